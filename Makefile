@@ -1,0 +1,37 @@
+# recruitd: `make dev` runs the whole service locally, `make test` runs every test against real
+# Postgres and Temporal. Both start what they need; see README.md.
+
+GO ?= go
+TEMPORAL_CLI_VERSION := v1.5.1
+GOTESTFLAGS ?= -count=1 -timeout 20m
+
+.PHONY: dev test build vet fmt clean FORCE
+
+## dev: build, then run Postgres, Temporal (with Web UI), api, mcp and worker; Ctrl-C stops all
+dev: bin/recruitd bin/temporal
+	./bin/recruitd dev
+
+## test: the whole suite against a throwaway Postgres cluster and Temporal dev server
+test: bin/recruitd bin/temporal
+	./bin/recruitd stack -- $(GO) test $(GOTESTFLAGS) ./...
+
+build: bin/recruitd
+
+bin/recruitd: FORCE
+	$(GO) build -o bin/recruitd ./cmd/recruitd
+
+# The Temporal CLI (dev server and Web UI). Later versions cannot be `go install`ed.
+bin/temporal:
+	@echo "building the Temporal CLI $(TEMPORAL_CLI_VERSION) into bin/ (a few minutes, once)"
+	GOBIN=$(CURDIR)/bin $(GO) install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_CLI_VERSION)
+
+vet:
+	$(GO) vet ./...
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+clean:
+	rm -rf bin/recruitd .test
+
+FORCE:

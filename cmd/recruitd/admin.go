@@ -1,0 +1,324 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/recruitd/recruitd/internal/apikey"
+	"github.com/recruitd/recruitd/internal/config"
+	"github.com/recruitd/recruitd/internal/secretbox"
+	"github.com/recruitd/recruitd/internal/seed"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/migrations"
+	"github.com/recruitd/recruitd/models"
+)
+
+// withStore loads the configuration, opens the database and runs f.
+func (e *env) withStore(ctx context.Context, f func(*config.Config, *slog.Logger, *store.Store) error) error {
+	cfg, log, err := e.load()
+	if err != nil {
+		return err
+	}
+	st, err := store.Open(ctx, cfg.DatabaseURL, 2, log)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return f(cfg, log, st)
+}
+
+func migrateCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "migrate",
+		Short: "Apply pending database migrations (subcommands: down, status)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return e.withStore(cmd.Context(), func(_ *config.Config, log *slog.Logger, st *store.Store) error {
+				res, err := migrations.Up(cmd.Context(), st.SQL(), log)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stdout, "applied %d migration(s)\n", len(res))
+				return nil
+			})
+		},
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "down",
+		Short: "Roll back the most recent migration",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return e.withStore(cmd.Context(), func(_ *config.Config, log *slog.Logger, st *store.Store) error {
+				res, err := migrations.Down(cmd.Context(), st.SQL(), log)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stdout, "rolled back %s\n", res.Source.Path)
+				return nil
+			})
+		},
+	}, &cobra.Command{
+		Use:   "status",
+		Short: "List migrations and whether each is applied",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return e.withStore(cmd.Context(), func(_ *config.Config, _ *slog.Logger, st *store.Store) error {
+				return migrations.Status(cmd.Context(), st.SQL(), e.stdout)
+			})
+		},
+	})
+	return cmd
+}
+
+func seedCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{Use: "seed", Short: "Create demo data"}
+	var key string
+	demo := &cobra.Command{
+		Use:   "demo",
+		Short: "Create the demo tenant (idempotent) and print its API key when one is created or given",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return e.withStore(cmd.Context(), func(cfg *config.Config, _ *slog.Logger, st *store.Store) error {
+				if key == "" {
+					key = cfg.DemoAPIKey
+				}
+				res, err := seed.Demo(cmd.Context(), st, key)
+				if err != nil {
+					return err
+				}
+				state := "exists"
+				if res.CompanyCreated {
+					state = "created"
+				}
+				fmt.Fprintf(e.stdout, "demo company: %s (%s, id %s)\n", res.Company.Slug, state, res.Company.ID)
+				if res.APIKey != "" {
+					fmt.Fprintf(e.stdout, "demo API key: %s\n", res.APIKey)
+				} else {
+					fmt.Fprintln(e.stdout, "demo API key: unchanged (a live key exists; make another with `recruitd apikey create --company demo`)")
+				}
+				return nil
+			})
+		},
+	}
+	demo.Flags().StringVar(&key, "api-key", "", "use this value as the demo API key (default RECRUITD_DEMO_API_KEY)")
+	cmd.AddCommand(demo)
+	return cmd
+}
+
+var slugRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)
+
+func companyCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{Use: "company", Short: "Manage companies (tenants)"}
+	var slug, name, atsType, jobStatus string
+	var hrSuite bool
+	var creds []string
+	create := &cobra.Command{
+		Use:   "create",
+		Short: "Create a company",
+		Example: "  recruitd company create --slug acme --name 'Acme Corp' --ats-type ATS-A \\\n" +
+			"    --ats-credential baseUrl=https://ats.example.com --ats-credential apiKey=...",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c := &models.Company{Slug: slug, Name: strings.TrimSpace(name), HRSuiteAccount: hrSuite, CheatThreshold: models.DefaultCheatThreshold}
+			if !slugRE.MatchString(slug) {
+				return fmt.Errorf("--slug %q: use 1-63 lowercase letters, digits and dashes, starting with a letter or digit", slug)
+			}
+			if c.Name == "" {
+				return errors.New("--name is required")
+			}
+			var err error
+			if c.DefaultJobStatus, err = models.ParseJobStatus(jobStatus); err != nil || (c.DefaultJobStatus != models.JobStatusActive && c.DefaultJobStatus != models.JobStatusPaused) {
+				return fmt.Errorf("--default-job-status %q: want ACTIVE or PAUSED", jobStatus)
+			}
+			if atsType != "" {
+				t, err := models.ParseATSType(atsType)
+				if err != nil {
+					return fmt.Errorf("--ats-type: %w", err)
+				}
+				c.ATSType = &t
+			}
+			credMap, err := parseCredentials(creds)
+			if err != nil {
+				return err
+			}
+			return e.withStore(cmd.Context(), func(cfg *config.Config, _ *slog.Logger, st *store.Store) error {
+				var box *secretbox.Box
+				if len(credMap) > 0 {
+					k, err := cfg.EncryptionKeyBytes()
+					if err != nil {
+						return fmt.Errorf("--ats-credential needs RECRUITD_ENCRYPTION_KEY: %w", err)
+					}
+					if box, err = secretbox.New(k); err != nil {
+						return err
+					}
+				}
+				if err := st.CreateCompany(cmd.Context(), c); err != nil {
+					if errors.Is(err, store.ErrConflict) {
+						return fmt.Errorf("a company with slug %q already exists", slug)
+					}
+					return err
+				}
+				if box != nil {
+					if err := st.SetATSCredentials(cmd.Context(), c.ID, box, credMap); err != nil {
+						return err
+					}
+				}
+				fmt.Fprintf(e.stdout, "created company %s (id %s)\n", c.Slug, c.ID)
+				return nil
+			})
+		},
+	}
+	f := create.Flags()
+	f.StringVar(&slug, "slug", "", "URL-safe identifier, part of every interviewer id (required)")
+	f.StringVar(&name, "name", "", "display name (required)")
+	f.StringVar(&atsType, "ats-type", "", "ATS-A, ATS-B, ATS-C or ATS-D")
+	f.StringArrayVar(&creds, "ats-credential", nil, "ATS credential field as name=value (repeatable; encrypted at rest)")
+	f.BoolVar(&hrSuite, "hr-suite", false, "the company is an HR-suite account (may use the HR-suite webhook)")
+	f.StringVar(&jobStatus, "default-job-status", "ACTIVE", "status of new jobs when createJob omits active: ACTIVE or PAUSED")
+	_ = create.MarkFlagRequired("slug")
+	_ = create.MarkFlagRequired("name")
+
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List companies",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return e.withStore(cmd.Context(), func(_ *config.Config, _ *slog.Logger, st *store.Store) error {
+				cs, err := st.ListCompanies(cmd.Context())
+				if err != nil {
+					return err
+				}
+				tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "SLUG\tNAME\tATS\tID")
+				for _, c := range cs {
+					ats := "-"
+					if c.ATSType != nil {
+						ats = string(*c.ATSType)
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.Slug, c.Name, ats, c.ID)
+				}
+				return tw.Flush()
+			})
+		},
+	}
+	cmd.AddCommand(create, list)
+	return cmd
+}
+
+func parseCredentials(kvs []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("--ats-credential %q: want name=value", strings.SplitN(kv, "=", 2)[0]+"=…")
+		}
+		out[strings.TrimSpace(k)] = v
+	}
+	return out, nil
+}
+
+func apikeyCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{Use: "apikey", Short: "Manage company API keys (only hashes are stored)"}
+	var slug, name string
+	companyFlag := func(c *cobra.Command) {
+		c.Flags().StringVar(&slug, "company", "", "company slug (required)")
+		_ = c.MarkFlagRequired("company")
+	}
+	create := &cobra.Command{
+		Use:   "create",
+		Short: "Create an API key and print it once",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return e.withStore(cmd.Context(), func(_ *config.Config, _ *slog.Logger, st *store.Store) error {
+				c, err := companyBySlug(cmd.Context(), st, slug)
+				if err != nil {
+					return err
+				}
+				key, err := apikey.Generate()
+				if err != nil {
+					return err
+				}
+				k, err := st.CreateAPIKey(cmd.Context(), c.ID, name, key)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stdout, "%s\n", key)
+				fmt.Fprintf(e.stderr, "created API key %s (id %s, prefix %s) for %s; it is shown only this once\n", name, k.ID, k.Prefix, c.Slug)
+				return nil
+			})
+		},
+	}
+	companyFlag(create)
+	create.Flags().StringVar(&name, "name", "default", "label to tell keys apart")
+
+	revoke := &cobra.Command{
+		Use:   "revoke ID|PREFIX",
+		Short: "Revoke an API key by id or prefix; requests with it get 401 at once",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return e.withStore(cmd.Context(), func(_ *config.Config, _ *slog.Logger, st *store.Store) error {
+				c, err := companyBySlug(cmd.Context(), st, slug)
+				if err != nil {
+					return err
+				}
+				k, err := st.RevokeAPIKey(cmd.Context(), c.ID, args[0])
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stdout, "revoked API key %s (prefix %s) of %s at %s\n", k.ID, k.Prefix, c.Slug, k.RevokedAt.Format(time.RFC3339))
+				return nil
+			})
+		},
+	}
+	companyFlag(revoke)
+
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List a company's API keys (prefixes only)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return e.withStore(cmd.Context(), func(_ *config.Config, _ *slog.Logger, st *store.Store) error {
+				c, err := companyBySlug(cmd.Context(), st, slug)
+				if err != nil {
+					return err
+				}
+				keys, err := st.ListAPIKeys(cmd.Context(), c.ID)
+				if err != nil {
+					return err
+				}
+				tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tNAME\tPREFIX\tCREATED\tLAST USED\tREVOKED")
+				for _, k := range keys {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Prefix, k.CreatedAt.Format(time.RFC3339), fmtTime(k.LastUsedAt), fmtTime(k.RevokedAt))
+				}
+				return tw.Flush()
+			})
+		},
+	}
+	companyFlag(list)
+	cmd.AddCommand(create, revoke, list)
+	return cmd
+}
+
+func companyBySlug(ctx context.Context, st *store.Store, slug string) (*models.Company, error) {
+	c, err := st.CompanyBySlug(ctx, slug)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("no company with slug %q (see `recruitd company list`)", slug)
+	}
+	return c, err
+}
+
+func fmtTime(t *time.Time) string {
+	if t == nil {
+		return "-"
+	}
+	return t.Format(time.RFC3339)
+}

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/recruitd/recruitd/internal/apikey"
+	"github.com/recruitd/recruitd/internal/config"
+	"github.com/recruitd/recruitd/internal/devstack"
+	"github.com/recruitd/recruitd/internal/seed"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/migrations"
+	"github.com/recruitd/recruitd/models"
+	rtemporal "github.com/recruitd/recruitd/temporal"
+	"github.com/recruitd/recruitd/workflows"
+)
+
+func devCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "dev",
+		Short: "Run the whole service locally: private Postgres, Temporal dev server with Web UI, api, mcp and worker",
+		Long: "dev creates (or reuses) a private Postgres cluster and a Temporal dev server under DEV_DIR, migrates, seeds the demo\n" +
+			"tenant and runs api, mcp and worker in one process. Set DATABASE_URL or TEMPORAL_ADDRESS to use an external service\n" +
+			"instead. Ctrl-C stops everything it started.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runDev(cmd.Context(), e)
+		},
+	}
+}
+
+// devServices are the processes dev started itself.
+type devServices struct {
+	pg         *devstack.Postgres
+	temporal   *devstack.Temporal
+	temporalUI string
+}
+
+func (s *devServices) stop(log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if s.temporal != nil {
+		if err := s.temporal.Stop(ctx); err != nil {
+			log.Error("stop temporal", "err", err)
+		}
+	}
+	if s.pg != nil {
+		if err := s.pg.Stop(ctx); err != nil {
+			log.Error("stop postgres", "err", err)
+		}
+	}
+}
+
+func runDev(ctx context.Context, e *env) error {
+	begin := time.Now()
+	cfg, log, err := e.load()
+	if err != nil {
+		return err
+	}
+	dir, err := filepath.Abs(cfg.DevDir)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	if cfg.EncryptionKey == "" {
+		if cfg.EncryptionKey, err = readOrCreate(filepath.Join(dir, "encryption.key"), newEncryptionKey); err != nil {
+			return err
+		}
+	}
+	demoKey := cfg.DemoAPIKey
+	if demoKey == "" {
+		if demoKey, err = readOrCreate(filepath.Join(dir, "demo-api-key"), apikey.Generate); err != nil {
+			return err
+		}
+	}
+	log.Info("configuration", cfg.LogAttrs()...)
+
+	svc := &devServices{}
+	defer svc.stop(log)
+	if err := startDevServices(ctx, e, cfg, log, dir, svc); err != nil {
+		return err
+	}
+	demo, err := prepareDatabase(ctx, cfg, log, demoKey)
+	if err != nil {
+		return err
+	}
+	return serve(ctx, cfg, log, components{api: true, mcp: true, worker: true}, func(l *listeners, d *deps) error {
+		took, err := pingWorker(ctx, d.temporal, demo)
+		if err != nil {
+			return err
+		}
+		log.Info("worker self-check passed", "workflow", "Ping", "duration_ms", took.Milliseconds())
+		ui := svc.temporalUI
+		if ui == "" {
+			ui = "(external Temporal at " + cfg.TemporalAddress + "; see its own Web UI)"
+		}
+		apiURL := displayURL(l.api.Addr())
+		fmt.Fprintf(e.stdout, "\nrecruitd dev is ready (%.1fs)\n", time.Since(begin).Seconds())
+		fmt.Fprintf(e.stdout, "  REST API:     %s\n", apiURL)
+		fmt.Fprintf(e.stdout, "  MCP server:   %s/mcp\n", displayURL(l.mcp.Addr()))
+		fmt.Fprintf(e.stdout, "  Temporal UI:  %s\n", ui)
+		fmt.Fprintf(e.stdout, "demo API key: %s\n", demoKey)
+		fmt.Fprintf(e.stdout, "\nTry:  curl -H 'X-API-Key: %s' %s/v1/api/company\nCtrl-C stops everything.\n\n", demoKey, apiURL)
+		return nil
+	})
+}
+
+// startDevServices starts Postgres and Temporal side by side, unless DATABASE_URL or
+// TEMPORAL_ADDRESS point at external ones.
+func startDevServices(ctx context.Context, e *env, cfg *config.Config, log *slog.Logger, dir string, svc *devServices) error {
+	g, gctx := errgroup.WithContext(ctx)
+	if e.getenv("DATABASE_URL") == "" {
+		g.Go(func() error {
+			pg, err := devstack.StartPostgres(gctx, devstack.PostgresOptions{Dir: filepath.Join(dir, "postgres"), Port: cfg.DevPostgresPort, Log: log})
+			if err != nil {
+				return err
+			}
+			svc.pg = pg
+			if err := pg.EnsureDatabase(gctx, "recruitd"); err != nil {
+				return err
+			}
+			cfg.DatabaseURL = pg.URL("recruitd")
+			return nil
+		})
+	}
+	if e.getenv("TEMPORAL_ADDRESS") == "" {
+		g.Go(func() error {
+			root, err := devstack.RepoRoot()
+			if err != nil {
+				root, _ = os.Getwd()
+			}
+			cli, err := devstack.InstallTemporalCLI(gctx, root, e.stderr)
+			if err != nil {
+				return err
+			}
+			t, err := devstack.StartTemporal(gctx, devstack.TemporalOptions{
+				CLI: cli, Port: cfg.DevTemporalPort, UIPort: cfg.DevTemporalUIPort,
+				DBFile: filepath.Join(dir, "temporal.db"), Namespace: cfg.TemporalNamespace,
+				SearchAttributes: rtemporal.SearchAttributes(), LogFile: filepath.Join(dir, "temporal.log"), Log: log,
+			})
+			if err != nil {
+				return err
+			}
+			svc.temporal = t
+			svc.temporalUI = t.UIURL()
+			cfg.TemporalAddress = t.Address()
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// prepareDatabase migrates and seeds the demo tenant, returning it.
+func prepareDatabase(ctx context.Context, cfg *config.Config, log *slog.Logger, demoKey string) (*models.Company, error) {
+	st, err := store.Open(ctx, cfg.DatabaseURL, 2, log)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	if _, err := migrations.Up(ctx, st.SQL(), log); err != nil {
+		return nil, err
+	}
+	res, err := seed.Demo(ctx, st, demoKey)
+	if err != nil {
+		return nil, fmt.Errorf("seed demo tenant: %w", err)
+	}
+	log.Info("demo tenant ready", "company", res.Company.Slug, "company_created", res.CompanyCreated, "key_created", res.KeyCreated)
+	return res.Company, nil
+}
+
+// pingWorker runs the Ping workflow for the demo company: Temporal, the worker and Postgres all
+// answer before the URLs are announced.
+func pingWorker(ctx context.Context, tc client.Client, c *models.Company) (time.Duration, error) {
+	begin := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	run, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                    workflows.PingWorkflowID(c.Slug, "dev-"+begin.UTC().Format("20060102T150405.000")),
+		TaskQueue:             rtemporal.TaskQueue,
+		TypedSearchAttributes: temporal.NewSearchAttributes(rtemporal.CompanySlugKey.ValueSet(c.Slug)),
+	}, workflows.Ping, c.ID)
+	if err != nil {
+		return 0, fmt.Errorf("worker self-check: start ping: %w", err)
+	}
+	if err := run.Get(ctx, nil); err != nil {
+		return 0, fmt.Errorf("worker self-check: %w", err)
+	}
+	return time.Since(begin), nil
+}
+
+// readOrCreate returns the trimmed content of path, creating it with gen() (mode 0600) when absent.
+func readOrCreate(path string, gen func() (string, error)) (string, error) {
+	b, err := os.ReadFile(path)
+	if err == nil && len(strings.TrimSpace(string(b))) > 0 {
+		return strings.TrimSpace(string(b)), nil
+	}
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	v, err := gen()
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(path, []byte(v+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	return v, nil
+}
+
+func newEncryptionKey() (string, error) {
+	b := make([]byte, 32)
+	if _, err := io.ReadFull(rand.Reader, b); err != nil {
+		return "", err
+	}
+	return base64.StdEncoding.EncodeToString(b), nil
+}
+
+// displayURL turns a bound address into a URL a person can open.
+func displayURL(a net.Addr) string {
+	host, port, _ := net.SplitHostPort(a.String())
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}

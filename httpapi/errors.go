@@ -1,0 +1,145 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/recruitd/recruitd/internal/store"
+)
+
+// ErrorBody is the spec's error shape, used by every non-2xx response.
+type ErrorBody struct {
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+	Code    string `json:"code"`
+}
+
+// apiError is an error that knows its response. Handlers return these for input problems; the
+// message is shown to the caller, so it must hold no internals.
+type apiError struct {
+	status  int
+	code    string
+	message string
+}
+
+func (e *apiError) Error() string { return e.code + ": " + e.message }
+
+func newError(status int, code, message string) *apiError {
+	return &apiError{status: status, code: code, message: message}
+}
+
+var (
+	errMissingKey  = newError(http.StatusUnauthorized, "MISSING_API_KEY", "missing API key: send it in the X-API-Key header")
+	errInvalidKey  = newError(http.StatusUnauthorized, "INVALID_API_KEY", "invalid API key")
+	errRevokedKey  = newError(http.StatusUnauthorized, "INVALID_API_KEY", "API key has been revoked")
+	errNoRoute     = newError(http.StatusNotFound, "NOT_FOUND", "no such endpoint")
+	errNoMethod    = newError(http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "method not allowed on this endpoint")
+	errTooLarge    = newError(http.StatusRequestEntityTooLarge, "BODY_TOO_LARGE", "request body too large")
+	errContentType = newError(http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE", "send the body as JSON with Content-Type: application/json")
+	errInternal    = newError(http.StatusInternalServerError, "INTERNAL_ERROR", "internal error")
+)
+
+// errorTable maps sentinel errors from lower layers to responses. Anything not here, and not an
+// *apiError, is an internal error: logged with the request id, never shown.
+var errorTable = []struct {
+	target error
+	resp   *apiError
+}{
+	{store.ErrUnknownKey, errInvalidKey},
+	{store.ErrRevokedKey, errRevokedKey},
+	{store.ErrNotFound, newError(http.StatusNotFound, "NOT_FOUND", "not found")},
+	{store.ErrConflict, newError(http.StatusConflict, "CONFLICT", "already exists")},
+}
+
+func classify(err error) (*apiError, bool) {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return ae, true
+	}
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return errTooLarge, true
+	}
+	for _, row := range errorTable {
+		if errors.Is(err, row.target) {
+			return row.resp, true
+		}
+	}
+	return errInternal, false
+}
+
+// fail answers c with err's response and aborts the chain.
+func (s *server) fail(c *gin.Context, err error) {
+	resp, known := classify(err)
+	msg := resp.message
+	if !known {
+		rid := requestID(c)
+		s.Log.ErrorContext(c.Request.Context(), "request failed", "request_id", rid, "route", c.FullPath(), "err", err)
+		msg = "internal error (request id " + rid + ")"
+	}
+	c.AbortWithStatusJSON(resp.status, ErrorBody{Success: false, Message: msg, Code: resp.code})
+}
+
+// decodeJSON reads the request body into v: JSON only, one value, bounded by the body limit.
+func decodeJSON(c *gin.Context, v any) error {
+	ct := c.ContentType()
+	if ct != "application/json" && !strings.HasSuffix(ct, "+json") {
+		return errContentType
+	}
+	dec := json.NewDecoder(c.Request.Body)
+	if err := dec.Decode(v); err != nil {
+		return jsonError(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return newError(http.StatusBadRequest, "INVALID_JSON", "request body holds more than one JSON value")
+	}
+	return nil
+}
+
+func jsonError(err error) error {
+	var mbe *http.MaxBytesError
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &mbe):
+		return errTooLarge
+	case errors.Is(err, io.EOF):
+		return newError(http.StatusBadRequest, "INVALID_JSON", "request body is empty")
+	case errors.As(err, &syn):
+		return newError(http.StatusBadRequest, "INVALID_JSON", "malformed JSON at byte "+itoa(syn.Offset))
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			field = "body"
+		}
+		return newError(http.StatusBadRequest, "INVALID_JSON", "field "+field+" must be "+jsonKind(typ.Type.Kind()))
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return newError(http.StatusBadRequest, "INVALID_JSON", "malformed JSON: unexpected end of body")
+	}
+	return newError(http.StatusBadRequest, "INVALID_JSON", "malformed JSON")
+}
+
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "of another type"
+}

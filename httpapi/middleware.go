@@ -1,0 +1,92 @@
+package httpapi
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"github.com/recruitd/recruitd/models"
+)
+
+const (
+	ctxRequestID = "recruitd.request_id"
+	ctxCompany   = "recruitd.company"
+)
+
+// observe assigns the request id, records metrics and writes one access-log line per request.
+func (s *server) observe(c *gin.Context) {
+	rid := c.GetHeader("X-Request-ID")
+	if len(rid) == 0 || len(rid) > 64 {
+		rid = uuid.NewString()
+	}
+	c.Set(ctxRequestID, rid)
+	c.Header("X-Request-ID", rid)
+	done := s.Metrics.Start("api", c.Request.Method)
+	begin := time.Now()
+	c.Next()
+	status := c.Writer.Status()
+	done(c.FullPath(), status)
+	attrs := []any{"request_id", rid, "method", c.Request.Method, "route", c.FullPath(),
+		"status", status, "duration_ms", time.Since(begin).Milliseconds()}
+	if co, ok := c.Get(ctxCompany); ok {
+		attrs = append(attrs, "company", co.(*models.Company).Slug)
+	}
+	s.Log.InfoContext(c.Request.Context(), "http request", attrs...)
+}
+
+// recover turns a panic into a logged 500 without internals in the response.
+func (s *server) recover(c *gin.Context) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			s.fail(c, panicError{p})
+		}
+	}()
+	c.Next()
+}
+
+type panicError struct{ v any }
+
+func (p panicError) Error() string { return fmt.Sprintf("panic: %v", p.v) }
+
+// limitBody bounds every request body to MAX_BODY_BYTES.
+func (s *server) limitBody(c *gin.Context) {
+	if c.Request.Body != nil {
+		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.Config.MaxBodyBytes)
+	}
+	c.Next()
+}
+
+// authenticate resolves X-API-Key (any header-name case) to the caller's company.
+func (s *server) authenticate(c *gin.Context) {
+	key := c.GetHeader("X-API-Key")
+	if key == "" {
+		s.fail(c, errMissingKey)
+		return
+	}
+	company, k, err := s.Store.Authenticate(c.Request.Context(), key)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if k.LastUsedAt == nil || time.Since(*k.LastUsedAt) > time.Minute {
+		if err := s.Store.TouchAPIKey(c.Request.Context(), company.ID, k.ID, time.Now().UTC()); err != nil {
+			s.Log.WarnContext(c.Request.Context(), "api key last-used not recorded", "request_id", requestID(c), "err", err)
+		}
+	}
+	c.Set(ctxCompany, company)
+	c.Next()
+}
+
+func requestID(c *gin.Context) string { return c.GetString(ctxRequestID) }
+
+// company is the authenticated caller's company; only valid behind authenticate.
+func company(c *gin.Context) *models.Company { return c.MustGet(ctxCompany).(*models.Company) }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

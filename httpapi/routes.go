@@ -1,0 +1,26 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/recruitd/recruitd/api"
+	"github.com/recruitd/recruitd/internal/health"
+)
+
+// routes is the whole REST surface. api/openapi.yaml documents exactly these routes (a test
+// compares the two).
+func (s *server) routes(r *gin.Engine) {
+	r.GET("/healthz", gin.WrapF(health.Live))
+	r.GET("/readyz", gin.WrapF(s.Health.Ready))
+	r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(s.Gatherer, promhttp.HandlerOpts{})))
+	r.GET("/openapi.yaml", func(c *gin.Context) { c.Data(http.StatusOK, "application/yaml", api.OpenAPI) })
+
+	v1 := r.Group("/v1/api", s.authenticate)
+	v1.GET("/company", s.getCompany)
+
+	r.NoRoute(func(c *gin.Context) { s.fail(c, errNoRoute) })
+	r.NoMethod(func(c *gin.Context) { s.fail(c, errNoMethod) })
+}

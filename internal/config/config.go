@@ -1,0 +1,262 @@
+// Package config loads recruitd's settings from environment variables. Every setting has a
+// default, is validated at start, and is logged once with secrets masked. The README's
+// configuration table is checked against Vars() by a test, so the two cannot drift.
+package config
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config holds every setting. Struct tags: env (variable name), default, doc (README text),
+// secret (masked in logs).
+type Config struct {
+	DatabaseURL string `env:"DATABASE_URL" default:"postgres://recruitd@127.0.0.1:5432/recruitd?sslmode=disable" secret:"true" doc:"Postgres connection URL. recruitd dev uses its private cluster instead unless this is set."`
+	DBMaxConns  int    `env:"DB_MAX_CONNS" default:"20" doc:"Maximum open Postgres connections per process."`
+
+	TemporalAddress   string `env:"TEMPORAL_ADDRESS" default:"127.0.0.1:7233" doc:"Temporal frontend host:port. recruitd dev starts its own dev server unless this is set."`
+	TemporalNamespace string `env:"TEMPORAL_NAMESPACE" default:"default" doc:"Temporal namespace."`
+	TemporalAPIKey    string `env:"TEMPORAL_API_KEY" secret:"true" doc:"API key for Temporal Cloud (implies TLS)."`
+	TemporalTLS       bool   `env:"TEMPORAL_TLS" default:"false" doc:"Dial Temporal over TLS."`
+	TemporalTLSCert   string `env:"TEMPORAL_TLS_CERT" doc:"Client certificate file (mTLS)."`
+	TemporalTLSKey    string `env:"TEMPORAL_TLS_KEY" doc:"Client key file (mTLS)."`
+	TemporalTLSCA     string `env:"TEMPORAL_TLS_CA" doc:"CA bundle file to verify the Temporal server."`
+
+	APIAddr           string `env:"API_ADDR" default:"127.0.0.1:8080" doc:"Listen address of the REST API."`
+	MCPAddr           string `env:"MCP_ADDR" default:"127.0.0.1:8081" doc:"Listen address of the MCP tool server."`
+	WorkerMetricsAddr string `env:"WORKER_METRICS_ADDR" default:"127.0.0.1:9464" doc:"Listen address of /healthz, /readyz and /metrics of a standalone worker."`
+	PublicBaseURL     string `env:"PUBLIC_BASE_URL" default:"http://localhost:8080" doc:"External base URL of the REST API ({base_url}); used in links."`
+	MCPBaseURL        string `env:"MCP_BASE_URL" default:"http://localhost:8081" doc:"External base URL of the tool server ({mcp_url}); used in WWW-Authenticate and OAuth metadata."`
+	AppURL            string `env:"APP_URL" default:"http://localhost:3000" doc:"Base URL of the product's web app; deep links to candidates, jobs and sessions."`
+
+	EncryptionKey string `env:"RECRUITD_ENCRYPTION_KEY" secret:"true" doc:"Base64 of 32 random bytes; encrypts ATS credentials at rest (AES-256-GCM). Required by api, worker and company commands; recruitd dev generates one under .dev/."`
+	DemoAPIKey    string `env:"RECRUITD_DEMO_API_KEY" secret:"true" doc:"Fixes the demo tenant's API key (at least 20 characters). When empty, recruitd dev generates one once and keeps it in .dev/."`
+
+	MaxBodyBytes    int64         `env:"MAX_BODY_BYTES" default:"1048576" doc:"Largest accepted request body, in bytes."`
+	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" default:"15s" doc:"Grace period for in-flight requests and activities on SIGINT/SIGTERM."`
+	LogLevel        string        `env:"LOG_LEVEL" default:"info" doc:"debug, info, warn or error."`
+	LogFormat       string        `env:"LOG_FORMAT" default:"text" doc:"text or json."`
+
+	DevDir            string `env:"DEV_DIR" default:".dev" doc:"recruitd dev: state folder (Postgres cluster, Temporal database, generated keys)."`
+	DevPostgresPort   int    `env:"DEV_POSTGRES_PORT" default:"54329" doc:"recruitd dev: port of the private Postgres cluster."`
+	DevTemporalPort   int    `env:"DEV_TEMPORAL_PORT" default:"7233" doc:"recruitd dev: port of the Temporal dev server."`
+	DevTemporalUIPort int    `env:"DEV_TEMPORAL_UI_PORT" default:"8233" doc:"recruitd dev: port of the Temporal Web UI."`
+}
+
+// Var describes one environment variable.
+type Var struct {
+	Name, Default, Doc string
+	Secret             bool
+}
+
+// Vars lists every setting in declaration order.
+func Vars() []Var {
+	t := reflect.TypeOf(Config{})
+	out := make([]Var, 0, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		out = append(out, Var{
+			Name:    f.Tag.Get("env"),
+			Default: f.Tag.Get("default"),
+			Doc:     f.Tag.Get("doc"),
+			Secret:  f.Tag.Get("secret") == "true",
+		})
+	}
+	return out
+}
+
+// Load reads every setting through getenv, applying defaults, and validates the result.
+// All problems are reported together.
+func Load(getenv func(string) string) (*Config, error) {
+	c := &Config{}
+	v := reflect.ValueOf(c).Elem()
+	t := v.Type()
+	var errs []error
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name := f.Tag.Get("env")
+		raw, ok := strings.TrimSpace(getenv(name)), true
+		if raw == "" {
+			raw, ok = f.Tag.Get("default"), false
+		}
+		if err := set(v.Field(i), raw); err != nil {
+			if ok {
+				errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			} else {
+				errs = append(errs, fmt.Errorf("%s default %q: %w", name, raw, err))
+			}
+		}
+	}
+	if len(errs) == 0 {
+		errs = append(errs, c.validate()...)
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("configuration: %w", errors.Join(errs...))
+	}
+	return c, nil
+}
+
+func set(f reflect.Value, raw string) error {
+	switch f.Interface().(type) {
+	case string:
+		f.SetString(raw)
+	case bool:
+		if raw == "" {
+			return nil
+		}
+		b, err := strconv.ParseBool(raw)
+		if err != nil {
+			return fmt.Errorf("%q is not a boolean (true/false)", raw)
+		}
+		f.SetBool(b)
+	case int, int64:
+		if raw == "" {
+			return nil
+		}
+		n, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not an integer", raw)
+		}
+		f.SetInt(n)
+	case time.Duration:
+		d, err := time.ParseDuration(raw)
+		if err != nil {
+			return fmt.Errorf("%q is not a duration (for example 15s, 2m)", raw)
+		}
+		f.SetInt(int64(d))
+	default:
+		return fmt.Errorf("unsupported setting type %s", f.Type())
+	}
+	return nil
+}
+
+func (c *Config) validate() []error {
+	var errs []error
+	check := func(name string, err error) {
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+		}
+	}
+	check("DATABASE_URL", urlWithScheme(c.DatabaseURL, "postgres", "postgresql"))
+	check("DB_MAX_CONNS", inRange(int64(c.DBMaxConns), 1, 1000))
+	check("TEMPORAL_ADDRESS", hostPort(c.TemporalAddress))
+	if c.TemporalNamespace == "" {
+		check("TEMPORAL_NAMESPACE", errors.New("must not be empty"))
+	}
+	if (c.TemporalTLSCert == "") != (c.TemporalTLSKey == "") {
+		check("TEMPORAL_TLS_CERT", errors.New("TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together"))
+	}
+	check("API_ADDR", hostPort(c.APIAddr))
+	check("MCP_ADDR", hostPort(c.MCPAddr))
+	check("WORKER_METRICS_ADDR", hostPort(c.WorkerMetricsAddr))
+	check("PUBLIC_BASE_URL", urlWithScheme(c.PublicBaseURL, "http", "https"))
+	check("MCP_BASE_URL", urlWithScheme(c.MCPBaseURL, "http", "https"))
+	check("APP_URL", urlWithScheme(c.AppURL, "http", "https"))
+	if c.EncryptionKey != "" {
+		_, err := c.EncryptionKeyBytes()
+		check("RECRUITD_ENCRYPTION_KEY", err)
+	}
+	if c.DemoAPIKey != "" && len(c.DemoAPIKey) < 20 {
+		check("RECRUITD_DEMO_API_KEY", errors.New("must be at least 20 characters"))
+	}
+	check("MAX_BODY_BYTES", inRange(c.MaxBodyBytes, 1024, 64<<20))
+	if c.ShutdownTimeout <= 0 {
+		check("SHUTDOWN_TIMEOUT", errors.New("must be positive"))
+	}
+	if _, err := c.SlogLevel(); err != nil {
+		check("LOG_LEVEL", err)
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		check("LOG_FORMAT", fmt.Errorf("%q: want text or json", c.LogFormat))
+	}
+	for name, p := range map[string]int{"DEV_POSTGRES_PORT": c.DevPostgresPort, "DEV_TEMPORAL_PORT": c.DevTemporalPort, "DEV_TEMPORAL_UI_PORT": c.DevTemporalUIPort} {
+		check(name, inRange(int64(p), 1, 65535))
+	}
+	return errs
+}
+
+// EncryptionKeyBytes decodes RECRUITD_ENCRYPTION_KEY.
+func (c *Config) EncryptionKeyBytes() ([]byte, error) {
+	if c.EncryptionKey == "" {
+		return nil, errors.New("RECRUITD_ENCRYPTION_KEY is not set (generate one with: openssl rand -base64 32)")
+	}
+	b, err := base64.StdEncoding.DecodeString(c.EncryptionKey)
+	if err != nil || len(b) != 32 {
+		return nil, errors.New("must be the base64 encoding of exactly 32 bytes (openssl rand -base64 32)")
+	}
+	return b, nil
+}
+
+// SlogLevel parses LOG_LEVEL.
+func (c *Config) SlogLevel() (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		return 0, fmt.Errorf("%q: want debug, info, warn or error", c.LogLevel)
+	}
+	return l, nil
+}
+
+// LogAttrs returns every setting as a log attribute, secrets masked: set secrets show as
+// "****", and passwords inside URLs are redacted.
+func (c *Config) LogAttrs() []any {
+	v := reflect.ValueOf(c).Elem()
+	t := v.Type()
+	attrs := make([]any, 0, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		val := fmt.Sprint(v.Field(i).Interface())
+		if f.Tag.Get("secret") == "true" {
+			val = mask(val)
+		}
+		attrs = append(attrs, slog.String(f.Tag.Get("env"), val))
+	}
+	return attrs
+}
+
+func mask(val string) string {
+	if val == "" {
+		return ""
+	}
+	if u, err := url.Parse(val); err == nil && u.Scheme != "" && u.Host != "" {
+		if _, has := u.User.Password(); has {
+			u.User = url.UserPassword(u.User.Username(), "****")
+		}
+		return u.Redacted()
+	}
+	return "****"
+}
+
+func hostPort(s string) error {
+	if _, _, err := net.SplitHostPort(s); err != nil {
+		return fmt.Errorf("%q is not host:port", s)
+	}
+	return nil
+}
+
+func urlWithScheme(s string, schemes ...string) error {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("%q is not an absolute URL", mask(s))
+	}
+	for _, sc := range schemes {
+		if u.Scheme == sc {
+			return nil
+		}
+	}
+	return fmt.Errorf("scheme %q: want %s", u.Scheme, strings.Join(schemes, " or "))
+}
+
+func inRange(n, lo, hi int64) error {
+	if n < lo || n > hi {
+		return fmt.Errorf("%d is outside %d..%d", n, lo, hi)
+	}
+	return nil
+}

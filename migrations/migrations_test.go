@@ -1,0 +1,129 @@
+package migrations
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+)
+
+// testDB opens TEST_DATABASE_URL with search_path set to a fresh schema that is dropped when the
+// test ends.
+func testDB(t *testing.T) *sql.DB {
+	t.Helper()
+	base := os.Getenv("TEST_DATABASE_URL")
+	if base == "" {
+		t.Skip("TEST_DATABASE_URL not set")
+	}
+	schema := fmt.Sprintf("migrations_test_%d", time.Now().UnixNano())
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if _, err := admin.Exec("DROP SCHEMA IF EXISTS " + schema + " CASCADE"); err != nil {
+			t.Errorf("drop schema: %v", err)
+		}
+		admin.Close()
+	})
+	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+		t.Fatalf("create schema: %v", err)
+	}
+	dsn := base + " search_path=" + schema
+	if strings.Contains(base, "://") {
+		u, err := url.Parse(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := u.Query()
+		q.Set("search_path", schema)
+		u.RawQuery = q.Encode()
+		dsn = u.String()
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// catalog describes every relation, column, constraint, index, trigger and function of the
+// current schema, one sorted line each, except goose's own table.
+func catalog(t *testing.T, db *sql.DB) []string {
+	t.Helper()
+	const q = `
+SELECT 'column ' || c.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+       || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END
+       || coalesce(' default ' || pg_get_expr(d.adbin, d.adrelid), '')
+FROM pg_attribute a
+JOIN pg_class c ON c.oid = a.attrelid AND c.relkind = 'r'
+LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+WHERE c.relnamespace = current_schema()::regnamespace AND a.attnum > 0 AND NOT a.attisdropped
+  AND c.relname <> 'goose_db_version'
+UNION ALL
+SELECT 'constraint ' || conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid)
+FROM pg_constraint WHERE connamespace = current_schema()::regnamespace
+  AND conrelid <> 'goose_db_version'::regclass
+UNION ALL
+SELECT 'index ' || indexdef FROM pg_indexes
+WHERE schemaname = current_schema() AND tablename <> 'goose_db_version'
+UNION ALL
+SELECT 'trigger ' || tgname || ' on ' || tgrelid::regclass FROM pg_trigger t
+JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relnamespace = current_schema()::regnamespace
+  AND NOT t.tgisinternal
+UNION ALL
+SELECT 'function ' || proname FROM pg_proc WHERE pronamespace = current_schema()::regnamespace
+UNION ALL
+SELECT 'relation ' || relname || ' ' || relkind::text FROM pg_class
+WHERE relnamespace = current_schema()::regnamespace AND relname NOT LIKE 'goose_db_version%'`
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatalf("read catalog: %v", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestUpDownUp(t *testing.T) {
+	ctx := context.Background()
+	db := testDB(t)
+	if _, err := Up(ctx, db, nil); err != nil {
+		t.Fatal(err)
+	}
+	first := catalog(t, db)
+	if len(first) == 0 {
+		t.Fatal("catalog is empty after Up")
+	}
+	if _, err := DownTo(ctx, db, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if left := catalog(t, db); len(left) != 0 {
+		t.Fatalf("after DownTo(0) the schema still holds:\n%s", strings.Join(left, "\n"))
+	}
+	if _, err := Up(ctx, db, nil); err != nil {
+		t.Fatalf("Up after Down: %v", err)
+	}
+	if second := catalog(t, db); !slices.Equal(first, second) {
+		t.Errorf("schema after up-down-up differs from the first Up")
+	}
+}

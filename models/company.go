@@ -1,0 +1,57 @@
+package models
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Feature names used as keys of Company.Features.
+const (
+	FeatureResumeFit       = "resume_fit"
+	FeatureTalentMatch     = "talent_match"
+	FeatureCoordinator     = "coordinator"
+	FeatureWhatsAppChannel = "whatsapp_channel"
+	FeatureCustomLogo      = "custom_logo"
+)
+
+// DefaultCheatThreshold is the database default of companies.cheat_threshold.
+const DefaultCheatThreshold = 70
+
+// Company is a tenant (table companies).
+//
+// ATSCredentials is the AES-GCM ciphertext of a JSON object of credential fields (base URL
+// included), encrypted by the application; ATSCredentialFields names the populated fields so
+// presence can be reported without decrypting. CheatThreshold has a GORM default: creating a
+// Company with CheatThreshold 0 stores DefaultCheatThreshold (an update can set 0).
+type Company struct {
+	ID                         uuid.UUID             `gorm:"column:id;type:uuid;primaryKey;default:gen_random_uuid()"`
+	Slug                       string                `gorm:"column:slug"`
+	Name                       string                `gorm:"column:name"`
+	ATSType                    *ATSType              `gorm:"column:ats_type"`
+	ATSCredentials             []byte                `gorm:"column:ats_credentials" json:"-"`
+	ATSCredentialFields        StringArray           `gorm:"column:ats_credential_fields;type:text[]"`
+	HRSuiteAccount             bool                  `gorm:"column:hr_suite_account"`
+	DefaultJobStatus           JobStatus             `gorm:"column:default_job_status;default:ACTIVE"`
+	FraudDetectionEnabled      bool                  `gorm:"column:fraud_detection_enabled"`
+	ModelCheatDetectionEnabled bool                  `gorm:"column:model_cheat_detection_enabled"`
+	CheatThreshold             float64               `gorm:"column:cheat_threshold;type:numeric(5,2);default:70"`
+	AutoJobImportEnabled       bool                  `gorm:"column:auto_job_import_enabled"`
+	DecisionSyncFields         JSON[[]SyncField]     `gorm:"column:decision_sync_fields;type:jsonb"`
+	KomboIntegrationID         *string               `gorm:"column:kombo_integration_id"`
+	KomboStatus                *string               `gorm:"column:kombo_status"`
+	Features                   JSON[map[string]bool] `gorm:"column:features;type:jsonb"`
+	OperationsEmail            *string               `gorm:"column:operations_email"`
+	CreatedAt                  time.Time             `gorm:"column:created_at"`
+	UpdatedAt                  time.Time             `gorm:"column:updated_at"`
+}
+
+// TableName implements gorm's tabler.
+func (Company) TableName() string { return "companies" }
+
+// SyncField is one decision-stage pair written back to the ATS: the ATS field and the value
+// that marks the stage.
+type SyncField struct {
+	Field string `json:"field"`
+	Value string `json:"value"`
+}

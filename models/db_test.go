@@ -140,7 +140,7 @@ func TestRoundTrip(t *testing.T) {
 	for _, simple := range []bool{false, true} {
 		t.Run(fmt.Sprintf("simpleProtocol=%v", simple), func(t *testing.T) {
 			db, err := gorm.Open(postgres.New(postgres.Config{DSN: dsn, PreferSimpleProtocol: simple}),
-				&gorm.Config{Logger: logger.Discard, NowFunc: now})
+				&gorm.Config{Logger: logger.Discard, NowFunc: clock})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,11 +149,11 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-// now is GORM's clock in these tests: microsecond precision, as stored by Postgres.
-func now() time.Time { return time.Now().Truncate(time.Microsecond) }
+// clock is GORM's clock in these tests: microsecond precision, as stored by Postgres.
+func clock() time.Time { return time.Now().Truncate(time.Microsecond) }
 
 func testRoundTrip(t *testing.T, db *gorm.DB, slug string) {
-	now := now()
+	now := clock()
 	ats := models.ATSTypeC
 	co := &models.Company{
 		Slug: slug, Name: "Acme, Inc.", ATSType: &ats,

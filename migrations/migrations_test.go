@@ -1,58 +1,20 @@
-package migrations
+package migrations_test
 
 import (
 	"context"
 	"database/sql"
-	"fmt"
-	"net/url"
-	"os"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/recruitd/recruitd/internal/pgtest"
+	"github.com/recruitd/recruitd/migrations"
 )
 
-// testDB opens TEST_DATABASE_URL with search_path set to a fresh schema that is dropped when the
-// test ends.
+// testDB is a fresh, empty database on the test cluster.
 func testDB(t *testing.T) *sql.DB {
 	t.Helper()
-	base := os.Getenv("TEST_DATABASE_URL")
-	if base == "" {
-		t.Skip("TEST_DATABASE_URL not set")
-	}
-	schema := fmt.Sprintf("migrations_test_%d", time.Now().UnixNano())
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if _, err := admin.Exec("DROP SCHEMA IF EXISTS " + schema + " CASCADE"); err != nil {
-			t.Errorf("drop schema: %v", err)
-		}
-		admin.Close()
-	})
-	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	dsn := base + " search_path=" + schema
-	if strings.Contains(base, "://") {
-		u, err := url.Parse(base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := u.Query()
-		q.Set("search_path", schema)
-		u.RawQuery = q.Encode()
-		dsn = u.String()
-	}
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
+	return pgtest.NewEmpty(t).SQL
 }
 
 // catalog describes every relation, column, constraint, index, trigger and function of the
@@ -107,20 +69,20 @@ WHERE relnamespace = current_schema()::regnamespace AND relname NOT LIKE 'goose_
 func TestUpDownUp(t *testing.T) {
 	ctx := context.Background()
 	db := testDB(t)
-	if _, err := Up(ctx, db, nil); err != nil {
+	if _, err := migrations.Up(ctx, db, nil); err != nil {
 		t.Fatal(err)
 	}
 	first := catalog(t, db)
 	if len(first) == 0 {
 		t.Fatal("catalog is empty after Up")
 	}
-	if _, err := DownTo(ctx, db, 0, nil); err != nil {
+	if _, err := migrations.DownTo(ctx, db, 0, nil); err != nil {
 		t.Fatal(err)
 	}
 	if left := catalog(t, db); len(left) != 0 {
 		t.Fatalf("after DownTo(0) the schema still holds:\n%s", strings.Join(left, "\n"))
 	}
-	if _, err := Up(ctx, db, nil); err != nil {
+	if _, err := migrations.Up(ctx, db, nil); err != nil {
 		t.Fatalf("Up after Down: %v", err)
 	}
 	if second := catalog(t, db); !slices.Equal(first, second) {

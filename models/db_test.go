@@ -1,13 +1,9 @@
 package models_test
 
 import (
-	"context"
 	"crypto/sha256"
-	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -19,63 +15,14 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
 
-	"github.com/recruitd/recruitd/migrations"
+	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/models"
 )
 
-// migratedSchema creates a fresh schema in TEST_DATABASE_URL, applies the migrations to it and
-// returns a DSN whose search_path points at it. The schema is dropped when the test ends.
+// migratedSchema returns the URL of a fresh, migrated database on the test cluster.
 func migratedSchema(t *testing.T) string {
 	t.Helper()
-	base := os.Getenv("TEST_DATABASE_URL")
-	if base == "" {
-		t.Skip("TEST_DATABASE_URL not set; database round trip skipped")
-	}
-	ctx := context.Background()
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	schema := fmt.Sprintf("models_test_%d", time.Now().UnixNano())
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		db, err := sql.Open("pgx", base)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer db.Close()
-		if _, err := db.Exec("DROP SCHEMA " + schema + " CASCADE"); err != nil {
-			t.Errorf("drop schema: %v", err)
-		}
-	})
-	dsn := withSearchPath(t, base, schema)
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := migrations.Up(ctx, db, nil); err != nil {
-		t.Fatal(err)
-	}
-	return dsn
-}
-
-func withSearchPath(t *testing.T, dsn, schema string) string {
-	if !strings.Contains(dsn, "://") {
-		return dsn + " search_path=" + schema
-	}
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatalf("parse TEST_DATABASE_URL: %v", err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
+	return pgtest.New(t).URL
 }
 
 func ptr[T any](v T) *T { return &v }

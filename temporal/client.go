@@ -71,3 +71,11 @@ func tlsConfig(cfg *config.Config) (*tls.Config, error) {
 func NewLogger(log *slog.Logger) sdklog.Logger {
 	return sdklog.NewStructuredLogger(log.With("component", "temporal"))
 }
+
+// HealthCheck reports whether the Temporal frontend answers, for /readyz.
+func HealthCheck(c client.Client) func(context.Context) error {
+	return func(ctx context.Context) error {
+		_, err := c.CheckHealth(ctx, &client.CheckHealthRequest{})
+		return err
+	}
+}

@@ -27,7 +27,6 @@ func NewMetricsHandler(reg *prometheus.Registry, log *slog.Logger) (client.Metri
 		CachedReporter:  reporter,
 		Separator:       tallyprom.DefaultSeparator,
 		SanitizeOptions: &sdktally.PrometheusSanitizeOptions,
-		Prefix:          "temporal",
 	}, time.Second)
 	return sdktally.NewMetricsHandler(sdktally.NewPrometheusNamingScope(scope)), closer
 }

@@ -10,9 +10,6 @@ import (
 	"github.com/recruitd/recruitd/workflows"
 )
 
-// TaskQueue is the task queue of recruitd's workflows and activities.
-const TaskQueue = "recruitd"
-
 // Register registers every workflow and activity on r. It is the only place that does, so a
 // worker in production, in `recruitd dev` and in tests runs the same code.
 func Register(r worker.Registry, acts *activities.Activities) {
@@ -20,7 +17,7 @@ func Register(r worker.Registry, acts *activities.Activities) {
 	r.RegisterActivity(acts)
 }
 
-// NewWorker returns a worker on queue (TaskQueue outside tests) with everything registered.
+// NewWorker returns a worker on queue (TEMPORAL_TASK_QUEUE) with everything registered.
 // On Stop, running activities get stopTimeout to finish.
 func NewWorker(c client.Client, queue string, acts *activities.Activities, stopTimeout time.Duration) worker.Worker {
 	w := worker.New(c, queue, worker.Options{WorkerStopTimeout: stopTimeout})

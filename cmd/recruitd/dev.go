@@ -102,7 +102,7 @@ func runDev(ctx context.Context, e *env) error {
 		return err
 	}
 	return serve(ctx, cfg, log, components{api: true, mcp: true, worker: true}, func(l *listeners, d *deps) error {
-		took, err := pingWorker(ctx, d.temporal, demo)
+		took, err := pingWorker(ctx, d.temporal, cfg.TemporalTaskQueue, demo)
 		if err != nil {
 			return err
 		}
@@ -187,13 +187,13 @@ func prepareDatabase(ctx context.Context, cfg *config.Config, log *slog.Logger, 
 
 // pingWorker runs the Ping workflow for the demo company: Temporal, the worker and Postgres all
 // answer before the URLs are announced.
-func pingWorker(ctx context.Context, tc client.Client, c *models.Company) (time.Duration, error) {
+func pingWorker(ctx context.Context, tc client.Client, queue string, c *models.Company) (time.Duration, error) {
 	begin := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	run, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                    workflows.PingWorkflowID(c.Slug, "dev-"+begin.UTC().Format("20060102T150405.000")),
-		TaskQueue:             rtemporal.TaskQueue,
+		TaskQueue:             queue,
 		TypedSearchAttributes: temporal.NewSearchAttributes(rtemporal.CompanySlugKey.ValueSet(c.Slug)),
 	}, workflows.Ping, c.ID)
 	if err != nil {

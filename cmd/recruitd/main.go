@@ -50,11 +50,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	root.SetArgs(args[1:])
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(
+	root.AddCommand(e.commands()...)
+	return root.ExecuteContext(ctx)
+}
+
+func (e *env) commands() []*cobra.Command {
+	return []*cobra.Command{
 		devCmd(e), serveCmd(e, "api"), serveCmd(e, "mcp"), serveCmd(e, "worker"),
 		migrateCmd(e), seedCmd(e), companyCmd(e), apikeyCmd(e), stackCmd(e),
-	)
-	return root.ExecuteContext(ctx)
+	}
 }
 
 // load reads and validates the configuration and builds the process logger.

@@ -82,10 +82,7 @@ func connect(ctx context.Context, cfg *config.Config, log *slog.Logger) (*deps, 
 	d.temporal = tc
 	d.health = health.New(3*time.Second, map[string]health.Check{
 		"postgres": st.Ping,
-		"temporal": func(ctx context.Context) error {
-			_, err := tc.CheckHealth(ctx, &client.CheckHealthRequest{})
-			return err
-		},
+		"temporal": rtemporal.HealthCheck(tc),
 	})
 	return d, nil
 }
@@ -193,11 +190,11 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, comp compo
 		start("worker", lns.worker, d.metrics.Wrap("worker", mux))
 	}
 	if comp.worker {
-		w := rtemporal.NewWorker(d.temporal, rtemporal.TaskQueue, &activities.Activities{Store: d.store, Log: log}, cfg.ShutdownTimeout)
+		w := rtemporal.NewWorker(d.temporal, cfg.TemporalTaskQueue, &activities.Activities{Store: d.store, Log: log}, cfg.ShutdownTimeout)
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
 		}
-		log.Info("worker started", "task_queue", rtemporal.TaskQueue, "namespace", cfg.TemporalNamespace)
+		log.Info("worker started", "task_queue", cfg.TemporalTaskQueue, "namespace", cfg.TemporalNamespace)
 		defer w.Stop()
 	}
 	if ready != nil {

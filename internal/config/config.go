@@ -24,6 +24,7 @@ type Config struct {
 
 	TemporalAddress   string `env:"TEMPORAL_ADDRESS" default:"127.0.0.1:7233" doc:"Temporal frontend host:port. recruitd dev starts its own dev server unless this is set."`
 	TemporalNamespace string `env:"TEMPORAL_NAMESPACE" default:"default" doc:"Temporal namespace."`
+	TemporalTaskQueue string `env:"TEMPORAL_TASK_QUEUE" default:"recruitd" doc:"Task queue of recruitd's workflows and activities."`
 	TemporalAPIKey    string `env:"TEMPORAL_API_KEY" secret:"true" doc:"API key for Temporal Cloud (implies TLS)."`
 	TemporalTLS       bool   `env:"TEMPORAL_TLS" default:"false" doc:"Dial Temporal over TLS."`
 	TemporalTLSCert   string `env:"TEMPORAL_TLS_CERT" doc:"Client certificate file (mTLS)."`
@@ -151,6 +152,9 @@ func (c *Config) validate() []error {
 	if c.TemporalNamespace == "" {
 		check("TEMPORAL_NAMESPACE", errors.New("must not be empty"))
 	}
+	if c.TemporalTaskQueue == "" {
+		check("TEMPORAL_TASK_QUEUE", errors.New("must not be empty"))
+	}
 	if (c.TemporalTLSCert == "") != (c.TemporalTLSKey == "") {
 		check("TEMPORAL_TLS_CERT", errors.New("TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together"))
 	}
@@ -204,8 +208,8 @@ func (c *Config) SlogLevel() (slog.Level, error) {
 	return l, nil
 }
 
-// LogAttrs returns every setting as a log attribute, secrets masked: set secrets show as
-// "****", and passwords inside URLs are redacted.
+// LogAttrs returns every setting as a log attribute, secrets masked: URLs keep all but their
+// password, other set secrets show as "****".
 func (c *Config) LogAttrs() []any {
 	v := reflect.ValueOf(c).Elem()
 	t := v.Type()
@@ -226,9 +230,6 @@ func mask(val string) string {
 		return ""
 	}
 	if u, err := url.Parse(val); err == nil && u.Scheme != "" && u.Host != "" {
-		if _, has := u.User.Password(); has {
-			u.User = url.UserPassword(u.User.Username(), "****")
-		}
 		return u.Redacted()
 	}
 	return "****"

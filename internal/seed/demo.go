@@ -61,18 +61,19 @@ func Demo(ctx context.Context, st *store.Store, key string) (*DemoResult, error)
 		}
 	}
 	res.APIKey = key
-	_, err = st.CreateAPIKey(ctx, c.ID, "demo", key)
+	owner, _, err := st.Authenticate(ctx, key)
 	switch {
-	case errors.Is(err, store.ErrConflict):
-		owner, _, aerr := st.Authenticate(ctx, key)
-		if aerr != nil || owner.ID != c.ID {
-			return nil, fmt.Errorf("demo api key is taken by another company or revoked; choose another RECRUITD_DEMO_API_KEY")
-		}
-	case err != nil:
+	case err == nil && owner.ID == c.ID:
+		return res, nil
+	case err == nil, errors.Is(err, store.ErrRevokedKey):
+		return nil, errors.New("the demo API key belongs to another company or was revoked; choose another RECRUITD_DEMO_API_KEY")
+	case !errors.Is(err, store.ErrUnknownKey):
 		return nil, err
-	default:
-		res.KeyCreated = true
 	}
+	if _, err := st.CreateAPIKey(ctx, c.ID, "demo", key); err != nil {
+		return nil, err
+	}
+	res.KeyCreated = true
 	return res, nil
 }
 

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/recruitd/recruitd/internal/config"
+	rtemporal "github.com/recruitd/recruitd/temporal"
+)
+
+type composeFile struct {
+	Services map[string]struct {
+		Image       string         `yaml:"image"`
+		Build       any            `yaml:"build"`
+		Command     any            `yaml:"command"`
+		Ports       []string       `yaml:"ports"`
+		Environment map[string]any `yaml:"environment"`
+		DependsOn   map[string]struct {
+			Condition string `yaml:"condition"`
+		} `yaml:"depends_on"`
+	} `yaml:"services"`
+	Volumes map[string]any `yaml:"volumes"`
+}
+
+// TestComposeFile checks docker-compose.yml without a Docker engine: the services, their images,
+// ports, settings and start order, and that recruitd services run real subcommands with known
+// configuration variables.
+func TestComposeFile(t *testing.T) {
+	raw, err := os.ReadFile("../../docker-compose.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f composeFile
+	if err := yaml.Unmarshal(raw, &f); err != nil { // yaml.v3 resolves the x-recruitd anchors and merges
+		t.Fatalf("docker-compose.yml: %v", err)
+	}
+	want := []string{"api", "mcp", "migrate", "postgres", "temporal", "temporal-setup", "temporal-ui", "worker"}
+	var got []string
+	for name := range f.Services {
+		got = append(got, name)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("services = %v, want %v", got, want)
+	}
+
+	images := map[string]string{"postgres": "postgres:", "temporal": "temporalio/auto-setup:", "temporal-ui": "temporalio/ui:", "temporal-setup": "temporalio/admin-tools:"}
+	for svc, prefix := range images {
+		if !strings.HasPrefix(f.Services[svc].Image, prefix) || strings.HasSuffix(f.Services[svc].Image, ":latest") {
+			t.Errorf("%s image = %q, want a pinned %s image", svc, f.Services[svc].Image, prefix)
+		}
+	}
+	if env := f.Services["temporal"].Environment; env["DB"] != "postgres12" || env["POSTGRES_SEEDS"] != "postgres" {
+		t.Errorf("temporal is not backed by the postgres service: %v", env)
+	}
+
+	known := map[string]bool{}
+	for _, v := range config.Vars() {
+		known[v.Name] = true
+	}
+	subcommands := map[string]bool{}
+	for _, c := range (&env{getenv: os.Getenv}).commands() {
+		subcommands[c.Name()] = true
+	}
+	ports := map[string]string{"api": "8080:8080", "mcp": "8081:8081", "worker": "9464:9464"}
+	for _, svc := range []string{"migrate", "api", "mcp", "worker"} {
+		s := f.Services[svc]
+		if s.Build == nil {
+			t.Errorf("%s is not built from the Dockerfile", svc)
+		}
+		cmd, _ := s.Command.([]any)
+		if len(cmd) != 1 || !subcommands[cmd[0].(string)] || cmd[0] != svc {
+			t.Errorf("%s command = %v, want [%s], a recruitd subcommand", svc, s.Command, svc)
+		}
+		for k := range s.Environment {
+			if !known[k] {
+				t.Errorf("%s sets %s, which recruitd does not read", svc, k)
+			}
+		}
+		for _, k := range []string{"DATABASE_URL", "TEMPORAL_ADDRESS", "RECRUITD_ENCRYPTION_KEY"} {
+			if s.Environment[k] == nil {
+				t.Errorf("%s lacks %s", svc, k)
+			}
+		}
+		if p, ok := ports[svc]; ok && !slices.Contains(s.Ports, p) {
+			t.Errorf("%s ports = %v, want %s", svc, s.Ports, p)
+		}
+	}
+	if f.Services["api"].Environment["API_ADDR"] != "0.0.0.0:8080" || f.Services["mcp"].Environment["MCP_ADDR"] != "0.0.0.0:8081" {
+		t.Error("api and mcp must listen on all interfaces inside their containers")
+	}
+
+	deps := map[string]map[string]string{
+		"temporal":       {"postgres": "service_healthy"},
+		"temporal-ui":    {"temporal": "service_healthy"},
+		"temporal-setup": {"temporal": "service_healthy"},
+		"migrate":        {"postgres": "service_healthy"},
+		"api":            {"migrate": "service_completed_successfully", "temporal": "service_healthy"},
+		"mcp":            {"migrate": "service_completed_successfully", "temporal": "service_healthy"},
+		"worker":         {"migrate": "service_completed_successfully", "temporal-setup": "service_completed_successfully"},
+	}
+	for svc, want := range deps {
+		for dep, cond := range want {
+			if got := f.Services[svc].DependsOn[dep].Condition; got != cond {
+				t.Errorf("%s depends_on %s: condition %q, want %q", svc, dep, got, cond)
+			}
+		}
+	}
+
+	setup := strings.Join(toStrings(f.Services["temporal-setup"].Command), " ")
+	for _, sa := range rtemporal.SearchAttributes() {
+		if !strings.Contains(setup, sa.Name) {
+			t.Errorf("temporal-setup does not register search attribute %s", sa.Name)
+		}
+	}
+	if _, ok := f.Volumes["pgdata"]; !ok {
+		t.Error("postgres data is not on a named volume")
+	}
+}
+
+func toStrings(v any) []string {
+	var out []string
+	if l, ok := v.([]any); ok {
+		for _, s := range l {
+			out = append(out, s.(string))
+		}
+	}
+	return out
+}

@@ -1,0 +1,262 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/recruitd/recruitd/api"
+	"github.com/recruitd/recruitd/httpapi"
+	"github.com/recruitd/recruitd/internal/apikey"
+	"github.com/recruitd/recruitd/internal/config"
+	"github.com/recruitd/recruitd/internal/health"
+	"github.com/recruitd/recruitd/internal/httpmetrics"
+	"github.com/recruitd/recruitd/internal/openapitest"
+	"github.com/recruitd/recruitd/internal/pgtest"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/internal/temporaltest"
+	"github.com/recruitd/recruitd/models"
+	rtemporal "github.com/recruitd/recruitd/temporal"
+)
+
+type fixture struct {
+	h       http.Handler
+	srv     *httptest.Server
+	st      *store.Store
+	api     *openapitest.Checker
+	acme    *models.Company
+	acmeKey string
+	other   *models.Company
+	otherKy string
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	db := pgtest.New(t)
+	st, err := store.FromSQL(db.SQL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := temporaltest.New(t).Client(t)
+	reg := prometheus.NewRegistry()
+	f := &fixture{st: st, api: openapitest.New(t)}
+	f.h = httpapi.NewServer(httpapi.Deps{
+		Log: slog.New(slog.DiscardHandler), Config: cfg, Store: st, Temporal: tc,
+		Health:  health.New(3*time.Second, map[string]health.Check{"postgres": st.Ping, "temporal": rtemporal.HealthCheck(tc)}),
+		Metrics: httpmetrics.New(reg), Gatherer: reg,
+	})
+	f.srv = httptest.NewServer(f.h)
+	t.Cleanup(f.srv.Close)
+	f.acme, f.acmeKey = f.company(t, "acme", "Acme Corp")
+	f.other, f.otherKy = f.company(t, "globex", "Globex")
+	return f
+}
+
+func (f *fixture) company(t *testing.T, slug, name string) (*models.Company, string) {
+	t.Helper()
+	c := &models.Company{Slug: slug, Name: name, DefaultJobStatus: models.JobStatusActive}
+	if err := f.st.CreateCompany(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	key, err := apikey.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.st.CreateAPIKey(t.Context(), c.ID, "test", key); err != nil {
+		t.Fatal(err)
+	}
+	return c, key
+}
+
+// get sends a request over a real connection, so header names reach the server spelled as the
+// test wrote them, and checks the response against the contract.
+func (f *fixture) get(t *testing.T, path string, header http.Header) *http.Response {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, f.srv.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, vs := range header {
+		req.Header[k] = vs // raw assignment keeps the test's spelling of the header name
+	}
+	resp, err := f.srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	f.api.Check(t, req, resp)
+	return resp
+}
+
+func decode[T any](t *testing.T, resp *http.Response) T {
+	t.Helper()
+	var v T
+	b, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("decode %s: %v", b, err)
+	}
+	return v
+}
+
+func TestAPIKeyMiddleware(t *testing.T) {
+	f := newFixture(t)
+	revokedKey, _ := apikey.Generate()
+	k, err := f.st.CreateAPIKey(t.Context(), f.acme.ID, "old", revokedKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.st.RevokeAPIKey(t.Context(), f.acme.ID, k.ID.String()); err != nil {
+		t.Fatal(err)
+	}
+	unknown, _ := apikey.Generate()
+
+	tests := []struct {
+		name     string
+		header   http.Header
+		status   int
+		code     string
+		wantSlug string
+	}{
+		{"missing", nil, 401, "MISSING_API_KEY", ""},
+		{"empty", http.Header{"X-Api-Key": {""}}, 401, "MISSING_API_KEY", ""},
+		{"unknown", http.Header{"X-Api-Key": {unknown}}, 401, "INVALID_API_KEY", ""},
+		{"too short", http.Header{"X-Api-Key": {"abc"}}, 401, "INVALID_API_KEY", ""},
+		{"known prefix, wrong secret", http.Header{"X-Api-Key": {f.acmeKey[:20] + strings.Repeat("x", 23)}}, 401, "INVALID_API_KEY", ""},
+		{"revoked", http.Header{"X-Api-Key": {revokedKey}}, 401, "INVALID_API_KEY", ""},
+		{"valid", http.Header{"X-Api-Key": {f.acmeKey}}, 200, "", "acme"},
+		{"lower-case header", http.Header{"x-api-key": {f.acmeKey}}, 200, "", "acme"},
+		{"upper-case header", http.Header{"X-API-KEY": {f.acmeKey}}, 200, "", "acme"},
+		{"other company's key", http.Header{"X-Api-Key": {f.otherKy}}, 200, "", "globex"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := f.get(t, "/v1/api/company", tt.header)
+			if resp.StatusCode != tt.status {
+				t.Fatalf("status = %d, want %d", resp.StatusCode, tt.status)
+			}
+			if tt.status != 200 {
+				body := decode[httpapi.ErrorBody](t, resp)
+				if body.Success || body.Code != tt.code || body.Message == "" {
+					t.Errorf("body = %+v, want success false, code %s and a message", body, tt.code)
+				}
+				return
+			}
+			body := decode[httpapi.CompanyResponse](t, resp)
+			if !body.Success || body.Company.Slug != tt.wantSlug {
+				t.Errorf("company = %+v, want %s", body, tt.wantSlug)
+			}
+		})
+	}
+	t.Run("revoked message", func(t *testing.T) {
+		body := decode[httpapi.ErrorBody](t, f.get(t, "/v1/api/company", http.Header{"X-Api-Key": {revokedKey}}))
+		if !strings.Contains(body.Message, "revoked") {
+			t.Errorf("message = %q, want it to say the key is revoked", body.Message)
+		}
+	})
+}
+
+func TestCompanyReturnsCallerCompanyAndRecordsUse(t *testing.T) {
+	f := newFixture(t)
+	body := decode[httpapi.CompanyResponse](t, f.get(t, "/v1/api/company", http.Header{"X-Api-Key": {f.acmeKey}}))
+	want := httpapi.CompanyInfo{ID: f.acme.ID.String(), Slug: "acme", Name: "Acme Corp"}
+	if body.Company != want {
+		t.Errorf("company = %+v, want %+v", body.Company, want)
+	}
+	keys, err := f.st.ListAPIKeys(t.Context(), f.acme.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) != 1 || keys[0].LastUsedAt == nil {
+		t.Errorf("keys = %+v, want last_used_at recorded", keys)
+	}
+}
+
+func TestErrorsUseSpecBody(t *testing.T) {
+	f := newFixture(t)
+	for _, tt := range []struct {
+		method, path string
+		status       int
+		code         string
+	}{
+		{http.MethodGet, "/v1/api/nope", 404, "NOT_FOUND"},
+		{http.MethodPost, "/v1/api/company", 405, "METHOD_NOT_ALLOWED"},
+	} {
+		req := httptest.NewRequestWithContext(t.Context(), tt.method, tt.path, strings.NewReader("{}"))
+		req.Header.Set("X-API-Key", f.acmeKey)
+		rec := httptest.NewRecorder()
+		f.h.ServeHTTP(rec, req)
+		var body httpapi.ErrorBody
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || rec.Code != tt.status || body.Code != tt.code || body.Success {
+			t.Errorf("%s %s = %d %s, want %d with code %s", tt.method, tt.path, rec.Code, rec.Body, tt.status, tt.code)
+		}
+		if rec.Header().Get("X-Request-ID") == "" {
+			t.Errorf("%s %s: no X-Request-ID header", tt.method, tt.path)
+		}
+	}
+}
+
+func TestProbesMetricsAndContract(t *testing.T) {
+	f := newFixture(t)
+	if resp := f.get(t, "/healthz", nil); resp.StatusCode != 200 {
+		t.Errorf("/healthz = %d", resp.StatusCode)
+	}
+	ready := decode[health.Report](t, f.get(t, "/readyz", nil))
+	if ready.Status != "ok" || ready.Checks["postgres"] != "ok" || ready.Checks["temporal"] != "ok" {
+		t.Errorf("/readyz = %+v, want postgres and temporal ok", ready)
+	}
+	f.get(t, "/v1/api/company", http.Header{"X-Api-Key": {f.acmeKey}})
+	metrics, _ := io.ReadAll(f.get(t, "/metrics", nil).Body)
+	for _, want := range []string{
+		`recruitd_http_request_duration_seconds_count{code="200",method="GET",route="/v1/api/company",server="api"} 1`,
+		`recruitd_http_requests_in_flight{server="api"}`,
+	} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	spec, _ := io.ReadAll(f.get(t, "/openapi.yaml", nil).Body)
+	if string(spec) != string(api.OpenAPI) {
+		t.Error("/openapi.yaml does not serve api/openapi.yaml")
+	}
+}
+
+// TestRoutesMatchContract: every route is documented in api/openapi.yaml and every documented
+// operation is routed.
+func TestRoutesMatchContract(t *testing.T) {
+	f := newFixture(t)
+	var routed []string
+	for _, r := range f.h.(*gin.Engine).Routes() {
+		routed = append(routed, r.Method+" "+ginToOpenAPI(r.Path))
+	}
+	sort.Strings(routed)
+	documented, err := openapitest.Operations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(routed, "\n") != strings.Join(documented, "\n") {
+		t.Errorf("routes and api/openapi.yaml differ\nrouted:\n  %s\ndocumented:\n  %s", strings.Join(routed, "\n  "), strings.Join(documented, "\n  "))
+	}
+}
+
+func ginToOpenAPI(p string) string {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		if strings.HasPrefix(s, ":") || strings.HasPrefix(s, "*") {
+			parts[i] = "{" + s[1:] + "}"
+		}
+	}
+	return strings.Join(parts, "/")
+}

@@ -1,0 +1,108 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestLoadDefaults(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil {
+		t.Fatalf("Load(defaults) = %v", err)
+	}
+	if c.APIAddr != "127.0.0.1:8080" || c.MCPAddr != "127.0.0.1:8081" || c.MaxBodyBytes != 1<<20 || c.ShutdownTimeout != 15*time.Second {
+		t.Errorf("defaults = %+v", c)
+	}
+}
+
+func TestLoadOverrides(t *testing.T) {
+	c, err := Load(env(map[string]string{"API_ADDR": "0.0.0.0:9000", "TEMPORAL_TLS": "true", "DB_MAX_CONNS": "7", "SHUTDOWN_TIMEOUT": "2m"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.APIAddr != "0.0.0.0:9000" || !c.TemporalTLS || c.DBMaxConns != 7 || c.ShutdownTimeout != 2*time.Minute {
+		t.Errorf("overrides not applied: %+v", c)
+	}
+}
+
+func TestLoadRejectsBadValuesTogether(t *testing.T) {
+	_, err := Load(env(map[string]string{
+		"API_ADDR":                "8080",
+		"DB_MAX_CONNS":            "many",
+		"LOG_LEVEL":               "loud",
+		"RECRUITD_ENCRYPTION_KEY": "c2hvcnQ=",
+		"RECRUITD_DEMO_API_KEY":   "short",
+		"DATABASE_URL":            "mysql://u:hunter2@db/x",
+	}))
+	if err == nil {
+		t.Fatal("Load accepted invalid values")
+	}
+	// Parse errors come first; fix them and the validation errors show.
+	if !strings.Contains(err.Error(), "DB_MAX_CONNS") {
+		t.Errorf("error %q does not name DB_MAX_CONNS", err)
+	}
+	_, err = Load(env(map[string]string{
+		"API_ADDR":                "8080",
+		"LOG_LEVEL":               "loud",
+		"RECRUITD_ENCRYPTION_KEY": "c2hvcnQ=",
+		"RECRUITD_DEMO_API_KEY":   "short",
+		"DATABASE_URL":            "mysql://u:hunter2@db/x",
+	}))
+	if err == nil {
+		t.Fatal("Load accepted invalid values")
+	}
+	for _, name := range []string{"API_ADDR", "LOG_LEVEL", "RECRUITD_ENCRYPTION_KEY", "RECRUITD_DEMO_API_KEY", "DATABASE_URL"} {
+		if !strings.Contains(err.Error(), name) {
+			t.Errorf("error %q does not name %s", err, name)
+		}
+	}
+	if strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("error %q leaks a password", err)
+	}
+}
+
+func TestLogAttrsMaskSecrets(t *testing.T) {
+	c, err := Load(env(map[string]string{
+		"DATABASE_URL":            "postgres://app:hunter2@db:5432/recruitd",
+		"RECRUITD_ENCRYPTION_KEY": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+		"TEMPORAL_API_KEY":        "tk-secret-value",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := fmt.Sprint(c.LogAttrs()...)
+	for _, secret := range []string{"hunter2", "AAAAAAAAAAAA", "tk-secret-value"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("LogAttrs() = %s, leaks %q", out, secret)
+		}
+	}
+	if !strings.Contains(out, "postgres://app:xxxxx@db:5432/recruitd") {
+		t.Errorf("LogAttrs() = %s, want the database URL with its password redacted", out)
+	}
+}
+
+// TestREADMEDocumentsEveryVariable keeps the README's configuration table and Vars() in step.
+func TestREADMEDocumentsEveryVariable(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	for _, v := range Vars() {
+		row := "| `" + v.Name + "` |"
+		if !strings.Contains(readme, row) {
+			t.Errorf("README.md has no configuration row for %s", v.Name)
+			continue
+		}
+		if v.Default != "" && !strings.Contains(readme, row+" `"+v.Default+"` |") {
+			t.Errorf("README.md row for %s does not show its default %q", v.Name, v.Default)
+		}
+	}
+}

@@ -1,0 +1,410 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/client"
+
+	"github.com/recruitd/recruitd/activities"
+	"github.com/recruitd/recruitd/internal/devstack"
+	"github.com/recruitd/recruitd/internal/pgtest"
+	"github.com/recruitd/recruitd/internal/temporaltest"
+	"github.com/recruitd/recruitd/workflows"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// binary builds cmd/recruitd once per test run.
+func binary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "recruitd-e2e-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "recruitd")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+// proc is a running recruitd with its output captured.
+type proc struct {
+	cmd  *exec.Cmd
+	mu   sync.Mutex
+	out  bytes.Buffer
+	done chan error
+}
+
+func (p *proc) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out.Write(b)
+}
+
+func (p *proc) output() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out.String()
+}
+
+func start(t *testing.T, env []string, args ...string) *proc {
+	t.Helper()
+	p := &proc{cmd: exec.Command(binary(t), args...), done: make(chan error, 1)}
+	p.cmd.Env = append(os.Environ(), env...)
+	p.cmd.Stdout, p.cmd.Stderr = p, p
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.done <- p.cmd.Wait() }()
+	t.Cleanup(func() {
+		if p.cmd.ProcessState == nil {
+			_ = p.cmd.Process.Kill()
+			<-p.done
+		}
+	})
+	return p
+}
+
+// await waits for re to match the output and returns the first submatch (or the match).
+func (p *proc) await(t *testing.T, re string, timeout time.Duration) string {
+	t.Helper()
+	rx := regexp.MustCompile(re)
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if m := rx.FindStringSubmatch(p.output()); m != nil {
+			return m[len(m)-1]
+		}
+		select {
+		case err := <-p.done:
+			p.done <- err
+			t.Fatalf("recruitd exited (%v) before printing %q:\n%s", err, re, p.output())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	t.Fatalf("recruitd did not print %q within %s:\n%s", re, timeout, p.output())
+	return ""
+}
+
+// interrupt sends SIGINT, as Ctrl-C does, and waits for a clean exit.
+func (p *proc) interrupt(t *testing.T) {
+	t.Helper()
+	_ = p.cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case err := <-p.done:
+		if err != nil {
+			t.Errorf("recruitd exited with %v after SIGINT:\n%s", err, p.output())
+		}
+	case <-time.After(45 * time.Second):
+		t.Fatalf("recruitd still running 45s after SIGINT:\n%s", p.output())
+	}
+}
+
+// runCmd runs a one-shot subcommand and returns its standard output.
+func runCmd(t *testing.T, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(binary(t), args...)
+	cmd.Env = append(os.Environ(), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("recruitd %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.String())
+	}
+	return string(out)
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func call(t *testing.T, method, url string, header map[string]string, body string) response {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return response{resp.StatusCode, resp.Header, string(b)}
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	p, err := devstack.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprint(p)
+}
+
+// processesUsing lists live processes whose command line mentions path.
+func processesUsing(path string) []string {
+	var out []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || !bytes.Contains(b, []byte(path)) {
+			continue
+		}
+		if st, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil && bytes.Contains(st, []byte(") Z ")) {
+			continue // a zombie has exited; only its parent's reaping is pending
+		}
+		out = append(out, e.Name()+": "+string(bytes.ReplaceAll(b, []byte{0}, []byte{' '})))
+	}
+	return out
+}
+
+// TestDevEndToEnd runs `recruitd dev` as `make dev` does: it creates its own Postgres cluster and
+// Temporal dev server, prints the four lines, serves the demo tenant, stops everything on Ctrl-C,
+// and a second start reuses the state.
+func TestDevEndToEnd(t *testing.T) {
+	dir, err := devstack.ScratchDir("recruitd-e2e-dev-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	api, mcp := freePort(t), freePort(t)
+	env := []string{
+		"DEV_DIR=" + dir, "DEV_POSTGRES_PORT=" + freePort(t), "DEV_TEMPORAL_PORT=" + freePort(t), "DEV_TEMPORAL_UI_PORT=" + freePort(t),
+		"API_ADDR=127.0.0.1:" + api, "MCP_ADDR=127.0.0.1:" + mcp, "MCP_BASE_URL=http://127.0.0.1:" + mcp,
+		"DATABASE_URL=", "TEMPORAL_ADDRESS=", "RECRUITD_DEMO_API_KEY=", "TEST_DATABASE_URL=",
+	}
+
+	p := start(t, env, "dev")
+	key := p.await(t, `(?m)^demo API key: (\S+)$`, 3*time.Minute)
+	out := p.output()
+	restURL := regexp.MustCompile(`REST API:\s+(\S+)`).FindStringSubmatch(out)
+	mcpURL := regexp.MustCompile(`MCP server:\s+(\S+)`).FindStringSubmatch(out)
+	uiURL := regexp.MustCompile(`Temporal UI:\s+(\S+)`).FindStringSubmatch(out)
+	if restURL == nil || mcpURL == nil || uiURL == nil {
+		t.Fatalf("dev did not print the REST, MCP and Temporal UI URLs:\n%s", out)
+	}
+	if restURL[1] != "http://127.0.0.1:"+api || mcpURL[1] != "http://127.0.0.1:"+mcp+"/mcp" {
+		t.Errorf("printed URLs %s, %s do not match API_ADDR and MCP_ADDR", restURL[1], mcpURL[1])
+	}
+
+	r := call(t, "GET", restURL[1]+"/v1/api/company", map[string]string{"X-API-Key": key}, "")
+	if r.status != 200 || !strings.Contains(r.body, `"slug":"demo"`) {
+		t.Errorf("company with the demo key = %d %s", r.status, r.body)
+	}
+	r = call(t, "GET", restURL[1]+"/v1/api/company", nil, "")
+	if r.status != 401 || !strings.Contains(r.body, `"success":false`) || !strings.Contains(r.body, `"code":"MISSING_API_KEY"`) {
+		t.Errorf("company without a key = %d %s, want 401 with the spec body", r.status, r.body)
+	}
+	if r := call(t, "GET", uiURL[1], nil, ""); r.status != 200 {
+		t.Errorf("Temporal UI %s = %d", uiURL[1], r.status)
+	}
+	for _, base := range []string{restURL[1], "http://127.0.0.1:" + mcp} {
+		if r := call(t, "GET", base+"/readyz", nil, ""); r.status != 200 || !strings.Contains(r.body, `"status":"ok"`) {
+			t.Errorf("%s/readyz = %d %s", base, r.status, r.body)
+		}
+	}
+
+	running := strings.Join(processesUsing(dir), "\n")
+	if !strings.Contains(running, "postgres") || !strings.Contains(running, "temporal") {
+		t.Fatalf("cannot see dev's postgres and temporal processes, so the leftover check below would prove nothing:\n%s", running)
+	}
+	p.interrupt(t)
+	if left := processesUsing(dir); len(left) > 0 {
+		t.Fatalf("processes left behind after Ctrl-C:\n%s", strings.Join(left, "\n"))
+	}
+
+	// A second start reuses the cluster, the Temporal database and the demo key.
+	p = start(t, env, "dev")
+	if again := p.await(t, `(?m)^demo API key: (\S+)$`, time.Minute); again != key {
+		t.Errorf("second start printed key %s, want the first one %s", again, key)
+	}
+	if !strings.Contains(p.output(), "company_created=false") {
+		t.Errorf("second start re-created the demo tenant:\n%s", p.output())
+	}
+	r = call(t, "GET", restURL[1]+"/v1/api/company", map[string]string{"X-API-Key": key}, "")
+	if r.status != 200 {
+		t.Errorf("company after restart = %d %s", r.status, r.body)
+	}
+	p.interrupt(t)
+	if left := processesUsing(dir); len(left) > 0 {
+		t.Fatalf("processes left behind after the second Ctrl-C:\n%s", strings.Join(left, "\n"))
+	}
+}
+
+// TestProductionProcesses runs api, mcp and worker as separate processes against shared services,
+// as docker-compose.yml does, and drives every operator subcommand.
+func TestProductionProcesses(t *testing.T) {
+	db := pgtest.NewEmpty(t)
+	tmp := temporaltest.New(t)
+	queue := temporaltest.TaskQueue(t)
+	env := []string{
+		"DATABASE_URL=" + db.URL, "TEMPORAL_ADDRESS=" + tmp.Address, "TEMPORAL_NAMESPACE=" + tmp.Namespace,
+		"TEMPORAL_TASK_QUEUE=" + queue, "LOG_FORMAT=json",
+		"RECRUITD_ENCRYPTION_KEY=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+		"API_ADDR=127.0.0.1:0", "MCP_ADDR=127.0.0.1:0", "WORKER_METRICS_ADDR=127.0.0.1:0",
+	}
+
+	if out := runCmd(t, env, "migrate"); !strings.Contains(out, "applied 1 migration(s)") {
+		t.Errorf("migrate printed %q", out)
+	}
+	if out := runCmd(t, env, "migrate", "status"); !strings.Contains(out, "00001_init.sql") || !strings.Contains(out, "applied") {
+		t.Errorf("migrate status printed %q", out)
+	}
+	out := runCmd(t, env, "seed", "demo")
+	demoKey := regexp.MustCompile(`demo API key: (rk_\S+)`).FindStringSubmatch(out)
+	if demoKey == nil {
+		t.Fatalf("seed demo printed no key:\n%s", out)
+	}
+	if out := runCmd(t, env, "seed", "demo"); !strings.Contains(out, "(exists") || !strings.Contains(out, "unchanged") {
+		t.Errorf("second seed demo printed %q, want the tenant kept and no new key", out)
+	}
+	runCmd(t, env, "company", "create", "--slug", "acme", "--name", "Acme Corp", "--ats-type", "ATS-B",
+		"--ats-credential", "baseUrl=https://ats.example.com", "--ats-credential", "apiKey=s3cret-ats")
+	if out := runCmd(t, env, "company", "list"); !strings.Contains(out, "acme") || !strings.Contains(out, "ATS-B") || !strings.Contains(out, "demo") {
+		t.Errorf("company list printed %q", out)
+	}
+	var sealed []byte
+	if err := db.SQL.QueryRow(`SELECT ats_credentials FROM companies WHERE slug = 'acme'`).Scan(&sealed); err != nil || len(sealed) == 0 || bytes.Contains(sealed, []byte("s3cret-ats")) {
+		t.Errorf("ATS credentials are not stored encrypted: %q, %v", sealed, err)
+	}
+	acmeKey := strings.TrimSpace(runCmd(t, env, "apikey", "create", "--company", "acme", "--name", "e2e"))
+	if !strings.HasPrefix(acmeKey, "rk_") {
+		t.Fatalf("apikey create printed %q", acmeKey)
+	}
+	var stored int
+	if err := db.SQL.QueryRow(`SELECT count(*) FROM api_keys WHERE key_hash = sha256($1::bytea)`, acmeKey).Scan(&stored); err != nil || stored != 1 {
+		t.Errorf("the key's hash is not stored: %d, %v", stored, err)
+	}
+	var clear int
+	if err := db.SQL.QueryRow(`SELECT count(*) FROM api_keys WHERE encode(key_hash, 'escape') LIKE '%' || $1 || '%'`, acmeKey[12:]).Scan(&clear); err != nil || clear != 0 {
+		t.Errorf("the key is stored in clear: %d, %v", clear, err)
+	}
+
+	api := start(t, env, "api")
+	apiAddr := api.await(t, `"listener":"api","addr":"([^"]+)"`, time.Minute)
+	mcp := start(t, env, "mcp")
+	mcpAddr := mcp.await(t, `"listener":"mcp","addr":"([^"]+)"`, time.Minute)
+	worker := start(t, env, "worker")
+	workerAddr := worker.await(t, `"listener":"worker","addr":"([^"]+)"`, time.Minute)
+	worker.await(t, `"msg":"worker started"`, time.Minute)
+	for _, s := range []string{api.output(), mcp.output(), worker.output()} {
+		if strings.Contains(s, "s3cret") || strings.Contains(s, "MDEyMzQ1Njc4OWFiY2Rl") {
+			t.Errorf("a process logged a secret:\n%s", s)
+		}
+	}
+
+	base := "http://" + apiAddr
+	r := call(t, "GET", base+"/v1/api/company", map[string]string{"x-api-key": acmeKey}, "")
+	if r.status != 200 || !strings.Contains(r.body, `"slug":"acme"`) {
+		t.Errorf("company with acme's key = %d %s", r.status, r.body)
+	}
+	r = call(t, "GET", base+"/v1/api/company", map[string]string{"X-API-Key": demoKey[1]}, "")
+	if r.status != 200 || !strings.Contains(r.body, `"slug":"demo"`) || strings.Contains(r.body, "acme") {
+		t.Errorf("company with the demo key = %d %s", r.status, r.body)
+	}
+	if out := runCmd(t, env, "apikey", "list", "--company", "acme"); !strings.Contains(out, acmeKey[:12]) || strings.Contains(out, acmeKey) {
+		t.Errorf("apikey list printed %q, want the prefix and never the key", out)
+	}
+	runCmd(t, env, "apikey", "revoke", "--company", "acme", acmeKey[:12])
+	r = call(t, "GET", base+"/v1/api/company", map[string]string{"X-API-Key": acmeKey}, "")
+	if r.status != 401 || !strings.Contains(r.body, "revoked") {
+		t.Errorf("company with a revoked key = %d %s, want 401", r.status, r.body)
+	}
+
+	for _, probe := range []string{base, "http://" + mcpAddr, "http://" + workerAddr} {
+		if r := call(t, "GET", probe+"/readyz", nil, ""); r.status != 200 {
+			t.Errorf("%s/readyz = %d %s", probe, r.status, r.body)
+		}
+		if r := call(t, "GET", probe+"/healthz", nil, ""); r.status != 200 {
+			t.Errorf("%s/healthz = %d", probe, r.status)
+		}
+	}
+
+	mcpHeaders := map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+	r = call(t, "POST", "http://"+mcpAddr+"/mcp", mcpHeaders, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if r.status != 401 || !strings.Contains(r.header.Get("WWW-Authenticate"), `realm="http://localhost:8081"`) ||
+		!strings.Contains(r.header.Get("WWW-Authenticate"), `resource_metadata="http://localhost:8081/.well-known/oauth-protected-resource"`) {
+		t.Errorf("unauthenticated MCP call = %d, WWW-Authenticate %q", r.status, r.header.Get("WWW-Authenticate"))
+	}
+	mcpHeaders["Authorization"] = "Bearer " + demoKey[1]
+	r = call(t, "POST", "http://"+mcpAddr+"/mcp", mcpHeaders, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"listCompanies","arguments":{}}}`)
+	if r.status != 200 || !strings.Contains(r.body, "Demo Staffing Co") || strings.Contains(r.body, "Acme") {
+		t.Errorf("listCompanies = %d %s", r.status, r.body)
+	}
+
+	// The worker runs workflows against the database.
+	tc := tmp.Client(t)
+	wr, err := tc.ExecuteWorkflow(t.Context(), client.StartWorkflowOptions{ID: workflows.PingWorkflowID("demo", t.Name()), TaskQueue: queue}, workflows.Ping, demoCompanyID(t, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res activities.PingResult
+	if err := wr.Get(t.Context(), &res); err != nil || res.CompanySlug != "demo" {
+		t.Errorf("Ping = %+v, %v; want the demo slug", res, err)
+	}
+
+	metrics := call(t, "GET", base+"/metrics", nil, "").body
+	if !strings.Contains(metrics, `recruitd_http_request_duration_seconds_count{code="401",method="GET",route="/v1/api/company",server="api"}`) {
+		t.Error("api /metrics lacks the request histogram")
+	}
+	workerMetrics := call(t, "GET", "http://"+workerAddr+"/metrics", nil, "").body
+	if !strings.Contains(workerMetrics, `temporal_activity_execution_latency_seconds_count{activity_type="Ping"`) {
+		t.Error("worker /metrics lacks the Temporal SDK's activity metrics")
+	}
+
+	for _, p := range []*proc{api, mcp, worker} {
+		p.interrupt(t)
+	}
+	var logLines int
+	sc := bufio.NewScanner(strings.NewReader(api.output()))
+	for sc.Scan() {
+		var line map[string]any
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line["msg"] == "configuration" {
+			logLines++
+		}
+	}
+	if logLines != 1 {
+		t.Errorf("api logged its configuration %d times, want once", logLines)
+	}
+}
+
+func demoCompanyID(t *testing.T, db *pgtest.DB) uuid.UUID {
+	t.Helper()
+	var id uuid.UUID
+	if err := db.SQL.QueryRow(`SELECT id FROM companies WHERE slug = 'demo'`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}

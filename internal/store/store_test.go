@@ -1,0 +1,122 @@
+package store_test
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/recruitd/recruitd/internal/apikey"
+	"github.com/recruitd/recruitd/internal/pgtest"
+	"github.com/recruitd/recruitd/internal/secretbox"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
+)
+
+func newStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.FromSQL(pgtest.New(t).SQL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func company(t *testing.T, st *store.Store, slug string) *models.Company {
+	t.Helper()
+	c := &models.Company{Slug: slug, Name: slug, DefaultJobStatus: models.JobStatusActive}
+	if err := st.CreateCompany(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestCompanies(t *testing.T) {
+	st := newStore(t)
+	c := company(t, st, "acme")
+	if err := st.CreateCompany(t.Context(), &models.Company{Slug: "acme", Name: "again", DefaultJobStatus: models.JobStatusActive}); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("duplicate slug: err = %v, want ErrConflict", err)
+	}
+	got, err := st.CompanyBySlug(t.Context(), "acme")
+	if err != nil || got.ID != c.ID {
+		t.Errorf("CompanyBySlug = %v, %v", got, err)
+	}
+	if _, err := st.CompanyBySlug(t.Context(), "nope"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("CompanyBySlug(nope) err = %v, want ErrNotFound", err)
+	}
+}
+
+func TestAPIKeys(t *testing.T) {
+	st := newStore(t)
+	acme, globex := company(t, st, "acme"), company(t, st, "globex")
+	key, _ := apikey.Generate()
+	k, err := st.CreateAPIKey(t.Context(), acme.ID, "ci", key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Prefix != key[:apikey.PrefixLen] || bytes.Contains(k.KeyHash, []byte(key[apikey.PrefixLen:])) {
+		t.Errorf("stored key = %+v", k)
+	}
+	if _, err := st.CreateAPIKey(t.Context(), globex.ID, "copy", key); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("same key twice: err = %v, want ErrConflict", err)
+	}
+	// Two keys may share a prefix (a chosen demo key can); each still resolves to its own company.
+	twin := key[:apikey.PrefixLen] + "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"
+	if _, err := st.CreateAPIKey(t.Context(), globex.ID, "twin", twin); err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{key: "acme", twin: "globex"} {
+		c, _, err := st.Authenticate(t.Context(), k)
+		if err != nil || c.Slug != want {
+			t.Errorf("Authenticate(%s…) = %v, %v; want %s", k[:14], c, err, want)
+		}
+	}
+	if _, err := st.RevokeAPIKey(t.Context(), acme.ID, key[:apikey.PrefixLen]); err != nil {
+		t.Fatalf("revoke by prefix: %v", err)
+	}
+	if _, _, err := st.Authenticate(t.Context(), key); !errors.Is(err, store.ErrRevokedKey) {
+		t.Errorf("revoked key: err = %v, want ErrRevokedKey", err)
+	}
+	if c, _, err := st.Authenticate(t.Context(), twin); err != nil || c.Slug != "globex" {
+		t.Errorf("revoking acme's key touched globex's: %v, %v", c, err)
+	}
+	// A company cannot revoke another company's key, even knowing its id.
+	gk, _ := st.ListAPIKeys(t.Context(), globex.ID)
+	if _, err := st.RevokeAPIKey(t.Context(), acme.ID, gk[0].ID.String()); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("revoke a foreign key: err = %v, want ErrNotFound", err)
+	}
+	if _, _, err := st.Authenticate(t.Context(), "not-a-real-key-but-long-enough"); !errors.Is(err, store.ErrUnknownKey) {
+		t.Errorf("unknown key: err = %v", err)
+	}
+}
+
+func TestATSCredentialsAreEncryptedPerCompany(t *testing.T) {
+	st := newStore(t)
+	acme, globex := company(t, st, "acme"), company(t, st, "globex")
+	box, _ := secretbox.New(bytes.Repeat([]byte{1}, 32))
+	creds := map[string]string{"baseUrl": "https://ats.example.com", "apiKey": "s3cret", "empty": ""}
+	if err := st.SetATSCredentials(t.Context(), acme.ID, box, creds); err != nil {
+		t.Fatal(err)
+	}
+	var raw []byte
+	var fields models.StringArray
+	if err := st.SQL().QueryRow(`SELECT ats_credentials, ats_credential_fields FROM companies WHERE id = $1`, acme.ID).Scan(&raw, &fields); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(raw, []byte("s3cret")) {
+		t.Error("credentials stored in clear")
+	}
+	if len(fields) != 2 || fields[0] != "apiKey" || fields[1] != "baseUrl" {
+		t.Errorf("credential fields = %v, want [apiKey baseUrl]", fields)
+	}
+	got, err := st.ATSCredentials(t.Context(), acme.ID, box)
+	if err != nil || got["apiKey"] != "s3cret" {
+		t.Errorf("ATSCredentials = %v, %v", got, err)
+	}
+	// Ciphertext copied to another company's row does not open there.
+	if _, err := st.SQL().Exec(`UPDATE companies SET ats_credentials = $1 WHERE id = $2`, raw, globex.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.ATSCredentials(t.Context(), globex.ID, box); !errors.Is(err, secretbox.ErrOpen) {
+		t.Errorf("moved ciphertext: err = %v, want ErrOpen", err)
+	}
+}

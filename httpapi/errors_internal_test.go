@@ -15,7 +15,7 @@ import (
 )
 
 // testEngine builds the middleware chain of NewServer with extra routes for failure paths.
-func testEngine(t *testing.T, logs *strings.Builder, routes func(*gin.Engine, *server)) *gin.Engine {
+func testEngine(t testing.TB, logs *strings.Builder, routes func(*gin.Engine, *server)) *gin.Engine {
 	t.Helper()
 	cfg, err := config.Load(func(k string) string {
 		if k == "MAX_BODY_BYTES" {

@@ -387,6 +387,17 @@ func TestProductionProcesses(t *testing.T) {
 	for _, p := range []*proc{api, mcp, worker} {
 		p.interrupt(t)
 	}
+	if out := runCmd(t, env, "migrate", "down"); !strings.Contains(out, "rolled back 00001_init.sql") {
+		t.Errorf("migrate down printed %q", out)
+	}
+	if out := runCmd(t, env, "migrate", "status"); !strings.Contains(out, "pending") {
+		t.Errorf("migrate status after down printed %q", out)
+	}
+	var tables int
+	if err := db.SQL.QueryRow(`SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'goose_db_version'`).Scan(&tables); err != nil || tables != 0 {
+		t.Errorf("%d tables left after migrate down (%v)", tables, err)
+	}
+
 	var logLines int
 	sc := bufio.NewScanner(strings.NewReader(api.output()))
 	for sc.Scan() {

@@ -4,6 +4,9 @@
 GO ?= go
 TEMPORAL_CLI_VERSION := v1.5.1
 GOTESTFLAGS ?= -count=1 -timeout 20m
+# Build bin/recruitd and bin/temporal side by side: on a cold machine their module downloads
+# overlap each other's compilation.
+MAKEFLAGS += -j2
 
 .PHONY: dev test build vet fmt clean FORCE
 

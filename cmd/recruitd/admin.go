@@ -237,11 +237,7 @@ func apikeyCmd(e *env) *cobra.Command {
 		Short: "Create an API key and print it once",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return e.withStore(cmd.Context(), func(_ *config.Config, _ *slog.Logger, st *store.Store) error {
-				c, err := companyBySlug(cmd.Context(), st, slug)
-				if err != nil {
-					return err
-				}
+			return e.withCompany(cmd.Context(), slug, func(st *store.Store, c *models.Company) error {
 				key, err := apikey.Generate()
 				if err != nil {
 					return err
@@ -264,11 +260,7 @@ func apikeyCmd(e *env) *cobra.Command {
 		Short: "Revoke an API key by id or prefix; requests with it get 401 at once",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return e.withStore(cmd.Context(), func(_ *config.Config, _ *slog.Logger, st *store.Store) error {
-				c, err := companyBySlug(cmd.Context(), st, slug)
-				if err != nil {
-					return err
-				}
+			return e.withCompany(cmd.Context(), slug, func(st *store.Store, c *models.Company) error {
 				k, err := st.RevokeAPIKey(cmd.Context(), c.ID, args[0])
 				if err != nil {
 					return err
@@ -285,11 +277,7 @@ func apikeyCmd(e *env) *cobra.Command {
 		Short: "List a company's API keys (prefixes only)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return e.withStore(cmd.Context(), func(_ *config.Config, _ *slog.Logger, st *store.Store) error {
-				c, err := companyBySlug(cmd.Context(), st, slug)
-				if err != nil {
-					return err
-				}
+			return e.withCompany(cmd.Context(), slug, func(st *store.Store, c *models.Company) error {
 				keys, err := st.ListAPIKeys(cmd.Context(), c.ID)
 				if err != nil {
 					return err
@@ -308,12 +296,18 @@ func apikeyCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-func companyBySlug(ctx context.Context, st *store.Store, slug string) (*models.Company, error) {
-	c, err := st.CompanyBySlug(ctx, slug)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("no company with slug %q (see `recruitd company list`)", slug)
-	}
-	return c, err
+// withCompany is withStore for commands that act on one company, named by its slug.
+func (e *env) withCompany(ctx context.Context, slug string, f func(*store.Store, *models.Company) error) error {
+	return e.withStore(ctx, func(_ *config.Config, _ *slog.Logger, st *store.Store) error {
+		c, err := st.CompanyBySlug(ctx, slug)
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("no company with slug %q (see `recruitd company list`)", slug)
+		}
+		if err != nil {
+			return err
+		}
+		return f(st, c)
+	})
 }
 
 func fmtTime(t *time.Time) string {

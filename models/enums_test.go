@@ -81,6 +81,7 @@ func TestEnumsMatchCheckConstraints(t *testing.T) {
 		"templates.type":                 strs(AllTemplateTypes()),
 		"identity_verifications.status":  strs(AllIdentityStatuses()),
 		"interview_questions.source":     strs(AllQuestionSources()),
+		"workflow_definitions.trigger":   strs(AllWorkflowTriggers()),
 	}
 	for column, want := range enums {
 		got, ok := checks[column]

@@ -41,6 +41,24 @@ type Config struct {
 	EncryptionKey string `env:"RECRUITD_ENCRYPTION_KEY" secret:"true" doc:"Base64 of 32 random bytes; encrypts ATS credentials at rest (AES-256-GCM). Required by api, worker and company commands; recruitd dev generates one under .dev/."`
 	DemoAPIKey    string `env:"RECRUITD_DEMO_API_KEY" secret:"true" doc:"Fixes the demo tenant's API key (at least 20 characters). When empty, recruitd dev generates one once and keeps it in .dev/."`
 
+	LLMBaseURL string        `env:"LLM_BASE_URL" doc:"OpenAI-compatible chat-completions base URL (for example https://api.openai.com/v1). Empty: the deterministic local generator writes interview guides."`
+	LLMAPIKey  string        `env:"LLM_API_KEY" secret:"true" doc:"API key of the LLM endpoint."`
+	LLMModel   string        `env:"LLM_MODEL" default:"gpt-4o-mini" doc:"Model name sent to the LLM endpoint."`
+	LLMTimeout time.Duration `env:"LLM_TIMEOUT" default:"60s" doc:"Timeout of one LLM request."`
+
+	MessagingMode      string `env:"MESSAGING_MODE" default:"outbox" doc:"outbox: record and print every message, send nothing (the recruitd dev default); live: send through SMTP and Twilio."`
+	SMTPHost           string `env:"SMTP_HOST" doc:"SMTP server for e-mail (live mode)."`
+	SMTPPort           int    `env:"SMTP_PORT" default:"587" doc:"SMTP port."`
+	SMTPUsername       string `env:"SMTP_USERNAME" doc:"SMTP user (empty: no authentication)."`
+	SMTPPassword       string `env:"SMTP_PASSWORD" secret:"true" doc:"SMTP password."`
+	SMTPFrom           string `env:"SMTP_FROM" default:"Recruiting <interviews@localhost>" doc:"From address of candidate e-mail."`
+	SMTPTLS            string `env:"SMTP_TLS" default:"starttls" doc:"none, starttls or tls."`
+	TwilioBaseURL      string `env:"TWILIO_BASE_URL" default:"https://api.twilio.com" doc:"Base URL of the Twilio-compatible Messages and Calls API."`
+	TwilioAccountSID   string `env:"TWILIO_ACCOUNT_SID" doc:"Twilio account SID (live SMS, WhatsApp, phone)."`
+	TwilioAuthToken    string `env:"TWILIO_AUTH_TOKEN" secret:"true" doc:"Twilio auth token."`
+	TwilioFrom         string `env:"TWILIO_FROM" doc:"Sender number (E.164) for SMS and calls."`
+	TwilioWhatsAppFrom string `env:"TWILIO_WHATSAPP_FROM" doc:"Sender number (E.164) for WhatsApp."`
+
 	MaxBodyBytes    int64         `env:"MAX_BODY_BYTES" default:"1048576" doc:"Largest accepted request body, in bytes."`
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" default:"15s" doc:"Grace period for in-flight requests and activities on SIGINT/SIGTERM."`
 	LogLevel        string        `env:"LOG_LEVEL" default:"info" doc:"debug, info, warn or error."`
@@ -171,6 +189,20 @@ func (c *Config) validate() []error {
 	if c.DemoAPIKey != "" && len(c.DemoAPIKey) < 20 {
 		check("RECRUITD_DEMO_API_KEY", errors.New("must be at least 20 characters"))
 	}
+	if c.LLMBaseURL != "" {
+		check("LLM_BASE_URL", urlWithScheme(c.LLMBaseURL, "http", "https"))
+	}
+	if c.LLMTimeout <= 0 {
+		check("LLM_TIMEOUT", errors.New("must be positive"))
+	}
+	if c.MessagingMode != "outbox" && c.MessagingMode != "live" {
+		check("MESSAGING_MODE", fmt.Errorf("%q: want outbox or live", c.MessagingMode))
+	}
+	if c.SMTPTLS != "none" && c.SMTPTLS != "starttls" && c.SMTPTLS != "tls" {
+		check("SMTP_TLS", fmt.Errorf("%q: want none, starttls or tls", c.SMTPTLS))
+	}
+	check("SMTP_PORT", inRange(int64(c.SMTPPort), 1, 65535))
+	check("TWILIO_BASE_URL", urlWithScheme(c.TwilioBaseURL, "http", "https"))
 	check("MAX_BODY_BYTES", inRange(c.MaxBodyBytes, 1024, 64<<20))
 	if c.ShutdownTimeout <= 0 {
 		check("SHUTDOWN_TIMEOUT", errors.New("must be positive"))

@@ -5,11 +5,21 @@ package activities
 import (
 	"log/slog"
 
+	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/generate"
 	"github.com/recruitd/recruitd/internal/store"
 )
 
+// ErrTypePermanent is the application error type of failures that retrying cannot fix; workflows
+// list it in NonRetryableErrorTypes.
+const ErrTypePermanent = "PermanentError"
+
 // Activities is the root activity struct registered on every worker.
 type Activities struct {
-	Store *store.Store
-	Log   *slog.Logger
+	Store     *store.Store
+	Log       *slog.Logger
+	Generator generate.Generator
+	Channels  *channels.Router
+	// AppURL is the base of candidate-facing interview links.
+	AppURL string
 }

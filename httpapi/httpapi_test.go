@@ -8,14 +8,19 @@ import (
 	"net/http/httptest"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.temporal.io/sdk/client"
 
+	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/api"
 	"github.com/recruitd/recruitd/httpapi"
+	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/generate"
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/health"
@@ -28,9 +33,30 @@ import (
 	rtemporal "github.com/recruitd/recruitd/temporal"
 )
 
+// syncBuffer is an outbox destination the worker writes while the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
 type fixture struct {
 	h       http.Handler
 	srv     *httptest.Server
+	tc      client.Client
+	queue   string
+	outbox  *syncBuffer
 	st      *store.Store
 	api     *openapitest.Checker
 	acme    *models.Company
@@ -39,7 +65,9 @@ type fixture struct {
 	otherKy string
 }
 
-func newFixture(t *testing.T) *fixture {
+// newFixture serves the API on a fresh database, with a worker on the test's own task queue.
+// Messages go to an outbox unless msg configures live channels.
+func newFixture(t *testing.T, msg ...channels.Config) *fixture {
 	t.Helper()
 	db := pgtest.New(t)
 	st, err := store.FromSQL(db.SQL, nil)
@@ -51,8 +79,24 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	tc := temporaltest.New(t).Client(t)
+	cfg.TemporalTaskQueue = temporaltest.TaskQueue(t)
 	reg := prometheus.NewRegistry()
-	f := &fixture{st: st, api: openapitest.New(t)}
+	f := &fixture{st: st, api: openapitest.New(t), tc: tc, queue: cfg.TemporalTaskQueue, outbox: &syncBuffer{}}
+	mc := channels.Config{Mode: channels.ModeOutbox}
+	if len(msg) > 0 {
+		mc = msg[0]
+	}
+	router, err := channels.NewRouter(mc, f.outbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := rtemporal.NewWorker(tc, cfg.TemporalTaskQueue, &activities.Activities{
+		Store: st, Log: slog.New(slog.DiscardHandler), Generator: generate.NewLocal(), Channels: router, AppURL: cfg.AppURL,
+	}, time.Second)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
 	f.h = httpapi.NewServer(httpapi.Deps{
 		Log: slog.New(slog.DiscardHandler), Config: cfg, Store: st, Temporal: tc,
 		Health:  health.New(3*time.Second, map[string]health.Check{"postgres": st.Ping, "temporal": rtemporal.HealthCheck(tc)}),

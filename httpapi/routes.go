@@ -20,6 +20,12 @@ func (s *server) routes(r *gin.Engine) {
 
 	v1 := r.Group("/v1/api", s.authenticate)
 	v1.GET("/company", s.getCompany)
+	v1.POST("/createJob", s.createJob)
+	v1.GET("/interviewers", s.listInterviewers)
+	v1.GET("/interviewers/:interviewerId", s.getInterviewer)
+	v1.POST("/inviteCandidate", s.inviteCandidate)
+	v1.GET("/workflows/:trigger", s.getWorkflow)
+	v1.PUT("/workflows/:trigger", s.putWorkflow)
 
 	r.NoRoute(func(c *gin.Context) { s.fail(c, errNoRoute) })
 	r.NoMethod(func(c *gin.Context) { s.fail(c, errNoMethod) })

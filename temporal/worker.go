@@ -14,6 +14,8 @@ import (
 // worker in production, in `recruitd dev` and in tests runs the same code.
 func Register(r worker.Registry, acts *activities.Activities) {
 	r.RegisterWorkflow(workflows.Ping)
+	r.RegisterWorkflow(workflows.JobGeneration)
+	r.RegisterWorkflow(workflows.CustomerFlow)
 	r.RegisterActivity(acts)
 }
 

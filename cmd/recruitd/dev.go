@@ -101,7 +101,7 @@ func runDev(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	return serve(ctx, cfg, log, components{api: true, mcp: true, worker: true}, func(l *listeners, d *deps) error {
+	return serve(ctx, cfg, log, e.stdout, components{api: true, mcp: true, worker: true}, func(l *listeners, d *deps) error {
 		took, err := pingWorker(ctx, d.temporal, cfg.TemporalTaskQueue, demo)
 		if err != nil {
 			return err
@@ -194,7 +194,7 @@ func pingWorker(ctx context.Context, tc client.Client, queue string, c *models.C
 	run, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                    workflows.PingWorkflowID(c.Slug, "dev-"+begin.UTC().Format("20060102T150405.000")),
 		TaskQueue:             queue,
-		TypedSearchAttributes: temporal.NewSearchAttributes(rtemporal.CompanySlugKey.ValueSet(c.Slug)),
+		TypedSearchAttributes: temporal.NewSearchAttributes(workflows.CompanySlugKey.ValueSet(c.Slug)),
 	}, workflows.Ping, c.ID)
 	if err != nil {
 		return 0, fmt.Errorf("worker self-check: start ping: %w", err)

@@ -19,7 +19,9 @@ import (
 
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/httpapi"
+	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/config"
+	"github.com/recruitd/recruitd/internal/generate"
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/store"
@@ -47,7 +49,7 @@ func serveCmd(e *env, which string) *cobra.Command {
 			}
 			log.Info("configuration", cfg.LogAttrs()...)
 			comp := components{api: which == "api", mcp: which == "mcp", worker: which == "worker"}
-			return serve(cmd.Context(), cfg, log, comp, nil)
+			return serve(cmd.Context(), cfg, log, e.stdout, comp, nil)
 		},
 	}
 }
@@ -140,7 +142,8 @@ func listen(cfg *config.Config, comp components) (*listeners, error) {
 
 // serve runs the chosen components until ctx ends, then shuts them down gracefully. ready, when
 // not nil, is called once everything listens and the worker has started; its error stops serve.
-func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, comp components, ready func(*listeners, *deps) error) error {
+// out receives what the outbox channel prints.
+func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Writer, comp components, ready func(*listeners, *deps) error) error {
 	lns, err := listen(cfg, comp)
 	if err != nil {
 		return err
@@ -190,7 +193,11 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, comp compo
 		start("worker", lns.worker, d.metrics.Wrap("worker", mux))
 	}
 	if comp.worker {
-		w := rtemporal.NewWorker(d.temporal, cfg.TemporalTaskQueue, &activities.Activities{Store: d.store, Log: log}, cfg.ShutdownTimeout)
+		acts, err := newActivities(cfg, log, d.store, out)
+		if err != nil {
+			return err
+		}
+		w := rtemporal.NewWorker(d.temporal, cfg.TemporalTaskQueue, acts, cfg.ShutdownTimeout)
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
 		}
@@ -218,4 +225,31 @@ func stopServers(ctx context.Context, servers []*http.Server, log *slog.Logger) 
 			log.Warn("listener shutdown", "err", err)
 		}
 	}
+}
+
+// newActivities builds the worker's activity dependencies: the interview generator (the local one
+// unless LLM_BASE_URL is set) and the messaging channels (outbox or live).
+func newActivities(cfg *config.Config, log *slog.Logger, st *store.Store, out io.Writer) (*activities.Activities, error) {
+	var gen generate.Generator = generate.NewLocal()
+	if cfg.LLMBaseURL != "" {
+		llm, err := generate.NewOpenAI(generate.OpenAIConfig{BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel, Timeout: cfg.LLMTimeout})
+		if err != nil {
+			return nil, err
+		}
+		gen = llm
+	}
+	router, err := channels.NewRouter(channels.Config{
+		Mode: cfg.MessagingMode,
+		SMTP: channels.SMTPConfig{Host: cfg.SMTPHost, Port: cfg.SMTPPort, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, From: cfg.SMTPFrom, TLS: cfg.SMTPTLS},
+		Twilio: channels.TwilioConfig{BaseURL: cfg.TwilioBaseURL, AccountSID: cfg.TwilioAccountSID, AuthToken: cfg.TwilioAuthToken,
+			From: cfg.TwilioFrom, WhatsAppFrom: cfg.TwilioWhatsAppFrom},
+	}, out)
+	if err != nil {
+		return nil, fmt.Errorf("messaging: %w", err)
+	}
+	for ch, why := range router.Unavailable() {
+		log.Warn("messaging channel unavailable", "channel", ch, "reason", why)
+	}
+	log.Info("worker dependencies", "generator", fmt.Sprintf("%T", gen), "messaging_mode", cfg.MessagingMode)
+	return &activities.Activities{Store: st, Log: log, Generator: gen, Channels: router, AppURL: cfg.AppURL}, nil
 }

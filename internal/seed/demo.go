@@ -3,6 +3,7 @@ package seed
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/recruitd/recruitd/internal/apikey"
+	"github.com/recruitd/recruitd/internal/flow"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
@@ -45,6 +47,9 @@ func Demo(ctx context.Context, st *store.Store, key string) (*DemoResult, error)
 		return nil, err
 	}
 	res.Company = c
+	if err := ensureDefinitions(ctx, st, c.ID); err != nil {
+		return nil, err
+	}
 
 	if key == "" {
 		keys, err := st.ListAPIKeys(ctx, c.ID)
@@ -246,6 +251,28 @@ func createDemoCandidate(tx *gorm.DB, companyID, userID, jobID uuid.UUID, i int,
 		note := &models.RecruiterNote{CompanyID: companyID, CandidateID: cand.ID, SessionID: &s.ID, AuthorUserID: &userID, Body: "Strong interview; move to the hiring manager."}
 		if err := tx.Create(note).Error; err != nil {
 			return fmt.Errorf("create demo note: %w", err)
+		}
+	}
+	return nil
+}
+
+// ensureDefinitions gives the company the platform's default workflow for every trigger it has
+// none for; definitions it already has, edited or not, are kept.
+func ensureDefinitions(ctx context.Context, st *store.Store, companyID uuid.UUID) error {
+	for trigger, def := range flow.Defaults() {
+		_, err := st.WorkflowDefinition(ctx, companyID, models.WorkflowTrigger(trigger))
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		raw, err := json.Marshal(def)
+		if err != nil {
+			return fmt.Errorf("encode default %s workflow: %w", trigger, err)
+		}
+		if _, err := st.SaveWorkflowDefinition(ctx, companyID, models.WorkflowTrigger(trigger), raw, def.Enabled, flow.Hash(def)); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -1,0 +1,155 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
+)
+
+// LoadFlowInput names a run's trigger and subjects (uuid.Nil when absent).
+type LoadFlowInput struct {
+	CompanyID     uuid.UUID
+	Trigger       models.WorkflowTrigger
+	JobID         uuid.UUID
+	CandidateID   uuid.UUID
+	ApplicationID uuid.UUID
+	SessionID     uuid.UUID
+}
+
+// FlowContext is what a run needs: its definition (as stored) and the facts its conditions read.
+type FlowContext struct {
+	Definition json.RawMessage
+	Version    int // 0 for the platform default
+	Facts      map[string]any
+}
+
+// LoadFlow reads the company's definition in force for the trigger, or the platform default when
+// the company has none, and the facts about the run's company, job, candidate and application.
+func (a *Activities) LoadFlow(ctx context.Context, in LoadFlowInput) (FlowContext, error) {
+	var fc FlowContext
+	d, err := a.Store.WorkflowDefinition(ctx, in.CompanyID, in.Trigger)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		def, ok := flow.Defaults()[flow.Trigger(in.Trigger)]
+		if !ok {
+			return fc, temporal.NewNonRetryableApplicationError("no default workflow for "+string(in.Trigger), ErrTypePermanent, nil)
+		}
+		if fc.Definition, err = json.Marshal(def); err != nil {
+			return fc, err
+		}
+	case err != nil:
+		return fc, err
+	default:
+		fc.Definition, fc.Version = d.Definition, d.Version
+	}
+	fc.Facts, err = a.facts(ctx, in)
+	return fc, err
+}
+
+func (a *Activities) facts(ctx context.Context, in LoadFlowInput) (map[string]any, error) {
+	co, err := a.Store.Company(ctx, in.CompanyID)
+	if err != nil {
+		return nil, err
+	}
+	f := map[string]any{"company.slug": co.Slug, "company.name": co.Name, "trigger": string(in.Trigger)}
+	if in.JobID != uuid.Nil {
+		j, err := a.Store.Job(ctx, in.CompanyID, in.JobID)
+		if err != nil {
+			return nil, err
+		}
+		f["job.id"], f["job.externalId"], f["job.interviewerId"] = j.ID.String(), j.ExternalID, j.InterviewerID
+		f["job.title"], f["job.status"], f["job.isOpen"], f["job.isDeleted"] = j.Title, string(j.Status), j.IsOpen, j.IsDeleted
+	}
+	if in.CandidateID != uuid.Nil {
+		c, err := a.Store.Candidate(ctx, in.CompanyID, in.CandidateID)
+		if err != nil {
+			return nil, err
+		}
+		f["candidate.id"], f["candidate.firstName"], f["candidate.lastName"], f["candidate.status"] = c.ID.String(), c.FirstName, c.LastName, c.Status
+		if c.Email != nil {
+			f["candidate.email"] = *c.Email
+		}
+		if c.Phone != nil {
+			f["candidate.phone"] = *c.Phone
+		}
+	}
+	if in.ApplicationID != uuid.Nil {
+		app, err := a.Store.Application(ctx, in.CompanyID, in.ApplicationID)
+		if err != nil {
+			return nil, err
+		}
+		f["application.id"], f["application.source"], f["application.status"] = app.ID.String(), string(app.Source), app.Status
+		f["application.doNotHire"] = false
+	}
+	if in.SessionID != uuid.Nil {
+		f["session.id"] = in.SessionID.String()
+	}
+	return f, nil
+}
+
+// OpenSessionInput asks for an interview session of an application.
+type OpenSessionInput struct {
+	CompanyID     uuid.UUID
+	ApplicationID uuid.UUID
+	MediumType    models.MediumType
+}
+
+// OpenSession creates the INVITED session an invite step delivers, for runs that start without
+// one; it returns the application's open session when one exists, so a retried activity does
+// not create two.
+func (a *Activities) OpenSession(ctx context.Context, in OpenSessionInput) (uuid.UUID, error) {
+	if in.ApplicationID == uuid.Nil {
+		return uuid.Nil, temporal.NewNonRetryableApplicationError("invite step without an application", ErrTypePermanent, nil)
+	}
+	s, err := a.Store.OpenSession(ctx, in.CompanyID, in.ApplicationID, in.MediumType)
+	if err != nil {
+		return uuid.Nil, err
+	}
+	return s.ID, nil
+}
+
+// SessionStatus reads a session's status.
+func (a *Activities) SessionStatus(ctx context.Context, companyID, sessionID uuid.UUID) (models.SessionStatus, error) {
+	s, err := a.Store.Session(ctx, companyID, sessionID)
+	if err != nil {
+		return "", err
+	}
+	return s.Status, nil
+}
+
+// SetStatusInput is a set_status step with the run's subjects.
+type SetStatusInput struct {
+	CompanyID     uuid.UUID
+	Target        string
+	Status        string
+	JobID         uuid.UUID
+	CandidateID   uuid.UUID
+	ApplicationID uuid.UUID
+}
+
+// SetStatus sets the status of the run's application, candidate or job.
+func (a *Activities) SetStatus(ctx context.Context, in SetStatusInput) error {
+	var err error
+	switch in.Target {
+	case flow.TargetApplication:
+		err = a.Store.SetApplicationStatus(ctx, in.CompanyID, in.ApplicationID, in.Status)
+	case flow.TargetCandidate:
+		err = a.Store.SetCandidateStatus(ctx, in.CompanyID, in.CandidateID, in.Status)
+	case flow.TargetJob:
+		err = a.Store.SetJobStatus(ctx, in.CompanyID, in.JobID, models.JobStatus(in.Status))
+	default:
+		return temporal.NewNonRetryableApplicationError("unknown set_status target "+in.Target, ErrTypePermanent, nil)
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return temporal.NewNonRetryableApplicationError(fmt.Sprintf("set %s status: %v", in.Target, err), ErrTypePermanent, err)
+	}
+	return err
+}

@@ -1,0 +1,119 @@
+package activities
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/links"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
+)
+
+// SendInviteInput names one delivery attempt of a session's invitation through one channel.
+type SendInviteInput struct {
+	CompanyID uuid.UUID
+	SessionID uuid.UUID
+	Channel   models.MessageChannel
+}
+
+// SendInviteResult is a delivered invitation.
+type SendInviteResult struct {
+	MessageID         uuid.UUID
+	Provider          string
+	ProviderMessageID string
+	InterviewLink     string
+}
+
+// SendInvite sends the session's invitation through one channel and records the attempt in the
+// candidate's conversation, delivered or failed. A channel the candidate cannot be reached on, or
+// a provider's permanent refusal, is a non-retryable error, so the workflow falls back to the
+// next channel at once.
+func (a *Activities) SendInvite(ctx context.Context, in SendInviteInput) (SendInviteResult, error) {
+	sess, err := a.Store.Session(ctx, in.CompanyID, in.SessionID)
+	if err != nil {
+		return SendInviteResult{}, err
+	}
+	cand, err := a.Store.Candidate(ctx, in.CompanyID, sess.CandidateID)
+	if err != nil {
+		return SendInviteResult{}, err
+	}
+	job, err := a.Store.Job(ctx, in.CompanyID, sess.JobID)
+	if err != nil {
+		return SendInviteResult{}, err
+	}
+	company, err := a.Store.Company(ctx, in.CompanyID)
+	if err != nil {
+		return SendInviteResult{}, err
+	}
+	link := links.New(a.AppURL).Interview(sess.LinkToken)
+	to, ok := channels.Address(in.Channel, deref(cand.Email), deref(cand.Phone))
+	if !ok {
+		return SendInviteResult{}, temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("candidate has no address for %s", in.Channel), ErrTypePermanent, nil)
+	}
+	msg := inviteMessage(in.Channel, to, cand, job, company, link)
+	row := &models.Message{
+		CompanyID: in.CompanyID, CandidateID: cand.ID, ApplicationID: sess.ApplicationID, SessionID: &sess.ID,
+		Direction: models.MessageDirectionOutbound, Channel: in.Channel, Status: models.MessageStatusQueued,
+		ToAddress: to, Body: msg.Text,
+	}
+	if msg.Subject != "" {
+		row.Subject = &msg.Subject
+	}
+	if err := a.Store.CreateMessage(ctx, row); err != nil {
+		return SendInviteResult{}, err
+	}
+	receipt, provider, err := a.Channels.Send(ctx, msg)
+	if err != nil {
+		if ferr := a.Store.FinishMessage(ctx, in.CompanyID, row.ID, store.MessageResult{Status: models.MessageStatusFailed, Provider: provider, Error: err.Error()}); ferr != nil {
+			a.Log.ErrorContext(ctx, "message outcome not recorded", "message_id", row.ID, "err", ferr)
+		}
+		a.Log.WarnContext(ctx, "invitation not delivered", "company", company.Slug, "session_id", sess.ID, "channel", in.Channel, "err", err)
+		if channels.IsPermanent(err) {
+			return SendInviteResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePermanent, err)
+		}
+		return SendInviteResult{}, fmt.Errorf("send %s invitation: %w", in.Channel, err)
+	}
+	if err := a.Store.FinishMessage(ctx, in.CompanyID, row.ID, store.MessageResult{
+		Status: models.MessageStatusSent, Provider: provider, ProviderMessageID: receipt.ProviderMessageID,
+	}); err != nil {
+		return SendInviteResult{}, err
+	}
+	a.Log.InfoContext(ctx, "invitation sent", "company", company.Slug, "session_id", sess.ID, "channel", in.Channel, "provider", provider)
+	return SendInviteResult{MessageID: row.ID, Provider: provider, ProviderMessageID: receipt.ProviderMessageID, InterviewLink: link}, nil
+}
+
+// inviteMessage writes the invitation for a channel.
+func inviteMessage(ch models.MessageChannel, to string, cand *models.Candidate, job *models.Job, co *models.Company, link string) channels.Message {
+	name := strings.TrimSpace(cand.FirstName)
+	if name == "" {
+		name = "there"
+	}
+	title := job.ExternalTitle
+	if title == "" {
+		title = job.Title
+	}
+	m := channels.Message{Channel: ch, To: to}
+	switch ch {
+	case models.MessageChannelEmail:
+		m.Subject = fmt.Sprintf("Your interview for %s at %s", title, co.Name)
+		m.Text = fmt.Sprintf("Hi %s,\n\nThanks for your interest in the %s role at %s. The next step is a short automated interview you can take whenever it suits you:\n\n%s\n\nGood luck!\n%s", name, title, co.Name, link, co.Name)
+	case models.MessageChannelPhone:
+		m.Text = fmt.Sprintf("Hello %s. This is %s about your application for %s. We have sent you a link to your interview by text message. Thank you.", name, co.Name, title)
+	default:
+		m.Text = fmt.Sprintf("Hi %s, %s invites you to a short interview for %s: %s", name, co.Name, title, link)
+	}
+	return m
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,82 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
+)
+
+// WorkflowDefinitionResponse is a company's workflow definition in force for a trigger.
+type WorkflowDefinitionResponse struct {
+	Success    bool            `json:"success"`
+	Trigger    string          `json:"trigger"`
+	Version    int             `json:"version"`
+	Enabled    bool            `json:"enabled"`
+	Definition json.RawMessage `json:"definition"`
+	UpdatedAt  time.Time       `json:"updatedAt"`
+}
+
+func (s *server) workflowTrigger(c *gin.Context) (models.WorkflowTrigger, bool) {
+	t, err := models.ParseWorkflowTrigger(c.Param("trigger"))
+	if err != nil {
+		s.fail(c, newError(http.StatusNotFound, "NOT_FOUND", "no such workflow trigger: "+err.Error()))
+		return "", false
+	}
+	return t, true
+}
+
+func definitionResponse(d *models.WorkflowDefinition) WorkflowDefinitionResponse {
+	return WorkflowDefinitionResponse{Success: true, Trigger: string(d.Trigger), Version: d.Version, Enabled: d.Enabled, Definition: d.Definition, UpdatedAt: d.CreatedAt.UTC()}
+}
+
+func (s *server) getWorkflow(c *gin.Context) {
+	t, ok := s.workflowTrigger(c)
+	if !ok {
+		return
+	}
+	d, err := s.Store.WorkflowDefinition(c.Request.Context(), company(c).ID, t)
+	if errors.Is(err, store.ErrNotFound) {
+		s.fail(c, newError(http.StatusNotFound, "WORKFLOW_NOT_CONFIGURED", "no "+string(t)+" workflow is configured; PUT one to this URL"))
+		return
+	}
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, definitionResponse(d))
+}
+
+func (s *server) putWorkflow(c *gin.Context) {
+	t, ok := s.workflowTrigger(c)
+	if !ok {
+		return
+	}
+	if ct := c.ContentType(); ct != "application/json" {
+		s.fail(c, errContentType)
+		return
+	}
+	body, err := io.ReadAll(c.Request.Body)
+	if err != nil {
+		s.fail(c, jsonError(err))
+		return
+	}
+	def, canonical, err := flow.ParseFor(body, flow.Trigger(t))
+	if err != nil {
+		s.fail(c, newError(http.StatusBadRequest, "INVALID_WORKFLOW", err.Error()))
+		return
+	}
+	saved, err := s.Store.SaveWorkflowDefinition(c.Request.Context(), company(c).ID, t, canonical, def.Enabled, flow.Hash(def))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, definitionResponse(saved))
+}

@@ -1,0 +1,96 @@
+// Package channels sends candidate messages by e-mail (SMTP), SMS, WhatsApp and phone call
+// (a Twilio-compatible API), or records them in a developer outbox instead.
+//
+// It makes one attempt per Send. Retries, fallback to another channel and storing the message
+// are the caller's: IsPermanent tells it whether another attempt through the same provider can
+// succeed.
+package channels
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/recruitd/recruitd/internal/phone"
+	"github.com/recruitd/recruitd/models"
+)
+
+// Message is one outbound message.
+type Message struct {
+	Channel models.MessageChannel
+	To      string // e-mail address, or E.164 phone number
+	Subject string // e-mail only
+	Text    string // plain text: the SMS or WhatsApp body, the e-mail text part, what a call says
+	HTML    string // optional e-mail HTML part
+}
+
+// Receipt identifies a sent message at its provider.
+type Receipt struct {
+	Provider          string
+	ProviderMessageID string
+}
+
+// Provider sends messages through one service. Send makes a single attempt; its errors are
+// *Error values.
+type Provider interface {
+	Name() string
+	Send(ctx context.Context, m Message) (Receipt, error)
+}
+
+var (
+	// ErrInvalidAddress marks a recipient the provider cannot deliver to: a malformed e-mail
+	// address or phone number, or one the provider rejected as such.
+	ErrInvalidAddress = errors.New("invalid recipient address")
+	// ErrUnavailable marks a channel this process is not configured to send through.
+	ErrUnavailable = errors.New("channel unavailable")
+)
+
+// Error is a failed send, classified for the caller's retry decision.
+type Error struct {
+	Provider string // the provider's Name, or "router" when no provider was found
+	// Permanent is true when sending the same message through the same provider again would
+	// fail the same way: a bad address, a rejection other than rate limiting, bad credentials,
+	// a channel that is not configured.
+	Permanent bool
+	// Code is the provider's own error code when it gave one: the SMTP reply code ("550"),
+	// the Twilio error code ("21211") or else the HTTP status.
+	Code string
+	Err  error
+}
+
+func (e *Error) Error() string { return e.Provider + ": " + e.Err.Error() }
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// IsPermanent reports whether err, or an error it wraps, is an *Error marked permanent. Any
+// other error (a cancelled context among them) is worth retrying.
+func IsPermanent(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Permanent
+}
+
+func permanent(provider string, err error) error {
+	return &Error{Provider: provider, Permanent: true, Err: err}
+}
+
+// Address returns the contact that channel ch sends to, given a candidate's e-mail address and
+// E.164 phone number; ok is false (and the address empty) when the candidate has none usable.
+// SMS needs a number that can receive texts (phone.CanReceiveSMS); the outbox takes the e-mail
+// address, or else the phone number.
+func Address(ch models.MessageChannel, email, phoneE164 string) (addr string, ok bool) {
+	email, phoneE164 = strings.TrimSpace(email), strings.TrimSpace(phoneE164)
+	switch ch {
+	case models.MessageChannelEmail:
+		addr = email
+	case models.MessageChannelSMS:
+		if phone.CanReceiveSMS(phoneE164) {
+			addr = phoneE164
+		}
+	case models.MessageChannelWhatsApp, models.MessageChannelPhone:
+		addr = phoneE164
+	case models.MessageChannelOutbox:
+		addr = cmp.Or(email, phoneE164)
+	}
+	return addr, addr != ""
+}

@@ -1,0 +1,85 @@
+package flow
+
+import "fmt"
+
+// defaultDefinitions are the JSON documents of Defaults, written as a tenant would.
+var defaultDefinitions = map[Trigger]string{
+	// Screen, invite, tell the partner, then keep the run open while the candidate interviews.
+	TriggerPartnerApplication: `{
+  "trigger": "partner_application",
+  "enabled": true,
+  "name": "Partner applicants: screen, invite, call back",
+  "steps": [
+    {"id": "contact", "type": "condition", "condition": {
+      "any": [{"field": "candidate.email", "op": "exists"}, {"field": "candidate.phone", "op": "exists"}],
+      "onFalse": {"outcome": "not_eligible", "reason": "no_contact_details"}}},
+    {"id": "job-open", "type": "condition", "condition": {
+      "all": [{"field": "job.isOpen", "op": "eq", "value": true}, {"field": "job.status", "op": "eq", "value": "ACTIVE"}],
+      "onFalse": {"outcome": "not_eligible", "reason": "job_not_open"}}},
+    {"id": "invite", "type": "invite", "invite": {"channels": ["email", "sms"], "mediumType": "VIDEO", "template": "default"}},
+    {"id": "callback", "type": "partner_callback", "partner_callback": {"status": "invited"}},
+    {"id": "interview", "type": "wait_for_session", "wait_for_session": {"timeout": "72h", "onTimeout": {"outcome": "stop"}}}
+  ]
+}`,
+	// The webhook already drops do-not-hire applications; the condition keeps that rule visible
+	// and enforced when the definition is edited. SMS first: report rows usually carry a mobile.
+	TriggerNewApplicationWebhook: `{
+  "trigger": "new_application_webhook",
+  "enabled": true,
+  "name": "HR-suite applications: invite by SMS, then e-mail",
+  "steps": [
+    {"id": "hireable", "type": "condition", "condition": {
+      "all": [{"field": "application.doNotHire", "op": "eq", "value": false}],
+      "onFalse": {"outcome": "stop", "reason": "do_not_hire"}}},
+    {"id": "job-open", "type": "condition", "condition": {
+      "all": [{"field": "job.isOpen", "op": "eq", "value": true}],
+      "onFalse": {"outcome": "stop", "reason": "job_not_open"}}},
+    {"id": "invite", "type": "invite", "invite": {"channels": ["sms", "email"], "mediumType": "VIDEO", "template": "default"}}
+  ]
+}`,
+	// A recruiter asked for this invite: no screening.
+	TriggerManualInvite: `{
+  "trigger": "manual_invite",
+  "enabled": true,
+  "name": "Manual invite",
+  "steps": [
+    {"id": "invite", "type": "invite", "invite": {"channels": ["email", "sms"], "mediumType": "VIDEO", "template": "default"}}
+  ]
+}`,
+	// Open jobs keep the company's default job status; a job imported closed for applications
+	// is paused so that nobody is invited to it.
+	TriggerNewJobFromATS: `{
+  "trigger": "new_job_from_ats",
+  "enabled": true,
+  "name": "ATS jobs: pause closed jobs",
+  "steps": [
+    {"id": "closed", "type": "condition", "condition": {
+      "all": [{"field": "job.isOpen", "op": "eq", "value": false}],
+      "onFalse": {"outcome": "stop", "reason": "job_open"}}},
+    {"id": "pause", "type": "set_status", "set_status": {"target": "job", "status": "PAUSED"}}
+  ]
+}`,
+}
+
+// Defaults returns a new enabled definition for every trigger, the workflows of the demo tenant
+// and a starting point for others:
+//
+//   - partner_application: not_eligible without an e-mail address or phone number, or when the
+//     job is not open and ACTIVE; invite by e-mail then SMS to a VIDEO interview; callback
+//     "invited"; wait up to 72h for the session.
+//   - new_application_webhook: stop for do-not-hire applications and closed jobs; invite by SMS
+//     then e-mail to a VIDEO interview.
+//   - manual_invite: invite by e-mail then SMS to a VIDEO interview.
+//   - new_job_from_ats: pause a job imported closed for applications (open ones keep the
+//     company's default job status).
+func Defaults() map[Trigger]*Definition {
+	out := make(map[Trigger]*Definition, len(allTriggers))
+	for _, t := range allTriggers {
+		d, err := Parse([]byte(defaultDefinitions[t]))
+		if err != nil {
+			panic(fmt.Sprintf("flow: default %s definition: %v", t, err))
+		}
+		out[t] = d
+	}
+	return out
+}

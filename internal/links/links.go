@@ -1,0 +1,28 @@
+// Package links builds the product's URLs from APP_URL: the candidate-facing interview link and
+// the deep links to candidates, jobs and sessions that tools and messages show.
+package links
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/google/uuid"
+)
+
+// Builder builds links under one base URL.
+type Builder struct{ base string }
+
+// New returns a Builder for appURL (trailing slashes ignored).
+func New(appURL string) Builder { return Builder{base: strings.TrimRight(appURL, "/")} }
+
+// Interview is the candidate's interview link; token is the session's unguessable link token.
+func (b Builder) Interview(token string) string { return b.base + "/interview/" + url.PathEscape(token) }
+
+// Candidate is a candidate's page.
+func (b Builder) Candidate(id uuid.UUID) string { return b.base + "/candidates/" + id.String() }
+
+// Job is a job's page.
+func (b Builder) Job(id uuid.UUID) string { return b.base + "/jobs/" + id.String() }
+
+// Session is an interview session's report page.
+func (b Builder) Session(id uuid.UUID) string { return b.base + "/sessions/" + id.String() }

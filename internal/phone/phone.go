@@ -1,0 +1,107 @@
+// Package phone normalises phone numbers to E.164 and tells what kind of line a number is.
+package phone
+
+import (
+	"strings"
+
+	"github.com/nyaruka/phonenumbers"
+)
+
+// Normalize parses raw, written in any common format, with defaultRegion (an ISO 3166 code such
+// as "US"; empty means "US") as the region of numbers without a country code, and returns the
+// number in E.164.
+//
+// ok is false when raw is not a valid number. e164 is then the best-effort form the HR-suite
+// rules ask for: a US-shaped number (10 digits, or 11 starting with 1, written without a leading
+// +) in a North American default region still gains +1; a number written with a leading + and a
+// country code loses its punctuation; anything else is passed through, trimmed.
+func Normalize(raw, defaultRegion string) (e164 string, ok bool) {
+	raw = strings.TrimSpace(raw)
+	if defaultRegion == "" {
+		defaultRegion = "US"
+	}
+	defaultRegion = strings.ToUpper(defaultRegion)
+	if raw == "" {
+		return "", false
+	}
+	num, err := phonenumbers.Parse(raw, defaultRegion)
+	if err == nil && phonenumbers.IsValidNumber(num) {
+		return phonenumbers.Format(num, phonenumbers.E164), true
+	}
+	international := strings.HasPrefix(raw, "+")
+	if !international && phonenumbers.GetCountryCodeForRegion(defaultRegion) == 1 {
+		switch d := digits(raw); {
+		case len(d) == 10:
+			return "+1" + d, false
+		case len(d) == 11 && d[0] == '1':
+			return "+" + d, false
+		}
+	}
+	if international && err == nil {
+		return phonenumbers.Format(num, phonenumbers.E164), false
+	}
+	return raw, false
+}
+
+// digits returns the ASCII digits of s, or "" when s holds anything but digits and the
+// punctuation people write numbers with.
+func digits(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case strings.ContainsRune(" .-()/", r):
+		default:
+			return ""
+		}
+	}
+	return b.String()
+}
+
+// Kind is the kind of line a number belongs to.
+type Kind string
+
+const (
+	KindMobile            Kind = "mobile"
+	KindFixedLine         Kind = "fixed_line"
+	KindFixedLineOrMobile Kind = "fixed_line_or_mobile" // regions (the US among them) whose numbering does not tell the two apart
+	KindVoIP              Kind = "voip"
+	KindTollFree          Kind = "toll_free"
+	KindOther             Kind = "other" // premium rate, shared cost, personal, pager, UAN, voicemail
+	KindUnknown           Kind = "unknown"
+)
+
+// KindOf reports the kind of the E.164 number e164; KindUnknown when it is not a valid number.
+func KindOf(e164 string) Kind {
+	num, err := phonenumbers.Parse(e164, "")
+	if err != nil || !phonenumbers.IsValidNumber(num) {
+		return KindUnknown
+	}
+	switch phonenumbers.GetNumberType(num) {
+	case phonenumbers.MOBILE:
+		return KindMobile
+	case phonenumbers.FIXED_LINE:
+		return KindFixedLine
+	case phonenumbers.FIXED_LINE_OR_MOBILE:
+		return KindFixedLineOrMobile
+	case phonenumbers.VOIP:
+		return KindVoIP
+	case phonenumbers.TOLL_FREE:
+		return KindTollFree
+	case phonenumbers.UNKNOWN:
+		return KindUnknown
+	default:
+		return KindOther
+	}
+}
+
+// CanReceiveSMS reports whether the E.164 number e164 may take text messages: mobile, VoIP, and
+// fixed-line-or-mobile numbers (which is how US numbers are reported). Invalid numbers cannot.
+func CanReceiveSMS(e164 string) bool {
+	switch KindOf(e164) {
+	case KindMobile, KindFixedLineOrMobile, KindVoIP:
+		return true
+	}
+	return false
+}

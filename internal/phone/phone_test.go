@@ -1,0 +1,65 @@
+package phone
+
+import "testing"
+
+func TestNormalize(t *testing.T) {
+	tests := []struct {
+		raw, region string
+		want        string
+		ok          bool
+	}{
+		{"(415) 555-2671", "US", "+14155552671", true},
+		{"4155552671", "US", "+14155552671", true},
+		{"1-415-555-2671", "US", "+14155552671", true},
+		{"+1 415.555.2671", "US", "+14155552671", true},
+		{"  415 555 2671  ", "", "+14155552671", true}, // empty region means US
+		{"+44 20 7946 0958", "US", "+442079460958", true},
+		{"020 7946 0958", "GB", "+442079460958", true},
+		{"07400 123456", "gb", "+447400123456", true},
+		{"1-800-FLOWERS", "US", "+18003569377", true},
+
+		// Not valid: passed through, US-shaped ones still gain +1.
+		{"(123) 456-7890", "US", "+11234567890", false},
+		{"11234567890", "US", "+11234567890", false},
+		{"1234567890", "CA", "+11234567890", false},
+		{"+1 123 456 7890", "US", "+11234567890", false},
+		{"2345678901", "GB", "2345678901", false}, // not US-shaped outside North America
+		{"+44 20 7946", "US", "+44207946", false},
+		{"+1 (123) 456-789", "US", "+1123456789", false},
+		{"555-1234", "US", "555-1234", false},
+		{"911", "US", "911", false},
+		{"12", "US", "12", false},
+		{"not a number", "US", "not a number", false},
+		{"", "US", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := Normalize(tt.raw, tt.region)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("Normalize(%q, %q) = %q, %v, want %q, %v", tt.raw, tt.region, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestKindOf(t *testing.T) {
+	tests := []struct {
+		e164 string
+		want Kind
+		sms  bool
+	}{
+		{"+447400123456", KindMobile, true},
+		{"+442079460958", KindFixedLine, false},
+		{"+14155552671", KindFixedLineOrMobile, true},
+		{"+18005551234", KindTollFree, false},
+		{"+11234567890", KindUnknown, false},
+		{"garbage", KindUnknown, false},
+		{"", KindUnknown, false},
+	}
+	for _, tt := range tests {
+		if got := KindOf(tt.e164); got != tt.want {
+			t.Errorf("KindOf(%q) = %q, want %q", tt.e164, got, tt.want)
+		}
+		if got := CanReceiveSMS(tt.e164); got != tt.sms {
+			t.Errorf("CanReceiveSMS(%q) = %v, want %v", tt.e164, got, tt.sms)
+		}
+	}
+}

@@ -1,0 +1,186 @@
+package store
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/recruitd/recruitd/models"
+)
+
+// CreateJob inserts j and, before committing, runs start (which starts the job's generation
+// workflow). ErrConflict when the company already has j.ExternalID: the unique index decides, so
+// concurrent duplicates cannot both succeed. If start fails nothing is stored; if the commit fails
+// after start, the workflow finds no job and ends without effect.
+func (s *Store) CreateJob(ctx context.Context, j *models.Job, start func(context.Context) error) error {
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(j).Error; err != nil {
+			return notFound(err, "create job "+j.InterviewerID)
+		}
+		return start(ctx)
+	})
+}
+
+// Job loads a company's job by id, deleted ones included.
+func (s *Store) Job(ctx context.Context, companyID, jobID uuid.UUID) (*models.Job, error) {
+	var j models.Job
+	if err := s.db.WithContext(ctx).First(&j, "company_id = ? AND id = ?", companyID, jobID).Error; err != nil {
+		return nil, notFound(err, "job "+jobID.String())
+	}
+	return &j, nil
+}
+
+// JobByInterviewerID loads a company's job that is not deleted.
+func (s *Store) JobByInterviewerID(ctx context.Context, companyID uuid.UUID, interviewerID string) (*models.Job, error) {
+	var j models.Job
+	err := s.db.WithContext(ctx).First(&j, "company_id = ? AND interviewer_id = ? AND NOT is_deleted", companyID, interviewerID).Error
+	if err != nil {
+		return nil, notFound(err, "interviewer "+interviewerID)
+	}
+	return &j, nil
+}
+
+// JobFilter narrows ListJobs.
+type JobFilter struct {
+	Status *models.JobStatus
+	Cursor string // from the previous page's next cursor
+	Limit  int
+}
+
+// ErrBadCursor means a pagination cursor was not made by ListJobs.
+var ErrBadCursor = errors.New("invalid cursor")
+
+// ListJobs returns a page of the company's jobs, newest first, and the cursor of the next page
+// ("" on the last page). Keyset pagination on (created_at, id): pages stay stable while jobs are
+// added.
+func (s *Store) ListJobs(ctx context.Context, companyID uuid.UUID, f JobFilter) ([]models.Job, string, error) {
+	q := s.db.WithContext(ctx).Where("company_id = ? AND NOT is_deleted", companyID)
+	if f.Status != nil {
+		q = q.Where("status = ?", *f.Status)
+	}
+	if f.Cursor != "" {
+		at, id, err := decodeCursor(f.Cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		q = q.Where("(created_at, id) < (?, ?)", at, id)
+	}
+	var jobs []models.Job
+	if err := q.Order("created_at DESC, id DESC").Limit(f.Limit + 1).Find(&jobs).Error; err != nil {
+		return nil, "", fmt.Errorf("list jobs: %w", err)
+	}
+	next := ""
+	if len(jobs) > f.Limit {
+		jobs = jobs[:f.Limit]
+		last := jobs[len(jobs)-1]
+		next = encodeCursor(last.CreatedAt, last.ID)
+	}
+	return jobs, next, nil
+}
+
+func encodeCursor(at time.Time, id uuid.UUID) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(at.UTC().Format(time.RFC3339Nano) + "|" + id.String()))
+}
+
+func decodeCursor(c string) (time.Time, uuid.UUID, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return time.Time{}, uuid.Nil, ErrBadCursor
+	}
+	ts, idStr, ok := strings.Cut(string(b), "|")
+	at, err1 := time.Parse(time.RFC3339Nano, ts)
+	id, err2 := uuid.Parse(idStr)
+	if !ok || err1 != nil || err2 != nil {
+		return time.Time{}, uuid.Nil, ErrBadCursor
+	}
+	return at, id, nil
+}
+
+// GuideContent is a generated interview guide ready to store.
+type GuideContent struct {
+	Title, ExternalTitle string
+	Guide                models.InterviewGuide
+	Questions            []models.InterviewQuestion
+	Criteria             []models.GradingCriterion
+}
+
+// SaveGuide stores the job's guide, replacing one from an earlier attempt, and moves the job from
+// GENERATING to status. A job no longer GENERATING (or gone) is left alone: ErrNotFound.
+func (s *Store) SaveGuide(ctx context.Context, companyID, jobID uuid.UUID, g GuideContent, status models.JobStatus) error {
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var j models.Job
+		err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).
+			First(&j, "company_id = ? AND id = ? AND status = ?", companyID, jobID, models.JobStatusGenerating).Error
+		if err != nil {
+			return notFound(err, "generating job "+jobID.String())
+		}
+		if err := tx.Where("company_id = ? AND job_id = ?", companyID, jobID).Delete(&models.InterviewGuide{}).Error; err != nil {
+			return fmt.Errorf("replace guide: %w", err)
+		}
+		g.Guide.CompanyID, g.Guide.JobID = companyID, jobID
+		if err := tx.Create(&g.Guide).Error; err != nil {
+			return fmt.Errorf("create guide: %w", err)
+		}
+		for i := range g.Questions {
+			g.Questions[i].CompanyID, g.Questions[i].GuideID, g.Questions[i].Position = companyID, g.Guide.ID, i+1
+		}
+		for i := range g.Criteria {
+			g.Criteria[i].CompanyID, g.Criteria[i].GuideID, g.Criteria[i].Position = companyID, g.Guide.ID, i+1
+		}
+		if len(g.Questions) > 0 {
+			if err := tx.Create(&g.Questions).Error; err != nil {
+				return fmt.Errorf("create questions: %w", err)
+			}
+		}
+		if len(g.Criteria) > 0 {
+			if err := tx.Create(&g.Criteria).Error; err != nil {
+				return fmt.Errorf("create criteria: %w", err)
+			}
+		}
+		return tx.Model(&j).Where("company_id = ?", companyID).Updates(map[string]any{
+			"title": g.Title, "external_title": g.ExternalTitle, "status": status,
+			"generated_at": time.Now().UTC(), "failure_reason": nil,
+		}).Error
+	})
+}
+
+// FailJob marks a job that is still GENERATING as FAILED with reason.
+func (s *Store) FailJob(ctx context.Context, companyID, jobID uuid.UUID, reason string) error {
+	err := s.db.WithContext(ctx).Model(&models.Job{}).
+		Where("company_id = ? AND id = ? AND status = ?", companyID, jobID, models.JobStatusGenerating).
+		Updates(map[string]any{"status": models.JobStatusFailed, "failure_reason": reason}).Error
+	if err != nil {
+		return fmt.Errorf("fail job %s: %w", jobID, err)
+	}
+	return nil
+}
+
+// GuideView is a job's stored interview guide.
+type GuideView struct {
+	Guide     models.InterviewGuide
+	Questions []models.InterviewQuestion
+	Criteria  []models.GradingCriterion
+}
+
+// Guide loads the job's guide; ErrNotFound while none is generated.
+func (s *Store) Guide(ctx context.Context, companyID, jobID uuid.UUID) (*GuideView, error) {
+	var v GuideView
+	db := s.db.WithContext(ctx)
+	if err := db.First(&v.Guide, "company_id = ? AND job_id = ?", companyID, jobID).Error; err != nil {
+		return nil, notFound(err, "guide of job "+jobID.String())
+	}
+	if err := db.Where("company_id = ? AND guide_id = ?", companyID, v.Guide.ID).Order("position").Find(&v.Questions).Error; err != nil {
+		return nil, fmt.Errorf("load questions: %w", err)
+	}
+	if err := db.Where("company_id = ? AND guide_id = ?", companyID, v.Guide.ID).Order("position").Find(&v.Criteria).Error; err != nil {
+		return nil, fmt.Errorf("load criteria: %w", err)
+	}
+	return &v, nil
+}

@@ -1,0 +1,170 @@
+package workflows
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/recruitd/recruitd/activities"
+	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/models"
+)
+
+// InviteWorkflowID names the run that delivers a manual invitation.
+func InviteWorkflowID(companySlug string, sessionID uuid.UUID) string {
+	return "invite/" + companySlug + "/" + sessionID.String()
+}
+
+// SessionCompletedSignal tells a run waiting in wait_for_session that its session is completed.
+const SessionCompletedSignal = "session-completed"
+
+// FlowInput starts a customer workflow run: the trigger and the ids it concerns (uuid.Nil when
+// the trigger has none). Channels and MediumType, when set, override those of invite steps (a
+// manual invite names its own).
+type FlowInput struct {
+	CompanyID     uuid.UUID
+	Trigger       models.WorkflowTrigger
+	JobID         uuid.UUID
+	CandidateID   uuid.UUID
+	ApplicationID uuid.UUID
+	SessionID     uuid.UUID
+	Channels      []models.MessageChannel
+	MediumType    models.MediumType
+}
+
+// CustomerFlow runs the company's definition for the trigger (the platform default when the
+// company has none) with flow.Run; every side effect is an activity.
+func CustomerFlow(ctx workflow.Context, in FlowInput) (flow.Outcome, error) {
+	var a *activities.Activities
+	var fc activities.FlowContext
+	err := workflow.ExecuteActivity(shortActivity(ctx), a.LoadFlow, activities.LoadFlowInput{
+		CompanyID: in.CompanyID, Trigger: in.Trigger, JobID: in.JobID, CandidateID: in.CandidateID,
+		ApplicationID: in.ApplicationID, SessionID: in.SessionID,
+	}).Get(ctx, &fc)
+	if err != nil {
+		upsertOutcome(ctx, flow.ResultFailed)
+		return flow.Outcome{Result: flow.ResultFailed, Reason: "load workflow definition"}, err
+	}
+	// Decode, not Parse: validation rules may tighten in later releases, and a running workflow's
+	// replay must not depend on them. Definitions are validated when they are saved.
+	def, err := flow.Decode(fc.Definition)
+	if err != nil {
+		upsertOutcome(ctx, flow.ResultFailed)
+		return flow.Outcome{Result: flow.ResultFailed, Reason: "stored definition is invalid"}, temporal.NewNonRetryableApplicationError(err.Error(), activities.ErrTypePermanent, err)
+	}
+	ex := &executor{ctx: ctx, in: in, session: in.SessionID}
+	out, err := flow.Run(def, flow.Facts(fc.Facts), ex)
+	upsertOutcome(ctx, out.Result)
+	return out, err
+}
+
+// shortActivity is for quick Postgres activities.
+func shortActivity(ctx workflow.Context) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}},
+	})
+}
+
+// executor performs a run's side effects as activities, timers and signals.
+type executor struct {
+	ctx     workflow.Context
+	in      FlowInput
+	session uuid.UUID
+}
+
+var _ flow.Executor = (*executor)(nil)
+
+func (e *executor) Invite(step flow.InviteStep) (flow.InviteResult, error) {
+	var a *activities.Activities
+	chans, medium := step.Channels, step.MediumType
+	if len(e.in.Channels) > 0 {
+		chans = e.in.Channels
+	}
+	if e.in.MediumType != "" {
+		medium = e.in.MediumType
+	}
+	if e.session == uuid.Nil {
+		err := workflow.ExecuteActivity(shortActivity(e.ctx), a.OpenSession, activities.OpenSessionInput{
+			CompanyID: e.in.CompanyID, ApplicationID: e.in.ApplicationID, MediumType: medium,
+		}).Get(e.ctx, &e.session)
+		if err != nil {
+			return flow.InviteResult{}, err
+		}
+	}
+	send := workflow.WithActivityOptions(e.ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval: 2 * time.Second, MaximumAttempts: 3,
+			NonRetryableErrorTypes: []string{activities.ErrTypePermanent},
+		},
+	})
+	var tried []string
+	for _, ch := range chans {
+		var res activities.SendInviteResult
+		err := workflow.ExecuteActivity(send, a.SendInvite, activities.SendInviteInput{
+			CompanyID: e.in.CompanyID, SessionID: e.session, Channel: ch,
+		}).Get(e.ctx, &res)
+		if err == nil {
+			return flow.InviteResult{SessionID: e.session.String(), InterviewLink: res.InterviewLink, Channel: string(ch)}, nil
+		}
+		tried = append(tried, string(ch))
+		workflow.GetLogger(e.ctx).Warn("invitation channel failed; falling back", "channel", ch, "err", err)
+	}
+	return flow.InviteResult{}, temporal.NewNonRetryableApplicationError(
+		fmt.Sprintf("no channel delivered the invitation (tried %s)", strings.Join(tried, ", ")), activities.ErrTypePermanent, nil)
+}
+
+func (e *executor) Sleep(d time.Duration) error { return workflow.Sleep(e.ctx, d) }
+
+func (e *executor) WaitForSession(sessionID string, timeout time.Duration) (bool, error) {
+	done := false
+	sel := workflow.NewSelector(e.ctx)
+	sel.AddReceive(workflow.GetSignalChannel(e.ctx, SessionCompletedSignal), func(c workflow.ReceiveChannel, _ bool) {
+		c.Receive(e.ctx, nil)
+		done = true
+	})
+	timerCtx, cancel := workflow.WithCancel(e.ctx)
+	defer cancel()
+	sel.AddFuture(workflow.NewTimer(timerCtx, timeout), func(workflow.Future) {})
+	sel.Select(e.ctx)
+	if done {
+		return true, nil
+	}
+	// A completion that was not signalled still counts.
+	id, err := uuid.Parse(sessionID)
+	if err != nil {
+		return false, err
+	}
+	var a *activities.Activities
+	var status models.SessionStatus
+	if err := workflow.ExecuteActivity(shortActivity(e.ctx), a.SessionStatus, e.in.CompanyID, id).Get(e.ctx, &status); err != nil {
+		return false, err
+	}
+	return status == models.SessionStatusCompleted, nil
+}
+
+// errNoPartnerCallback: only partner_application definitions may send callbacks, and those run in
+// the partner-application workflow.
+var errNoPartnerCallback = errors.New("partner callbacks are sent only by partner-application runs")
+
+func (e *executor) PartnerCallback(status, reason, interviewLink string) error {
+	return errNoPartnerCallback
+}
+
+func (e *executor) SetStatus(target, status string) error {
+	var a *activities.Activities
+	return workflow.ExecuteActivity(shortActivity(e.ctx), a.SetStatus, activities.SetStatusInput{
+		CompanyID: e.in.CompanyID, Target: target, Status: status,
+		JobID: e.in.JobID, CandidateID: e.in.CandidateID, ApplicationID: e.in.ApplicationID,
+	}).Get(e.ctx, nil)
+}
+
+func (e *executor) Log(stepIndex int, stepID, message string) {
+	workflow.GetLogger(e.ctx).Info("workflow step", "trigger", e.in.Trigger, "step", stepIndex, "id", stepID, "message", message)
+}

@@ -1,0 +1,31 @@
+package workflows
+
+import (
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+)
+
+// Typed search attribute keys. Every workflow that recruitd starts carries the ones that apply to
+// it, so operators can filter in the Temporal Web UI (for example `CompanySlug = "demo"`). Values
+// never hold personal data: slugs, identifiers built from ATS ids, trigger and outcome names.
+// temporal.SearchAttributes lists them for registration.
+var (
+	CompanySlugKey       = temporal.NewSearchAttributeKeyKeyword("CompanySlug")
+	InterviewerIDKey     = temporal.NewSearchAttributeKeyKeyword("InterviewerId")
+	TriggerKey           = temporal.NewSearchAttributeKeyKeyword("Trigger")
+	OutcomeKey           = temporal.NewSearchAttributeKeyKeyword("Outcome")
+	ApplicationStatusKey = temporal.NewSearchAttributeKeyKeyword("ApplicationStatus")
+)
+
+// SearchAttributeKeys lists every key above.
+func SearchAttributeKeys() []temporal.SearchAttributeKeyKeyword {
+	return []temporal.SearchAttributeKeyKeyword{CompanySlugKey, InterviewerIDKey, TriggerKey, OutcomeKey, ApplicationStatusKey}
+}
+
+// upsertOutcome records a run's outcome for filtering in the Temporal UI. Failing to record it
+// must not fail the run.
+func upsertOutcome(ctx workflow.Context, outcome string) {
+	if err := workflow.UpsertTypedSearchAttributes(ctx, OutcomeKey.ValueSet(outcome)); err != nil {
+		workflow.GetLogger(ctx).Warn("search attribute not recorded", "err", err)
+	}
+}

@@ -1,0 +1,206 @@
+package workflows
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/mock"
+	tlog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/recruitd/recruitd/activities"
+	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/models"
+)
+
+func env(t *testing.T) *testsuite.TestWorkflowEnvironment {
+	t.Helper()
+	var s testsuite.WorkflowTestSuite
+	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
+	e := s.NewTestWorkflowEnvironment()
+	e.RegisterActivity(&activities.Activities{})
+	return e
+}
+
+func loaded(t *testing.T, e *testsuite.TestWorkflowEnvironment, def string, facts map[string]any) {
+	t.Helper()
+	var a *activities.Activities
+	e.OnActivity(a.LoadFlow, mock.Anything, mock.Anything).Return(activities.FlowContext{Definition: json.RawMessage(def), Version: 1, Facts: facts}, nil)
+}
+
+var (
+	company = uuid.MustParse("00000000-0000-0000-0000-0000000000c1")
+	session = uuid.MustParse("00000000-0000-0000-0000-0000000000a1")
+)
+
+func manual() FlowInput {
+	return FlowInput{CompanyID: company, Trigger: models.TriggerManualInvite, SessionID: session, CandidateID: uuid.New(), ApplicationID: uuid.New(), JobID: uuid.New()}
+}
+
+func outcome(t *testing.T, e *testsuite.TestWorkflowEnvironment) flow.Outcome {
+	t.Helper()
+	if !e.IsWorkflowCompleted() {
+		t.Fatal("workflow did not complete")
+	}
+	var out flow.Outcome
+	_ = e.GetWorkflowResult(&out)
+	return out
+}
+
+func TestInviteFallsBackToTheNextChannel(t *testing.T) {
+	e := env(t)
+	var a *activities.Activities
+	loaded(t, e, `{"trigger":"manual_invite","enabled":true,"steps":[{"type":"invite","invite":{"channels":["sms","email"],"mediumType":"VIDEO"}}]}`, nil)
+	e.OnActivity(a.SendInvite, mock.Anything, mock.MatchedBy(func(in activities.SendInviteInput) bool { return in.Channel == models.MessageChannelSMS })).
+		Return(activities.SendInviteResult{}, temporal.NewNonRetryableApplicationError("unsubscribed", activities.ErrTypePermanent, nil))
+	e.OnActivity(a.SendInvite, mock.Anything, mock.MatchedBy(func(in activities.SendInviteInput) bool { return in.Channel == models.MessageChannelEmail })).
+		Return(activities.SendInviteResult{InterviewLink: "https://app/interview/x"}, nil)
+	e.ExecuteWorkflow(CustomerFlow, manual())
+	if out := outcome(t, e); out.Result != flow.ResultCompleted {
+		t.Fatalf("outcome = %+v, want completed", out)
+	}
+	e.AssertActivityNumberOfCalls(t, "SendInvite", 2)
+}
+
+func TestInviteFailsWhenNoChannelDelivers(t *testing.T) {
+	e := env(t)
+	var a *activities.Activities
+	loaded(t, e, `{"trigger":"manual_invite","enabled":true,"steps":[{"type":"invite","invite":{"channels":["email","sms"],"mediumType":"VIDEO"}}]}`, nil)
+	e.OnActivity(a.SendInvite, mock.Anything, mock.Anything).Return(activities.SendInviteResult{}, errors.New("provider down"))
+	e.ExecuteWorkflow(CustomerFlow, manual())
+	if err := e.GetWorkflowError(); err == nil {
+		t.Fatal("workflow succeeded with every channel failing")
+	}
+	// Transient failures are retried (3 attempts each) before falling back.
+	e.AssertActivityNumberOfCalls(t, "SendInvite", 6)
+}
+
+func TestManualChannelsOverrideTheDefinition(t *testing.T) {
+	e := env(t)
+	var a *activities.Activities
+	loaded(t, e, `{"trigger":"manual_invite","enabled":true,"steps":[{"type":"invite","invite":{"channels":["email"],"mediumType":"VIDEO"}}]}`, nil)
+	e.OnActivity(a.SendInvite, mock.Anything, mock.MatchedBy(func(in activities.SendInviteInput) bool { return in.Channel == models.MessageChannelWhatsApp })).
+		Return(activities.SendInviteResult{}, nil).Once()
+	in := manual()
+	in.Channels = []models.MessageChannel{models.MessageChannelWhatsApp}
+	e.ExecuteWorkflow(CustomerFlow, in)
+	if out := outcome(t, e); out.Result != flow.ResultCompleted {
+		t.Fatalf("outcome = %+v", out)
+	}
+	e.AssertActivityNumberOfCalls(t, "SendInvite", 1)
+}
+
+func TestWaitUsesADurableTimer(t *testing.T) {
+	e := env(t)
+	var a *activities.Activities
+	loaded(t, e, `{"trigger":"manual_invite","enabled":true,"steps":[{"type":"wait","wait":{"duration":"48h"}},{"type":"set_status","set_status":{"target":"candidate","status":"nudged"}}]}`, nil)
+	start := e.Now()
+	var setAt time.Time
+	e.OnActivity(a.SetStatus, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.SetStatusInput) error {
+		setAt = e.Now()
+		if in.Target != "candidate" || in.Status != "nudged" {
+			t.Errorf("SetStatus(%+v)", in)
+		}
+		return nil
+	})
+	e.ExecuteWorkflow(CustomerFlow, manual())
+	if out := outcome(t, e); out.Result != flow.ResultCompleted {
+		t.Fatalf("outcome = %+v", out)
+	}
+	if setAt.Sub(start) < 48*time.Hour {
+		t.Errorf("set_status ran %s after start, want after the 48h wait", setAt.Sub(start))
+	}
+}
+
+const waitDef = `{"trigger":"manual_invite","enabled":true,"steps":[
+ {"type":"invite","invite":{"channels":["email"],"mediumType":"VIDEO"}},
+ {"type":"wait_for_session","wait_for_session":{"timeout":"72h","onTimeout":{"outcome":"stop"}}},
+ {"type":"set_status","set_status":{"target":"application","status":"interviewed"}}]}`
+
+func TestWaitForSessionSignalled(t *testing.T) {
+	e := env(t)
+	var a *activities.Activities
+	loaded(t, e, waitDef, nil)
+	e.OnActivity(a.SendInvite, mock.Anything, mock.Anything).Return(activities.SendInviteResult{}, nil)
+	e.OnActivity(a.SetStatus, mock.Anything, mock.Anything).Return(nil).Once()
+	e.RegisterDelayedCallback(func() { e.SignalWorkflow(SessionCompletedSignal, nil) }, 5*time.Hour)
+	e.ExecuteWorkflow(CustomerFlow, manual())
+	if out := outcome(t, e); out.Result != flow.ResultCompleted {
+		t.Fatalf("outcome = %+v, want completed after the session", out)
+	}
+	e.AssertActivityNumberOfCalls(t, "SetStatus", 1)
+	e.AssertActivityNumberOfCalls(t, "SessionStatus", 0)
+}
+
+func TestWaitForSessionTimesOut(t *testing.T) {
+	e := env(t)
+	var a *activities.Activities
+	loaded(t, e, waitDef, nil)
+	e.OnActivity(a.SendInvite, mock.Anything, mock.Anything).Return(activities.SendInviteResult{}, nil)
+	e.OnActivity(a.SessionStatus, mock.Anything, company, session).Return(models.SessionStatusInvited, nil)
+	e.ExecuteWorkflow(CustomerFlow, manual())
+	if out := outcome(t, e); out.Result != flow.ResultStopped {
+		t.Fatalf("outcome = %+v, want stopped on timeout", out)
+	}
+	e.AssertActivityNumberOfCalls(t, "SetStatus", 0)
+}
+
+func TestFalseConditionSendsNothing(t *testing.T) {
+	e := env(t)
+	loaded(t, e, `{"trigger":"manual_invite","enabled":true,"steps":[
+	 {"type":"condition","condition":{"all":[{"field":"job.isOpen","op":"eq","value":true}],"onFalse":{"outcome":"not_eligible","reason":"job closed"}}},
+	 {"type":"invite","invite":{"channels":["email"],"mediumType":"VIDEO"}}]}`, map[string]any{"job.isOpen": false})
+	e.ExecuteWorkflow(CustomerFlow, manual())
+	if out := outcome(t, e); out.Result != flow.ResultNotEligible {
+		t.Fatalf("outcome = %+v, want not_eligible", out)
+	}
+	e.AssertActivityNumberOfCalls(t, "SendInvite", 0)
+}
+
+func TestJobGeneration(t *testing.T) {
+	in := JobGenerationInput{CompanyID: company, JobID: uuid.New()}
+	t.Run("success", func(t *testing.T) {
+		e := env(t)
+		var a *activities.Activities
+		e.OnActivity(a.GenerateGuide, mock.Anything, company, in.JobID).Return(activities.GenerateResult{Status: "ACTIVE"}, nil)
+		e.ExecuteWorkflow(JobGeneration, in)
+		var status string
+		if err := e.GetWorkflowResult(&status); err != nil || status != "ACTIVE" {
+			t.Fatalf("JobGeneration = %q, %v", status, err)
+		}
+		e.AssertActivityNumberOfCalls(t, "FailJob", 0)
+	})
+	t.Run("permanent failure", func(t *testing.T) {
+		e := env(t)
+		var a *activities.Activities
+		e.OnActivity(a.GenerateGuide, mock.Anything, company, in.JobID).
+			Return(activities.GenerateResult{}, temporal.NewNonRetryableApplicationError("job description is empty", activities.ErrTypePermanent, nil))
+		e.OnActivity(a.FailJob, mock.Anything, company, in.JobID, "job description is empty").Return(nil).Once()
+		e.ExecuteWorkflow(JobGeneration, in)
+		var status string
+		if err := e.GetWorkflowResult(&status); err != nil || status != "FAILED" {
+			t.Fatalf("JobGeneration = %q, %v", status, err)
+		}
+		e.AssertActivityNumberOfCalls(t, "GenerateGuide", 1)
+		e.AssertExpectations(t)
+	})
+	t.Run("transient failures are retried", func(t *testing.T) {
+		e := env(t)
+		var a *activities.Activities
+		e.OnActivity(a.GenerateGuide, mock.Anything, company, in.JobID).Return(activities.GenerateResult{}, errors.New("llm timeout")).Times(2)
+		e.OnActivity(a.GenerateGuide, mock.Anything, company, in.JobID).Return(activities.GenerateResult{Status: "PAUSED"}, nil).Once()
+		e.ExecuteWorkflow(JobGeneration, in)
+		var status string
+		if err := e.GetWorkflowResult(&status); err != nil || status != "PAUSED" {
+			t.Fatalf("JobGeneration = %q, %v", status, err)
+		}
+		e.AssertActivityNumberOfCalls(t, "GenerateGuide", 3)
+	})
+}

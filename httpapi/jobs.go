@@ -347,4 +347,3 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
-

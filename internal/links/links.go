@@ -16,7 +16,9 @@ type Builder struct{ base string }
 func New(appURL string) Builder { return Builder{base: strings.TrimRight(appURL, "/")} }
 
 // Interview is the candidate's interview link; token is the session's unguessable link token.
-func (b Builder) Interview(token string) string { return b.base + "/interview/" + url.PathEscape(token) }
+func (b Builder) Interview(token string) string {
+	return b.base + "/interview/" + url.PathEscape(token)
+}
 
 // Candidate is a candidate's page.
 func (b Builder) Candidate(id uuid.UUID) string { return b.base + "/candidates/" + id.String() }

@@ -49,7 +49,7 @@ func TestSearchAttributesAreKeywords(t *testing.T) {
 		}
 		names[sa.Name] = true
 	}
-	for _, want := range []string{"CompanySlug", "InterviewerId", "Trigger", "Outcome", "ApplicationStatus"} {
+	for _, want := range []string{"CompanySlug", "InterviewerId", "WorkflowTrigger", "Outcome", "ApplicationStatus"} {
 		if !names[want] {
 			t.Errorf("SearchAttributes() lacks %s", want)
 		}

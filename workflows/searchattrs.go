@@ -8,11 +8,13 @@ import (
 // Typed search attribute keys. Every workflow that recruitd starts carries the ones that apply to
 // it, so operators can filter in the Temporal Web UI (for example `CompanySlug = "demo"`). Values
 // never hold personal data: slugs, identifiers built from ATS ids, trigger and outcome names.
+// (The trigger's key is WorkflowTrigger because "trigger" is an SQL keyword that SQL-backed
+// visibility stores reject in queries.)
 // temporal.SearchAttributes lists them for registration.
 var (
 	CompanySlugKey       = temporal.NewSearchAttributeKeyKeyword("CompanySlug")
 	InterviewerIDKey     = temporal.NewSearchAttributeKeyKeyword("InterviewerId")
-	TriggerKey           = temporal.NewSearchAttributeKeyKeyword("Trigger")
+	TriggerKey           = temporal.NewSearchAttributeKeyKeyword("WorkflowTrigger")
 	OutcomeKey           = temporal.NewSearchAttributeKeyKeyword("Outcome")
 	ApplicationStatusKey = temporal.NewSearchAttributeKeyKeyword("ApplicationStatus")
 )

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 
 	"github.com/recruitd/recruitd/activities"
@@ -199,9 +200,9 @@ func TestDevEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	api, mcp := freePort(t), freePort(t)
+	api, mcp, temporalPort := freePort(t), freePort(t), freePort(t)
 	env := []string{
-		"DEV_DIR=" + dir, "DEV_POSTGRES_PORT=" + freePort(t), "DEV_TEMPORAL_PORT=" + freePort(t), "DEV_TEMPORAL_UI_PORT=" + freePort(t),
+		"DEV_DIR=" + dir, "DEV_POSTGRES_PORT=" + freePort(t), "DEV_TEMPORAL_PORT=" + temporalPort, "DEV_TEMPORAL_UI_PORT=" + freePort(t),
 		"API_ADDR=127.0.0.1:" + api, "MCP_ADDR=127.0.0.1:" + mcp, "MCP_BASE_URL=http://127.0.0.1:" + mcp,
 		"DATABASE_URL=", "TEMPORAL_ADDRESS=", "RECRUITD_DEMO_API_KEY=", "TEST_DATABASE_URL=",
 	}
@@ -236,6 +237,8 @@ func TestDevEndToEnd(t *testing.T) {
 		}
 	}
 
+	devJobAndInvite(t, p, restURL[1], key, "127.0.0.1:"+temporalPort)
+
 	running := strings.Join(processesUsing(dir), "\n")
 	if !strings.Contains(running, "postgres") || !strings.Contains(running, "temporal") {
 		t.Fatalf("cannot see dev's postgres and temporal processes, so the leftover check below would prove nothing:\n%s", running)
@@ -260,6 +263,57 @@ func TestDevEndToEnd(t *testing.T) {
 	p.interrupt(t)
 	if left := processesUsing(dir); len(left) > 0 {
 		t.Fatalf("processes left behind after the second Ctrl-C:\n%s", strings.Join(left, "\n"))
+	}
+}
+
+// devJobAndInvite does what a developer tries first with curl: create a job, see it generated in
+// the listing, invite a candidate and find the invitation, link included, in dev's outbox
+// output, and the runs in Temporal under their search attributes.
+func devJobAndInvite(t *testing.T, p *proc, base, key, temporalAddr string) {
+	t.Helper()
+	h := map[string]string{"X-API-Key": key, "Content-Type": "application/json"}
+	r := call(t, "POST", base+"/v1/api/createJob", h, `{"externalJobId":"e2e-7","jobDescription":"We are hiring a Warehouse Associate to pick, pack and ship orders. Forklift certification preferred."}`)
+	if r.status != 200 || !strings.Contains(r.body, `"payload":"demo-e2e-7"`) {
+		t.Fatalf("createJob = %d %s", r.status, r.body)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(r.body, `"status":"ACTIVE"`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("job not ACTIVE in the listing after 30s: %s", r.body)
+		}
+		time.Sleep(100 * time.Millisecond)
+		r = call(t, "GET", base+"/v1/api/interviewers?status=ACTIVE&limit=200", h, "")
+		if !strings.Contains(r.body, "demo-e2e-7") {
+			r.body = ""
+		}
+	}
+	r = call(t, "POST", base+"/v1/api/inviteCandidate", h, `{"interviewerId":"demo-e2e-7","candidate":{"firstName":"Lin","email":"lin@example.com"}}`)
+	var inv struct{ InterviewLink string }
+	if err := json.Unmarshal([]byte(r.body), &inv); r.status != 200 || err != nil || inv.InterviewLink == "" {
+		t.Fatalf("inviteCandidate = %d %s", r.status, r.body)
+	}
+	p.await(t, `outbox · email → lin@example.com[\s\S]*`+regexp.QuoteMeta(inv.InterviewLink), 30*time.Second)
+
+	tc, err := client.Dial(client.Options{HostPort: temporalAddr, Logger: devstack.QuietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tc.Close()
+	for _, q := range []string{
+		`CompanySlug = "demo" AND InterviewerId = "demo-e2e-7" AND WorkflowType = "JobGeneration" AND Outcome = "ACTIVE"`,
+		`CompanySlug = "demo" AND WorkflowTrigger = "manual_invite" AND Outcome = "completed"`,
+	} {
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			resp, err := tc.ListWorkflow(t.Context(), &workflowservice.ListWorkflowExecutionsRequest{Query: q})
+			if err == nil && len(resp.Executions) > 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no workflow matches %s (%v)", q, err)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
 	}
 }
 

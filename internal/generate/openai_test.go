@@ -180,7 +180,7 @@ func TestOpenAIRetries(t *testing.T) {
 			}
 			ok(validOutput)(n, w, r)
 		}, 2, "", false},
-		{"always malformed", ok("Sure! Here is your guide: {" + strings.Repeat("x", 5000)), 3, "invalid JSON", true},
+		{"always malformed", ok("Sure! Here is your guide: {" + strings.Repeat("x", 5000)), 3, "invalid character", true},
 		{"unknown field", ok(strings.Replace(validOutput, `"skills"`, `"extra": 1, "skills"`, 1)), 3, `unknown field "extra"`, true},
 		{"missing required field", ok(strings.Replace(validOutput, `"intro": "Welcome to the interview for the Senior Backend Engineer role.",`, ``, 1)), 3, "intro: required", true},
 		{"no choices", func(_ int, w http.ResponseWriter, _ *http.Request) { io.WriteString(w, `{"choices": []}`) }, 3, "no choices", true},

@@ -45,10 +45,10 @@ func parseOutput(data []byte, needTitle bool) (*Guide, error) {
 	dec.DisallowUnknownFields()
 	var out modelOutput
 	if err := dec.Decode(&out); err != nil {
-		return nil, fmt.Errorf("invalid JSON: %w", err)
+		return nil, fmt.Errorf("not the expected JSON object: %w", err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("invalid JSON: data after the object")
+		return nil, errors.New("not the expected JSON object: data after the object")
 	}
 
 	g := &Guide{}

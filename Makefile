@@ -8,7 +8,7 @@ GOTESTFLAGS ?= -count=1 -timeout 20m
 # overlap each other's compilation.
 MAKEFLAGS += -j2
 
-.PHONY: dev test build vet fmt clean FORCE
+.PHONY: dev test bench build vet fmt clean FORCE
 
 ## dev: build, then run Postgres, Temporal (with Web UI), api, mcp and worker; Ctrl-C stops all
 dev: bin/recruitd bin/temporal
@@ -17,6 +17,10 @@ dev: bin/recruitd bin/temporal
 ## test: the whole suite against a throwaway Postgres cluster and Temporal dev server
 test: bin/recruitd bin/temporal
 	./bin/recruitd stack -- $(GO) test $(GOTESTFLAGS) ./...
+
+## bench: load scenarios against a throwaway stack, reported as ratios of the Temporal floor
+bench: bin/recruitd bin/temporal
+	./bin/recruitd bench jobs
 
 build: bin/recruitd
 

@@ -358,6 +358,24 @@ func TestProductionProcesses(t *testing.T) {
 	if err := db.SQL.QueryRow(`SELECT ats_credentials FROM companies WHERE slug = 'acme'`).Scan(&sealed); err != nil || len(sealed) == 0 || bytes.Contains(sealed, []byte("s3cret-ats")) {
 		t.Errorf("ATS credentials are not stored encrypted: %q, %v", sealed, err)
 	}
+	wf := filepath.Join(t.TempDir(), "invite.json")
+	if err := os.WriteFile(wf, []byte(`{"enabled":true,"steps":[{"type":"invite","invite":{"channels":["sms","email"],"mediumType":"PHONE"}}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := runCmd(t, env, "workflows", "set", "--company", "acme", "--trigger", "manual_invite", "--file", wf); !strings.Contains(out, "version 1") {
+		t.Errorf("workflows set printed %q", out)
+	}
+	if out := runCmd(t, env, "workflows", "get", "--company", "acme", "--trigger", "manual_invite"); !strings.Contains(out, `"PHONE"`) || !strings.Contains(out, "version 1") {
+		t.Errorf("workflows get printed %q", out)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte(`{"enabled":true,"steps":[{"type":"wait","wait":{"duration":"forever"}}]}`), 0o600)
+	cmd := exec.Command(binary(t), "workflows", "set", "--company", "acme", "--trigger", "manual_invite", "--file", bad)
+	cmd.Env = append(os.Environ(), env...)
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "steps[0].wait.duration") {
+		t.Errorf("workflows set with an invalid definition: %v %s", err, out)
+	}
+
 	acmeKey := strings.TrimSpace(runCmd(t, env, "apikey", "create", "--company", "acme", "--name", "e2e"))
 	if !strings.HasPrefix(acmeKey, "rk_") {
 		t.Fatalf("apikey create printed %q", acmeKey)

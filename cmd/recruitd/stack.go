@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,6 +15,63 @@ import (
 	"github.com/recruitd/recruitd/internal/devstack"
 	rtemporal "github.com/recruitd/recruitd/temporal"
 )
+
+// throwawayStack is a private Postgres cluster and an in-memory Temporal dev server on free
+// ports, for tests and benchmarks.
+type throwawayStack struct {
+	dir      string
+	pg       *devstack.Postgres
+	temporal *devstack.Temporal
+}
+
+// startThrowawayStack starts both side by side; stop removes everything.
+func startThrowawayStack(ctx context.Context, log *slog.Logger, namespace string) (*throwawayStack, error) {
+	dir, err := devstack.ScratchDir("recruitd-stack-") // tmpfs when available: test databases clone in ~12 ms
+	if err != nil {
+		return nil, err
+	}
+	s := &throwawayStack{dir: dir}
+	root, err := devstack.RepoRoot()
+	if err != nil {
+		s.stop(ctx)
+		return nil, err
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		pg, err := devstack.StartPostgres(gctx, devstack.PostgresOptions{Dir: filepath.Join(dir, "postgres"), Fast: true, Log: log})
+		s.pg = pg
+		return err
+	})
+	g.Go(func() error {
+		cli, err := devstack.FindTemporalCLI(root)
+		if err != nil {
+			return err
+		}
+		t, err := devstack.StartTemporal(gctx, devstack.TemporalOptions{
+			CLI: cli, Headless: true, Namespace: namespace,
+			SearchAttributes: rtemporal.SearchAttributes(), LogFile: filepath.Join(dir, "temporal.log"), Log: log,
+		})
+		s.temporal = t
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		s.stop(ctx)
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *throwawayStack) stop(ctx context.Context) {
+	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if s.temporal != nil {
+		_ = s.temporal.Stop(stopCtx)
+	}
+	if s.pg != nil {
+		_ = s.pg.Destroy(stopCtx)
+	}
+	os.RemoveAll(s.dir)
+}
 
 func stackCmd(e *env) *cobra.Command {
 	return &cobra.Command{
@@ -29,68 +88,21 @@ func stackCmd(e *env) *cobra.Command {
 				return err
 			}
 			ctx := cmd.Context()
-			dir, err := devstack.ScratchDir("recruitd-stack-") // tmpfs when available: test databases clone in ~12 ms
+			s, err := startThrowawayStack(ctx, log, cfg.TemporalNamespace)
 			if err != nil {
 				return err
 			}
-			defer os.RemoveAll(dir)
-			root, err := devstack.RepoRoot()
-			if err != nil {
-				return err
-			}
-			var pg *devstack.Postgres
-			var tmp *devstack.Temporal
-			defer func() {
-				stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-				defer cancel()
-				if tmp != nil {
-					_ = tmp.Stop(stopCtx)
-				}
-				if pg != nil {
-					_ = pg.Destroy(stopCtx)
-				}
-			}()
-			g, gctx := errgroup.WithContext(ctx)
-			g.Go(func() error {
-				port, err := devstack.FreePort()
-				if err != nil {
-					return err
-				}
-				pg, err = devstack.StartPostgres(gctx, devstack.PostgresOptions{Dir: dir + "/postgres", Port: port, Fast: true, Log: log})
-				return err
-			})
-			g.Go(func() error {
-				cli, err := devstack.FindTemporalCLI(root)
-				if err != nil {
-					return err
-				}
-				port, err := devstack.FreePort()
-				if err != nil {
-					return err
-				}
-				ui, err := devstack.FreePort()
-				if err != nil {
-					return err
-				}
-				tmp, err = devstack.StartTemporal(gctx, devstack.TemporalOptions{
-					CLI: cli, Port: port, UIPort: ui, Headless: true, Namespace: cfg.TemporalNamespace,
-					SearchAttributes: rtemporal.SearchAttributes(), LogFile: dir + "/temporal.log", Log: log,
-				})
-				return err
-			})
-			if err := g.Wait(); err != nil {
-				return err
-			}
+			defer s.stop(ctx)
 			c := exec.CommandContext(ctx, args[0], args[1:]...)
 			c.Stdin, c.Stdout, c.Stderr = os.Stdin, e.stdout, e.stderr
 			c.Cancel = func() error { return c.Process.Signal(os.Interrupt) }
 			c.WaitDelay = 30 * time.Second
 			c.Env = append(os.Environ(),
-				"TEST_DATABASE_URL="+pg.URL("postgres"), "DATABASE_URL="+pg.URL("postgres"),
-				"TEST_TEMPORAL_ADDRESS="+tmp.Address(), "TEMPORAL_ADDRESS="+tmp.Address(),
+				"TEST_DATABASE_URL="+s.pg.URL("postgres"), "DATABASE_URL="+s.pg.URL("postgres"),
+				"TEST_TEMPORAL_ADDRESS="+s.temporal.Address(), "TEMPORAL_ADDRESS="+s.temporal.Address(),
 				"TEST_TEMPORAL_NAMESPACE="+cfg.TemporalNamespace,
 			)
-			log.Info("stack ready", "postgres", pg.URL("postgres"), "temporal", tmp.Address(), "command", args)
+			log.Info("stack ready", "postgres", s.pg.URL("postgres"), "temporal", s.temporal.Address(), "command", args)
 			if err := c.Run(); err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}

@@ -157,7 +157,7 @@ func (a *analysis) objectives() []string {
 	}
 	out = append(out, fmt.Sprintf("Gauge the candidate's motivation for %s and how clearly they communicate.", a.role()))
 	for i := range out {
-		out[i] = truncate(out[i], MaxLearningObjectiveLn)
+		out[i] = truncate(out[i], MaxLearningObjectiveLen)
 	}
 	return out[:min(len(out), 5)]
 }

@@ -23,22 +23,22 @@ import (
 // Bounds on everything a guide holds, so neither a hostile model nor a huge request can blow up
 // storage. Lengths count characters (runes).
 const (
-	MaxTitleLen            = 200
-	MaxQuestionLen         = 1000
-	MaxGeneratedQuestions  = 50
-	MaxAppendedQuestions   = 100 // of each kind: additional and structured
-	MaxAnswers             = 50
-	MaxAnswerLen           = 500
-	MaxTagNameLen          = 200
-	MaxTagInstructionsLen  = 2000
-	MaxSkills              = 30
-	MaxSkillLen            = 100
-	MaxCriteria            = 20
-	MaxCriterionNameLen    = 200
-	MaxCriterionDescLen    = 2000
-	MaxLearningObjectives  = 20
-	MaxLearningObjectiveLn = 500
-	MaxIntroLen            = 4000
+	MaxTitleLen             = 200
+	MaxQuestionLen          = 1000
+	MaxGeneratedQuestions   = 50
+	MaxAppendedQuestions    = 100 // of each kind: additional and structured
+	MaxAnswers              = 50
+	MaxAnswerLen            = 500
+	MaxTagNameLen           = 200
+	MaxTagInstructionsLen   = 2000
+	MaxSkills               = 30
+	MaxSkillLen             = 100
+	MaxCriteria             = 20
+	MaxCriterionNameLen     = 200
+	MaxCriterionDescLen     = 2000
+	MaxLearningObjectives   = 20
+	MaxLearningObjectiveLen = 500
+	MaxIntroLen             = 4000 // intro and outro each
 
 	// maxInputBytes is how much of a description (and of the additional context) is read;
 	// the rest is ignored.

@@ -70,6 +70,7 @@ const (
 	maxQuotedReqLen = 200
 )
 
+// analyze reads the title, ranked skills, context bias, responsibilities and requirements of r.
 func analyze(lx *lexicon, r Request) *analysis {
 	desc := normalize(r.Description)
 	a := &analysis{lx: lx, title: cleanTitle(r.Title)}
@@ -77,66 +78,10 @@ func analyze(lx *lexicon, r Request) *analysis {
 		a.title = inferTitle(desc)
 	}
 	its := items(splitLines(desc))
-
 	avoid, wanted, focus, ctxWords := readContext(lx, normalize(r.AdditionalContext))
 	a.focus = focus
 
-	type stat struct {
-		score float64
-		first int
-	}
-	stats := map[int]*stat{}
-	add := func(id int, w float64, pos int) {
-		s, ok := stats[id]
-		if !ok {
-			s = &stat{first: pos}
-			stats[id] = s
-		}
-		s.score += w
-		s.first = min(s.first, pos)
-	}
-	for _, id := range lx.skillsIn(a.title) {
-		add(id, 3, -1)
-	}
-	counts := map[int]int{}
-	for _, it := range its {
-		if it.sec == secOther {
-			continue
-		}
-		req := it.sec == secRequirements || isRequirement(it.text)
-		duty := it.sec == secResponsibilities || isDuty(it.text)
-		var seen []int
-		for _, h := range lx.find(it.text) {
-			id := h.skill
-			if slices.Contains(seen, id) {
-				continue
-			}
-			seen = append(seen, id)
-			w := 0.0
-			if counts[id] < 5 {
-				w = 1
-			}
-			counts[id]++
-			if req || duty {
-				w += 0.5
-			}
-			if lx.entries[id].kind == kSoft {
-				w /= 2 // named everywhere, rarely the point of the job
-			}
-			add(id, w, it.pos*maxInputBytes+h.start)
-		}
-	}
-	ranked := make([]int, 0, len(stats))
-	for id := range stats {
-		ranked = append(ranked, id)
-	}
-	slices.SortFunc(ranked, func(x, y int) int {
-		if c := cmp.Compare(stats[y].score, stats[x].score); c != 0 {
-			return c
-		}
-		return cmp.Or(cmp.Compare(stats[x].first, stats[y].first), cmp.Compare(x, y))
-	})
-
+	ranked := rankSkills(lx, a.title, its)
 	for _, id := range slices.Concat(wanted, ranked) {
 		if !slices.Contains(a.skills, id) && !slices.Contains(avoid, id) {
 			a.skills = append(a.skills, id)
@@ -156,10 +101,69 @@ func analyze(lx *lexicon, r Request) *analysis {
 		}
 	}
 	a.skills = a.skills[:min(len(a.skills), maxLocalSkills)]
-
 	a.responsibilities = duties(its, ctxWords, lx, a.ask)
 	a.requirements = requirements(its, ctxWords)
 	return a
+}
+
+// rankSkills orders the skills of a description by weight: a mention counts 1 (at most five
+// times), 1.5 in a requirement or responsibility, half for soft skills, and 3 in the title.
+// Ties go to the earlier mention. Sections about the company and benefits are ignored.
+func rankSkills(lx *lexicon, title string, its []item) []int {
+	type stat struct {
+		score float64
+		first int
+	}
+	stats := map[int]*stat{}
+	add := func(id int, w float64, pos int) {
+		s, ok := stats[id]
+		if !ok {
+			s = &stat{first: pos}
+			stats[id] = s
+		}
+		s.score += w
+		s.first = min(s.first, pos)
+	}
+	for _, id := range lx.skillsIn(title) {
+		add(id, 3, -1)
+	}
+	counts := map[int]int{}
+	for _, it := range its {
+		if it.sec == secOther {
+			continue
+		}
+		bonus := it.sec == secRequirements || it.sec == secResponsibilities || isRequirement(it.text) || isDuty(it.text)
+		var seen []int
+		for _, h := range lx.find(it.text) {
+			if slices.Contains(seen, h.skill) {
+				continue
+			}
+			seen = append(seen, h.skill)
+			w := 0.0
+			if counts[h.skill] < 5 {
+				w = 1
+			}
+			counts[h.skill]++
+			if bonus {
+				w += 0.5
+			}
+			if lx.entries[h.skill].kind == kSoft {
+				w /= 2
+			}
+			add(h.skill, w, it.pos*maxInputBytes+h.start)
+		}
+	}
+	ranked := make([]int, 0, len(stats))
+	for id := range stats {
+		ranked = append(ranked, id)
+	}
+	slices.SortFunc(ranked, func(x, y int) int {
+		if c := cmp.Compare(stats[y].score, stats[x].score); c != 0 {
+			return c
+		}
+		return cmp.Or(cmp.Compare(stats[x].first, stats[y].first), cmp.Compare(x, y))
+	})
+	return ranked
 }
 
 // pickAsks chooses the skills that get a question: every context-named skill (the first
@@ -192,7 +196,8 @@ func pickAsks(lx *lexicon, skills []int, wanted int) []int {
 // readContext splits the additional context into skills to avoid (named in a sentence with
 // "avoid", "don't", "skip" ...), skills wanted (named anywhere else, in order), the first focus
 // phrase ("focus on X"), and its content words.
-func readContext(lx *lexicon, ctx string) (avoid, wanted []int, focus string, ws []string) {
+func readContext(lx *lexicon, ctx string) (avoid, wanted []int, focus string, ws map[string]bool) {
+	ws = map[string]bool{}
 	for _, l := range splitLines(ctx) {
 		for _, s := range sentences(l.text) {
 			ids := lx.skillsIn(s)
@@ -205,7 +210,9 @@ func readContext(lx *lexicon, ctx string) (avoid, wanted []int, focus string, ws
 					wanted = append(wanted, id)
 				}
 			}
-			ws = append(ws, contentWords(s)...)
+			for _, w := range contentWords(s) {
+				ws[w] = true
+			}
 			if focus == "" {
 				focus = focusPhrase(s)
 			}
@@ -215,6 +222,7 @@ func readContext(lx *lexicon, ctx string) (avoid, wanted []int, focus string, ws
 	return avoid, wanted, focus, ws
 }
 
+// negative reports a sentence that asks not to cover something.
 func negative(s string) bool {
 	low := " " + asciiLower(s) + " "
 	for _, cue := range []string{" don't ", " don’t ", " do not ", " avoid ", " skip ", " no questions ", " not ask ", " never ", " exclude ", " not focus ", " without asking ", " not relevant ", " isn't relevant ", " is irrelevant "} {
@@ -256,6 +264,7 @@ func focusPhrase(s string) string {
 	return truncate(p, maxFocusLen)
 }
 
+// isRequirement reports a sentence or bullet that states a requirement.
 func isRequirement(t string) bool {
 	low := asciiLower(t)
 	for _, m := range []string{"required", "requirement", "must ", "experience with", "experience in", "years of", "years’", "years'", "proficien", "knowledge of", "familiarity with", "familiar with", "certif", "degree", "license", "licence", "ability to", "able to"} {
@@ -284,11 +293,12 @@ func yearsPattern(low string) bool {
 	return false
 }
 
-func requirements(its []item, ctxWords []string) []string {
+// requirements lists the description's requirements, those with years of experience, "must"
+// and words of the additional context first.
+func requirements(its []item, ctxWords map[string]bool) []string {
 	type req struct {
 		text  string
 		score int
-		pos   int
 	}
 	var rs []req
 	for _, it := range its {
@@ -307,7 +317,7 @@ func requirements(its []item, ctxWords []string) []string {
 		if strings.Contains(low, "must") || strings.Contains(low, "required") {
 			score++
 		}
-		rs = append(rs, req{text: truncate(t, maxQuotedReqLen), score: score, pos: it.pos})
+		rs = append(rs, req{text: truncate(t, maxQuotedReqLen), score: score})
 	}
 	slices.SortStableFunc(rs, func(a, b req) int { return cmp.Compare(b.score, a.score) })
 	out := make([]string, len(rs))
@@ -319,7 +329,9 @@ func requirements(its []item, ctxWords []string) []string {
 
 var dutyPrefixes = []string{"you will be responsible for ", "you'll be responsible for ", "you’ll be responsible for ", "in this role, you will ", "in this role you will ", "in this role, you'll ", "as part of the team, you will ", "you will ", "you'll ", "you’ll ", "you would ", "will be responsible for ", "responsible for ", "will ", "to "}
 
-func duties(its []item, ctxWords []string, lx *lexicon, ask []int) []duty {
+// duties lists the description's responsibilities: items of a responsibilities section and
+// sentences that start with an action verb, those about context words and asked skills first.
+func duties(its []item, ctxWords map[string]bool, lx *lexicon, ask []int) []duty {
 	type scored struct {
 		duty
 		score int
@@ -394,10 +406,11 @@ func shortenDuty(t string) string {
 	return truncate(t, maxDutyLen)
 }
 
-func overlap(a, b []string) int {
+// overlap counts the words of ws in set.
+func overlap(ws []string, set map[string]bool) int {
 	n := 0
-	for _, w := range a {
-		if slices.Contains(b, w) {
+	for _, w := range ws {
+		if set[w] {
 			n++
 		}
 	}

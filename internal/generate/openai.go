@@ -314,6 +314,8 @@ Rules:
 - The hiring team's additional context says what to emphasise: skills and topics it names come first and get questions; topics it says to avoid get none.
 - The interview also includes the customer questions listed in the request. Do not repeat them.`
 
+// userPrompt holds the request: title (or the ask to infer it), the bounded description and
+// context between <<< >>> markers, and the customer questions the model must not repeat.
 func userPrompt(r Request, needTitle bool) string {
 	var b strings.Builder
 	if needTitle {

@@ -71,7 +71,7 @@ func parseOutput(data []byte, needTitle bool) (*Guide, error) {
 	if g.Outro, err = field("outro", out.Outro, MaxIntroLen); err != nil {
 		return nil, err
 	}
-	if g.LearningObjectives, err = list("learningObjectives", out.LearningObjectives, MaxLearningObjectives, MaxLearningObjectiveLn); err != nil {
+	if g.LearningObjectives, err = list("learningObjectives", out.LearningObjectives, MaxLearningObjectives, MaxLearningObjectiveLen); err != nil {
 		return nil, err
 	}
 	if err := count("questions", len(out.Questions), MaxGeneratedQuestions); err != nil {
@@ -119,6 +119,7 @@ func unfence(data []byte) []byte {
 	return t
 }
 
+// field trims a required string and checks it; name locates it in errors ("questions[2].text").
 func field(name, s string, max int) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -140,6 +141,7 @@ func count(name string, n, max int) error {
 	return nil
 }
 
+// list checks a required, non-empty list of required strings.
 func list(name string, items []string, maxItems, maxLen int) ([]string, error) {
 	if err := count(name, len(items), maxItems); err != nil {
 		return nil, err

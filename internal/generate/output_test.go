@@ -123,7 +123,7 @@ func FuzzParseOutput(f *testing.F) {
 			t.Fatalf("accepted %d learning objectives", len(g.LearningObjectives))
 		}
 		for _, o := range g.LearningObjectives {
-			within("learning objective", o, MaxLearningObjectiveLn)
+			within("learning objective", o, MaxLearningObjectiveLen)
 		}
 		if len(g.Questions) == 0 || len(g.Questions) > MaxGeneratedQuestions {
 			t.Fatalf("accepted %d questions", len(g.Questions))

@@ -44,6 +44,7 @@ type line struct {
 	heading bool // a markdown heading, or a short line ending in ":"
 }
 
+// splitLines splits s into non-empty lines, recording list markers and headings.
 func splitLines(s string) []line {
 	var out []line
 	for raw := range strings.SplitSeq(s, "\n") {
@@ -216,6 +217,7 @@ func sentences(t string) []string {
 	return out
 }
 
+// abbreviation reports whether the word before a period is an abbreviation or an initial.
 func abbreviation(before string) bool {
 	w := before
 	if i := strings.LastIndexByte(before, ' '); i >= 0 {

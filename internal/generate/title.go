@@ -46,7 +46,7 @@ var roleNouns = map[string]bool{
 	"midwife": false, "practitioner": false, "medic": false, "dietitian": false, "nutritionist": false,
 	"optometrist": false, "veterinarian": false, "groomer": false, "nanny": false, "porter": false,
 	"valet": false, "runner": true, "expeditor": false, "foreman": false, "superintendent": false,
-	"sre": false, "dba": false, "generalist": false, "liaison": false, "ambassador": false, "advocate": true,
+	"sre": false, "dba": false, "dev": true, "generalist": false, "liaison": false, "ambassador": false, "advocate": true,
 	"navigator": false, "processor": true, "collector": false, "investigator": false, "examiner": false,
 	"actuary": false, "economist": false, "statistician": false, "biologist": false, "chemist": false,
 	"pilot": true, "captain": true, "crew": true, "staff": true, "cto": false, "cfo": false, "coo": false,
@@ -101,6 +101,7 @@ func inferTitle(desc string) string {
 	return fallbackTitle
 }
 
+// tidyTitle trims punctuation and emphasis around a found title and bounds it.
 func tidyTitle(t string) string {
 	t = strings.TrimFunc(t, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(`.,;:!-–—|*_"'“”`, r)
@@ -110,6 +111,8 @@ func tidyTitle(t string) string {
 
 var titleLabels = []string{"job title", "position title", "role title", "job role", "job position", "job name", "title", "position", "role", "job", "opening", "vacancy"}
 
+// labelledTitle returns the value of a "Job Title:" (or "Position:", "Role:" ...) line, or of
+// the line after a bare label; employment types ("Position: Full-time") are skipped.
 func labelledTitle(lines []line) string {
 	for i, l := range lines[:min(len(lines), 40)] {
 		low := asciiLower(l.text)
@@ -164,11 +167,13 @@ func headingTitle(lines []line) string {
 	return ""
 }
 
+// titleLike reports a line that reads like a job title (see headingTitle). An ambiguous role
+// noun counts only as the first or last word of the title proper: "Server", "Shift Lead".
 func titleLike(l line) bool {
 	if l.bullet || len(strings.Fields(l.text)) > 10 || utf8.RuneCountInString(l.text) > 100 {
 		return false
 	}
-	if strings.ContainsAny(l.text[len(l.text)-1:], ".!?,;") || sectionOf(l) != secNone {
+	if strings.ContainsAny(l.text[len(l.text)-1:], ".!?,;") || strings.Contains(l.text, ":") || sectionOf(l) != secNone {
 		return false
 	}
 	core := l.text // without a qualifier: "Account Executive (B2B SaaS)", "Nurse - Nights"
@@ -193,8 +198,8 @@ func titleLike(l line) bool {
 }
 
 var hiringTriggers = [][]string{
-	{"hiring", "looking for", "seeking", "recruiting", "join us as", "join our team as", "join the team as", "to hire", "searching for", "in search of"},
-	{"as a", "as an", "opening for", "position of", "role of", "vacancy for"},
+	{"hiring", "looking for", "seeking", "recruiting", "join us as", "join our team as", "join the team as", "to hire", "searching for", "in search of", "need a", "need an", "needs a", "needs an", "want a", "want an"},
+	{"as a", "as an", "as our", "opening for", "position of", "role of", "vacancy for"},
 }
 
 // articles and fillers are skipped after a hiring phrase: "an experienced, motivated Nurse".
@@ -244,7 +249,7 @@ func hiringTitle(desc string) string {
 			}
 		}
 		slices.SortFunc(found, func(a, b at) int { return cmp.Compare(a.start, b.start) })
-		for _, f := range found {
+		for _, f := range found[:min(len(found), 50)] {
 			if t := rolePhrase(desc[f.end:], tier == 0); t != "" {
 				return t
 			}
@@ -256,7 +261,7 @@ func hiringTitle(desc string) string {
 // afterDeterminer reports whether before ends with a word such as "the" or "your": "your hiring
 // manager" is not a hiring phrase.
 func afterDeterminer(before string) bool {
-	ws := strings.Fields(before)
+	ws := strings.Fields(before[max(len(before)-12, 0):])
 	if len(ws) == 0 {
 		return false
 	}
@@ -272,6 +277,7 @@ func afterDeterminer(before string) bool {
 // Title Cased phrase, and for a lone ambiguous role noun unless loneAmbiguous ("we're hiring
 // servers", but not "as a leader").
 func rolePhrase(s string, loneAmbiguous bool) string {
+	s = s[:min(len(s), 300)]
 	if nl := strings.IndexByte(s, '\n'); nl >= 0 {
 		s = s[:nl]
 	}
@@ -311,7 +317,7 @@ func rolePhrase(s string, loneAmbiguous bool) string {
 		}
 	}
 	if last < 0 {
-		if len(phrase) == 0 || len(phrase) > 5 {
+		if len(phrase) == 0 || len(phrase) > 5 || smallWord(phrase[0]) {
 			return ""
 		}
 		for _, w := range phrase {
@@ -349,6 +355,11 @@ func prominentRole(desc string) string {
 		sing, amb, ok := roleNoun(w)
 		if !ok || amb || strings.HasPrefix(w, "(") {
 			continue
+		}
+		if i+1 < len(ws) && isWordRune([]rune(w)[len([]rune(w))-1]) {
+			if _, amb2, ok2 := roleNoun(ws[i+1]); ok2 && !amb2 {
+				continue // "nurse practitioner": the head is the second noun
+			}
 		}
 		parts := []string{matchCase(sing, strings.TrimFunc(w, func(r rune) bool { return !isWordRune(r) }))}
 		for j := i - 1; j >= 0 && j >= i-2; j-- {
@@ -411,6 +422,12 @@ func smallWord(w string) bool {
 // titleCase capitalises lower-case words ("senior backend engineer" is "Senior Backend
 // Engineer"), leaving mixed-case words ("iOS", "DevOps") and inner small words alone.
 func titleCase(ws []string) string {
+	if shouting(ws) {
+		ws = slices.Clone(ws)
+		for i, w := range ws {
+			ws[i] = asciiLower(w)
+		}
+	}
 	out := make([]string, len(ws))
 	for i, w := range ws {
 		switch {
@@ -433,7 +450,19 @@ func titleCase(ws []string) string {
 	return strings.Join(out, " ")
 }
 
-var roleAcronyms = map[string]struct{}{"sre": {}, "dba": {}, "emt": {}, "vp": {}, "cto": {}, "cfo": {}, "coo": {}, "ceo": {}, "ciso": {}, "it": {}, "hr": {}, "qa": {}, "ui": {}, "ux": {}, "rn": {}, "lpn": {}, "cna": {}, "cdl": {}, "hvac": {}, "seo": {}, "crm": {}, "ai": {}, "ml": {}}
+// shouting reports an all-caps phrase with at least one long word ("TRUCK DRIVERS").
+func shouting(ws []string) bool {
+	long := false
+	for _, w := range ws {
+		if w != strings.ToUpper(w) {
+			return false
+		}
+		long = long || len(w) >= 5
+	}
+	return long
+}
+
+var roleAcronyms = map[string]struct{}{"sre": {}, "dba": {}, "emt": {}, "vp": {}, "cto": {}, "cfo": {}, "coo": {}, "ceo": {}, "ciso": {}, "it": {}, "hr": {}, "qa": {}, "ui": {}, "ux": {}, "rn": {}, "lpn": {}, "cna": {}, "cdl": {}, "hvac": {}, "seo": {}, "crm": {}, "ai": {}, "ml": {}, "a": {}, "b": {}, "ii": {}, "iii": {}, "iv": {}}
 
 // matchCase spells the lower-case word sing in the case of orig ("Engineers": "Engineer").
 func matchCase(sing, orig string) string {

@@ -25,6 +25,12 @@ func TestTitle(t *testing.T) {
 		{"hiring manager is no hiring phrase", "", "The hiring manager reviews every application. We are seeking a Pharmacy Technician to support our pharmacists.", "Pharmacy Technician"},
 		{"title case phrase", "", "We're hiring a Head of Growth to own our funnel.", "Head of Growth"},
 		{"most mentioned role", "", "Our data analysts turn numbers into decisions. Each data analyst owns reporting for one region, and the analyst group meets weekly.", "Data Analyst"},
+		{"shouting", "", "ACME LOGISTICS\nNOW HIRING: CDL-A TRUCK DRIVERS\nHome weekly!", "CDL-A Truck Driver"},
+		{"of phrase after as our", "", "As our next Director of Engineering, you will lead five teams.", "Director of Engineering"},
+		{"compound role after want", "", "Company: Acme\nLocation: Remote\nWe want an experienced nurse practitioner.", "Nurse Practitioner"},
+		{"qualified first line", "", "Account Executive (B2B SaaS)\nYou'll own the full sales cycle.", "Account Executive (B2B SaaS)"},
+		{"lone ambiguous role after hiring", "", "We're hiring servers for our busy downtown restaurant!", "Server"},
+		{"other labels are no title", "", "Company: Acme\nReports to: Engineering Manager\nWe are hiring a Backend Engineer to scale our API.", "Backend Engineer"},
 		{"no role at all", "", "Great pay and flexible hours. Apply today!", fallbackTitle},
 		{"a leader in fintech is no title", "", "Acme, as a leader in fintech, builds great things for everyone.", fallbackTitle},
 	}

@@ -4,6 +4,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -103,7 +104,10 @@ func WaitFor(ctx context.Context, timeout, interval time.Duration, done func(con
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("not done after %s", timeout)
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return fmt.Errorf("not done after %s", timeout)
+			}
+			return ctx.Err()
 		case <-time.After(interval):
 		}
 	}

@@ -21,6 +21,8 @@ type APIKey struct {
 	CreatedAt  time.Time  `gorm:"column:created_at"`
 	LastUsedAt *time.Time `gorm:"column:last_used_at"`
 	RevokedAt  *time.Time `gorm:"column:revoked_at"`
+	// PartnerID binds the key to a partner: callbacks of submissions made with it go there.
+	PartnerID *uuid.UUID `gorm:"column:partner_id;type:uuid"`
 }
 
 // TableName implements gorm's tabler.

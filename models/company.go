@@ -42,6 +42,7 @@ type Company struct {
 	KomboStatus                *string               `gorm:"column:kombo_status"`
 	Features                   JSON[map[string]bool] `gorm:"column:features;type:jsonb"`
 	OperationsEmail            *string               `gorm:"column:operations_email"`
+	PartnerDeadlineSeconds     int                   `gorm:"column:partner_deadline_seconds;default:600"`
 	CreatedAt                  time.Time             `gorm:"column:created_at"`
 	UpdatedAt                  time.Time             `gorm:"column:updated_at"`
 }

@@ -82,6 +82,9 @@ func TestEnumsMatchCheckConstraints(t *testing.T) {
 		"identity_verifications.status":  strs(AllIdentityStatuses()),
 		"interview_questions.source":     strs(AllQuestionSources()),
 		"workflow_definitions.trigger":   strs(AllWorkflowTriggers()),
+		"partner_applications.status":    strs(AllPartnerStatuses()),
+		"callbacks.status":               strs(AllPartnerStatuses()[1:]),
+		"callbacks.state":                strs(AllCallbackStates()),
 	}
 	for column, want := range enums {
 		got, ok := checks[column]

@@ -5,8 +5,10 @@ package activities
 import (
 	"log/slog"
 
+	"github.com/recruitd/recruitd/internal/callbacks"
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/generate"
+	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 )
 
@@ -22,4 +24,9 @@ type Activities struct {
 	Channels  *channels.Router
 	// AppURL is the base of candidate-facing interview links.
 	AppURL string
+	// Box opens partner secrets; Sender delivers their callbacks.
+	Box    *secretbox.Box
+	Sender *callbacks.Sender
+	// Metrics may be nil.
+	Metrics *Metrics
 }

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"crypto/rand"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -20,6 +21,7 @@ import (
 	"github.com/recruitd/recruitd/api"
 	"github.com/recruitd/recruitd/httpapi"
 	"github.com/recruitd/recruitd/internal/apikey"
+	"github.com/recruitd/recruitd/internal/callbacks"
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/generate"
@@ -27,6 +29,7 @@ import (
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/openapitest"
 	"github.com/recruitd/recruitd/internal/pgtest"
+	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/internal/temporaltest"
 	"github.com/recruitd/recruitd/models"
@@ -57,6 +60,7 @@ type fixture struct {
 	tc      client.Client
 	queue   string
 	outbox  *syncBuffer
+	box     *secretbox.Box
 	st      *store.Store
 	api     *openapitest.Checker
 	acme    *models.Company
@@ -65,33 +69,58 @@ type fixture struct {
 	otherKy string
 }
 
+type fixtureOpts struct {
+	env map[string]string
+	msg channels.Config
+}
+
+type fixtureOpt func(*fixtureOpts)
+
+// withEnv sets configuration variables ("NAME=value").
+func withEnv(kv ...string) fixtureOpt {
+	return func(o *fixtureOpts) {
+		for _, s := range kv {
+			k, v, _ := strings.Cut(s, "=")
+			o.env[k] = v
+		}
+	}
+}
+
+// withMessaging replaces the outbox with live channels.
+func withMessaging(c channels.Config) fixtureOpt { return func(o *fixtureOpts) { o.msg = c } }
+
 // newFixture serves the API on a fresh database, with a worker on the test's own task queue.
-// Messages go to an outbox unless msg configures live channels.
-func newFixture(t *testing.T, msg ...channels.Config) *fixture {
+// Messages go to an outbox unless withMessaging configures live channels; callbacks may reach
+// loopback receivers.
+func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 	t.Helper()
+	o := fixtureOpts{env: map[string]string{}, msg: channels.Config{Mode: channels.ModeOutbox}}
+	for _, opt := range opts {
+		opt(&o)
+	}
 	db := pgtest.New(t)
 	st, err := store.FromSQL(db.SQL, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.Load(func(string) string { return "" })
+	cfg, err := config.Load(func(k string) string { return o.env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
 	tc := temporaltest.New(t).Client(t)
 	cfg.TemporalTaskQueue = temporaltest.TaskQueue(t)
 	reg := prometheus.NewRegistry()
-	f := &fixture{st: st, api: openapitest.New(t), tc: tc, queue: cfg.TemporalTaskQueue, outbox: &syncBuffer{}}
-	mc := channels.Config{Mode: channels.ModeOutbox}
-	if len(msg) > 0 {
-		mc = msg[0]
-	}
-	router, err := channels.NewRouter(mc, f.outbox)
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	sealed, _ := secretbox.New(key)
+	f := &fixture{st: st, api: openapitest.New(t), tc: tc, queue: cfg.TemporalTaskQueue, outbox: &syncBuffer{}, box: sealed}
+	router, err := channels.NewRouter(o.msg, f.outbox)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w := rtemporal.NewWorker(tc, cfg.TemporalTaskQueue, &activities.Activities{
 		Store: st, Log: slog.New(slog.DiscardHandler), Generator: generate.NewLocal(), Channels: router, AppURL: cfg.AppURL,
+		Box: sealed, Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets()}),
 	}, time.Second)
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
@@ -100,7 +129,7 @@ func newFixture(t *testing.T, msg ...channels.Config) *fixture {
 	f.h = httpapi.NewServer(httpapi.Deps{
 		Log: slog.New(slog.DiscardHandler), Config: cfg, Store: st, Temporal: tc,
 		Health:  health.New(3*time.Second, map[string]health.Check{"postgres": st.Ping, "temporal": rtemporal.HealthCheck(tc)}),
-		Metrics: httpmetrics.New(reg), Gatherer: reg,
+		Metrics: httpmetrics.New(reg), Gatherer: reg, Box: sealed,
 	})
 	f.srv = httptest.NewServer(f.h)
 	t.Cleanup(f.srv.Close)

@@ -328,11 +328,11 @@ func TestInviteCandidateByEmailWithSMSFallback(t *testing.T) {
 		io.WriteString(w, `{"code": 21610, "message": "Attempt to send to unsubscribed recipient"}`)
 	}))
 	t.Cleanup(twilio.Close)
-	f := newFixture(t, channels.Config{
+	f := newFixture(t, withMessaging(channels.Config{
 		Mode:   channels.ModeLive,
 		SMTP:   channels.SMTPConfig{Host: "127.0.0.1", Port: port, TLS: "none", From: "Acme Interviews <jobs@acme.test>"},
 		Twilio: channels.TwilioConfig{BaseURL: twilio.URL, AccountSID: "AC123", AuthToken: "secret-token", From: "+15005550006"},
-	})
+	}))
 	job := f.createJob(t, f.acmeKey, map[string]any{"externalJobId": "inv-1", "jobDescription": description, "jobTitle": "Backend Engineer"})
 	f.awaitGenerated(t, f.acmeKey, job.Payload)
 

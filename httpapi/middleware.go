@@ -15,6 +15,7 @@ import (
 const (
 	ctxRequestID = "recruitd.request_id"
 	ctxCompany   = "recruitd.company"
+	ctxAPIKey    = "recruitd.api_key"
 )
 
 // observe assigns the request id, records metrics and writes one access-log line per request.
@@ -81,6 +82,7 @@ func (s *server) authenticate(c *gin.Context) {
 		}
 	}
 	c.Set(ctxCompany, company)
+	c.Set(ctxAPIKey, k)
 	c.Next()
 }
 
@@ -88,5 +90,8 @@ func requestID(c *gin.Context) string { return c.GetString(ctxRequestID) }
 
 // company is the authenticated caller's company; only valid behind authenticate.
 func company(c *gin.Context) *models.Company { return c.MustGet(ctxCompany).(*models.Company) }
+
+// callerKey is the API key the caller authenticated with; only valid behind authenticate.
+func callerKey(c *gin.Context) *models.APIKey { return c.MustGet(ctxAPIKey).(*models.APIKey) }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

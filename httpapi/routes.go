@@ -27,6 +27,9 @@ func (s *server) routes(r *gin.Engine) {
 	v1.GET("/workflows/:trigger", s.getWorkflow)
 	v1.PUT("/workflows/:trigger", s.putWorkflow)
 
+	v2 := r.Group("/v2/api", s.authenticate)
+	v2.POST("/partner-applications", s.submitPartnerApplication)
+
 	r.NoRoute(func(c *gin.Context) { s.fail(c, errNoRoute) })
 	r.NoMethod(func(c *gin.Context) { s.fail(c, errNoMethod) })
 }

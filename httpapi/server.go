@@ -7,12 +7,15 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.temporal.io/sdk/client"
+	"golang.org/x/time/rate"
 
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
+	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 )
 
@@ -25,10 +28,13 @@ type Deps struct {
 	Health   *health.Checker
 	Metrics  *httpmetrics.Recorder
 	Gatherer prometheus.Gatherer
+	// Box opens ATS credentials.
+	Box *secretbox.Box
 }
 
 type server struct {
 	Deps
+	limits *limiters
 }
 
 // NewServer returns the REST API handler.
@@ -37,7 +43,7 @@ func NewServer(d Deps) http.Handler {
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	r.ContextWithFallback = true
-	s := &server{Deps: d}
+	s := &server{Deps: d, limits: &limiters{every: rate.Limit(d.Config.PartnerRateLimit), burst: d.Config.PartnerRateBurst, m: map[uuid.UUID]*rate.Limiter{}}}
 	r.Use(s.observe, s.recover, s.limitBody)
 	s.routes(r)
 	return r

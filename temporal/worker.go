@@ -16,6 +16,8 @@ func Register(r worker.Registry, acts *activities.Activities) {
 	r.RegisterWorkflow(workflows.Ping)
 	r.RegisterWorkflow(workflows.JobGeneration)
 	r.RegisterWorkflow(workflows.CustomerFlow)
+	r.RegisterWorkflow(workflows.PartnerApplication)
+	r.RegisterWorkflow(workflows.DeliverCallback)
 	r.RegisterActivity(acts)
 }
 

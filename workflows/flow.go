@@ -71,11 +71,13 @@ func shortActivity(ctx workflow.Context) workflow.Context {
 	})
 }
 
-// executor performs a run's side effects as activities, timers and signals.
+// executor performs a run's side effects as activities, timers and signals. partner is set in
+// partner-application runs, whose callbacks go through its one guarded terminal path.
 type executor struct {
 	ctx     workflow.Context
 	in      FlowInput
 	session uuid.UUID
+	partner *terminal
 }
 
 var _ flow.Executor = (*executor)(nil)
@@ -154,7 +156,10 @@ func (e *executor) WaitForSession(sessionID string, timeout time.Duration) (bool
 var errNoPartnerCallback = errors.New("partner callbacks are sent only by partner-application runs")
 
 func (e *executor) PartnerCallback(status, reason, interviewLink string) error {
-	return errNoPartnerCallback
+	if e.partner == nil {
+		return errNoPartnerCallback
+	}
+	return e.partner.decide(e.ctx, status, reason, interviewLink)
 }
 
 func (e *executor) SetStatus(target, status string) error {

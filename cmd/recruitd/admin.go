@@ -227,7 +227,7 @@ func parseCredentials(kvs []string) (map[string]string, error) {
 
 func apikeyCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{Use: "apikey", Short: "Manage company API keys (only hashes are stored)"}
-	var slug, name string
+	var slug, name, partner string
 	companyFlag := func(c *cobra.Command) {
 		c.Flags().StringVar(&slug, "company", "", "company slug (required)")
 		_ = c.MarkFlagRequired("company")
@@ -246,6 +246,18 @@ func apikeyCmd(e *env) *cobra.Command {
 				if err != nil {
 					return err
 				}
+				if partner != "" {
+					p, err := st.PartnerByName(cmd.Context(), c.ID, partner)
+					if errors.Is(err, store.ErrNotFound) {
+						return fmt.Errorf("no partner %q in %s (see `recruitd partners list`); the key was not bound", partner, c.Slug)
+					}
+					if err != nil {
+						return err
+					}
+					if err := st.BindAPIKey(cmd.Context(), c.ID, k.ID, p.ID); err != nil {
+						return err
+					}
+				}
 				fmt.Fprintf(e.stdout, "%s\n", key)
 				fmt.Fprintf(e.stderr, "created API key %s (id %s, prefix %s) for %s; it is shown only this once\n", name, k.ID, k.Prefix, c.Slug)
 				return nil
@@ -254,6 +266,7 @@ func apikeyCmd(e *env) *cobra.Command {
 	}
 	companyFlag(create)
 	create.Flags().StringVar(&name, "name", "default", "label to tell keys apart")
+	create.Flags().StringVar(&partner, "partner", "", "bind the key to this partner: callbacks of its submissions go to the partner")
 
 	revoke := &cobra.Command{
 		Use:   "revoke ID|PREFIX",

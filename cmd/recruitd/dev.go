@@ -97,7 +97,15 @@ func runDev(ctx context.Context, e *env) error {
 	if err := startDevServices(ctx, e, cfg, log, dir, svc); err != nil {
 		return err
 	}
-	demo, err := prepareDatabase(ctx, cfg, log, demoKey)
+	if e.getenv("CALLBACK_ALLOW_PRIVATE") == "" {
+		cfg.CallbackAllowPrivate = true // the demo partner's callback sink is on loopback
+	}
+	sim, err := startSimulator(ctx, log, e.stdout)
+	if err != nil {
+		return err
+	}
+	defer sim.close()
+	demo, err := prepareDatabase(ctx, cfg, log, demoKey, sim)
 	if err != nil {
 		return err
 	}
@@ -116,8 +124,12 @@ func runDev(ctx context.Context, e *env) error {
 		fmt.Fprintf(e.stdout, "  REST API:     %s\n", apiURL)
 		fmt.Fprintf(e.stdout, "  MCP server:   %s/mcp\n", displayURL(l.mcp.Addr()))
 		fmt.Fprintf(e.stdout, "  Temporal UI:  %s\n", ui)
+		fmt.Fprintf(e.stdout, "  ATS simulator (demo tenant, ATS-A): %s   partner callbacks are printed here\n", sim.url)
 		fmt.Fprintf(e.stdout, "demo API key: %s\n", demoKey)
-		fmt.Fprintf(e.stdout, "\nTry:  curl -H 'X-API-Key: %s' %s/v1/api/company\nCtrl-C stops everything.\n\n", demoKey, apiURL)
+		fmt.Fprintf(e.stdout, "\nTry:  curl -H 'X-API-Key: %s' %s/v1/api/company\n", demoKey, apiURL)
+		fmt.Fprintf(e.stdout, "      curl -X POST -H 'X-API-Key: %s' -H 'Content-Type: application/json' -d '{\"atsApplicantId\":\"1001\",\"atsJobId\":\"5001\"}' %s/v2/api/partner-applications\n", demoKey, apiURL)
+		fmt.Fprintln(e.stdout, "Ctrl-C stops everything.")
+		fmt.Fprintln(e.stdout)
 		return nil
 	})
 }
@@ -168,7 +180,7 @@ func startDevServices(ctx context.Context, e *env, cfg *config.Config, log *slog
 }
 
 // prepareDatabase migrates and seeds the demo tenant, returning it.
-func prepareDatabase(ctx context.Context, cfg *config.Config, log *slog.Logger, demoKey string) (*models.Company, error) {
+func prepareDatabase(ctx context.Context, cfg *config.Config, log *slog.Logger, demoKey string, sim *devSimulator) (*models.Company, error) {
 	st, err := store.Open(ctx, cfg.DatabaseURL, 2, log)
 	if err != nil {
 		return nil, err
@@ -180,6 +192,13 @@ func prepareDatabase(ctx context.Context, cfg *config.Config, log *slog.Logger, 
 	res, err := seed.Demo(ctx, st, demoKey)
 	if err != nil {
 		return nil, fmt.Errorf("seed demo tenant: %w", err)
+	}
+	b, err := box(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := seed.DemoIntegrations(ctx, st, b, res.Company, demoKey, sim.credentials(), sim.url+"/dev/partner-callbacks"); err != nil {
+		return nil, fmt.Errorf("demo integrations: %w", err)
 	}
 	log.Info("demo tenant ready", "company", res.Company.Slug, "company_created", res.CompanyCreated, "key_created", res.KeyCreated)
 	return res.Company, nil

@@ -19,6 +19,7 @@ import (
 
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/httpapi"
+	"github.com/recruitd/recruitd/internal/callbacks"
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/generate"
@@ -174,10 +175,14 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 			return nil
 		})
 	}
+	sealed, err := box(cfg)
+	if err != nil && (comp.api || comp.worker) {
+		return err
+	}
 	if comp.api {
 		start("api", lns.api, httpapi.NewServer(httpapi.Deps{
 			Log: log, Config: cfg, Store: d.store, Temporal: d.temporal,
-			Health: d.health, Metrics: d.metrics, Gatherer: d.registry,
+			Health: d.health, Metrics: d.metrics, Gatherer: d.registry, Box: sealed,
 		}))
 	}
 	if comp.mcp {
@@ -197,6 +202,7 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		if err != nil {
 			return err
 		}
+		acts.Box, acts.Metrics = sealed, activities.NewMetrics(d.registry)
 		w := rtemporal.NewWorker(d.temporal, cfg.TemporalTaskQueue, acts, cfg.ShutdownTimeout)
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
@@ -250,6 +256,11 @@ func newActivities(cfg *config.Config, log *slog.Logger, st *store.Store, out io
 	for ch, why := range router.Unavailable() {
 		log.Warn("messaging channel unavailable", "channel", ch, "reason", why)
 	}
+	opts := callbacks.Options{UserAgent: "recruitd-callbacks/1"}
+	if cfg.CallbackAllowPrivate {
+		opts.AllowedNets = callbacks.PrivateNets()
+		log.Warn("partner callbacks may reach private and loopback addresses (CALLBACK_ALLOW_PRIVATE)")
+	}
 	log.Info("worker dependencies", "generator", fmt.Sprintf("%T", gen), "messaging_mode", cfg.MessagingMode)
-	return &activities.Activities{Store: st, Log: log, Generator: gen, Channels: router, AppURL: cfg.AppURL}, nil
+	return &activities.Activities{Store: st, Log: log, Generator: gen, Channels: router, AppURL: cfg.AppURL, Sender: callbacks.NewSender(opts)}, nil
 }

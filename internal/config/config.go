@@ -59,6 +59,10 @@ type Config struct {
 	TwilioFrom         string `env:"TWILIO_FROM" doc:"Sender number (E.164) for SMS and calls."`
 	TwilioWhatsAppFrom string `env:"TWILIO_WHATSAPP_FROM" doc:"Sender number (E.164) for WhatsApp."`
 
+	PartnerRateLimit     float64 `env:"PARTNER_RATE_LIMIT" default:"10" doc:"Partner-application submissions per second per API key (token bucket); over it: 429 with Retry-After."`
+	PartnerRateBurst     int     `env:"PARTNER_RATE_BURST" default:"50" doc:"Burst size of the per-key partner-application limit."`
+	CallbackAllowPrivate bool    `env:"CALLBACK_ALLOW_PRIVATE" default:"false" doc:"Let partner callbacks reach private and loopback addresses (dev and tests only; SSRF guard off for them)."`
+
 	MaxBodyBytes    int64         `env:"MAX_BODY_BYTES" default:"1048576" doc:"Largest accepted request body, in bytes."`
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" default:"15s" doc:"Grace period for in-flight requests and activities on SIGINT/SIGTERM."`
 	LogLevel        string        `env:"LOG_LEVEL" default:"info" doc:"debug, info, warn or error."`
@@ -136,6 +140,15 @@ func set(f reflect.Value, raw string) error {
 			return fmt.Errorf("%q is not a boolean (true/false)", raw)
 		}
 		f.SetBool(b)
+	case float64:
+		if raw == "" {
+			return nil
+		}
+		n, err := strconv.ParseFloat(raw, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a number", raw)
+		}
+		f.SetFloat(n)
 	case int, int64:
 		if raw == "" {
 			return nil
@@ -203,6 +216,10 @@ func (c *Config) validate() []error {
 	}
 	check("SMTP_PORT", inRange(int64(c.SMTPPort), 1, 65535))
 	check("TWILIO_BASE_URL", urlWithScheme(c.TwilioBaseURL, "http", "https"))
+	if c.PartnerRateLimit <= 0 {
+		check("PARTNER_RATE_LIMIT", errors.New("must be positive"))
+	}
+	check("PARTNER_RATE_BURST", inRange(int64(c.PartnerRateBurst), 1, 100000))
 	check("MAX_BODY_BYTES", inRange(c.MaxBodyBytes, 1024, 64<<20))
 	if c.ShutdownTimeout <= 0 {
 		check("SHUTDOWN_TIMEOUT", errors.New("must be positive"))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
@@ -112,6 +113,16 @@ var demoJobs = []demoJob{
 			"How do you keep track of many open tickets at once?",
 		},
 		criteria: [][2]string{{"Empathy", "Listens and acknowledges the customer's situation."}, {"Clarity", "Explains next steps simply."}},
+	},
+	{
+		externalID: "5001", title: "Registered Nurse (ICU)", status: models.JobStatusActive,
+		description: "Join our ICU team as a Registered Nurse. You monitor patients, administer medication and coordinate with physicians. Active RN license and BLS certification required.",
+		skills:      []string{"Patient care", "Medication administration", "BLS"},
+		questions: []string{
+			"Tell me about a shift in the ICU where priorities changed quickly.",
+			"How do you double-check medication before administering it?",
+		},
+		criteria: [][2]string{{"Clinical judgement", "Prioritises safely under pressure."}, {"Licensure", "Holds an active RN license and BLS."}},
 	},
 	{
 		externalID: "1003", title: "Warehouse Associate", status: models.JobStatusPaused,
@@ -276,4 +287,35 @@ func ensureDefinitions(ctx context.Context, st *store.Store, companyID uuid.UUID
 		}
 	}
 	return nil
+}
+
+// DemoPartner is the demo tenant's partner in `recruitd dev`.
+const DemoPartner = "demo-partner"
+
+// DemoIntegrations points the demo tenant at the dev stack's ATS simulator (ATS-A, credentials
+// creds) and registers its partner with callbackURL, binding the demo key to it so the key can
+// submit partner applications. Run at every dev start: the simulator's address changes.
+func DemoIntegrations(ctx context.Context, st *store.Store, box *secretbox.Box, c *models.Company, demoKey string, creds map[string]string, callbackURL string) error {
+	if err := st.SetATSCredentials(ctx, c.ID, box, creds); err != nil {
+		return err
+	}
+	p, err := st.PartnerByName(ctx, c.ID, DemoPartner)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		p = &models.Partner{CompanyID: c.ID, Name: DemoPartner, CallbackURL: callbackURL}
+		if err := st.CreatePartner(ctx, box, p, store.PartnerSecrets{CallbackSecret: "demo-callback-secret", SigningSecret: "whsec_ZGVtby1zaWduaW5nLXNlY3JldC1kZW1vLXNpZ25pbmc="}); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	default:
+		if err := st.DB().WithContext(ctx).Model(p).Where("company_id = ?", c.ID).Update("callback_url", callbackURL).Error; err != nil {
+			return fmt.Errorf("update demo partner: %w", err)
+		}
+	}
+	_, k, err := st.Authenticate(ctx, demoKey)
+	if err != nil {
+		return err
+	}
+	return st.BindAPIKey(ctx, c.ID, k.ID, p.ID)
 }

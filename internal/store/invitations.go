@@ -36,45 +36,11 @@ type Invitation struct {
 func (s *Store) CreateInvitation(ctx context.Context, companyID, jobID uuid.UUID, in CandidateInput, source models.ApplicationSource, medium models.MediumType, start func(context.Context, *Invitation) error) (*Invitation, error) {
 	var inv Invitation
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		email := strings.ToLower(strings.TrimSpace(in.Email))
-		lockKey := companyID.String() + "|" + email + "|" + in.Phone
-		if err := tx.Exec("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", lockKey).Error; err != nil {
-			return fmt.Errorf("lock candidate: %w", err)
+		c, created, err := findOrCreateCandidate(tx, companyID, in)
+		if err != nil {
+			return err
 		}
-		q := tx.Where("company_id = ?", companyID)
-		switch {
-		case email != "" && in.Phone != "":
-			q = q.Where("(lower(email) = ? OR phone = ?)", email, in.Phone)
-		case email != "":
-			q = q.Where("lower(email) = ?", email)
-		default:
-			q = q.Where("phone = ?", in.Phone)
-		}
-		var found []models.Candidate
-		if err := q.Order("created_at").Limit(1).Find(&found).Error; err != nil {
-			return fmt.Errorf("find candidate: %w", err)
-		}
-		if len(found) == 1 {
-			inv.Candidate = found[0]
-			if err := fillContact(tx, &inv.Candidate, email, in.Phone); err != nil {
-				return err
-			}
-		} else {
-			inv.Candidate = models.Candidate{CompanyID: companyID, FirstName: in.FirstName, LastName: in.LastName, Status: "interviewing"}
-			if email != "" {
-				inv.Candidate.Email = &email
-			}
-			if in.Phone != "" {
-				inv.Candidate.Phone = &in.Phone
-			}
-			if in.ExternalID != "" {
-				inv.Candidate.ExternalID = &in.ExternalID
-			}
-			if err := tx.Create(&inv.Candidate).Error; err != nil {
-				return fmt.Errorf("create candidate: %w", err)
-			}
-			inv.CandidateCreated = true
-		}
+		inv.Candidate, inv.CandidateCreated = *c, created
 		inv.Application = models.Application{CompanyID: companyID, CandidateID: inv.Candidate.ID, JobID: jobID, Source: source, Status: "invited"}
 		if err := tx.Create(&inv.Application).Error; err != nil {
 			return fmt.Errorf("create application: %w", err)
@@ -254,4 +220,82 @@ func (s *Store) setStatus(ctx context.Context, model any, companyID, id uuid.UUI
 		return fmt.Errorf("set status of %s: %w", id, ErrNotFound)
 	}
 	return nil
+}
+
+// CreateApplication finds or creates the company's candidate (as CreateInvitation does) and
+// creates the job's application with the external id, or returns the one that exists for
+// (source, externalID).
+func (s *Store) CreateApplication(ctx context.Context, companyID, jobID uuid.UUID, in CandidateInput, source models.ApplicationSource, externalID string) (*models.Candidate, *models.Application, error) {
+	var cand models.Candidate
+	var app models.Application
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var existing []models.Application
+		if err := tx.Where("company_id = ? AND external_id = ? AND source = ?", companyID, externalID, source).Limit(1).Find(&existing).Error; err != nil {
+			return fmt.Errorf("find application: %w", err)
+		}
+		if len(existing) == 1 {
+			app = existing[0]
+			return tx.First(&cand, "company_id = ? AND id = ?", companyID, app.CandidateID).Error
+		}
+		c, _, err := findOrCreateCandidate(tx, companyID, in)
+		if err != nil {
+			return err
+		}
+		cand = *c
+		app = models.Application{CompanyID: companyID, CandidateID: cand.ID, JobID: jobID, ExternalID: &externalID, Source: source, Status: "new"}
+		if err := tx.Create(&app).Error; err != nil {
+			return fmt.Errorf("create application: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return &cand, &app, nil
+}
+
+// findOrCreateCandidate finds the company's candidate by e-mail (case-insensitive) or phone and
+// fills in a contact it lacks, or creates one. Concurrent calls for the same contact are
+// serialised by an advisory lock held until the transaction ends, so they share one candidate.
+func findOrCreateCandidate(tx *gorm.DB, companyID uuid.UUID, in CandidateInput) (*models.Candidate, bool, error) {
+	email := strings.ToLower(strings.TrimSpace(in.Email))
+	lockKey := companyID.String() + "|" + email + "|" + in.Phone
+	if err := tx.Exec("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", lockKey).Error; err != nil {
+		return nil, false, fmt.Errorf("lock candidate: %w", err)
+	}
+	q := tx.Where("company_id = ?", companyID)
+	switch {
+	case email != "" && in.Phone != "":
+		q = q.Where("(lower(email) = ? OR phone = ?)", email, in.Phone)
+	case email != "":
+		q = q.Where("lower(email) = ?", email)
+	case in.Phone != "":
+		q = q.Where("phone = ?", in.Phone)
+	default:
+		q = nil
+	}
+	if q != nil {
+		var found []models.Candidate
+		if err := q.Order("created_at").Limit(1).Find(&found).Error; err != nil {
+			return nil, false, fmt.Errorf("find candidate: %w", err)
+		}
+		if len(found) == 1 {
+			c := found[0]
+			return &c, false, fillContact(tx, &c, email, in.Phone)
+		}
+	}
+	c := models.Candidate{CompanyID: companyID, FirstName: in.FirstName, LastName: in.LastName, Status: "interviewing"}
+	if email != "" {
+		c.Email = &email
+	}
+	if in.Phone != "" {
+		c.Phone = &in.Phone
+	}
+	if in.ExternalID != "" {
+		c.ExternalID = &in.ExternalID
+	}
+	if err := tx.Create(&c).Error; err != nil {
+		return nil, false, fmt.Errorf("create candidate: %w", err)
+	}
+	return &c, true, nil
 }

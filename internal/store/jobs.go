@@ -184,3 +184,13 @@ func (s *Store) Guide(ctx context.Context, companyID, jobID uuid.UUID) (*GuideVi
 	}
 	return &v, nil
 }
+
+// JobByExternalID loads the company's job with the ATS job id, not deleted.
+func (s *Store) JobByExternalID(ctx context.Context, companyID uuid.UUID, externalID string) (*models.Job, error) {
+	var j models.Job
+	err := s.db.WithContext(ctx).First(&j, "company_id = ? AND external_id = ? AND NOT is_deleted", companyID, externalID).Error
+	if err != nil {
+		return nil, notFound(err, "job "+externalID)
+	}
+	return &j, nil
+}

@@ -1,0 +1,218 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/recruitd/recruitd/internal/callbacks"
+	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/phone"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
+)
+
+// PrepareInput names a partner application and the applicant's details from the ATS.
+type PrepareInput struct {
+	CompanyID            uuid.UUID
+	PartnerApplicationID uuid.UUID
+	FirstName, LastName  string
+	Email, Phone         string
+}
+
+// PartnerRun is what a partner application's run needs.
+type PartnerRun struct {
+	Missing       bool // the application row does not exist (its submission was rolled back)
+	CompanySlug   string
+	JobID         uuid.UUID
+	CandidateID   uuid.UUID
+	ApplicationID uuid.UUID
+	Flow          FlowContext
+}
+
+// PreparePartner creates (once) the candidate and application of a partner application and loads
+// the company's partner_application workflow with its facts.
+func (a *Activities) PreparePartner(ctx context.Context, in PrepareInput) (PartnerRun, error) {
+	pa, err := a.Store.PartnerApplication(ctx, in.CompanyID, in.PartnerApplicationID)
+	if errors.Is(err, store.ErrNotFound) {
+		return PartnerRun{Missing: true}, nil
+	}
+	if err != nil {
+		return PartnerRun{}, err
+	}
+	co, err := a.Store.Company(ctx, in.CompanyID)
+	if err != nil {
+		return PartnerRun{}, err
+	}
+	run := PartnerRun{CompanySlug: co.Slug, JobID: pa.JobID}
+	if pa.ApplicationID != nil && pa.CandidateID != nil {
+		run.CandidateID, run.ApplicationID = *pa.CandidateID, *pa.ApplicationID
+	} else {
+		e164 := ""
+		if in.Phone != "" {
+			e164, _ = phone.Normalize(in.Phone, "US")
+		}
+		cand := store.CandidateInput{FirstName: in.FirstName, LastName: in.LastName, Email: in.Email, Phone: e164}
+		if pa.ATSCandidateID != nil {
+			cand.ExternalID = *pa.ATSCandidateID
+		}
+		c, app, err := a.Store.CreateApplication(ctx, in.CompanyID, pa.JobID, cand, models.ApplicationSourcePartner, pa.ATSApplicantID)
+		if err != nil {
+			return PartnerRun{}, err
+		}
+		if err := a.Store.AttachApplication(ctx, in.CompanyID, pa.ID, c.ID, app.ID); err != nil {
+			return PartnerRun{}, err
+		}
+		run.CandidateID, run.ApplicationID = c.ID, app.ID
+	}
+	run.Flow, err = a.LoadFlow(ctx, LoadFlowInput{
+		CompanyID: in.CompanyID, Trigger: models.TriggerPartnerApplication,
+		JobID: run.JobID, CandidateID: run.CandidateID, ApplicationID: run.ApplicationID,
+	})
+	return run, err
+}
+
+// SettleInput is an application's terminal decision.
+type SettleInput struct {
+	CompanyID            uuid.UUID
+	PartnerApplicationID uuid.UUID
+	Status               models.PartnerStatus
+	Reason               string
+	InterviewLink        string
+}
+
+// SettleResult names the terminal callback to deliver.
+type SettleResult struct {
+	CallbackID     uuid.UUID
+	AlreadySettled bool
+}
+
+// SettlePartner records the terminal decision and its callback, once.
+func (a *Activities) SettlePartner(ctx context.Context, in SettleInput) (SettleResult, error) {
+	cb, err := a.Store.SettlePartnerApplication(ctx, in.CompanyID, in.PartnerApplicationID, in.Status, in.Reason, in.InterviewLink)
+	if errors.Is(err, store.ErrAlreadySettled) {
+		return SettleResult{CallbackID: cb.ID, AlreadySettled: true}, nil
+	}
+	if err != nil {
+		return SettleResult{}, err
+	}
+	a.Metrics.settled(string(in.Status), in.Reason)
+	a.Log.InfoContext(ctx, "partner application settled", "application_id", in.PartnerApplicationID, "status", in.Status, "reason", in.Reason)
+	return SettleResult{CallbackID: cb.ID}, nil
+}
+
+// AttemptResult is one delivery attempt's outcome.
+type AttemptResult struct {
+	State     models.CallbackState
+	Final     bool          // delivered or given up: no more attempts
+	NextDelay time.Duration // before the next attempt when not Final
+}
+
+// AttemptInput names one delivery attempt. Numbers count per delivery run; a redelivery's
+// attempts are recorded after the earlier ones.
+type AttemptInput struct {
+	CompanyID  uuid.UUID
+	CallbackID uuid.UUID
+	Number     int
+	Redeliver  bool
+}
+
+// AttemptCallback makes one delivery attempt of a callback and records it. A callback already
+// delivered or given up is left alone unless this is an operator's redelivery.
+func (a *Activities) AttemptCallback(ctx context.Context, in AttemptInput) (AttemptResult, error) {
+	companyID, number := in.CompanyID, in.Number
+	cb, err := a.Store.Callback(ctx, companyID, in.CallbackID)
+	if err != nil {
+		return AttemptResult{}, err
+	}
+	if cb.State != models.CallbackStatePending && !in.Redeliver {
+		return AttemptResult{State: cb.State, Final: true}, nil
+	}
+	recorded := number
+	if in.Redeliver {
+		recorded = cb.Attempts + 1
+	}
+	partner, err := a.Store.Partner(ctx, companyID, cb.PartnerID)
+	if err != nil {
+		return AttemptResult{}, err
+	}
+	secrets, err := store.OpenPartnerSecrets(a.Box, partner)
+	if err != nil {
+		return AttemptResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePermanent, err)
+	}
+	p := callbacks.Payload{ApplicationID: cb.PartnerApplicationID.String(), Status: string(cb.Status), InterviewLink: deref(cb.InterviewLink), Reason: deref(cb.Reason)}
+	at, outcome := a.Sender.Deliver(ctx, callbacks.Target{URL: partner.CallbackURL, CallbackSecret: secrets.CallbackSecret, SigningSecret: secrets.SigningSecret}, cb.ID.String(), p, number)
+
+	res := AttemptResult{State: models.CallbackStatePending}
+	switch outcome {
+	case callbacks.Delivered:
+		res.State, res.Final = models.CallbackStateDelivered, true
+	case callbacks.GiveUp:
+		res.State, res.Final = models.CallbackStateGaveUp, true
+	default:
+		delay, more := callbacks.NextDelay(at, jitter(cb.ID, number))
+		if !more {
+			res.State, res.Final = models.CallbackStateGaveUp, true
+		}
+		res.NextDelay = delay
+	}
+	row := &models.CallbackAttempt{CompanyID: companyID, CallbackID: cb.ID, Number: recorded, At: at.At, DurationMS: int(at.Duration.Milliseconds())}
+	if at.StatusCode != 0 {
+		row.StatusCode = &at.StatusCode
+	}
+	if at.ErrorClass != "" {
+		row.ErrorClass = &at.ErrorClass
+	}
+	if at.ResponseBody != "" {
+		row.ResponseBody = &at.ResponseBody
+	}
+	if err := a.Store.RecordAttempt(ctx, row, res.State); err != nil {
+		return AttemptResult{}, err
+	}
+	a.Metrics.attempt(res.State, cb, at)
+	a.Log.InfoContext(ctx, "callback attempt", "callback_id", cb.ID, "attempt", number, "status_code", at.StatusCode,
+		"error_class", at.ErrorClass, "state", res.State, "next_delay", res.NextDelay)
+	return res, nil
+}
+
+// jitter is a callback's deterministic jitter draw for an attempt, so a retried activity waits the
+// same as the first try would have.
+func jitter(id uuid.UUID, number int) float64 {
+	h := fnv.New64a()
+	h.Write(id[:])
+	fmt.Fprint(h, number)
+	return float64(h.Sum64()%1_000_000) / 1_000_000
+}
+
+// AlertInput is a processing failure to report.
+type AlertInput struct {
+	CompanyID            uuid.UUID
+	PartnerApplicationID uuid.UUID
+	Problem              string
+}
+
+// AlertOperations tells the company's operations contact that a partner application could not be
+// processed (an e-mail through the channels), and logs it for the platform's own alerting.
+func (a *Activities) AlertOperations(ctx context.Context, in AlertInput) error {
+	co, err := a.Store.Company(ctx, in.CompanyID)
+	if err != nil {
+		return err
+	}
+	a.Metrics.alert()
+	a.Log.ErrorContext(ctx, "partner application failed", "alert", true, "company", co.Slug, "application_id", in.PartnerApplicationID, "problem", in.Problem)
+	if co.OperationsEmail == nil {
+		return nil
+	}
+	_, _, err = a.Channels.Send(ctx, channels.Message{
+		Channel: models.MessageChannelEmail, To: *co.OperationsEmail,
+		Subject: "A partner application could not be processed",
+		Text: fmt.Sprintf("Partner application %s could not be processed; the partner was sent an error callback.\n\nProblem: %s\n",
+			in.PartnerApplicationID, in.Problem),
+	})
+	return err
+}

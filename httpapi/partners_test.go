@@ -1,0 +1,354 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/recruitd/recruitd/httpapi"
+	"github.com/recruitd/recruitd/internal/apikey"
+	"github.com/recruitd/recruitd/internal/atssim"
+	"github.com/recruitd/recruitd/internal/callbacks"
+	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
+)
+
+// receiver is a partner's callback endpoint that verifies every callback like a partner should.
+type receiver struct {
+	t        *testing.T
+	srv      *httptest.Server
+	secrets  store.PartnerSecrets
+	mu       sync.Mutex
+	got      []callbacks.Payload
+	failures int // answer 500 to this many requests first
+	calls    int
+}
+
+func newReceiver(t *testing.T, sec store.PartnerSecrets) *receiver {
+	r := &receiver{t: t, secrets: sec}
+	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.calls++
+		if r.failures > 0 {
+			r.failures--
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		if err := callbacks.Verify(req.Header, body, sec.CallbackSecret, sec.SigningSecret, time.Now()); err != nil {
+			t.Errorf("callback does not verify: %v", err)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		var p callbacks.Payload
+		if err := json.Unmarshal(body, &p); err != nil {
+			t.Errorf("callback body %s: %v", body, err)
+		}
+		r.got = append(r.got, p)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(r.srv.Close)
+	return r
+}
+
+func (r *receiver) callbacks() []callbacks.Payload {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]callbacks.Payload(nil), r.got...)
+}
+
+// await waits until n callbacks arrived.
+func (r *receiver) await(t *testing.T, n int) []callbacks.Payload {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if got := r.callbacks(); len(got) >= n {
+			return got
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("received %d callbacks after 30s, want %d", len(r.callbacks()), n)
+	return nil
+}
+
+type partnerFixture struct {
+	*fixture
+	sim      *atssim.Server
+	recv     *receiver
+	key      string // bound to the partner
+	plainKey string // not bound to a partner
+}
+
+const (
+	simJob       = "5001"
+	simApplicant = "1001"
+	simCandidate = "7001"
+)
+
+func newPartnerFixture(t *testing.T, env ...string) *partnerFixture {
+	t.Helper()
+	sim := atssim.New([]atssim.Record{
+		{ATSType: models.ATSTypeA, ApplicantID: 1001, JobID: 5001, CandidateID: 7001, FirstName: "Ada", LastName: "Quinn", Email: "ada@example.com", Phone: "+14155550101"},
+		{ATSType: models.ATSTypeA, ApplicantID: 1002, JobID: 5001, CandidateID: 7002, FirstName: "Ben", Email: "ben@example.com"},
+		{ATSType: models.ATSTypeA, ApplicantID: 1003, JobID: 5002, CandidateID: 7003, FirstName: "Cy", Email: "cy@example.com"},
+	}, atssim.Credentials{RestToken: "sim-token"})
+	simSrv := httptest.NewServer(sim.Handler())
+	t.Cleanup(simSrv.Close)
+	f := &partnerFixture{fixture: newFixture(t, withEnv(env...)), sim: sim}
+	ctx := t.Context()
+	ats := models.ATSTypeA
+	if err := f.st.DB().Model(f.acme).Update("ats_type", ats).Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := f.st.SetATSCredentials(ctx, f.acme.ID, f.box, map[string]string{"baseUrl": simSrv.URL, "restToken": "sim-token"}); err != nil {
+		t.Fatal(err)
+	}
+	sec := store.PartnerSecrets{CallbackSecret: "cbs_test_secret", SigningSecret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}
+	f.recv = newReceiver(t, sec)
+	p := &models.Partner{CompanyID: f.acme.ID, Name: "jobboard", CallbackURL: f.recv.srv.URL + "/callbacks"}
+	if err := f.st.CreatePartner(ctx, f.box, p, sec); err != nil {
+		t.Fatal(err)
+	}
+	f.key, _ = apikey.Generate()
+	k, err := f.st.CreateAPIKey(ctx, f.acme.ID, "partner", f.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.st.BindAPIKey(ctx, f.acme.ID, k.ID, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	f.plainKey = f.acmeKey
+	f.job(t, simJob, models.JobStatusActive, true)
+	f.definition(t, flow.Defaults()[flow.TriggerPartnerApplication])
+	return f
+}
+
+func (f *partnerFixture) job(t *testing.T, ext string, status models.JobStatus, open bool) {
+	t.Helper()
+	j := &models.Job{CompanyID: f.acme.ID, ExternalID: ext, InterviewerID: "acme-" + ext, Title: "Nurse", ExternalTitle: "Nurse", Description: "d", Status: status, IsOpen: open}
+	if err := f.st.DB().Create(j).Error; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (f *partnerFixture) definition(t *testing.T, d *flow.Definition) {
+	t.Helper()
+	raw, _ := json.Marshal(d)
+	if _, err := f.st.SaveWorkflowDefinition(t.Context(), f.acme.ID, models.TriggerPartnerApplication, raw, d.Enabled, flow.Hash(d)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (f *partnerFixture) submit(t *testing.T, key string, body string) (int, map[string]any, http.Header) {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, f.srv.URL+"/v2/api/partner-applications", strings.NewReader(body))
+	if key != "" {
+		req.Header.Set("X-API-Key", key)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := f.srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	f.api.Check(t, req, resp)
+	var m map[string]any
+	b, _ := io.ReadAll(resp.Body)
+	_ = json.Unmarshal(b, &m)
+	return resp.StatusCode, m, resp.Header
+}
+
+func TestPartnerApplicationInvited(t *testing.T) {
+	f := newPartnerFixture(t)
+	status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1001","atsJobId":"5001","atsCandidateId":"7001"}`)
+	if status != 202 || body["created"] != true || body["applicationId"] == "" {
+		t.Fatalf("submit = %d %v, want 202 created", status, body)
+	}
+	got := f.recv.await(t, 1)
+	if got[0].Status != "invited" || !strings.HasPrefix(got[0].InterviewLink, "http://localhost:3000/interview/") || got[0].ApplicationID != body["applicationId"] {
+		t.Fatalf("callback = %+v", got[0])
+	}
+	if !strings.Contains(f.outbox.String(), "ada@example.com") {
+		t.Errorf("the applicant was not invited: outbox %q", f.outbox.String())
+	}
+
+	// A repeat after settlement: same id, created false, a replay with the original link, no new invite.
+	invites := strings.Count(f.outbox.String(), "outbox ·")
+	status, again, _ := f.submit(t, f.key, `{"atsApplicantId":"1001"}`)
+	if status != 202 || again["created"] != false || again["applicationId"] != body["applicationId"] {
+		t.Fatalf("repeat = %d %v", status, again)
+	}
+	got = f.recv.await(t, 2)
+	if got[1].Status != "invited" || got[1].Reason != "repeat_submission" || got[1].InterviewLink != got[0].InterviewLink {
+		t.Errorf("replay = %+v, want invited/repeat_submission with the original link", got[1])
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := strings.Count(f.outbox.String(), "outbox ·"); n != invites {
+		t.Errorf("the repeat contacted the candidate again (%d messages, was %d)", n, invites)
+	}
+	if n := len(f.recv.callbacks()); n != 2 {
+		t.Errorf("%d callbacks, want the terminal one and one replay", n)
+	}
+}
+
+func TestPartnerApplicationErrorsInOrder(t *testing.T) {
+	f := newPartnerFixture(t, "ATS_TIMEOUT=300ms")
+	f.job(t, "5009", models.JobStatusActive, false)
+	f.sim.Set(atssim.Record{ATSType: models.ATSTypeA, ApplicantID: 1500, JobID: 5001, CandidateID: 7500, Email: "x@example.com", Status: 503})
+	f.sim.Set(atssim.Record{ATSType: models.ATSTypeA, ApplicantID: 1501, JobID: 5001, CandidateID: 7501, Email: "y@example.com", Hang: true})
+	tests := []struct {
+		name   string
+		key    string
+		body   string
+		status int
+		code   string
+	}{
+		{"no key", "", `{"atsApplicantId":"1001"}`, 401, "MISSING_API_KEY"},
+		{"no applicant id", f.key, `{"atsJobId":"5001"}`, 400, "MISSING_REQUIRED_FIELDS"},
+		{"non-integer id", f.key, `{"atsApplicantId":"12a"}`, 400, "INVALID_FIELD"},
+		{"key without partner", f.plainKey, `{"atsApplicantId":"1001"}`, 409, "NO_CALLBACK_ENDPOINT"},
+		{"unknown job", f.key, `{"atsApplicantId":"1001","atsJobId":"9999"}`, 404, "JOB_NOT_FOUND"},
+		{"closed job", f.key, `{"atsApplicantId":"1001","atsJobId":"5009"}`, 409, "JOB_CLOSED"},
+		{"unknown applicant", f.key, `{"atsApplicantId":"424242"}`, 404, "APPLICANT_NOT_FOUND"},
+		{"ATS 503", f.key, `{"atsApplicantId":"1500"}`, 503, "ATS_UNAVAILABLE"},
+		{"ATS timeout", f.key, `{"atsApplicantId":"1501"}`, 503, "ATS_UNAVAILABLE"},
+		{"job mismatch", f.key, `{"atsApplicantId":"1002","atsJobId":"5001","atsCandidateId":"7999"}`, 422, "ID_MISMATCH"},
+		{"derived job unknown", f.key, `{"atsApplicantId":"1003"}`, 404, "JOB_NOT_FOUND"},
+	}
+	requests := f.sim.Requests()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, body, h := f.submit(t, tt.key, tt.body)
+			if status != tt.status || body["code"] != tt.code || body["success"] != false {
+				t.Errorf("= %d %v, want %d %s", status, body, tt.status, tt.code)
+			}
+			if status == 503 && h.Get("Retry-After") == "" {
+				t.Error("503 without Retry-After")
+			}
+		})
+	}
+	if f.sim.Requests()-requests != 5 {
+		t.Errorf("the ATS was called %d times; only the 5 cases that reach the ATS lookup may call it", f.sim.Requests()-requests)
+	}
+	// A job without a partner_application trigger.
+	f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: false, Steps: flow.Defaults()[flow.TriggerPartnerApplication].Steps})
+	if status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1002","atsJobId":"5001"}`); status != 409 || body["code"] != "NO_PARTNER_TRIGGER" {
+		t.Errorf("disabled trigger = %d %v, want 409 NO_PARTNER_TRIGGER", status, body)
+	}
+	// An ATS type partner applications do not support.
+	if err := f.st.DB().Model(f.acme).Update("ats_type", models.ATSTypeD).Error; err != nil {
+		t.Fatal(err)
+	}
+	if status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1002"}`); status != 422 || body["code"] != "UNSUPPORTED_ATS" {
+		t.Errorf("ATS-D = %d %v, want 422 UNSUPPORTED_ATS", status, body)
+	}
+	if n := len(f.recv.callbacks()); n != 0 {
+		t.Errorf("%d callbacks after non-202 answers, want none", n)
+	}
+}
+
+func TestPartnerApplicationRateLimit(t *testing.T) {
+	f := newPartnerFixture(t, "PARTNER_RATE_LIMIT=0.01", "PARTNER_RATE_BURST=2")
+	for i := range 2 {
+		if status, _, _ := f.submit(t, f.key, `{"atsApplicantId":"424242"}`); status != 404 {
+			t.Fatalf("request %d = %d, want 404 within the burst", i, status)
+		}
+	}
+	status, body, h := f.submit(t, f.key, `{"atsApplicantId":"424242"}`)
+	if status != 429 || body["code"] != "RATE_LIMITED" || h.Get("Retry-After") == "" {
+		t.Errorf("third request = %d %v Retry-After %q, want 429 with Retry-After", status, body, h.Get("Retry-After"))
+	}
+}
+
+func TestFiftyIdenticalSubmissions(t *testing.T) {
+	f := newPartnerFixture(t)
+	const n = 50
+	results := make([]string, n)
+	ids := map[string]int{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest(http.MethodPost, f.srv.URL+"/v2/api/partner-applications", bytes.NewReader([]byte(`{"atsApplicantId":"1002","atsJobId":"5001"}`)))
+			req.Header.Set("X-API-Key", f.key)
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				results[i] = err.Error()
+				return
+			}
+			defer resp.Body.Close()
+			var r httpapi.PartnerApplicationResponse
+			_ = json.NewDecoder(resp.Body).Decode(&r)
+			mu.Lock()
+			ids[r.ApplicationID]++
+			mu.Unlock()
+			results[i] = fmt.Sprintf("%d %v", resp.StatusCode, r.Created)
+		}()
+	}
+	wg.Wait()
+	count := map[string]int{}
+	for _, r := range results {
+		count[r]++
+	}
+	if count["202 true"] != 1 || count["202 false"] != n-1 || len(ids) != 1 {
+		t.Fatalf("50 submissions gave %v with %d application ids, want one created and 49 repeats of one id", count, len(ids))
+	}
+	f.recv.await(t, 1)
+	time.Sleep(500 * time.Millisecond)
+	if got := f.recv.callbacks(); len(got) != 1 {
+		t.Errorf("%d callbacks, want exactly one", len(got))
+	}
+	var apps, cbs int64
+	f.st.DB().Model(&models.PartnerApplication{}).Count(&apps)
+	f.st.DB().Model(&models.Callback{}).Count(&cbs)
+	if apps != 1 || cbs != 1 {
+		t.Errorf("%d applications and %d callbacks stored, want 1 and 1", apps, cbs)
+	}
+}
+
+func TestDefinitionWithoutCallbackGetsFallback(t *testing.T) {
+	f := newPartnerFixture(t)
+	f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: true, Steps: []flow.Step{
+		{Type: flow.StepSetStatus, SetStatus: &flow.SetStatusStep{Target: flow.TargetApplication, Status: "screened"}},
+	}})
+	if status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1002","atsJobId":"5001"}`); status != 202 {
+		t.Fatalf("submit = %d %v", status, body)
+	}
+	got := f.recv.await(t, 1)
+	if got[0].Status != "not_eligible" || got[0].Reason != "workflow_completed_without_callback" || got[0].InterviewLink != "" {
+		t.Errorf("callback = %+v, want not_eligible/workflow_completed_without_callback", got[0])
+	}
+}
+
+func TestCallbackRetriedUntilDelivered(t *testing.T) {
+	f := newPartnerFixture(t)
+	f.recv.mu.Lock()
+	f.recv.failures = 1
+	f.recv.mu.Unlock()
+	if status, _, _ := f.submit(t, f.key, `{"atsApplicantId":"1002","atsJobId":"5001"}`); status != 202 {
+		t.Fatal("not accepted")
+	}
+	got := f.recv.await(t, 1) // the second attempt comes after the schedule's 5 s
+	var cb models.Callback
+	if err := f.st.DB().First(&cb).Error; err != nil {
+		t.Fatal(err)
+	}
+	var attempts []models.CallbackAttempt
+	f.st.DB().Where("callback_id = ?", cb.ID).Order("number").Find(&attempts)
+	if got[0].Status != "invited" || cb.State != models.CallbackStateDelivered || cb.Attempts != 2 || len(attempts) != 2 ||
+		attempts[0].StatusCode == nil || *attempts[0].StatusCode != 500 || attempts[1].StatusCode == nil || *attempts[1].StatusCode != 204 {
+		t.Errorf("callback %+v attempts %+v, want delivered on attempt 2 after a 500", cb, attempts)
+	}
+}

@@ -1,0 +1,259 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/recruitd/recruitd/internal/secretbox"
+	"github.com/recruitd/recruitd/models"
+)
+
+// PartnerSecrets are a partner's secrets in clear.
+type PartnerSecrets struct {
+	CallbackSecret string
+	SigningSecret  string
+}
+
+// CreatePartner stores a partner with its secrets sealed under the company.
+func (s *Store) CreatePartner(ctx context.Context, box *secretbox.Box, p *models.Partner, sec PartnerSecrets) error {
+	var err error
+	if p.CallbackSecret, err = box.Seal([]byte(sec.CallbackSecret), p.CompanyID[:]); err != nil {
+		return err
+	}
+	if p.SigningSecret, err = box.Seal([]byte(sec.SigningSecret), p.CompanyID[:]); err != nil {
+		return err
+	}
+	if err := s.db.WithContext(ctx).Create(p).Error; err != nil {
+		return notFound(err, "create partner "+p.Name)
+	}
+	return nil
+}
+
+// Partner loads a company's partner.
+func (s *Store) Partner(ctx context.Context, companyID, partnerID uuid.UUID) (*models.Partner, error) {
+	var p models.Partner
+	if err := s.db.WithContext(ctx).First(&p, "company_id = ? AND id = ?", companyID, partnerID).Error; err != nil {
+		return nil, notFound(err, "partner "+partnerID.String())
+	}
+	return &p, nil
+}
+
+// PartnerByName loads a company's partner by name.
+func (s *Store) PartnerByName(ctx context.Context, companyID uuid.UUID, name string) (*models.Partner, error) {
+	var p models.Partner
+	if err := s.db.WithContext(ctx).First(&p, "company_id = ? AND name = ?", companyID, name).Error; err != nil {
+		return nil, notFound(err, "partner "+name)
+	}
+	return &p, nil
+}
+
+// ListPartners returns the company's partners by name.
+func (s *Store) ListPartners(ctx context.Context, companyID uuid.UUID) ([]models.Partner, error) {
+	var ps []models.Partner
+	if err := s.db.WithContext(ctx).Where("company_id = ?", companyID).Order("name").Find(&ps).Error; err != nil {
+		return nil, fmt.Errorf("list partners: %w", err)
+	}
+	return ps, nil
+}
+
+// OpenPartnerSecrets decrypts a partner's secrets.
+func OpenPartnerSecrets(box *secretbox.Box, p *models.Partner) (PartnerSecrets, error) {
+	cb, err := box.Open(p.CallbackSecret, p.CompanyID[:])
+	if err != nil {
+		return PartnerSecrets{}, fmt.Errorf("callback secret of partner %s: %w", p.Name, err)
+	}
+	sg, err := box.Open(p.SigningSecret, p.CompanyID[:])
+	if err != nil {
+		return PartnerSecrets{}, fmt.Errorf("signing secret of partner %s: %w", p.Name, err)
+	}
+	return PartnerSecrets{CallbackSecret: string(cb), SigningSecret: string(sg)}, nil
+}
+
+// BindAPIKey binds the company's key (id or prefix) to a partner.
+func (s *Store) BindAPIKey(ctx context.Context, companyID, keyID, partnerID uuid.UUID) error {
+	res := s.db.WithContext(ctx).Model(&models.APIKey{}).Where("company_id = ? AND id = ?", companyID, keyID).Update("partner_id", partnerID)
+	if res.Error != nil {
+		return fmt.Errorf("bind api key: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("api key %s: %w", keyID, ErrNotFound)
+	}
+	return nil
+}
+
+// PartnerApplicationByApplicant loads the company's application for an ATS applicant.
+func (s *Store) PartnerApplicationByApplicant(ctx context.Context, companyID uuid.UUID, atsApplicantID string) (*models.PartnerApplication, error) {
+	var pa models.PartnerApplication
+	if err := s.db.WithContext(ctx).First(&pa, "company_id = ? AND ats_applicant_id = ?", companyID, atsApplicantID).Error; err != nil {
+		return nil, notFound(err, "partner application "+atsApplicantID)
+	}
+	return &pa, nil
+}
+
+// PartnerApplication loads a company's partner application.
+func (s *Store) PartnerApplication(ctx context.Context, companyID, id uuid.UUID) (*models.PartnerApplication, error) {
+	var pa models.PartnerApplication
+	if err := s.db.WithContext(ctx).First(&pa, "company_id = ? AND id = ?", companyID, id).Error; err != nil {
+		return nil, notFound(err, "partner application "+id.String())
+	}
+	return &pa, nil
+}
+
+// SubmitResult says what SubmitPartnerApplication did.
+type SubmitResult struct {
+	Application *models.PartnerApplication
+	Created     bool
+	// Replay is the callback created for a repeat of a settled application.
+	Replay *models.Callback
+}
+
+// SubmitPartnerApplication records a submission exactly once per (company, ATS applicant).
+//
+// A first submission inserts the application and runs start (which starts its workflow) before
+// committing, so a 202 always has both the row and the workflow. A repeat while in flight
+// changes nothing: the running workflow's callback answers it. A repeat after settlement creates
+// a replay callback of the settled status and runs replay (which delivers it) before
+// committing. Concurrent submissions are serialised on the unique (company, applicant) key.
+func (s *Store) SubmitPartnerApplication(ctx context.Context, pa *models.PartnerApplication, start func(context.Context, *models.PartnerApplication) error, replay func(context.Context, *models.Callback) error) (*SubmitResult, error) {
+	res := &SubmitResult{}
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		ins := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(pa)
+		if ins.Error != nil {
+			return fmt.Errorf("insert partner application: %w", ins.Error)
+		}
+		if ins.RowsAffected == 1 {
+			res.Application, res.Created = pa, true
+			return start(ctx, pa)
+		}
+		var cur models.PartnerApplication
+		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).
+			First(&cur, "company_id = ? AND ats_applicant_id = ?", pa.CompanyID, pa.ATSApplicantID).Error; err != nil {
+			return notFound(err, "partner application "+pa.ATSApplicantID)
+		}
+		res.Application = &cur
+		if !cur.Status.Settled() {
+			return nil
+		}
+		reason := "repeat_submission"
+		cb := &models.Callback{
+			CompanyID: cur.CompanyID, PartnerApplicationID: cur.ID, PartnerID: pa.PartnerID,
+			Status: cur.Status, Reason: &reason, InterviewLink: cur.InterviewLink, Replay: true,
+		}
+		if err := tx.Create(cb).Error; err != nil {
+			return fmt.Errorf("create replay callback: %w", err)
+		}
+		res.Replay = cb
+		return replay(ctx, cb)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// AttachApplication records the candidate and application a partner application created.
+func (s *Store) AttachApplication(ctx context.Context, companyID, id, candidateID, applicationID uuid.UUID) error {
+	err := s.db.WithContext(ctx).Model(&models.PartnerApplication{}).Where("company_id = ? AND id = ?", companyID, id).
+		Updates(map[string]any{"candidate_id": candidateID, "application_id": applicationID}).Error
+	if err != nil {
+		return fmt.Errorf("attach application: %w", err)
+	}
+	return nil
+}
+
+// ErrAlreadySettled means an application's terminal callback was decided before.
+var ErrAlreadySettled = errors.New("partner application already settled")
+
+// SettlePartnerApplication decides the application's terminal status and creates its one
+// terminal callback, in one transaction. Deciding twice returns the first decision's callback
+// and ErrAlreadySettled; the unique index on terminal callbacks backs this up.
+func (s *Store) SettlePartnerApplication(ctx context.Context, companyID, id uuid.UUID, status models.PartnerStatus, reason, link string) (*models.Callback, error) {
+	var cb models.Callback
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var pa models.PartnerApplication
+		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(&pa, "company_id = ? AND id = ?", companyID, id).Error; err != nil {
+			return notFound(err, "partner application "+id.String())
+		}
+		if pa.Status.Settled() {
+			if err := tx.First(&cb, "partner_application_id = ? AND NOT replay", pa.ID).Error; err != nil {
+				return notFound(err, "terminal callback of "+id.String())
+			}
+			return ErrAlreadySettled
+		}
+		now := time.Now().UTC()
+		if err := tx.Model(&pa).Where("company_id = ?", companyID).Updates(map[string]any{
+			"status": status, "reason": nullable(reason), "interview_link": nullable(link), "settled_at": now,
+		}).Error; err != nil {
+			return fmt.Errorf("settle partner application: %w", err)
+		}
+		cb = models.Callback{CompanyID: companyID, PartnerApplicationID: pa.ID, PartnerID: pa.PartnerID, Status: status, Reason: nullable(reason), InterviewLink: nullable(link)}
+		if err := tx.Create(&cb).Error; err != nil {
+			return fmt.Errorf("create callback: %w", err)
+		}
+		return nil
+	})
+	if errors.Is(err, ErrAlreadySettled) {
+		return &cb, err
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &cb, nil
+}
+
+// Callback loads a company's callback.
+func (s *Store) Callback(ctx context.Context, companyID, id uuid.UUID) (*models.Callback, error) {
+	var cb models.Callback
+	if err := s.db.WithContext(ctx).First(&cb, "company_id = ? AND id = ?", companyID, id).Error; err != nil {
+		return nil, notFound(err, "callback "+id.String())
+	}
+	return &cb, nil
+}
+
+// RecordAttempt stores a delivery attempt and the callback's state after it.
+func (s *Store) RecordAttempt(ctx context.Context, a *models.CallbackAttempt, state models.CallbackState) error {
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(a).Error; err != nil {
+			return fmt.Errorf("record attempt: %w", err)
+		}
+		upd := map[string]any{"state": state, "attempts": gorm.Expr("GREATEST(attempts, ?)", a.Number)}
+		if state == models.CallbackStateDelivered {
+			upd["delivered_at"] = a.At
+		}
+		return tx.Model(&models.Callback{}).Where("company_id = ? AND id = ?", a.CompanyID, a.CallbackID).Updates(upd).Error
+	})
+}
+
+// CallbackView is a callback with its application's ATS applicant id, for operators.
+type CallbackView struct {
+	models.Callback
+	ATSApplicantID string `gorm:"column:ats_applicant_id"`
+}
+
+// ListCallbacks returns the company's most recent callbacks.
+func (s *Store) ListCallbacks(ctx context.Context, companyID uuid.UUID, limit int) ([]CallbackView, error) {
+	var out []CallbackView
+	err := s.db.WithContext(ctx).Table("callbacks c").
+		Select("c.*, pa.ats_applicant_id").
+		Joins("JOIN partner_applications pa ON pa.company_id = c.company_id AND pa.id = c.partner_application_id").
+		Where("c.company_id = ?", companyID).Order("c.created_at DESC").Limit(limit).Scan(&out).Error
+	if err != nil {
+		return nil, fmt.Errorf("list callbacks: %w", err)
+	}
+	return out, nil
+}
+
+// CallbackAttempts returns a callback's attempts in order.
+func (s *Store) CallbackAttempts(ctx context.Context, companyID, callbackID uuid.UUID) ([]models.CallbackAttempt, error) {
+	var out []models.CallbackAttempt
+	if err := s.db.WithContext(ctx).Where("company_id = ? AND callback_id = ?", companyID, callbackID).Order("number").Find(&out).Error; err != nil {
+		return nil, fmt.Errorf("list attempts: %w", err)
+	}
+	return out, nil
+}

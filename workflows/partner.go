@@ -1,0 +1,208 @@
+package workflows
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/recruitd/recruitd/activities"
+	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/models"
+)
+
+// PartnerApplicationWorkflowID names an application's run; one per company and ATS applicant.
+func PartnerApplicationWorkflowID(companySlug, atsApplicantID string) string {
+	return "partner-application/" + companySlug + "/" + atsApplicantID
+}
+
+// CallbackWorkflowID names the delivery of one callback.
+func CallbackWorkflowID(companySlug string, callbackID uuid.UUID) string {
+	return "partner-callback/" + companySlug + "/" + callbackID.String()
+}
+
+// Reasons of platform-sent callbacks.
+const (
+	ReasonWithoutCallback = "workflow_completed_without_callback"
+	ReasonFallbackTimeout = "fallback_timeout"
+	ReasonProcessing      = "processing_failed"
+)
+
+// PartnerInput starts a partner application's run. The applicant's name and contact come from the
+// ATS record the endpoint fetched.
+type PartnerInput struct {
+	CompanyID            uuid.UUID
+	PartnerApplicationID uuid.UUID
+	Deadline             time.Duration
+	FirstName, LastName  string
+	Email, Phone         string
+}
+
+// PartnerResult is how a run ended.
+type PartnerResult struct {
+	Status string // the terminal callback's status; "" when the application row did not exist
+	Reason string
+	Flow   flow.Outcome
+}
+
+// terminal is the one guarded path to an application's terminal callback: the first decision
+// wins, later ones are logged and dropped, so each application gets exactly one.
+type terminal struct {
+	in      PartnerInput
+	slug    string
+	decided bool
+	result  PartnerResult
+	done    workflow.Channel
+}
+
+func (t *terminal) decide(ctx workflow.Context, status, reason, link string) error {
+	if t.decided {
+		workflow.GetLogger(ctx).Info("terminal callback already decided; dropping", "status", status, "reason", reason)
+		return nil
+	}
+	t.decided = true
+	t.result.Status, t.result.Reason = status, reason
+	defer t.done.Close()
+	var a *activities.Activities
+	var settled activities.SettleResult
+	if err := workflow.ExecuteActivity(shortActivity(ctx), a.SettlePartner, activities.SettleInput{
+		CompanyID: t.in.CompanyID, PartnerApplicationID: t.in.PartnerApplicationID,
+		Status: models.PartnerStatus(status), Reason: reason, InterviewLink: link,
+	}).Get(ctx, &settled); err != nil {
+		return err
+	}
+	if err := workflow.UpsertTypedSearchAttributes(ctx, ApplicationStatusKey.ValueSet(status)); err != nil {
+		workflow.GetLogger(ctx).Warn("search attribute not recorded", "err", err)
+	}
+	if settled.AlreadySettled {
+		return nil
+	}
+	child := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+		WorkflowID:            CallbackWorkflowID(t.slug, settled.CallbackID),
+		ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON, // delivery outlives the customer workflow
+		TypedSearchAttributes: temporal.NewSearchAttributes(CompanySlugKey.ValueSet(t.slug)),
+	})
+	fut := workflow.ExecuteChildWorkflow(child, DeliverCallback, CallbackInput{CompanyID: t.in.CompanyID, CallbackID: settled.CallbackID})
+	return fut.GetChildWorkflowExecution().Get(ctx, nil)
+}
+
+// PartnerApplication runs the company's partner_application workflow for one applicant and sends
+// exactly one terminal callback: the one the definition sends; not_eligible with reason
+// workflow_completed_without_callback when it ends without one; not_eligible with reason
+// fallback_timeout when nothing is decided within the company's deadline; error (and an alert to
+// the company's operations contact) when processing fails. The customer workflow may go on after
+// the callback, but no second callback is ever sent.
+func PartnerApplication(ctx workflow.Context, in PartnerInput) (PartnerResult, error) {
+	var a *activities.Activities
+	var run activities.PartnerRun
+	err := workflow.ExecuteActivity(shortActivity(ctx), a.PreparePartner, activities.PrepareInput{
+		CompanyID: in.CompanyID, PartnerApplicationID: in.PartnerApplicationID,
+		FirstName: in.FirstName, LastName: in.LastName, Email: in.Email, Phone: in.Phone,
+	}).Get(ctx, &run)
+	if err == nil && run.Missing {
+		return PartnerResult{}, nil // the submission was rolled back after this run started
+	}
+	t := &terminal{in: in, slug: run.CompanySlug, done: workflow.NewChannel(ctx)}
+	if err != nil {
+		return t.fail(ctx, err)
+	}
+
+	flowDone, setFlow := workflow.NewFuture(ctx)
+	workflow.Go(ctx, func(gctx workflow.Context) {
+		def, derr := flow.Decode(run.Flow.Definition)
+		if derr != nil {
+			setFlow.Set(flow.Outcome{Result: flow.ResultFailed, Reason: "stored definition is invalid"}, derr)
+			return
+		}
+		ex := &executor{ctx: gctx, partner: t, in: FlowInput{
+			CompanyID: in.CompanyID, Trigger: models.TriggerPartnerApplication,
+			JobID: run.JobID, CandidateID: run.CandidateID, ApplicationID: run.ApplicationID,
+		}}
+		setFlow.Set(flow.Run(def, flow.Facts(run.Flow.Facts), ex))
+	})
+
+	deadline := in.Deadline
+	if deadline <= 0 {
+		deadline = 10 * time.Minute
+	}
+	timerCtx, cancelTimer := workflow.WithCancel(ctx)
+	defer cancelTimer()
+	var out flow.Outcome
+	var flowErr error
+	flowFinished := false
+	sel := workflow.NewSelector(ctx)
+	sel.AddFuture(flowDone, func(f workflow.Future) { flowFinished, flowErr = true, f.Get(ctx, &out) })
+	sel.AddFuture(workflow.NewTimer(timerCtx, deadline), func(workflow.Future) {})
+	sel.AddReceive(t.done, func(workflow.ReceiveChannel, bool) {})
+	sel.Select(ctx)
+
+	if !flowFinished && !t.decided {
+		if err := t.decide(ctx, string(models.PartnerStatusNotEligible), ReasonFallbackTimeout, ""); err != nil {
+			return t.result, err
+		}
+	}
+	if !flowFinished {
+		flowErr = flowDone.Get(ctx, &out)
+	}
+	t.result.Flow = out
+	upsertOutcome(ctx, out.Result)
+	switch {
+	case flowErr != nil && !t.decided:
+		return t.fail(ctx, flowErr)
+	case !t.decided:
+		if err := t.decide(ctx, string(models.PartnerStatusNotEligible), ReasonWithoutCallback, ""); err != nil {
+			return t.result, err
+		}
+	}
+	return t.result, nil
+}
+
+// fail settles the application as error and alerts the company's operations contact.
+func (t *terminal) fail(ctx workflow.Context, cause error) (PartnerResult, error) {
+	workflow.GetLogger(ctx).Error("partner application could not be processed", "application_id", t.in.PartnerApplicationID, "err", cause)
+	var a *activities.Activities
+	alert := workflow.ExecuteActivity(shortActivity(ctx), a.AlertOperations, activities.AlertInput{
+		CompanyID: t.in.CompanyID, PartnerApplicationID: t.in.PartnerApplicationID, Problem: cause.Error(),
+	})
+	if err := t.decide(ctx, string(models.PartnerStatusError), ReasonProcessing, ""); err != nil {
+		return t.result, err
+	}
+	if err := alert.Get(ctx, nil); err != nil {
+		workflow.GetLogger(ctx).Warn("operations alert not sent", "err", err)
+	}
+	return t.result, nil
+}
+
+// CallbackInput names a callback to deliver. Redeliver starts over a callback that was delivered
+// or given up (an operator's redelivery).
+type CallbackInput struct {
+	CompanyID  uuid.UUID
+	CallbackID uuid.UUID
+	Redeliver  bool
+}
+
+// DeliverCallback delivers one callback at least once: an attempt now, then on the retry schedule
+// (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, with jitter, longer when the receiver
+// asks with Retry-After) until a 2xx, a 410, or the schedule's end. Every attempt is recorded.
+func DeliverCallback(ctx workflow.Context, in CallbackInput) (string, error) {
+	var a *activities.Activities
+	attempt := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}},
+	})
+	for n := 1; ; n++ {
+		var r activities.AttemptResult
+		if err := workflow.ExecuteActivity(attempt, a.AttemptCallback, activities.AttemptInput{CompanyID: in.CompanyID, CallbackID: in.CallbackID, Number: n, Redeliver: in.Redeliver}).Get(ctx, &r); err != nil {
+			return "", err
+		}
+		if r.Final {
+			upsertOutcome(ctx, string(r.State))
+			return string(r.State), nil
+		}
+		if err := workflow.Sleep(ctx, r.NextDelay); err != nil {
+			return "", err
+		}
+	}
+}

@@ -27,6 +27,9 @@ func (a *Activities) GenerateGuide(ctx context.Context, companyID, jobID uuid.UU
 	begin := time.Now()
 	job, err := a.Store.Job(ctx, companyID, jobID)
 	if errors.Is(err, store.ErrNotFound) {
+		if stillCommitting(ctx) {
+			return GenerateResult{}, errRowNotVisible
+		}
 		return GenerateResult{Status: "MISSING"}, nil
 	}
 	if err != nil {

@@ -40,6 +40,9 @@ type PartnerRun struct {
 func (a *Activities) PreparePartner(ctx context.Context, in PrepareInput) (PartnerRun, error) {
 	pa, err := a.Store.PartnerApplication(ctx, in.CompanyID, in.PartnerApplicationID)
 	if errors.Is(err, store.ErrNotFound) {
+		if stillCommitting(ctx) {
+			return PartnerRun{}, errRowNotVisible
+		}
 		return PartnerRun{Missing: true}, nil
 	}
 	if err != nil {

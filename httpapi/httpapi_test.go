@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -118,8 +119,12 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	log := slog.New(slog.DiscardHandler)
+	if os.Getenv("TEST_WORKER_LOG") != "" {
+		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
 	w := rtemporal.NewWorker(tc, cfg.TemporalTaskQueue, &activities.Activities{
-		Store: st, Log: slog.New(slog.DiscardHandler), Generator: generate.NewLocal(), Channels: router, AppURL: cfg.AppURL,
+		Store: st, Log: log, Generator: generate.NewLocal(), Channels: router, AppURL: cfg.AppURL,
 		Box: sealed, Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets()}),
 	}, time.Second)
 	if err := w.Start(); err != nil {

@@ -184,11 +184,20 @@ func (s *server) submitPartnerApplication(c *gin.Context) {
 			return
 		}
 	}
-	pa := &models.PartnerApplication{CompanyID: co.ID, PartnerID: *key.PartnerID, ATSApplicantID: applicant, ATSJobID: rec.JobID, JobID: job.ID}
+	pa := &models.PartnerApplication{ID: partnerApplicationID(co.ID, applicant), CompanyID: co.ID, PartnerID: *key.PartnerID, ATSApplicantID: applicant, ATSJobID: rec.JobID, JobID: job.ID}
 	if rec.CandidateID != "" {
 		pa.ATSCandidateID = &rec.CandidateID
 	}
 	s.submit(c, co, pa, rec)
+}
+
+// partnerApplicationNS derives application ids: one id per (company, ATS applicant), so a
+// submission retried after a rolled-back attempt gets the id the first attempt's workflow waits
+// for.
+var partnerApplicationNS = uuid.MustParse("6f1b0b52-4a8e-4f4e-9a51-2f0d5c9a7e11")
+
+func partnerApplicationID(companyID uuid.UUID, atsApplicantID string) uuid.UUID {
+	return uuid.NewSHA1(partnerApplicationNS, []byte(companyID.String()+"/"+atsApplicantID))
 }
 
 // partnerJob finds the job an application is for and checks that it takes partner applications.

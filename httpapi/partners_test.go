@@ -105,8 +105,10 @@ func newPartnerFixture(t *testing.T, env ...string) *partnerFixture {
 	t.Cleanup(simSrv.Close)
 	f := &partnerFixture{fixture: newFixture(t, withEnv(env...)), sim: sim}
 	ctx := t.Context()
-	ats := models.ATSTypeA
-	if err := f.st.DB().Model(f.acme).Update("ats_type", ats).Error; err != nil {
+	// Workflow ids hold the slug, and tests share one Temporal server: a slug per test keeps
+	// their partner-application runs apart.
+	f.acme.Slug = fmt.Sprintf("acme-%d", time.Now().UnixNano())
+	if err := f.st.DB().Model(f.acme).Updates(map[string]any{"ats_type": models.ATSTypeA, "slug": f.acme.Slug}).Error; err != nil {
 		t.Fatal(err)
 	}
 	if err := f.st.SetATSCredentials(ctx, f.acme.ID, f.box, map[string]string{"baseUrl": simSrv.URL, "restToken": "sim-token"}); err != nil {

@@ -135,14 +135,14 @@ func New(t models.ATSType, c Config) (Client, error) {
 	if base == "" {
 		base = c.Credentials[FieldBaseURL]
 	}
-	var missing []string
+	var absent []string
 	for _, f := range fields {
 		if f == FieldBaseURL && base == "" || f != FieldBaseURL && c.Credentials[f] == "" {
-			missing = append(missing, f)
+			absent = append(absent, f)
 		}
 	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("%w: %s credentials lack %s", ErrMisconfigured, t, strings.Join(missing, ", "))
+	if len(absent) > 0 {
+		return nil, fmt.Errorf("%w: %s credentials lack %s", ErrMisconfigured, t, strings.Join(absent, ", "))
 	}
 	u, err := parseBaseURL(base)
 	if err != nil {

@@ -59,9 +59,10 @@ type Config struct {
 	TwilioFrom         string `env:"TWILIO_FROM" doc:"Sender number (E.164) for SMS and calls."`
 	TwilioWhatsAppFrom string `env:"TWILIO_WHATSAPP_FROM" doc:"Sender number (E.164) for WhatsApp."`
 
-	PartnerRateLimit     float64 `env:"PARTNER_RATE_LIMIT" default:"10" doc:"Partner-application submissions per second per API key (token bucket); over it: 429 with Retry-After."`
-	PartnerRateBurst     int     `env:"PARTNER_RATE_BURST" default:"50" doc:"Burst size of the per-key partner-application limit."`
-	CallbackAllowPrivate bool    `env:"CALLBACK_ALLOW_PRIVATE" default:"false" doc:"Let partner callbacks reach private and loopback addresses (dev and tests only; SSRF guard off for them)."`
+	ATSTimeout           time.Duration `env:"ATS_TIMEOUT" default:"10s" doc:"Timeout of one ATS request; a slower ATS answers the partner with 503 (retryable), never 404."`
+	PartnerRateLimit     float64       `env:"PARTNER_RATE_LIMIT" default:"10" doc:"Partner-application submissions per second per API key (token bucket); over it: 429 with Retry-After."`
+	PartnerRateBurst     int           `env:"PARTNER_RATE_BURST" default:"50" doc:"Burst size of the per-key partner-application limit."`
+	CallbackAllowPrivate bool          `env:"CALLBACK_ALLOW_PRIVATE" default:"false" doc:"Let partner callbacks reach private and loopback addresses (dev and tests only; SSRF guard off for them)."`
 
 	MaxBodyBytes    int64         `env:"MAX_BODY_BYTES" default:"1048576" doc:"Largest accepted request body, in bytes."`
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" default:"15s" doc:"Grace period for in-flight requests and activities on SIGINT/SIGTERM."`
@@ -216,6 +217,9 @@ func (c *Config) validate() []error {
 	}
 	check("SMTP_PORT", inRange(int64(c.SMTPPort), 1, 65535))
 	check("TWILIO_BASE_URL", urlWithScheme(c.TwilioBaseURL, "http", "https"))
+	if c.ATSTimeout <= 0 {
+		check("ATS_TIMEOUT", errors.New("must be positive"))
+	}
 	if c.PartnerRateLimit <= 0 {
 		check("PARTNER_RATE_LIMIT", errors.New("must be positive"))
 	}

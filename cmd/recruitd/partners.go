@@ -22,13 +22,14 @@ import (
 	"github.com/recruitd/recruitd/workflows"
 )
 
-// newSecret returns a random secret for partners: prefix + 32 random bytes, base64url.
+// newSecret returns a random secret for partners: prefix + 32 random bytes in standard base64,
+// the encoding Standard Webhooks libraries expect after "whsec_".
 func newSecret(prefix string) (string, error) {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
 		return "", err
 	}
-	return prefix + base64.RawURLEncoding.EncodeToString(b), nil
+	return prefix + base64.StdEncoding.EncodeToString(b), nil
 }
 
 func box(cfg *config.Config) (*secretbox.Box, error) {

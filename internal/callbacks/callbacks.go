@@ -80,7 +80,7 @@ const (
 	Retry Outcome = iota
 	// Delivered: the receiver answered 2xx; stop.
 	Delivered
-	// GiveUp: no retry can succeed (410, invalid URL, refused destination, unusable target).
+	// GiveUp: no retry can succeed (410, invalid URL, refused IP literal, unusable target).
 	GiveUp
 )
 
@@ -232,7 +232,7 @@ func (s *Sender) deliver(ctx context.Context, t Target, webhookID string, p Payl
 	resp, err := s.client.Do(req)
 	if err != nil {
 		at.ErrorClass = classify(ctx, err)
-		if at.ErrorClass == ClassSSRFBlocked {
+		if at.ErrorClass == ClassSSRFBlocked && fixedAddress(u.Hostname()) {
 			return at, GiveUp
 		}
 		return at, Retry
@@ -280,6 +280,16 @@ func checkURL(raw string) (*url.URL, error) {
 		return nil, errInvalidURL
 	}
 	return u, nil
+}
+
+// fixedAddress reports whether host names its address for good: an IP literal or localhost
+// (RFC 6761). Any other name may resolve elsewhere later.
+func fixedAddress(host string) bool {
+	if _, err := netip.ParseAddr(host); err == nil {
+		return true
+	}
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
 }
 
 // headerValue reports whether v is non-empty printable ASCII, so it can be sent as a header

@@ -191,6 +191,7 @@ func TestDeliverStatusMapping(t *testing.T) {
 
 func TestDeliverTimeout(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body) // after the body, the server notices the client hanging up
 		select {
 		case <-r.Context().Done():
 		case <-time.After(5 * time.Second):
@@ -209,8 +210,12 @@ func TestDeliverTimeout(t *testing.T) {
 func TestDeliverCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body)
 		cancel()
-		<-r.Context().Done()
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
 	}))
 	defer srv.Close()
 	a, o := loopback(t, Options{}).Deliver(ctx, target(srv.URL), "cb-1", testPayload, 1)
@@ -241,26 +246,40 @@ func TestDeliverSSRF(t *testing.T) {
 	guarded := NewSender(Options{Timeout: 2 * time.Second})
 	dev := loopback(t, Options{Timeout: 2 * time.Second})
 	tests := []struct {
-		s   *Sender
-		url string
+		s       *Sender
+		url     string
+		outcome Outcome
 	}{
-		{guarded, srv.URL},
-		{guarded, "http://localhost:" + port + "/"},
-		{guarded, "http://[::ffff:127.0.0.1]:" + port + "/"},
-		{guarded, "http://[::1]:" + port + "/"},
-		{guarded, "http://10.1.2.3:" + port + "/"},
-		{guarded, "http://100.64.0.1:" + port + "/"},
-		{guarded, "http://0.0.0.0:" + port + "/"},
-		{dev, "http://169.254.169.254/latest/meta-data/"}, // link-local stays refused in dev
+		{guarded, srv.URL, GiveUp},
+		{guarded, "http://localhost:" + port + "/", GiveUp},
+		{guarded, "http://[::ffff:127.0.0.1]:" + port + "/", GiveUp},
+		{guarded, "http://[::1]:" + port + "/", GiveUp},
+		{guarded, "http://10.1.2.3:" + port + "/", GiveUp},
+		{guarded, "http://100.64.0.1:" + port + "/", GiveUp},
+		{guarded, "http://0.0.0.0:" + port + "/", GiveUp},
+		{dev, "http://169.254.169.254/latest/meta-data/", GiveUp}, // link-local stays refused in dev
 	}
 	for _, tc := range tests {
 		a, o := tc.s.Deliver(context.Background(), target(tc.url), "cb-1", testPayload, 1)
-		if a.ErrorClass != ClassSSRFBlocked || o != GiveUp || a.StatusCode != 0 {
-			t.Errorf("Deliver(%s) = %+v, %v; want class ssrf_blocked, give up", tc.url, a, o)
+		if a.ErrorClass != ClassSSRFBlocked || o != tc.outcome || a.StatusCode != 0 {
+			t.Errorf("Deliver(%s) = %+v, %v; want class ssrf_blocked, %v", tc.url, a, o, tc.outcome)
 		}
 	}
 	if n := hits.Load(); n != 0 {
 		t.Errorf("receiver got %d requests, want 0", n)
+	}
+}
+
+// TestFixedAddress covers which refused hosts are given up on; a name that resolves to a refused
+// address is retried, which would need a DNS server to test end to end.
+func TestFixedAddress(t *testing.T) {
+	for host, want := range map[string]bool{
+		"127.0.0.1": true, "::1": true, "::ffff:10.0.0.1": true, "localhost": true, "LOCALHOST.": true,
+		"api.localhost": true, "example.com": false, "localhost.example.com": false, "10.0.0.1.nip.io": false,
+	} {
+		if got := fixedAddress(host); got != want {
+			t.Errorf("fixedAddress(%q) = %v, want %v", host, got, want)
+		}
 	}
 }
 

@@ -44,9 +44,11 @@
 //     days, within which partners usually notice and fix their endpoint. 410 is the one
 //     answer that explicitly asks the sender to stop (Standard Webhooks practice).
 //   - Timeouts, DNS, TLS and connection errors: retried.
-//   - Invalid URL (not http or https, userinfo, no host), a destination refused by the SSRF
-//     guard, or an unusable target (empty secret or webhook id): GiveUp, because no retry can
-//     change the outcome; an operator fixes the partner's registration and redelivers.
+//   - Invalid URL (not http or https, userinfo, no host), an IP literal or localhost refused by
+//     the SSRF guard, or an unusable target (empty secret or webhook id): GiveUp, because no
+//     retry can change the outcome; an operator fixes the partner's registration and
+//     redelivers. A host name that resolves only to refused addresses is retried (class
+//     "ssrf_blocked"): its DNS may be fixed, and nothing is sent to a refused address.
 //
 // The schedule is immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h
 // (10 attempts over about 3 days), each delay with ±10% jitter; see [Delay] and [NextDelay].

@@ -51,6 +51,9 @@ func Demo(ctx context.Context, st *store.Store, key string) (*DemoResult, error)
 	if err := ensureDefinitions(ctx, st, c.ID); err != nil {
 		return nil, err
 	}
+	if err := ensureDemoJobs(ctx, st, c); err != nil {
+		return nil, err
+	}
 
 	if key == "" {
 		keys, err := st.ListAPIKeys(ctx, c.ID)
@@ -175,7 +178,7 @@ func createDemo(ctx context.Context, st *store.Store) (*models.Company, error) {
 		}
 		jobIDs := make([]uuid.UUID, len(demoJobs))
 		for i, dj := range demoJobs {
-			id, err := createDemoJob(tx, c, u.ID, dj)
+			id, err := createDemoJob(tx, c, &u.ID, dj)
 			if err != nil {
 				return err
 			}
@@ -194,12 +197,12 @@ func createDemo(ctx context.Context, st *store.Store) (*models.Company, error) {
 	return c, nil
 }
 
-func createDemoJob(tx *gorm.DB, c *models.Company, userID uuid.UUID, dj demoJob) (uuid.UUID, error) {
+func createDemoJob(tx *gorm.DB, c *models.Company, userID *uuid.UUID, dj demoJob) (uuid.UUID, error) {
 	now := time.Now().UTC()
 	j := &models.Job{
 		CompanyID: c.ID, ExternalID: dj.externalID, InterviewerID: c.Slug + "-" + dj.externalID,
 		Title: dj.title, ExternalTitle: dj.title, Description: dj.description, Status: dj.status,
-		IsOpen: true, CreatedByUserID: &userID, GeneratedAt: &now,
+		IsOpen: true, CreatedByUserID: userID, GeneratedAt: &now,
 	}
 	if err := tx.Create(j).Error; err != nil {
 		return uuid.Nil, fmt.Errorf("create demo job %s: %w", dj.externalID, err)
@@ -262,6 +265,26 @@ func createDemoCandidate(tx *gorm.DB, companyID, userID, jobID uuid.UUID, i int,
 		note := &models.RecruiterNote{CompanyID: companyID, CandidateID: cand.ID, SessionID: &s.ID, AuthorUserID: &userID, Body: "Strong interview; move to the hiring manager."}
 		if err := tx.Create(note).Error; err != nil {
 			return fmt.Errorf("create demo note: %w", err)
+		}
+	}
+	return nil
+}
+
+// ensureDemoJobs adds the demo jobs a tenant seeded by an older release lacks.
+func ensureDemoJobs(ctx context.Context, st *store.Store, c *models.Company) error {
+	for _, dj := range demoJobs {
+		_, err := st.JobByExternalID(ctx, c.ID, dj.externalID)
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		if err := st.DB().WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			_, err := createDemoJob(tx, c, nil, dj)
+			return err
+		}); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -1,13 +1,13 @@
 package temporal
 
-import "github.com/recruitd/recruitd/workflows"
+import (
+	"github.com/recruitd/recruitd/internal/devstack"
+	"github.com/recruitd/recruitd/workflows"
+)
 
 // SearchAttribute is a custom search attribute as the Temporal CLI names it
 // (`temporal operator search-attribute create --name N --type T`).
-type SearchAttribute struct {
-	Name string
-	Type string
-}
+type SearchAttribute = devstack.SearchAttribute
 
 // SearchAttributes lists every custom search attribute recruitd's workflows use (the typed keys
 // live with the workflows, in workflows.SearchAttributeKeys). `make dev` and the test harness

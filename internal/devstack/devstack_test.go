@@ -21,8 +21,6 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"golang.org/x/sys/unix"
-
-	"github.com/recruitd/recruitd/temporal"
 )
 
 func testLogger(t *testing.T) *slog.Logger {
@@ -192,7 +190,7 @@ func TestTemporalInMemory(t *testing.T) {
 	tc, err := StartTemporal(ctx, TemporalOptions{
 		CLI:              repoCLI(t),
 		Headless:         true,
-		SearchAttributes: temporal.SearchAttributes(),
+		SearchAttributes: testAttributes(),
 		Log:              testLogger(t),
 	})
 	if err != nil {
@@ -207,7 +205,7 @@ func TestTemporalInMemory(t *testing.T) {
 	if _, err := c.WorkflowService().DescribeNamespace(ctx, &workflowservice.DescribeNamespaceRequest{Namespace: "default"}); err != nil {
 		t.Fatalf("describe namespace default: %v", err)
 	}
-	assertAttributes(t, c, "default", temporal.SearchAttributes())
+	assertAttributes(t, c, "default", testAttributes())
 
 	pid := tc.PID()
 	if err := tc.Stop(ctx); err != nil {
@@ -219,7 +217,7 @@ func TestTemporalInMemory(t *testing.T) {
 	assertGone(t, "temporal after Stop", pid)
 }
 
-func assertAttributes(t *testing.T, c client.Client, namespace string, want []temporal.SearchAttribute) {
+func assertAttributes(t *testing.T, c client.Client, namespace string, want []SearchAttribute) {
 	t.Helper()
 	resp, err := c.OperatorService().ListSearchAttributes(t.Context(), &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
 	if err != nil {
@@ -237,7 +235,7 @@ func assertAttributes(t *testing.T, c client.Client, namespace string, want []te
 func TestTemporalFileRestart(t *testing.T) {
 	ctx := t.Context()
 	dir := t.TempDir()
-	all := temporal.SearchAttributes()
+	all := testAttributes()
 	opts := TemporalOptions{
 		CLI:              repoCLI(t),
 		DBFile:           filepath.Join(dir, "temporal.db"),
@@ -392,4 +390,9 @@ func TestRepoRoot(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "internal", "devstack")); err != nil {
 		t.Errorf("RepoRoot() = %s, which has no internal/devstack", root)
 	}
+}
+
+// testAttributes stands in for recruitd's attributes (the temporal package imports devstack).
+func testAttributes() []SearchAttribute {
+	return []SearchAttribute{{Name: "CompanySlug", Type: "Keyword"}, {Name: "Outcome", Type: "Keyword"}, {Name: "WorkflowTrigger", Type: "Keyword"}}
 }

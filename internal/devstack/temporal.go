@@ -23,8 +23,6 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
-
-	"github.com/recruitd/recruitd/temporal"
 )
 
 // TemporalCLIModule is the `go install` target of the Temporal CLI. Later versions cannot be
@@ -93,10 +91,17 @@ type TemporalOptions struct {
 	// Namespace is created at launch (default "default").
 	Namespace string
 	// SearchAttributes are registered on Namespace, usually temporal.SearchAttributes().
-	SearchAttributes []temporal.SearchAttribute
+	SearchAttributes []SearchAttribute
 	// LogFile receives the server's output (appended); "" discards it, keeping the tail for errors.
 	LogFile string
 	Log     *slog.Logger
+}
+
+// SearchAttribute is a custom search attribute: its name and Temporal type ("Keyword", "Int"...).
+// The temporal package's SearchAttribute is this type, so devstack needs nothing of the worker.
+type SearchAttribute struct {
+	Name string
+	Type string
 }
 
 // Temporal is a running Temporal dev server (`temporal server start-dev`).

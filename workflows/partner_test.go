@@ -1,0 +1,177 @@
+package workflows
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/recruitd/recruitd/activities"
+	"github.com/recruitd/recruitd/internal/callbacks"
+	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/pgtest"
+	"github.com/recruitd/recruitd/internal/secretbox"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
+)
+
+var paID = uuid.MustParse("00000000-0000-0000-0000-0000000000b1")
+
+func partnerEnv(t *testing.T, def string) *testsuite.TestWorkflowEnvironment {
+	t.Helper()
+	e := env(t)
+	e.RegisterWorkflow(DeliverCallback)
+	var a *activities.Activities
+	e.OnActivity(a.PreparePartner, mock.Anything, mock.Anything).Return(activities.PartnerRun{
+		CompanySlug: "acme", JobID: uuid.New(), CandidateID: uuid.New(), ApplicationID: uuid.New(),
+		Flow: activities.FlowContext{Definition: json.RawMessage(def), Facts: map[string]any{"candidate.email": "a@example.com", "job.isOpen": true, "job.status": "ACTIVE"}},
+	}, nil)
+	e.OnActivity(a.AttemptCallback, mock.Anything, mock.Anything).Return(activities.AttemptResult{State: models.CallbackStateDelivered, Final: true}, nil)
+	return e
+}
+
+func settledWith(e *testsuite.TestWorkflowEnvironment, got *[]activities.SettleInput) {
+	var a *activities.Activities
+	e.OnActivity(a.SettlePartner, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.SettleInput) (activities.SettleResult, error) {
+		*got = append(*got, in)
+		return activities.SettleResult{CallbackID: uuid.New()}, nil
+	})
+}
+
+func TestFallbackTimeout(t *testing.T) {
+	e := partnerEnv(t, `{"trigger":"partner_application","enabled":true,"steps":[
+	 {"type":"wait","wait":{"duration":"1h"}},
+	 {"type":"invite","invite":{"channels":["email"],"mediumType":"VIDEO"}},
+	 {"type":"partner_callback","partner_callback":{"status":"invited"}}]}`)
+	var a *activities.Activities
+	e.OnActivity(a.OpenSession, mock.Anything, mock.Anything).Return(uuid.New(), nil)
+	e.OnActivity(a.SendInvite, mock.Anything, mock.Anything).Return(activities.SendInviteResult{InterviewLink: "https://app/i/x"}, nil)
+	var settled []activities.SettleInput
+	e.OnActivity(a.SettlePartner, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.SettleInput) (activities.SettleResult, error) {
+		settled = append(settled, in)
+		return activities.SettleResult{CallbackID: uuid.New()}, nil
+	})
+	e.ExecuteWorkflow(PartnerApplication, PartnerInput{CompanyID: company, PartnerApplicationID: paID, Deadline: 10 * time.Minute})
+	var res PartnerResult
+	if err := e.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if len(settled) != 1 || settled[0].Status != models.PartnerStatusNotEligible || settled[0].Reason != ReasonFallbackTimeout {
+		t.Fatalf("settled %+v, want one not_eligible/fallback_timeout", settled)
+	}
+	// The customer workflow went on after the fallback (the invite was sent), but its callback was dropped.
+	e.AssertActivityNumberOfCalls(t, "SendInvite", 1)
+	e.AssertActivityNumberOfCalls(t, "SettlePartner", 1)
+	e.AssertActivityNumberOfCalls(t, "AttemptCallback", 1)
+	if res.Status != "not_eligible" || res.Flow.Result != flow.ResultCompleted {
+		t.Errorf("result = %+v", res)
+	}
+}
+
+func TestDefinitionEndsWithoutCallback(t *testing.T) {
+	e := partnerEnv(t, `{"trigger":"partner_application","enabled":true,"steps":[{"type":"set_status","set_status":{"target":"application","status":"screened"}}]}`)
+	var a *activities.Activities
+	e.OnActivity(a.SetStatus, mock.Anything, mock.Anything).Return(nil)
+	var settled []activities.SettleInput
+	settledWith(e, &settled)
+	e.ExecuteWorkflow(PartnerApplication, PartnerInput{CompanyID: company, PartnerApplicationID: paID, Deadline: 10 * time.Minute})
+	if err := e.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if len(settled) != 1 || settled[0].Status != models.PartnerStatusNotEligible || settled[0].Reason != ReasonWithoutCallback {
+		t.Fatalf("settled %+v, want one not_eligible/workflow_completed_without_callback", settled)
+	}
+}
+
+func TestProcessingFailureSendsErrorAndAlerts(t *testing.T) {
+	e := env(t)
+	e.RegisterWorkflow(DeliverCallback)
+	var a *activities.Activities
+	e.OnActivity(a.PreparePartner, mock.Anything, mock.Anything).Return(activities.PartnerRun{},
+		temporal.NewNonRetryableApplicationError("job vanished", activities.ErrTypePermanent, nil))
+	e.OnActivity(a.AttemptCallback, mock.Anything, mock.Anything).Return(activities.AttemptResult{State: models.CallbackStateDelivered, Final: true}, nil)
+	e.OnActivity(a.AlertOperations, mock.Anything, mock.Anything).Return(nil).Once()
+	var settled []activities.SettleInput
+	settledWith(e, &settled)
+	e.ExecuteWorkflow(PartnerApplication, PartnerInput{CompanyID: company, PartnerApplicationID: paID})
+	if err := e.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if len(settled) != 1 || settled[0].Status != models.PartnerStatusError {
+		t.Fatalf("settled %+v, want one error callback", settled)
+	}
+	e.AssertExpectations(t)
+}
+
+// TestReceiverFailingThreeTimes delivers a real callback with the real activity to a receiver
+// that fails three times: the fourth attempt succeeds, after the schedule's 5 s, 5 min and 30 min
+// (skipped), and four attempts are recorded.
+func TestReceiverFailingThreeTimes(t *testing.T) {
+	db := pgtest.New(t)
+	st, err := store.FromSQL(db.SQL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	box, _ := secretbox.New(make([]byte, 32))
+	var calls atomic.Int32
+	sec := store.PartnerSecrets{CallbackSecret: "cbs", SigningSecret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) <= 3 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	}))
+	defer recv.Close()
+
+	co := &models.Company{Slug: "acme", Name: "Acme", DefaultJobStatus: models.JobStatusActive}
+	must(t, st.CreateCompany(ctx, co))
+	p := &models.Partner{CompanyID: co.ID, Name: "board", CallbackURL: recv.URL}
+	must(t, st.CreatePartner(ctx, box, p, sec))
+	job := &models.Job{CompanyID: co.ID, ExternalID: "1", InterviewerID: "acme-1", Description: "d", Status: models.JobStatusActive, IsOpen: true}
+	must(t, st.DB().Create(job).Error)
+	pa := &models.PartnerApplication{CompanyID: co.ID, PartnerID: p.ID, ATSApplicantID: "9", ATSJobID: "1", JobID: job.ID}
+	must(t, st.DB().Create(pa).Error)
+	cb, err := st.SettlePartnerApplication(ctx, co.ID, pa.ID, models.PartnerStatusNotEligible, "x", "")
+	must(t, err)
+
+	e := env(t)
+	e.RegisterActivity(&activities.Activities{Store: st, Log: slog.New(slog.DiscardHandler), Box: box,
+		Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets()})})
+	start := e.Now()
+	e.ExecuteWorkflow(DeliverCallback, CallbackInput{CompanyID: co.ID, CallbackID: cb.ID})
+	var state string
+	if err := e.GetWorkflowResult(&state); err != nil || state != string(models.CallbackStateDelivered) {
+		t.Fatalf("DeliverCallback = %q, %v", state, err)
+	}
+	if elapsed := e.Now().Sub(start); elapsed < 30*time.Minute {
+		t.Errorf("delivered %s after the first attempt; the schedule waits 5s + 5min + 30min", elapsed)
+	}
+	atts, err := st.CallbackAttempts(ctx, co.ID, cb.ID)
+	must(t, err)
+	if calls.Load() != 4 || len(atts) != 4 || *atts[0].StatusCode != 503 || *atts[3].StatusCode != 200 {
+		t.Fatalf("%d calls, attempts %+v; want 4 with the last one 200", calls.Load(), atts)
+	}
+	got, _ := st.Callback(ctx, co.ID, cb.ID)
+	if got.State != models.CallbackStateDelivered || got.Attempts != 4 {
+		t.Errorf("callback = %+v", got)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -92,7 +93,15 @@ func decodeJSON(c *gin.Context, v any) error {
 	if ct != "application/json" && !strings.HasSuffix(ct, "+json") {
 		return errContentType
 	}
-	dec := json.NewDecoder(c.Request.Body)
+	body, err := io.ReadAll(c.Request.Body)
+	if err != nil {
+		return jsonError(err)
+	}
+	// Postgres text cannot hold NUL; refuse it here rather than fail at the database.
+	if bytes.Contains(body, []byte(`\u0000`)) {
+		return newError(http.StatusBadRequest, "INVALID_JSON", "text may not contain NUL characters (\\u0000)")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(v); err != nil {
 		return jsonError(err)
 	}

@@ -88,6 +88,7 @@ func TestDecodeJSON(t *testing.T) {
 		{"wrong type", "application/json", `{"count":"two"}`, 400, "INVALID_JSON", "count must be an integer"},
 		{"empty", "application/json", ``, 400, "INVALID_JSON", "empty"},
 		{"two values", "application/json", `{} {}`, 400, "INVALID_JSON", "more than one"},
+		{"NUL character", "application/json", `{"name":"a\u0000b"}`, 400, "INVALID_JSON", "NUL"},
 		{"not json", "text/plain", `{}`, 415, "UNSUPPORTED_MEDIA_TYPE", "application/json"},
 		{"too large", "application/json", `{"name":"` + strings.Repeat("a", 4096) + `"}`, 413, "BODY_TOO_LARGE", ""},
 	}

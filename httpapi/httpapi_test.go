@@ -17,6 +17,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
 
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/api"
@@ -56,18 +57,21 @@ func (s *syncBuffer) String() string {
 }
 
 type fixture struct {
-	h       http.Handler
-	srv     *httptest.Server
-	tc      client.Client
-	queue   string
-	outbox  *syncBuffer
-	box     *secretbox.Box
-	st      *store.Store
-	api     *openapitest.Checker
-	acme    *models.Company
-	acmeKey string
-	other   *models.Company
-	otherKy string
+	h      http.Handler
+	srv    *httptest.Server
+	tc     client.Client
+	queue  string
+	outbox *syncBuffer
+	box    *secretbox.Box
+	// worker is the running worker; startWorker starts another on the same queue.
+	worker      worker.Worker
+	startWorker func() worker.Worker
+	st          *store.Store
+	api         *openapitest.Checker
+	acme        *models.Company
+	acmeKey     string
+	other       *models.Company
+	otherKy     string
 }
 
 type fixtureOpts struct {
@@ -123,14 +127,18 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 	if os.Getenv("TEST_WORKER_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	w := rtemporal.NewWorker(tc, cfg.TemporalTaskQueue, &activities.Activities{
-		Store: st, Log: log, Generator: generate.NewLocal(), Channels: router, AppURL: cfg.AppURL,
-		Box: sealed, Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets()}),
-	}, time.Second)
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
+	f.startWorker = func() worker.Worker {
+		w := rtemporal.NewWorker(tc, cfg.TemporalTaskQueue, &activities.Activities{
+			Store: st, Log: log, Generator: generate.NewLocal(), Channels: router, AppURL: cfg.AppURL,
+			Box: sealed, Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets()}),
+		}, time.Second)
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(w.Stop)
+		return w
 	}
-	t.Cleanup(w.Stop)
+	f.worker = f.startWorker()
 	f.h = httpapi.NewServer(httpapi.Deps{
 		Log: slog.New(slog.DiscardHandler), Config: cfg, Store: st, Temporal: tc,
 		Health:  health.New(3*time.Second, map[string]health.Check{"postgres": st.Ping, "temporal": rtemporal.HealthCheck(tc)}),

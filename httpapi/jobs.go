@@ -179,7 +179,7 @@ func (s *server) createJob(c *gin.Context) {
 	}
 	c.JSON(http.StatusOK, CreateJobResponse{
 		Success: true,
-		Message: "Job created; the interview is being generated. Poll GET /v1/api/interviewers/" + job.InterviewerID + " until status is ACTIVE or PAUSED.",
+		Message: "Job created; the interview is being generated. Poll GET /v1/api/interviewers/" + job.InterviewerID + " until status is ACTIVE or PAUSED (or FAILED, with generation.failureReason).",
 		Payload: job.InterviewerID,
 	})
 }

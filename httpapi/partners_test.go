@@ -354,3 +354,29 @@ func TestCallbackRetriedUntilDelivered(t *testing.T) {
 		t.Errorf("callback %+v attempts %+v, want delivered on attempt 2 after a 500", cb, attempts)
 	}
 }
+
+// TestWorkerRestartAfterAccept stops the worker right after the 202, while the application's run
+// waits, and starts a new one: the run resumes from its history and exactly one callback arrives.
+func TestWorkerRestartAfterAccept(t *testing.T) {
+	f := newPartnerFixture(t)
+	f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: true, Steps: []flow.Step{
+		{Type: flow.StepWait, Wait: &flow.WaitStep{Duration: "2s"}},
+		{Type: flow.StepInvite, Invite: &flow.InviteStep{Channels: []models.MessageChannel{models.MessageChannelEmail}, MediumType: models.MediumTypeVideo}},
+		{Type: flow.StepPartnerCallback, PartnerCallback: &flow.PartnerCallbackStep{Status: flow.CallbackInvited}},
+	}})
+	if status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1002","atsJobId":"5001"}`); status != 202 {
+		t.Fatalf("submit = %d %v", status, body)
+	}
+	time.Sleep(300 * time.Millisecond) // the run has started and is in its wait
+	f.worker.Stop()
+	time.Sleep(2500 * time.Millisecond) // the wait's timer fires while no worker runs
+	if n := len(f.recv.callbacks()); n != 0 {
+		t.Fatalf("%d callbacks while no worker ran", n)
+	}
+	f.worker = f.startWorker()
+	got := f.recv.await(t, 1)
+	time.Sleep(time.Second)
+	if got = f.recv.callbacks(); len(got) != 1 || got[0].Status != "invited" {
+		t.Errorf("callbacks after the restart = %+v, want exactly one invited", got)
+	}
+}

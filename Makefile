@@ -21,6 +21,7 @@ test: bin/recruitd bin/temporal
 ## bench: load scenarios against a throwaway stack, reported as ratios of the Temporal floor
 bench: bin/recruitd bin/temporal
 	./bin/recruitd bench jobs
+	./bin/recruitd bench partner --duration 60s
 
 build: bin/recruitd
 

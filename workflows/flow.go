@@ -63,6 +63,15 @@ func CustomerFlow(ctx workflow.Context, in FlowInput) (flow.Outcome, error) {
 	return out, err
 }
 
+// shortLocal runs quick Postgres work as a local activity: no task-queue round trip per call,
+// which is most of a short workflow's latency.
+func shortLocal(ctx workflow.Context) workflow.Context {
+	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}},
+	})
+}
+
 // shortActivity is for quick Postgres activities.
 func shortActivity(ctx workflow.Context) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
@@ -92,7 +101,7 @@ func (e *executor) Invite(step flow.InviteStep) (flow.InviteResult, error) {
 		medium = e.in.MediumType
 	}
 	if e.session == uuid.Nil {
-		err := workflow.ExecuteActivity(shortActivity(e.ctx), a.OpenSession, activities.OpenSessionInput{
+		err := workflow.ExecuteLocalActivity(shortLocal(e.ctx), a.OpenSession, activities.OpenSessionInput{
 			CompanyID: e.in.CompanyID, ApplicationID: e.in.ApplicationID, MediumType: medium,
 		}).Get(e.ctx, &e.session)
 		if err != nil {

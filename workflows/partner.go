@@ -67,7 +67,7 @@ func (t *terminal) decide(ctx workflow.Context, status, reason, link string) err
 	defer t.done.Close()
 	var a *activities.Activities
 	var settled activities.SettleResult
-	if err := workflow.ExecuteActivity(shortActivity(ctx), a.SettlePartner, activities.SettleInput{
+	if err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.SettlePartner, activities.SettleInput{
 		CompanyID: t.in.CompanyID, PartnerApplicationID: t.in.PartnerApplicationID,
 		Status: models.PartnerStatus(status), Reason: reason, InterviewLink: link,
 	}).Get(ctx, &settled); err != nil {
@@ -79,12 +79,25 @@ func (t *terminal) decide(ctx workflow.Context, status, reason, link string) err
 	if settled.AlreadySettled {
 		return nil
 	}
+	// The first attempt runs here, so a partner that answers at once gets the callback without a
+	// child workflow's start; only a failed first attempt hands the retries to DeliverCallback.
+	var first activities.AttemptResult
+	if err := workflow.ExecuteLocalActivity(attemptLocal(ctx), a.AttemptCallback, activities.AttemptInput{
+		CompanyID: t.in.CompanyID, CallbackID: settled.CallbackID, Number: 1,
+	}).Get(ctx, &first); err != nil {
+		return err
+	}
+	if first.Final {
+		return nil
+	}
 	child := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
 		WorkflowID:            CallbackWorkflowID(t.slug, settled.CallbackID),
 		ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON, // delivery outlives the customer workflow
 		TypedSearchAttributes: temporal.NewSearchAttributes(CompanySlugKey.ValueSet(t.slug)),
 	})
-	fut := workflow.ExecuteChildWorkflow(child, DeliverCallback, CallbackInput{CompanyID: t.in.CompanyID, CallbackID: settled.CallbackID})
+	fut := workflow.ExecuteChildWorkflow(child, DeliverCallback, CallbackInput{
+		CompanyID: t.in.CompanyID, CallbackID: settled.CallbackID, FirstAttempt: 2, FirstDelay: first.NextDelay,
+	})
 	return fut.GetChildWorkflowExecution().Get(ctx, nil)
 }
 
@@ -97,7 +110,7 @@ func (t *terminal) decide(ctx workflow.Context, status, reason, link string) err
 func PartnerApplication(ctx workflow.Context, in PartnerInput) (PartnerResult, error) {
 	var a *activities.Activities
 	var run activities.PartnerRun
-	err := workflow.ExecuteActivity(shortActivity(ctx), a.PreparePartner, activities.PrepareInput{
+	err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.PreparePartner, activities.PrepareInput{
 		CompanyID: in.CompanyID, PartnerApplicationID: in.PartnerApplicationID,
 		FirstName: in.FirstName, LastName: in.LastName, Email: in.Email, Phone: in.Phone,
 	}).Get(ctx, &run)
@@ -176,11 +189,22 @@ func (t *terminal) fail(ctx workflow.Context, cause error) (PartnerResult, error
 }
 
 // CallbackInput names a callback to deliver. Redeliver starts over a callback that was delivered
-// or given up (an operator's redelivery).
+// or given up (an operator's redelivery). FirstAttempt and FirstDelay continue a delivery whose
+// earlier attempts ran elsewhere (the partner workflow makes the first one).
 type CallbackInput struct {
-	CompanyID  uuid.UUID
-	CallbackID uuid.UUID
-	Redeliver  bool
+	CompanyID    uuid.UUID
+	CallbackID   uuid.UUID
+	Redeliver    bool
+	FirstAttempt int
+	FirstDelay   time.Duration
+}
+
+// attemptLocal runs a callback attempt as a local activity: one bounded HTTP request.
+func attemptLocal(ctx workflow.Context) workflow.Context {
+	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}},
+	})
 }
 
 // DeliverCallback delivers one callback at least once: an attempt now, then on the retry schedule
@@ -192,7 +216,12 @@ func DeliverCallback(ctx workflow.Context, in CallbackInput) (string, error) {
 		StartToCloseTimeout: time.Minute,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}},
 	})
-	for n := 1; ; n++ {
+	if in.FirstDelay > 0 {
+		if err := workflow.Sleep(ctx, in.FirstDelay); err != nil {
+			return "", err
+		}
+	}
+	for n := max(in.FirstAttempt, 1); ; n++ {
 		var r activities.AttemptResult
 		if err := workflow.ExecuteActivity(attempt, a.AttemptCallback, activities.AttemptInput{CompanyID: in.CompanyID, CallbackID: in.CallbackID, Number: n, Redeliver: in.Redeliver}).Get(ctx, &r); err != nil {
 			return "", err

@@ -174,4 +174,3 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
-

@@ -128,7 +128,7 @@ func (s *server) submitPartnerApplication(c *gin.Context) {
 		s.fail(c, errNoCallbackEndpoint)
 		return
 	}
-	client, err := s.atsClient(ctx, co)
+	client, err := s.atsClient(co)
 	if errors.Is(err, ats.ErrUnsupported) {
 		s.fail(c, errUnsupportedATS)
 		return
@@ -222,11 +222,12 @@ func (s *server) partnerJob(ctx context.Context, companyID uuid.UUID, atsJobID s
 	return job, nil
 }
 
-func (s *server) atsClient(ctx context.Context, co *models.Company) (ats.Client, error) {
+// atsClient builds the company's ATS client from the row authentication loaded (no query).
+func (s *server) atsClient(co *models.Company) (ats.Client, error) {
 	if co.ATSType == nil {
 		return nil, ats.ErrUnsupported
 	}
-	creds, err := s.Store.ATSCredentials(ctx, co.ID, s.Box)
+	creds, err := store.OpenATSCredentials(s.Box, co)
 	if err != nil {
 		return nil, err
 	}

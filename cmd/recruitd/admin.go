@@ -150,14 +150,11 @@ func companyCmd(e *env) *cobra.Command {
 				return err
 			}
 			return e.withStore(cmd.Context(), func(cfg *config.Config, _ *slog.Logger, st *store.Store) error {
-				var box *secretbox.Box
+				var sealed *secretbox.Box
 				if len(credMap) > 0 {
-					k, err := cfg.EncryptionKeyBytes()
-					if err != nil {
+					var err error
+					if sealed, err = box(cfg); err != nil {
 						return fmt.Errorf("--ats-credential needs RECRUITD_ENCRYPTION_KEY: %w", err)
-					}
-					if box, err = secretbox.New(k); err != nil {
-						return err
 					}
 				}
 				if err := st.CreateCompany(cmd.Context(), c); err != nil {
@@ -166,8 +163,8 @@ func companyCmd(e *env) *cobra.Command {
 					}
 					return err
 				}
-				if box != nil {
-					if err := st.SetATSCredentials(cmd.Context(), c.ID, box, credMap); err != nil {
+				if sealed != nil {
+					if err := st.SetATSCredentials(cmd.Context(), c.ID, sealed, credMap); err != nil {
 						return err
 					}
 				}

@@ -41,6 +41,7 @@ func atssimCmd(e *env) *cobra.Command {
 // devSimulator is the ATS simulator and partner-callback sink of `recruitd dev`, on one listener.
 type devSimulator struct {
 	url string
+	sim *atssim.Server
 	srv *http.Server
 }
 
@@ -49,6 +50,7 @@ func (d *devSimulator) credentials() map[string]string {
 }
 
 func (d *devSimulator) close() {
+	d.sim.Close() // releases requests held by the hang and latency records
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = d.srv.Shutdown(ctx)
@@ -63,7 +65,8 @@ func startSimulator(ctx context.Context, log *slog.Logger, out io.Writer) (*devS
 	}
 	var mu sync.Mutex
 	mux := http.NewServeMux()
-	mux.Handle("/", atssim.New(atssim.DemoRecords(), simCredentials).Handler())
+	sim := atssim.New(atssim.DemoRecords(), simCredentials)
+	mux.Handle("/", sim.Handler())
 	mux.HandleFunc("POST /dev/partner-callbacks", func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<10))
 		var pretty map[string]any
@@ -74,7 +77,7 @@ func startSimulator(ctx context.Context, log *slog.Logger, out io.Writer) (*devS
 		mu.Unlock()
 		w.WriteHeader(http.StatusNoContent)
 	})
-	d := &devSimulator{url: "http://" + ln.Addr().String(), srv: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}}
+	d := &devSimulator{url: "http://" + ln.Addr().String(), sim: sim, srv: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}}
 	go func() {
 		if err := d.srv.Serve(ln); err != nil && err != http.ErrServerClosed {
 			log.Error("ats simulator", "err", err)

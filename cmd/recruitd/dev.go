@@ -115,9 +115,9 @@ func runDev(ctx context.Context, e *env) error {
 			return err
 		}
 		log.Info("worker self-check passed", "workflow", "Ping", "duration_ms", took.Milliseconds())
-		ui := svc.temporalUI
-		if ui == "" {
-			ui = "(external Temporal at " + cfg.TemporalAddress + "; see its own Web UI)"
+		ui := "(external Temporal at " + cfg.TemporalAddress + "; see its own Web UI)"
+		if svc.temporal != nil {
+			ui = svc.temporal.UIURL()
 		}
 		apiURL := displayURL(l.api.Addr())
 		fmt.Fprintf(e.stdout, "\nrecruitd dev is ready (%.1fs)\n", time.Since(begin).Seconds())
@@ -171,7 +171,6 @@ func startDevServices(ctx context.Context, e *env, cfg *config.Config, log *slog
 				return err
 			}
 			svc.temporal = t
-			svc.temporalUI = t.UIURL()
 			cfg.TemporalAddress = t.Address()
 			return nil
 		})

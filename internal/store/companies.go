@@ -76,22 +76,27 @@ func (s *Store) SetATSCredentials(ctx context.Context, companyID uuid.UUID, box 
 	return nil
 }
 
-// ATSCredentials decrypts the company's ATS credentials; an empty map when none are set.
+// ATSCredentials loads and decrypts the company's ATS credentials; an empty map when none are set.
 func (s *Store) ATSCredentials(ctx context.Context, companyID uuid.UUID, box *secretbox.Box) (map[string]string, error) {
 	var c models.Company
 	if err := s.db.WithContext(ctx).Select("id", "ats_credentials").First(&c, "id = ?", companyID).Error; err != nil {
 		return nil, notFound(err, "company "+companyID.String())
 	}
+	return OpenATSCredentials(box, &c)
+}
+
+// OpenATSCredentials decrypts the credentials of a company row already loaded.
+func OpenATSCredentials(box *secretbox.Box, c *models.Company) (map[string]string, error) {
 	creds := map[string]string{}
 	if len(c.ATSCredentials) == 0 {
 		return creds, nil
 	}
-	plain, err := box.Open(c.ATSCredentials, companyID[:])
+	plain, err := box.Open(c.ATSCredentials, c.ID[:])
 	if err != nil {
-		return nil, fmt.Errorf("ats credentials of %s: %w", companyID, err)
+		return nil, fmt.Errorf("ats credentials of %s: %w", c.ID, err)
 	}
 	if err := json.Unmarshal(plain, &creds); err != nil {
-		return nil, fmt.Errorf("decode ats credentials of %s: %w", companyID, err)
+		return nil, fmt.Errorf("decode ats credentials of %s: %w", c.ID, err)
 	}
 	return creds, nil
 }

@@ -73,6 +73,7 @@ func TestEnumsMatchCheckConstraints(t *testing.T) {
 		"jobs.status":                    strs(AllJobStatuses()),
 		"companies.default_job_status":   {string(JobStatusActive), string(JobStatusPaused)},
 		"companies.ats_type":             strs(AllATSTypes()),
+		"ats_coverage_weeks.ats_type":    strs(AllATSTypes()),
 		"company_memberships.role":       strs(AllMembershipRoles()),
 		"messages.channel":               strs(AllMessageChannels()),
 		"messages.status":                strs(AllMessageStatuses()),

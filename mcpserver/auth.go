@@ -1,58 +1,18 @@
 package mcpserver
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/mcpserver/toolkit"
 )
-
-// Caller is who a request acts for. An API key is one company; an OAuth user (a later issue)
-// covers every active company it belongs to, re-checked on each request.
-type Caller struct {
-	// Kind is "api_key" or "user".
-	Kind string
-	// CompanyIDs are the accessible companies, primary first.
-	CompanyIDs []uuid.UUID
-	// PlatformAdmin callers may use any company.
-	PlatformAdmin bool
-}
-
-// ErrForeignCompany is the tool error for a companyId outside the caller's list.
-var ErrForeignCompany = errors.New("companyId is not in your accessible companies; run listCompanies and retry with a listed id")
-
-// Company resolves a tool's optional companyId argument: empty means the primary company.
-func (c *Caller) Company(requested string) (uuid.UUID, error) {
-	if requested == "" {
-		if len(c.CompanyIDs) == 0 {
-			return uuid.Nil, errors.New("you have no accessible companies")
-		}
-		return c.CompanyIDs[0], nil
-	}
-	id, err := uuid.Parse(requested)
-	if err != nil {
-		return uuid.Nil, fmt.Errorf("companyId %q is not a UUID; run listCompanies to see valid ids", requested)
-	}
-	if !c.PlatformAdmin && !slices.Contains(c.CompanyIDs, id) {
-		return uuid.Nil, ErrForeignCompany
-	}
-	return id, nil
-}
-
-type callerKey struct{}
-
-func callerFrom(ctx context.Context) *Caller {
-	c, _ := ctx.Value(callerKey{}).(*Caller)
-	return c
-}
 
 type authenticator struct {
 	store       *store.Store
@@ -80,8 +40,8 @@ func (a *authenticator) require(next http.Handler) http.Handler {
 			http.Error(w, `{"error":"server_error"}`, http.StatusInternalServerError)
 			return
 		}
-		caller := &Caller{Kind: "api_key", CompanyIDs: []uuid.UUID{company.ID}}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, caller)))
+		caller := &toolkit.Caller{Kind: toolkit.CallerAPIKey, CompanyIDs: []uuid.UUID{company.ID}}
+		next.ServeHTTP(w, r.WithContext(toolkit.WithCaller(r.Context(), caller)))
 	})
 }
 

@@ -2,29 +2,24 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
-	"log/slog"
-	"strings"
 
 	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/mcpserver/toolkit"
 )
 
-type tools struct {
-	store *store.Store
-	log   *slog.Logger
-}
+// maxAdminCompanies bounds listCompanies for platform admins, who may see every company.
+const maxAdminCompanies = 100
 
-func (t *tools) register(s *mcp.Server) {
-	mcp.AddTool(s, &mcp.Tool{
+func registerCompanies(s *mcp.Server, env *toolkit.Env) {
+	toolkit.Add(s, env, &mcp.Tool{
 		Name:  "listCompanies",
 		Title: "List accessible companies",
 		Description: "Lists the companies you may query, with their ids. Call it first to map a company name to the " +
-			"companyId that every other tool accepts; the first company listed is the default when companyId is omitted.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
-	}, t.listCompanies)
+			"companyId that every other tool accepts; the first company listed is the default when companyId is omitted. " +
+			"Platform admins see every company and may filter by name with query.",
+	}, listCompanies)
 }
 
 // ListCompaniesInput are listCompanies' arguments.
@@ -37,54 +32,80 @@ type CompanyEntry struct {
 	ID      string `json:"id"`
 	Slug    string `json:"slug"`
 	Name    string `json:"name"`
-	Primary bool   `json:"primary"`
+	Primary bool   `json:"primary" jsonschema:"the default company when companyId is omitted"`
 }
 
 // ListCompaniesOutput is listCompanies' structured result.
 type ListCompaniesOutput struct {
 	Companies []CompanyEntry `json:"companies"`
+	Truncated bool           `json:"truncated,omitempty"`
+	toolkit.Notices
 }
 
-func (t *tools) listCompanies(ctx context.Context, _ *mcp.CallToolRequest, in ListCompaniesInput) (*mcp.CallToolResult, ListCompaniesOutput, error) {
-	caller := callerFrom(ctx)
-	var out ListCompaniesOutput
-	ids := caller.CompanyIDs
-	for i, id := range ids {
-		c, err := t.store.Company(ctx, id)
-		if err != nil {
-			return nil, out, t.internal(ctx, err)
+func listCompanies(ctx context.Context, call *toolkit.Call, in ListCompaniesInput) (ListCompaniesOutput, *toolkit.Text, error) {
+	out := ListCompaniesOutput{Companies: []CompanyEntry{}}
+	var primary uuid.UUID
+	if len(call.Caller.CompanyIDs) > 0 {
+		primary = call.Caller.CompanyIDs[0]
+	}
+	db := call.Env.Store.SQL()
+	var (
+		q    string
+		args []any
+	)
+	if call.Caller.PlatformAdmin {
+		q = `SELECT id, slug, name FROM companies
+		     WHERE $1 = '' OR name ILIKE '%' || replace(replace(replace($1, '\', '\\'), '%', '\%'), '_', '\_') || '%'
+		     ORDER BY id = $2 DESC, lower(name), id LIMIT $3`
+		args = []any{in.Query, primary, maxAdminCompanies + 1}
+	} else {
+		if in.Query != "" {
+			call.Notice("query filters only platform admins' lists; showing all your companies")
 		}
-		out.Companies = append(out.Companies, CompanyEntry{ID: c.ID.String(), Slug: c.Slug, Name: c.Name, Primary: i == 0})
+		q = `SELECT c.id, c.slug, c.name FROM unnest($1::uuid[]) WITH ORDINALITY AS a(id, n)
+		     JOIN companies c ON c.id = a.id ORDER BY a.n`
+		args = []any{uuidArray(call.Caller.CompanyIDs)}
 	}
-	if caller.PlatformAdmin && in.Query != "" {
-		out.Companies = filterByName(out.Companies, in.Query)
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return out, nil, err
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Accessible companies (%d)\n\n", len(out.Companies))
+	defer rows.Close()
+	for rows.Next() {
+		var e CompanyEntry
+		var id uuid.UUID
+		if err := rows.Scan(&id, &e.Slug, &e.Name); err != nil {
+			return out, nil, err
+		}
+		e.ID, e.Primary = id.String(), id == primary
+		out.Companies = append(out.Companies, e)
+	}
+	if err := rows.Err(); err != nil {
+		return out, nil, err
+	}
+	if len(out.Companies) > maxAdminCompanies {
+		out.Companies, out.Truncated = out.Companies[:maxAdminCompanies], true
+		call.Notice("showing the first %d companies; narrow the list with query", maxAdminCompanies)
+	}
+
+	var t toolkit.Text
+	t.H1("Accessible companies (%d)", len(out.Companies))
+	rowsOut := make([][]string, 0, len(out.Companies))
 	for _, c := range out.Companies {
-		primary := ""
+		def := ""
 		if c.Primary {
-			primary = "  (default)"
+			def = "default"
 		}
-		fmt.Fprintf(&b, "- %s — companyId: %s, slug: %s%s\n", c.Name, c.ID, c.Slug, primary)
+		rowsOut = append(rowsOut, []string{c.Name, c.ID, c.Slug, def})
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, out, nil
+	t.Table([]string{"Name", "companyId", "Slug", ""}, rowsOut, "No companies.")
+	return out, &t, nil
 }
 
-func filterByName(cs []CompanyEntry, q string) []CompanyEntry {
-	q = strings.ToLower(q)
-	var out []CompanyEntry
-	for _, c := range cs {
-		if strings.Contains(strings.ToLower(c.Name), q) {
-			out = append(out, c)
-		}
+func uuidArray(ids []uuid.UUID) []string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = id.String()
 	}
-	return out
-}
-
-// internal logs err and returns a tool error that carries no internals.
-func (t *tools) internal(ctx context.Context, err error) error {
-	ref := uuid.NewString()[:8]
-	t.log.ErrorContext(ctx, "tool failed", "ref", ref, "err", err)
-	return fmt.Errorf("internal error (ref %s)", ref)
+	return s
 }

@@ -16,7 +16,9 @@ import (
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
+	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/mcpserver/toolkit"
 )
 
 // Deps are the server's collaborators, wired in cmd/recruitd.
@@ -27,6 +29,13 @@ type Deps struct {
 	Health   *health.Checker
 	Metrics  *httpmetrics.Recorder
 	Gatherer prometheus.Gatherer
+	// ToolMetrics may be nil (no per-tool metrics).
+	ToolMetrics *toolkit.Metrics
+}
+
+// Register adds every tool family to s; the one list of the server's tools.
+func Register(s *mcp.Server, env *toolkit.Env) {
+	registerCompanies(s, env)
 }
 
 // Version is reported in the MCP initialize result.
@@ -35,13 +44,13 @@ const Version = "0.1.0"
 // NewServer returns the tool server's handler: /mcp, the OAuth protected-resource metadata, and
 // the probes.
 func NewServer(d Deps) http.Handler {
-	tools := &tools{store: d.Store, log: d.Log}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "recruitd", Title: "recruitd tool server", Version: Version}, &mcp.ServerOptions{
 		Instructions: "Read-only questions about a hiring company's candidates, jobs, interviews, integrity checks, features, ATS connection and templates. " +
 			"Every tool takes an optional companyId; call listCompanies to see which companies you may query.",
 		Logger: d.Log.With("component", "mcp"),
 	})
-	tools.register(srv)
+	env := &toolkit.Env{Store: d.Store, Links: links.New(d.Config.AppURL), Log: d.Log.With("component", "mcp"), Metrics: d.ToolMetrics}
+	Register(srv, env)
 	transport := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,

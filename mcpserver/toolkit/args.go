@@ -1,0 +1,215 @@
+package toolkit
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Limit resolves an optional count argument: nil is def; below min is a tool error; above max
+// is clamped to max with a notice (max 0 means unbounded).
+func (c *Call) Limit(name string, v *int, def, min, max int) (int, error) {
+	if v == nil {
+		return def, nil
+	}
+	n := *v
+	if n < min {
+		return 0, Errorf("%s must be at least %d (got %d)", name, min, n)
+	}
+	if max > 0 && n > max {
+		c.Notice("%s %d is above the maximum %d; used %d", name, n, max, max)
+		return max, nil
+	}
+	return n, nil
+}
+
+// OneOf checks an enumerated argument and returns it typed. Matching is exact; the error names
+// every allowed value.
+func OneOf[T ~string](name, v string, allowed []T) (T, error) {
+	for _, a := range allowed {
+		if string(a) == v {
+			return a, nil
+		}
+	}
+	return "", Errorf("%s must be one of %s (got %q)", name, join(allowed), v)
+}
+
+// OneOfFold is OneOf ignoring case (for values such as job or session statuses that users type
+// in any case); it returns the canonical spelling.
+func OneOfFold[T ~string](name, v string, allowed []T) (T, error) {
+	for _, a := range allowed {
+		if strings.EqualFold(string(a), v) {
+			return a, nil
+		}
+	}
+	return "", Errorf("%s must be one of %s (got %q)", name, join(allowed), v)
+}
+
+// EachOf checks every element of an enumerated array argument.
+func EachOf[T ~string](name string, vs []string, allowed []T) ([]T, error) {
+	out := make([]T, 0, len(vs))
+	for _, v := range vs {
+		t, err := OneOfFold(name, v, allowed)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+func join[T ~string](vs []T) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = string(v)
+	}
+	return strings.Join(s, ", ")
+}
+
+// Window is a half-open time range [Since, Until); a nil end is unbounded.
+type Window struct {
+	Since, Until *time.Time
+}
+
+// Args returns the window's ends as SQL arguments (NULL when unbounded), for predicates like
+// `($1::timestamptz IS NULL OR t >= $1) AND ($2::timestamptz IS NULL OR t < $2)`.
+func (w Window) Args() (any, any) {
+	var s, u any
+	if w.Since != nil {
+		s = *w.Since
+	}
+	if w.Until != nil {
+		u = *w.Until
+	}
+	return s, u
+}
+
+// String describes the window for output text.
+func (w Window) String() string {
+	switch {
+	case w.Since == nil && w.Until == nil:
+		return "all time"
+	case w.Until == nil:
+		return "since " + Timestamp(*w.Since)
+	case w.Since == nil:
+		return "before " + Timestamp(*w.Until)
+	}
+	return Timestamp(*w.Since) + " to " + Timestamp(*w.Until) + " (end exclusive)"
+}
+
+// Window parses optional sinceDate/untilDate arguments in loc (UTC when nil). A date
+// ("2026-03-01") covers the whole day, so untilDate is inclusive of its day; a full RFC 3339
+// timestamp is taken as is. defaultDays > 0 makes an omitted sinceDate that many days before
+// the end (or now).
+func (c *Call) Window(since, until string, defaultDays int, loc *time.Location) (Window, error) {
+	if loc == nil {
+		loc = time.UTC
+	}
+	var w Window
+	if since != "" {
+		t, _, err := parseDate(since, loc)
+		if err != nil {
+			return w, Errorf("sinceDate: %v", err)
+		}
+		w.Since = &t
+	}
+	if until != "" {
+		t, dateOnly, err := parseDate(until, loc)
+		if err != nil {
+			return w, Errorf("untilDate: %v", err)
+		}
+		if dateOnly {
+			t = time.Date(t.Year(), t.Month(), t.Day()+1, 0, 0, 0, 0, loc)
+		}
+		w.Until = &t
+	}
+	if w.Since == nil && defaultDays > 0 {
+		end := c.Now
+		if w.Until != nil {
+			end = *w.Until
+		}
+		s := end.AddDate(0, 0, -defaultDays)
+		w.Since = &s
+		if w.Until == nil {
+			w.Until = &end
+		}
+	}
+	if w.Since != nil && w.Until != nil && !w.Since.Before(*w.Until) {
+		return w, Errorf("sinceDate must be before untilDate")
+	}
+	return w, nil
+}
+
+func parseDate(s string, loc *time.Location) (time.Time, bool, error) {
+	if t, err := time.ParseInLocation(time.DateOnly, s, loc); err == nil {
+		return t, true, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, false, nil
+	}
+	return time.Time{}, false, fmt.Errorf("%q is not an ISO date (YYYY-MM-DD) or RFC 3339 timestamp", s)
+}
+
+// Position resolves the job a job-scoped tool is about: companyWide ignores any job; an
+// explicit positionId must be a job of the call's company; otherwise the request's job context
+// (_meta JobContextMetaKey) applies when it names a job of the company, and is ignored with a
+// notice when it does not. nil means company-wide.
+func (c *Call) Position(ctx context.Context, positionID string, companyWide bool) (*uuid.UUID, error) {
+	if companyWide {
+		return nil, nil
+	}
+	if positionID != "" {
+		id, err := uuid.Parse(positionID)
+		if err != nil {
+			return nil, Errorf("positionId %q is not a job UUID; getJobsSummary lists job ids", positionID)
+		}
+		ok, err := c.jobExists(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, Errorf("positionId %s is not a job of this company", id)
+		}
+		return &id, nil
+	}
+	return c.JobContext(ctx)
+}
+
+// JobContext returns the request's current job context when it names a job of the company.
+func (c *Call) JobContext(ctx context.Context) (*uuid.UUID, error) {
+	if c.jobContext == "" {
+		return nil, nil
+	}
+	id, err := uuid.Parse(c.jobContext)
+	if err != nil {
+		c.Notice("ignored the job context %s %q: not a UUID", JobContextMetaKey, c.jobContext)
+		return nil, nil
+	}
+	ok, err := c.jobExists(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		c.Notice("ignored the job context %s: not a job of this company", id)
+		return nil, nil
+	}
+	return &id, nil
+}
+
+func (c *Call) jobExists(ctx context.Context, id uuid.UUID) (bool, error) {
+	var one int
+	err := c.Env.Store.SQL().QueryRowContext(ctx,
+		`SELECT 1 FROM jobs WHERE company_id = $1 AND id = $2`, c.Company.ID, id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}

@@ -1,0 +1,61 @@
+package toolkit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/google/uuid"
+)
+
+// Caller is who a request acts for. An API key is one company; an OAuth user (a later issue)
+// covers every active company it belongs to, re-checked on each request.
+type Caller struct {
+	// Kind is CallerAPIKey or CallerUser.
+	Kind string
+	// CompanyIDs are the accessible companies, primary first.
+	CompanyIDs []uuid.UUID
+	// PlatformAdmin callers may use any company.
+	PlatformAdmin bool
+}
+
+// Caller kinds.
+const (
+	CallerAPIKey = "api_key"
+	CallerUser   = "user"
+)
+
+// ErrForeignCompany is the tool error for a companyId outside the caller's list.
+var ErrForeignCompany = errors.New("companyId is not in your accessible companies; run listCompanies and retry with a listed id")
+
+// Company resolves a tool's optional companyId argument: empty means the primary company.
+func (c *Caller) Company(requested string) (uuid.UUID, error) {
+	if requested == "" {
+		if len(c.CompanyIDs) == 0 {
+			return uuid.Nil, errors.New("you have no accessible companies")
+		}
+		return c.CompanyIDs[0], nil
+	}
+	id, err := uuid.Parse(requested)
+	if err != nil {
+		return uuid.Nil, fmt.Errorf("companyId %q is not a UUID; run listCompanies to see valid ids", requested)
+	}
+	if !c.PlatformAdmin && !slices.Contains(c.CompanyIDs, id) {
+		return uuid.Nil, ErrForeignCompany
+	}
+	return id, nil
+}
+
+type callerKey struct{}
+
+// WithCaller returns ctx carrying c; the transport's authentication sets it per request.
+func WithCaller(ctx context.Context, c *Caller) context.Context {
+	return context.WithValue(ctx, callerKey{}, c)
+}
+
+// CallerFrom returns the request's caller, or nil.
+func CallerFrom(ctx context.Context) *Caller {
+	c, _ := ctx.Value(callerKey{}).(*Caller)
+	return c
+}

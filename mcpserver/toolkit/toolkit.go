@@ -1,0 +1,213 @@
+// Package toolkit is what every MCP tool family shares: the caller and its company scope, the
+// current job context, argument bounds and enumerations, date windows, readable text output,
+// and registration with the go-sdk (read-only annotations, error hygiene, metrics).
+//
+// A tool is a handler of typed input returning its structured output and its text:
+//
+//	toolkit.Add(s, env, &mcp.Tool{Name: "getX", Description: "..."}, func(ctx context.Context, call *toolkit.Call, in XInput) (XOutput, *toolkit.Text, error) {...})
+//
+// Inputs that take a companyId embed CompanyArg; Add resolves it against the caller before the
+// handler runs, so call.Company is always a company the caller may see. Outputs embed Notices so
+// that clamped arguments are reported in structuredContent as well as in the text.
+package toolkit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/recruitd/recruitd/internal/links"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
+)
+
+// JobContextMetaKey is the params._meta key of tools/call that carries the current job context
+// (a job UUID), for clients embedded in a job's page. An explicit positionId wins over it.
+const JobContextMetaKey = "io.recruitd/jobId"
+
+// MaxToolDuration bounds one tool call; the spec allows searches up to 60 seconds.
+const MaxToolDuration = 60 * time.Second
+
+// Env holds what tools need; one per server.
+type Env struct {
+	Store   *store.Store
+	Links   links.Builder
+	Log     *slog.Logger
+	Metrics *Metrics
+	// Now is the clock of default date windows; time.Now when nil.
+	Now func() time.Time
+}
+
+func (e *Env) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}
+
+// Metrics are the tool server's per-tool metrics.
+type Metrics struct {
+	duration *prometheus.HistogramVec
+}
+
+// NewMetrics registers recruitd_mcp_tool_duration_seconds{tool,outcome} with reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "recruitd_mcp_tool_duration_seconds",
+		Help:    "Duration of MCP tool calls by tool and outcome (ok, tool_error, internal_error).",
+		Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60},
+	}, []string{"tool", "outcome"})}
+	reg.MustRegister(m.duration)
+	return m
+}
+
+func (m *Metrics) observe(tool, outcome string, d time.Duration) {
+	if m != nil {
+		m.duration.WithLabelValues(tool, outcome).Observe(d.Seconds())
+	}
+}
+
+// CompanyArg is the optional companyId every company-scoped tool accepts; embed it in inputs.
+type CompanyArg struct {
+	CompanyID string `json:"companyId,omitempty" jsonschema:"the company to query (a UUID from listCompanies); omitted means your primary company"`
+}
+
+func (a CompanyArg) companyArg() string { return a.CompanyID }
+
+type scoped interface{ companyArg() string }
+
+// Notices lists what the server changed or could not honour in the request (clamped values,
+// ignored context); embed it in outputs.
+type Notices struct {
+	Notices []string `json:"notices,omitempty" jsonschema:"adjustments the server made to the request, such as clamped limits"`
+}
+
+func (n *Notices) setNotices(s []string) { n.Notices = s }
+
+type noticed interface{ setNotices([]string) }
+
+// Call is one tool invocation's resolved context.
+type Call struct {
+	Env    *Env
+	Caller *Caller
+	// Company is the company the call is scoped to; nil for tools without CompanyArg.
+	Company *models.Company
+	// Now is the call's clock reading, for default windows.
+	Now time.Time
+
+	jobContext string
+	notices    []string
+}
+
+// Notice records an adjustment to report with the output.
+func (c *Call) Notice(format string, args ...any) {
+	c.notices = append(c.notices, fmt.Sprintf(format, args...))
+}
+
+// Handler is a typed tool implementation: structured output plus its human-readable text.
+type Handler[In, Out any] func(ctx context.Context, call *Call, in In) (Out, *Text, error)
+
+// Add registers a read-only tool. The handler's errors made with Errorf (or the caller's scope
+// errors) reach the client as tool errors; any other error is logged with a reference and
+// answered as "internal error (ref ...)", so no internals leak.
+func Add[In, Out any](s *mcp.Server, env *Env, tool *mcp.Tool, h Handler[In, Out]) {
+	if tool.Annotations == nil {
+		tool.Annotations = &mcp.ToolAnnotations{}
+	}
+	tool.Annotations.ReadOnlyHint = true
+	tool.Annotations.IdempotentHint = true
+	tool.Annotations.OpenWorldHint = new(false)
+	mcp.AddTool(s, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(ctx, MaxToolDuration)
+		defer cancel()
+		out, text, err := run(ctx, env, req, in, h)
+		outcome := "ok"
+		if err != nil {
+			var te *toolError
+			if errors.As(err, &te) {
+				outcome = "tool_error"
+			} else {
+				outcome = "internal_error"
+				err = env.internal(ctx, tool.Name, err)
+			}
+			env.Metrics.observe(tool.Name, outcome, time.Since(start))
+			return nil, out, err
+		}
+		env.Metrics.observe(tool.Name, outcome, time.Since(start))
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text.String()}}}, out, nil
+	})
+}
+
+func run[In, Out any](ctx context.Context, e *Env, req *mcp.CallToolRequest, in In, h Handler[In, Out]) (Out, *Text, error) {
+	var zero Out
+	caller := CallerFrom(ctx)
+	if caller == nil {
+		return zero, nil, errors.New("no caller in the request context")
+	}
+	call := &Call{Env: e, Caller: caller, Now: e.now()}
+	if sc, ok := any(in).(scoped); ok {
+		id, err := caller.Company(sc.companyArg())
+		if err != nil {
+			return zero, nil, &toolError{err.Error()}
+		}
+		c, err := e.Store.Company(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return zero, nil, Errorf("company %s does not exist; run listCompanies", id)
+		}
+		if err != nil {
+			return zero, nil, err
+		}
+		call.Company = c
+	}
+	if req != nil && req.Params != nil {
+		if v, ok := req.Params.Meta[JobContextMetaKey].(string); ok {
+			call.jobContext = v
+		}
+	}
+	out, text, err := h(ctx, call, in)
+	if err != nil {
+		if ctx.Err() != nil && !isToolError(err) {
+			return zero, nil, Errorf("the request was cancelled or took longer than %s", MaxToolDuration)
+		}
+		return zero, nil, err
+	}
+	if text == nil {
+		text = &Text{}
+	}
+	if len(call.notices) > 0 {
+		if n, ok := any(&out).(noticed); ok {
+			n.setNotices(call.notices)
+		}
+		text.prependNotices(call.notices)
+	}
+	return out, text, nil
+}
+
+// toolError is an error meant for the client (bad arguments, feature off, not found).
+type toolError struct{ msg string }
+
+func (e *toolError) Error() string { return e.msg }
+
+// Errorf returns a tool error: its message is shown to the client as is, so it must name the
+// problem and how to fix it, and carry no internals.
+func Errorf(format string, args ...any) error {
+	return &toolError{fmt.Sprintf(format, args...)}
+}
+
+func isToolError(err error) bool {
+	var te *toolError
+	return errors.As(err, &te)
+}
+
+func (e *Env) internal(ctx context.Context, tool string, err error) error {
+	ref := uuid.NewString()[:8]
+	e.Log.ErrorContext(ctx, "tool failed", "tool", tool, "ref", ref, "err", err)
+	return fmt.Errorf("internal error (ref %s); please retry, and report the ref if it persists", ref)
+}

@@ -41,7 +41,7 @@ func (a *authenticator) require(next http.Handler) http.Handler {
 			return
 		}
 		caller := &toolkit.Caller{Kind: toolkit.CallerAPIKey, CompanyIDs: []uuid.UUID{company.ID}}
-		next.ServeHTTP(w, r.WithContext(toolkit.WithCaller(r.Context(), caller)))
+		next.ServeHTTP(w, toolkit.WithRequest(r, caller))
 	})
 }
 

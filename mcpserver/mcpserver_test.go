@@ -29,27 +29,29 @@ type fixture struct {
 	acme             *models.Company
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t *testing.T, vars ...string) *fixture {
 	t.Helper()
 	st, err := store.FromSQL(pgtest.New(t).SQL, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.Load(func(k string) string {
-		if k == "MCP_BASE_URL" {
-			return "https://mcp.example.com"
-		}
-		return ""
-	})
+	env := map[string]string{"MCP_BASE_URL": "https://mcp.example.com", "MAX_BODY_BYTES": "65536"}
+	for i := 0; i+1 < len(vars); i += 2 {
+		env[vars[i]] = vars[i+1]
+	}
+	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	h := NewServer(Deps{
+	h, err := NewServer(Deps{
 		Log: slog.New(slog.DiscardHandler), Config: cfg, Store: st,
 		Health:  health.New(time.Second, map[string]health.Check{"postgres": st.Ping}),
 		Metrics: httpmetrics.New(reg), Gatherer: reg,
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	f := &fixture{srv: httptest.NewServer(h), st: st}
 	t.Cleanup(f.srv.Close)
 	f.acme, f.acmeKey = f.company(t, "acme", "Acme Corp")
@@ -168,5 +170,64 @@ func TestGetIsNotAllowed(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("GET /mcp = %d, want 405", resp.StatusCode)
+	}
+}
+
+// post sends a raw JSON-RPC body to /mcp with the given headers (a valid bearer key unless the
+// headers set Authorization) and returns the status and body.
+func (f *fixture) post(t *testing.T, body string, headers ...string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, f.srv.URL+"/mcp", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+f.acmeKey)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func TestTransportRules(t *testing.T) {
+	f := newFixture(t, "MCP_ALLOWED_ORIGINS", "https://app.example.com")
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	tests := []struct {
+		name    string
+		body    string
+		headers []string
+		status  int
+		want    string
+	}{
+		{"tools/list", list, nil, 200, `"listCompanies"`},
+		{"notification", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, nil, 202, ""},
+		{"text/plain", list, []string{"Content-Type", "text/plain"}, 415, "application/json"},
+		{"accept json only", list, []string{"Accept", "application/json"}, 400, "text/event-stream"},
+		{"unknown protocol version", list, []string{"MCP-Protocol-Version", "1999-01-01"}, 400, "Unsupported protocol version"},
+		{"supported protocol version", list, []string{"MCP-Protocol-Version", "2025-06-18"}, 200, `"listCompanies"`},
+		{"own origin", list, []string{"Origin", "https://mcp.example.com"}, 200, `"listCompanies"`},
+		{"configured origin", list, []string{"Origin", "https://app.example.com"}, 200, `"listCompanies"`},
+		{"foreign origin", list, []string{"Origin", "https://evil.example"}, 403, "origin https://evil.example is not allowed"},
+		{"malformed json", `{"jsonrpc":`, nil, 400, ""},
+		{"body too large", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"` + strings.Repeat("a", 70000) + `"}}`, nil, 413, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, body := f.post(t, tt.body, tt.headers...)
+			if status != tt.status || !strings.Contains(body, tt.want) {
+				t.Errorf("status %d body %.200q; want %d containing %q", status, body, tt.status, tt.want)
+			}
+		})
+	}
+}
+
+func TestBadOriginConfigIsRejected(t *testing.T) {
+	_, err := allowedOrigins("https://mcp.example.com", "app.example.com")
+	if err == nil || !strings.Contains(err.Error(), "MCP_ALLOWED_ORIGINS") {
+		t.Errorf("allowedOrigins(no scheme) err = %v", err)
 	}
 }

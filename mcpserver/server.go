@@ -3,8 +3,11 @@
 package mcpserver
 
 import (
+	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -43,7 +46,7 @@ const Version = "0.1.0"
 
 // NewServer returns the tool server's handler: /mcp, the OAuth protected-resource metadata, and
 // the probes.
-func NewServer(d Deps) http.Handler {
+func NewServer(d Deps) (http.Handler, error) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "recruitd", Title: "recruitd tool server", Version: Version}, &mcp.ServerOptions{
 		Instructions: "Read-only questions about a hiring company's candidates, jobs, interviews, integrity checks, features, ATS connection and templates. " +
 			"Every tool takes an optional companyId; call listCompanies to see which companies you may query.",
@@ -54,7 +57,9 @@ func NewServer(d Deps) http.Handler {
 	transport := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
-		Logger:       d.Log.With("component", "mcp"),
+		// Tool handlers are also tied to the request by toolkit.WithRequest for older protocols.
+		PropagateRequestCancellation: true,
+		Logger:                       d.Log.With("component", "mcp"),
 	})
 
 	base := strings.TrimSuffix(d.Config.MCPBaseURL, "/")
@@ -71,13 +76,56 @@ func NewServer(d Deps) http.Handler {
 	mux.Handle("GET /metrics", promhttp.HandlerFor(d.Gatherer, promhttp.HandlerOpts{}))
 	mux.Handle("GET /.well-known/oauth-protected-resource", prm)
 	mux.Handle("GET /.well-known/oauth-protected-resource/mcp", prm)
-	mux.Handle("/mcp", limitBody(d.Config.MaxBodyBytes, a.require(transport)))
-	return d.Metrics.Wrap("mcp", mux)
+	origins, err := allowedOrigins(base, d.Config.MCPAllowedOrigins)
+	if err != nil {
+		return nil, err
+	}
+	mux.Handle("/mcp", checkOrigin(origins, limitBody(d.Config.MaxBodyBytes, a.require(transport))))
+	return d.Metrics.Wrap("mcp", mux), nil
 }
 
+// limitBody answers 413 to a declared body over n bytes and cuts off longer streamed ones.
 func limitBody(n int64, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > n {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
+			_ = json.NewEncoder(w).Encode(map[string]string{"error": "request_too_large", "error_description": fmt.Sprintf("the body exceeds %d bytes", n)})
+			return
+		}
 		r.Body = http.MaxBytesReader(w, r.Body, n)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// allowedOrigins is the set of browser origins that may call /mcp: the tool server's own
+// (from MCP_BASE_URL) and the configured extra ones.
+func allowedOrigins(base, extra string) (map[string]bool, error) {
+	set := map[string]bool{}
+	for _, o := range append([]string{base}, strings.Split(extra, ",")...) {
+		o = strings.TrimSpace(o)
+		if o == "" {
+			continue
+		}
+		u, err := url.Parse(o)
+		if err != nil || u.Scheme == "" || u.Host == "" {
+			return nil, fmt.Errorf("MCP_ALLOWED_ORIGINS: %q is not an origin (scheme://host[:port])", o)
+		}
+		set[strings.ToLower(u.Scheme+"://"+u.Host)] = true
+	}
+	return set, nil
+}
+
+// checkOrigin answers 403 to a request whose Origin header is not allowed (the MCP transport's
+// DNS-rebinding defence); requests without Origin come from non-browser clients and pass.
+func checkOrigin(allowed map[string]bool, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o := r.Header.Get("Origin"); o != "" && !allowed[strings.ToLower(o)] {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusForbidden)
+			_ = json.NewEncoder(w).Encode(map[string]string{"error": "forbidden", "error_description": "origin " + o + " is not allowed; see MCP_ALLOWED_ORIGINS"})
+			return
+		}
 		next.ServeHTTP(w, r)
 	})
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/mcpserver"
+	"github.com/recruitd/recruitd/mcpserver/toolkit"
 	rtemporal "github.com/recruitd/recruitd/temporal"
 )
 
@@ -186,9 +187,14 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		}))
 	}
 	if comp.mcp {
-		start("mcp", lns.mcp, mcpserver.NewServer(mcpserver.Deps{
+		h, err := mcpserver.NewServer(mcpserver.Deps{
 			Log: log, Config: cfg, Store: d.store, Health: d.health, Metrics: d.metrics, Gatherer: d.registry,
-		}))
+			ToolMetrics: toolkit.NewMetrics(d.registry),
+		})
+		if err != nil {
+			return err
+		}
+		start("mcp", lns.mcp, h)
 	}
 	if lns.worker != nil {
 		mux := http.NewServeMux()

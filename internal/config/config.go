@@ -36,6 +36,7 @@ type Config struct {
 	WorkerMetricsAddr string `env:"WORKER_METRICS_ADDR" default:"127.0.0.1:9464" doc:"Listen address of /healthz, /readyz and /metrics of a standalone worker."`
 	PublicBaseURL     string `env:"PUBLIC_BASE_URL" default:"http://localhost:8080" doc:"External base URL of the REST API ({base_url}); used in links."`
 	MCPBaseURL        string `env:"MCP_BASE_URL" default:"http://localhost:8081" doc:"External base URL of the tool server ({mcp_url}); used in WWW-Authenticate and OAuth metadata."`
+	MCPAllowedOrigins string `env:"MCP_ALLOWED_ORIGINS" doc:"Comma-separated browser origins (scheme://host[:port]) allowed to call /mcp besides MCP_BASE_URL's own. A request with any other Origin header gets 403; requests without one (scripts, agents) are unaffected."`
 	AppURL            string `env:"APP_URL" default:"http://localhost:3000" doc:"Base URL of the product's web app; deep links to candidates, jobs and sessions."`
 
 	EncryptionKey string `env:"RECRUITD_ENCRYPTION_KEY" secret:"true" doc:"Base64 of 32 random bytes; encrypts ATS credentials at rest (AES-256-GCM). Required by api, worker and company commands; recruitd dev generates one under .dev/."`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 
 	"github.com/google/uuid"
@@ -58,4 +59,25 @@ func WithCaller(ctx context.Context, c *Caller) context.Context {
 func CallerFrom(ctx context.Context) *Caller {
 	c, _ := ctx.Value(callerKey{}).(*Caller)
 	return c
+}
+
+type requestKey struct{}
+
+// WithRequest returns r with its own context recorded as the request that tool calls made by r
+// belong to. The go-sdk runs stateless handlers on a context that outlives the HTTP request
+// (for protocol versions before 2026-07-28), so Add ties each call to the recorded request: a
+// client that goes away cancels its queries.
+func WithRequest(r *http.Request, c *Caller) *http.Request {
+	ctx := context.WithValue(r.Context(), requestKey{}, r.Context())
+	return r.WithContext(WithCaller(ctx, c))
+}
+
+// boundToRequest returns ctx cancelled also when the HTTP request recorded by WithRequest ends.
+func boundToRequest(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	if req, ok := ctx.Value(requestKey{}).(context.Context); ok {
+		stop := context.AfterFunc(req, cancel)
+		return ctx, func() { stop(); cancel() }
+	}
+	return ctx, cancel
 }

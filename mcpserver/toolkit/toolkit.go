@@ -84,11 +84,13 @@ type scoped interface{ companyArg() string }
 
 // Notices lists what the server changed or could not honour in the request (clamped values,
 // ignored context); embed it in outputs.
+// (The field is not named Notices: Go would hide a field named like its embedded struct, and
+// schema inference with it.)
 type Notices struct {
-	Notices []string `json:"notices,omitempty" jsonschema:"adjustments the server made to the request, such as clamped limits"`
+	Messages []string `json:"notices,omitempty" jsonschema:"adjustments the server made to the request, such as clamped limits"`
 }
 
-func (n *Notices) setNotices(s []string) { n.Notices = s }
+func (n *Notices) setNotices(s []string) { n.Messages = s }
 
 type noticed interface{ setNotices([]string) }
 
@@ -125,6 +127,8 @@ func Add[In, Out any](s *mcp.Server, env *Env, tool *mcp.Tool, h Handler[In, Out
 	tool.Annotations.OpenWorldHint = new(false)
 	mcp.AddTool(s, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		start := time.Now()
+		ctx, unbind := boundToRequest(ctx)
+		defer unbind()
 		ctx, cancel := context.WithTimeout(ctx, MaxToolDuration)
 		defer cancel()
 		out, text, err := run(ctx, env, req, in, h)

@@ -54,7 +54,7 @@ func New(t testing.TB, now time.Time, register func(*mcp.Server, *toolkit.Env)) 
 	register(srv, env)
 	h := &Harness{DB: db, Store: st, Env: env, callers: map[string]*toolkit.Caller{}, clients: map[string]*mcp.ClientSession{}}
 	transport := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, PropagateRequestCancellation: true})
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
 		c := h.callers[r.Header.Get("X-Test-Caller")]
@@ -63,7 +63,7 @@ func New(t testing.TB, now time.Time, register func(*mcp.Server, *toolkit.Env)) 
 			http.Error(w, "unknown test caller", http.StatusUnauthorized)
 			return
 		}
-		transport.ServeHTTP(w, r.WithContext(toolkit.WithCaller(r.Context(), c)))
+		transport.ServeHTTP(w, toolkit.WithRequest(r, c))
 	}))
 	t.Cleanup(func() {
 		for _, cs := range h.clients {
@@ -110,7 +110,7 @@ func (r *Result) Decode(t testing.TB, v any) {
 // Call calls tool name with args as caller, with optional params._meta.
 func (h *Harness) Call(t testing.TB, caller *toolkit.Caller, name string, args map[string]any, meta map[string]any) *Result {
 	t.Helper()
-	cs := h.session(t, caller)
+	cs := h.Session(t, caller)
 	p := &mcp.CallToolParams{Name: name, Arguments: args}
 	if meta != nil {
 		p.Meta = meta
@@ -157,7 +157,7 @@ func (h *Harness) ToolError(t testing.TB, caller *toolkit.Caller, name string, a
 // Tools lists the registered tools.
 func (h *Harness) Tools(t testing.TB, caller *toolkit.Caller) []*mcp.Tool {
 	t.Helper()
-	res, err := h.session(t, caller).ListTools(t.Context(), nil)
+	res, err := h.Session(t, caller).ListTools(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,18 +190,21 @@ func (h *Harness) AssertIsolated(t testing.TB, own, foreign *models.Company, nam
 	}
 }
 
-func (h *Harness) session(t testing.TB, caller *toolkit.Caller) *mcp.ClientSession {
+// Session is the caller's client session (one per caller, reused), for calls with a context of
+// the test's own.
+func (h *Harness) Session(t testing.TB, caller *toolkit.Caller) *mcp.ClientSession {
 	t.Helper()
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	id := caller.Kind + ":" + strings.Join(uuidStrings(caller.CompanyIDs), ",")
 	if caller.PlatformAdmin {
 		id += ":admin"
 	}
-	if cs, ok := h.clients[id]; ok {
+	h.mu.Lock()
+	cs, ok := h.clients[id]
+	h.callers[id] = caller
+	h.mu.Unlock() // the server side reads callers while Connect runs
+	if ok {
 		return cs
 	}
-	h.callers[id] = caller
 	client := mcp.NewClient(&mcp.Implementation{Name: "tooltest", Version: "0"}, nil)
 	cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{
 		Endpoint:             h.srv.URL,
@@ -211,7 +214,9 @@ func (h *Harness) session(t testing.TB, caller *toolkit.Caller) *mcp.ClientSessi
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
+	h.mu.Lock()
 	h.clients[id] = cs
+	h.mu.Unlock()
 	return cs
 }
 

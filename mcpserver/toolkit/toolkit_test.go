@@ -1,0 +1,99 @@
+package toolkit_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/recruitd/recruitd/mcpserver/toolkit"
+	"github.com/recruitd/recruitd/mcpserver/toolkit/tooltest"
+)
+
+type sleepInput struct {
+	toolkit.CompanyArg
+	Fail string `json:"fail,omitempty"`
+}
+
+type sleepOutput struct {
+	Company string `json:"company"`
+	toolkit.Notices
+}
+
+func register(done chan error) func(*mcp.Server, *toolkit.Env) {
+	return func(s *mcp.Server, env *toolkit.Env) {
+		toolkit.Add(s, env, &mcp.Tool{Name: "probe", Description: "test tool"}, func(ctx context.Context, call *toolkit.Call, in sleepInput) (sleepOutput, *toolkit.Text, error) {
+			switch in.Fail {
+			case "tool":
+				return sleepOutput{}, nil, toolkit.Errorf("bad argument")
+			case "internal":
+				return sleepOutput{}, nil, context.DeadlineExceeded
+			case "sleep":
+				_, err := call.Env.Store.SQL().ExecContext(ctx, `SELECT pg_sleep(30)`)
+				done <- err
+				return sleepOutput{}, nil, err
+			}
+			limit := 500
+			if _, err := call.Limit("limit", &limit, 10, 1, 200); err != nil {
+				return sleepOutput{}, nil, err
+			}
+			var t toolkit.Text
+			t.H1("Company %s", call.Company.Name)
+			return sleepOutput{Company: call.Company.Name}, &t, nil
+		})
+	}
+}
+
+func TestAddScopesReportsAndHidesInternals(t *testing.T) {
+	h := tooltest.New(t, time.Time{}, register(nil))
+	acme := h.Company(t, "acme", "Acme Corp", nil)
+	globex := h.Company(t, "globex", "Globex", nil)
+
+	r := h.OK(t, tooltest.KeyCaller(acme), "probe", nil)
+	var out sleepOutput
+	r.Decode(t, &out)
+	if out.Company != "Acme Corp" || len(out.Messages) != 1 || !strings.HasPrefix(r.Text, "Note: limit 500 is above the maximum 200") || !strings.Contains(r.Text, "# Company Acme Corp") {
+		t.Errorf("probe = %q %+v", r.Text, out)
+	}
+	h.AssertIsolated(t, acme, globex, "probe", nil)
+	h.ToolError(t, tooltest.KeyCaller(acme), "probe", map[string]any{"fail": "tool"}, "bad argument")
+	r = h.Call(t, tooltest.KeyCaller(acme), "probe", map[string]any{"fail": "internal"}, nil)
+	if !r.IsError || !strings.HasPrefix(r.Text, "internal error (ref ") || strings.Contains(r.Text, "deadline") {
+		t.Errorf("internal failure = %q; want a reference without internals", r.Text)
+	}
+	admin := &toolkit.Caller{Kind: toolkit.CallerUser, CompanyIDs: []uuid.UUID{acme.ID}, PlatformAdmin: true}
+	r = h.OK(t, admin, "probe", map[string]any{"companyId": globex.ID.String()})
+	if !strings.Contains(r.Text, "Globex") {
+		t.Errorf("platform admin on another company = %q", r.Text)
+	}
+	h.ToolError(t, admin, "probe", map[string]any{"companyId": "0b7c2a4e-0000-4000-8000-000000000000"}, "does not exist")
+}
+
+func TestClientGoingAwayCancelsTheQuery(t *testing.T) {
+	done := make(chan error, 1)
+	h := tooltest.New(t, time.Time{}, register(done))
+	acme := h.Company(t, "acme", "Acme Corp", nil)
+	cs := h.Session(t, tooltest.KeyCaller(acme))
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "probe", Arguments: map[string]any{"fail": "sleep"}})
+	if err == nil {
+		t.Fatal("call with a cancelled context succeeded")
+	}
+	select {
+	case err := <-done:
+		if err == nil || time.Since(start) > 5*time.Second {
+			t.Errorf("query ended with %v after %s; want cancellation soon after the client left", err, time.Since(start))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the query kept running after the client went away")
+	}
+	var n int
+	if err := h.DB.SQL.QueryRowContext(t.Context(), `SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND state = 'active'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("pg_sleep still active in %d backends (%v)", n, err)
+	}
+}

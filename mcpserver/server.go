@@ -21,6 +21,7 @@ import (
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/mcpserver/searchtools"
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
 )
 
@@ -39,6 +40,7 @@ type Deps struct {
 // Register adds every tool family to s; the one list of the server's tools.
 func Register(s *mcp.Server, env *toolkit.Env) {
 	registerCompanies(s, env)
+	searchtools.Register(s, env)
 }
 
 // Version is reported in the MCP initialize result.

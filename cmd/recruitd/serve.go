@@ -66,7 +66,9 @@ type deps struct {
 	closers  []io.Closer
 }
 
-func connect(ctx context.Context, cfg *config.Config, log *slog.Logger) (*deps, error) {
+// connect opens Postgres and, when withTemporal, the Temporal client; the tool server alone
+// reads Postgres only.
+func connect(ctx context.Context, cfg *config.Config, log *slog.Logger, withTemporal bool) (*deps, error) {
 	d := &deps{registry: prometheus.NewRegistry()}
 	d.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	d.metrics = httpmetrics.New(d.registry)
@@ -76,6 +78,10 @@ func connect(ctx context.Context, cfg *config.Config, log *slog.Logger) (*deps, 
 	}
 	d.store = st
 	d.closers = append(d.closers, st)
+	if !withTemporal {
+		d.health = health.New(3*time.Second, map[string]health.Check{"postgres": st.Ping})
+		return d, nil
+	}
 	mh, mcloser := rtemporal.NewMetricsHandler(d.registry, log)
 	d.closers = append(d.closers, mcloser)
 	tc, err := rtemporal.Dial(ctx, cfg, log, mh)
@@ -151,7 +157,7 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		return err
 	}
 	defer lns.close()
-	d, err := connect(ctx, cfg, log)
+	d, err := connect(ctx, cfg, log, comp.api || comp.worker)
 	if err != nil {
 		return err
 	}

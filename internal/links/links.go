@@ -28,3 +28,6 @@ func (b Builder) Job(id uuid.UUID) string { return b.base + "/jobs/" + id.String
 
 // Session is an interview session's report page.
 func (b Builder) Session(id uuid.UUID) string { return b.base + "/sessions/" + id.String() }
+
+// Base is the app URL links are built under (no trailing slash).
+func (b Builder) Base() string { return b.base }

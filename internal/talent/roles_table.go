@@ -1,0 +1,88 @@
+package talent
+
+// roleNouns are the head nouns of job titles (from internal/generate's title parser). Those
+// marked true are also ordinary words ("lead", "server", "staff"): the parser takes them as a
+// role only after a role modifier ("tech lead", "account executive").
+var roleNouns = map[string]bool{
+	"engineer": false, "developer": false, "programmer": false, "architect": true, "scientist": false,
+	"analyst": false, "manager": false, "director": false, "specialist": false, "coordinator": false,
+	"associate": true, "representative": false, "rep": false, "consultant": false,
+	"administrator": false, "technician": false, "tech": true, "nurse": false, "physician": false,
+	"doctor": false, "surgeon": false, "dentist": false, "hygienist": false, "pharmacist": false,
+	"therapist": false, "counselor": false, "counsellor": false, "psychologist": false,
+	"paramedic": false, "emt": false, "caregiver": false, "aide": false, "attendant": false,
+	"assistant": false, "designer": false, "accountant": false, "auditor": false, "bookkeeper": false,
+	"clerk": false, "cashier": false, "driver": true, "operator": true, "picker": false,
+	"packer": false, "handler": true, "loader": false, "sorter": false, "stocker": false,
+	"merchandiser": false, "supervisor": false, "officer": false, "agent": true, "advisor": false,
+	"adviser": false, "executive": true, "intern": false, "apprentice": false, "electrician": false,
+	"plumber": false, "carpenter": false, "welder": false, "mechanic": false, "machinist": false,
+	"fitter": false, "installer": false, "inspector": false, "chef": false, "cook": false,
+	"server": true, "bartender": false, "barista": false, "host": true, "hostess": false,
+	"housekeeper": false, "receptionist": false, "concierge": true, "busser": false,
+	"dishwasher": false, "steward": false, "teacher": false, "tutor": false, "instructor": false,
+	"educator": false, "professor": false, "lecturer": false, "trainer": false, "coach": true,
+	"writer": false, "editor": false, "copywriter": false, "marketer": false, "recruiter": false,
+	"sourcer": false, "buyer": true, "planner": false, "strategist": false, "researcher": false,
+	"tester": false, "dispatcher": false, "controller": true, "teller": false, "underwriter": false,
+	"adjuster": false, "broker": false, "cleaner": false, "janitor": false, "custodian": false,
+	"guard": true, "worker": true, "laborer": false, "labourer": false, "landscaper": false,
+	"painter": false, "roofer": false, "mover": false, "courier": false, "chauffeur": false,
+	"lead": true, "head": true, "vp": true, "president": true, "founder": true, "partner": true,
+	"owner": true, "leader": true, "member": true, "paralegal": false, "attorney": false,
+	"lawyer": false, "solicitor": false, "secretary": false, "scheduler": false, "estimator": false,
+	"surveyor": false, "drafter": false, "producer": false, "photographer": false,
+	"videographer": false, "animator": false, "artist": false, "stylist": false,
+	"cosmetologist": false, "esthetician": false, "phlebotomist": false, "sonographer": false,
+	"radiographer": false, "technologist": false, "midwife": false, "practitioner": false,
+	"medic": false, "dietitian": false, "nutritionist": false, "optometrist": false,
+	"veterinarian": false, "groomer": false, "nanny": false, "porter": false, "valet": false,
+	"runner": true, "expeditor": false, "foreman": false, "superintendent": false, "sre": false,
+	"dba": false, "dev": true, "generalist": false, "liaison": false, "ambassador": false,
+	"advocate": true, "navigator": false, "processor": true, "collector": false,
+	"investigator": false, "examiner": false, "actuary": false, "economist": false,
+	"statistician": false, "biologist": false, "chemist": false, "pilot": true, "captain": true,
+	"crew": true, "staff": true, "cto": false, "cfo": false, "coo": false, "ceo": false,
+	"ciso": false, "evangelist": false, "translator": false, "interpreter": false, "librarian": false,
+	"journalist": false, "reporter": false, "auditor-in-charge": false,
+}
+
+// roleModifiers are the words that narrow a role noun ("backend engineer", "registered nurse").
+// Each maps to its search spellings, OR'ed: "backend" also finds "back-end" and "back end".
+var roleModifiers = map[string][]string{
+	"backend": {"backend", "back-end", "back end"}, "back-end": {"backend", "back-end", "back end"},
+	"frontend": {"frontend", "front-end", "front end"}, "front-end": {"frontend", "front-end", "front end"},
+	"fullstack": {"fullstack", "full-stack", "full stack"}, "full-stack": {"fullstack", "full-stack", "full stack"},
+	"software": {"software"}, "data": {"data"}, "devops": {"devops", "site reliability"}, "platform": {"platform"},
+	"infrastructure": {"infrastructure"}, "cloud": {"cloud"}, "mobile": {"mobile"}, "web": {"web"},
+	"embedded": {"embedded"}, "systems": {"systems", "system"}, "security": {"security"},
+	"qa": {"qa", "quality assurance"}, "test": {"test"}, "automation": {"automation"},
+	"product": {"product"}, "project": {"project"}, "program": {"program"}, "engineering": {"engineering"},
+	"sales": {"sales"}, "account": {"account"}, "marketing": {"marketing"}, "customer": {"customer"},
+	"success": {"success"}, "support": {"support"}, "service": {"service"}, "registered": {"registered"},
+	"ux": {"ux", "user experience"}, "ui": {"ui"}, "graphic": {"graphic"}, "research": {"research"},
+	"solutions": {"solutions", "solution"}, "network": {"network"}, "database": {"database"},
+	"game": {"game"}, "firmware": {"firmware"}, "hardware": {"hardware"}, "electrical": {"electrical"},
+	"mechanical": {"mechanical"}, "civil": {"civil"}, "chemical": {"chemical"}, "financial": {"financial"},
+	"finance": {"finance"}, "business": {"business"}, "operations": {"operations"}, "hr": {"hr", "human resources"},
+	"talent": {"talent"}, "technical": {"technical"}, "tech": {"tech"}, "team": {"team"}, "medical": {"medical"},
+	"dental": {"dental"}, "warehouse": {"warehouse"}, "delivery": {"delivery"}, "truck": {"truck"},
+	"forklift": {"forklift"}, "retail": {"retail"}, "store": {"store"}, "restaurant": {"restaurant"},
+	"general": {"general"}, "ml": {"ml", "machine learning"}, "ai": {"ai"}, "analytics": {"analytics"},
+	"reliability": {"reliability"}, "site": {"site"}, "release": {"release"}, "build": {"build"},
+	"ios": {"ios"}, "android": {"android"}, "frontend/backend": {"frontend", "backend"}, "nurse": {"nurse"},
+	"clinical": {"clinical"}, "executive": {"executive"}, "administrative": {"administrative"},
+	"office": {"office"}, "legal": {"legal"}, "content": {"content"}, "growth": {"growth"},
+	"design": {"design"}, "it": {"it"}, "help": {"help"}, "desk": {"desk"}, "staff": {"staff"},
+}
+
+// roleHeads maps a head noun to the spellings it is searched with, OR'ed.
+var roleHeads = map[string][]string{
+	"engineer": {"engineer", "developer", "programmer"}, "developer": {"developer", "engineer", "programmer"},
+	"programmer": {"programmer", "developer", "engineer"}, "dev": {"developer", "engineer"},
+	"rep": {"rep", "representative"}, "representative": {"representative", "rep"},
+	"counselor": {"counselor", "counsellor"}, "counsellor": {"counselor", "counsellor"},
+	"advisor": {"advisor", "adviser"}, "adviser": {"advisor", "adviser"},
+	"attorney": {"attorney", "lawyer"}, "lawyer": {"lawyer", "attorney"},
+	"sre": {"sre", "site reliability"}, "dba": {"dba", "database administrator"},
+}

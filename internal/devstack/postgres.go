@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/url"
 	"os"
 	"os/exec"
@@ -75,7 +76,9 @@ type PostgresOptions struct {
 	// Fast trades durability for speed (fsync, synchronous_commit and full_page_writes off) and
 	// allows more connections; for tests.
 	Fast bool
-	Log  *slog.Logger
+	// Settings are extra server settings (name → value), passed as -c name=value.
+	Settings map[string]string
+	Log      *slog.Logger
 }
 
 // Postgres is a running private cluster.
@@ -289,6 +292,9 @@ func StartPostgres(ctx context.Context, o PostgresOptions) (*Postgres, error) {
 			"-c", "max_wal_senders=0",
 			"-c", "max_connections=300",
 		)
+	}
+	for _, k := range slices.Sorted(maps.Keys(o.Settings)) {
+		args = append(args, "-c", k+"="+o.Settings[k])
 	}
 	cmd := exec.Command(filepath.Join(bin, "postgres"), args...)
 	cmd.Dir = "/"

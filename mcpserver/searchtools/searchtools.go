@@ -10,5 +10,6 @@ import (
 
 // Register adds searchCandidates and searchDocumentation to s.
 func Register(s *mcp.Server, env *toolkit.Env) {
+	registerCandidates(s, env)
 	registerDocs(s, env)
 }

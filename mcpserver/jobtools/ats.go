@@ -1,0 +1,151 @@
+package jobtools
+
+import (
+	"context"
+	"database/sql"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/recruitd/recruitd/internal/ats"
+	"github.com/recruitd/recruitd/mcpserver/toolkit"
+	"github.com/recruitd/recruitd/models"
+)
+
+// atsLabels are the human names of the ATS types.
+var atsLabels = map[models.ATSType]string{
+	models.ATSTypeA: "ATS-A (job-submission records)",
+	models.ATSTypeB: "ATS-B (opportunity-resource records)",
+	models.ATSTypeC: "ATS-C (person-on-job records)",
+	models.ATSTypeD: "ATS-D (assessment-order applications)",
+}
+
+// atsDCredentialFields are the credential fields expected of an ATS-D connection. internal/ats
+// has no ATS-D client (ATS-D only routes assessment links, which the provider pushes to us), so
+// it lists none; an ATS-D connection is configured like the other API-key ATSs, with the API
+// root and a key.
+var atsDCredentialFields = []string{ats.FieldBaseURL, ats.FieldAPIKey}
+
+// expectedCredentialFields are the credential field names a connection of t needs.
+func expectedCredentialFields(t models.ATSType) []string {
+	if f := ats.ExpectedCredentialFields(t); f != nil {
+		return f
+	}
+	if t == models.ATSTypeD {
+		return slices.Clone(atsDCredentialFields)
+	}
+	return []string{}
+}
+
+func registerATS(s *mcp.Server, env *toolkit.Env) {
+	toolkit.Add(s, env, &mcp.Tool{
+		Name:  "getAtsConnection",
+		Title: "ATS connection",
+		Description: "The company's applicant-tracking-system (ATS) connection, for questions like \"is our ATS connected\", " +
+			"\"which credential is missing\" or \"are jobs imported automatically\". Returns atsType and atsLabel, connected " +
+			"(at least one expected credential field is populated), the expected, configured and missing credential field " +
+			"NAMES (never their values), the HR-suite aggregator (kombo: integrationId, status, configured), " +
+			"autoJobImportEnabled and syncFieldsConfigured (at least one decision-stage field/value pair is set to be written " +
+			"to the ATS). It never returns keys, tokens, passwords or other secrets.",
+		InputSchema: inputSchema[ATSInput](nil),
+	}, atsConnection)
+}
+
+// ATSInput are getAtsConnection's arguments.
+type ATSInput struct {
+	toolkit.CompanyArg
+}
+
+// ATSOutput is getAtsConnection's structured result (the spec's fields).
+type ATSOutput struct {
+	ATSType                    *string   `json:"atsType" jsonschema:"ATS-A, ATS-B, ATS-C or ATS-D; null when no ATS is configured"`
+	ATSLabel                   *string   `json:"atsLabel" jsonschema:"human name of the ATS type; null when none"`
+	Connected                  bool      `json:"connected" jsonschema:"at least one expected credential field is populated"`
+	ExpectedCredentialFields   []string  `json:"expectedCredentialFields" jsonschema:"credential field names the ATS type needs"`
+	ConfiguredCredentialFields []string  `json:"configuredCredentialFields" jsonschema:"credential field names that hold a value (names only)"`
+	MissingCredentialFields    []string  `json:"missingCredentialFields" jsonschema:"expected field names without a value"`
+	Kombo                      komboInfo `json:"kombo" jsonschema:"the integration aggregator the HR-suite jobs arrive through"`
+	AutoJobImportEnabled       bool      `json:"autoJobImportEnabled" jsonschema:"new ATS jobs are imported automatically"`
+	SyncFieldsConfigured       bool      `json:"syncFieldsConfigured" jsonschema:"at least one decision-stage field/value pair is configured"`
+	toolkit.Notices
+}
+
+type komboInfo struct {
+	IntegrationID *string `json:"integrationId"`
+	Status        *string `json:"status"`
+	Configured    bool    `json:"configured" jsonschema:"an integration id is set"`
+}
+
+func atsConnection(ctx context.Context, call *toolkit.Call, _ ATSInput) (ATSOutput, *toolkit.Text, error) {
+	var out ATSOutput
+	var (
+		atsType, komboID, komboStatus sql.NullString
+		configured                    models.StringArray
+	)
+	// Only presence columns are read: ats_credentials (the sealed secrets) is never selected.
+	err := call.Env.Store.SQL().QueryRowContext(ctx, `
+		SELECT ats_type, ats_credential_fields, kombo_integration_id, kombo_status, auto_job_import_enabled,
+		       EXISTS (SELECT 1 FROM jsonb_array_elements(decision_sync_fields) e
+		               WHERE jsonb_typeof(e) = 'object'
+		                 AND btrim(coalesce(e->>'field', '')) <> '' AND btrim(coalesce(e->>'value', '')) <> '')
+		FROM companies WHERE id = $1`, call.Company.ID).
+		Scan(&atsType, &configured, &komboID, &komboStatus, &out.AutoJobImportEnabled, &out.SyncFieldsConfigured)
+	if err != nil {
+		return out, nil, err
+	}
+	out.ExpectedCredentialFields = []string{}
+	if atsType.Valid {
+		t := models.ATSType(atsType.String)
+		label := atsLabels[t]
+		if label == "" {
+			label = atsType.String
+		}
+		out.ATSType, out.ATSLabel = &atsType.String, &label
+		out.ExpectedCredentialFields = expectedCredentialFields(t)
+	}
+	out.ConfiguredCredentialFields = nonNil(configured)
+	slices.Sort(out.ConfiguredCredentialFields)
+	out.MissingCredentialFields = []string{}
+	for _, f := range out.ExpectedCredentialFields {
+		if slices.Contains(out.ConfiguredCredentialFields, f) {
+			out.Connected = true
+		} else {
+			out.MissingCredentialFields = append(out.MissingCredentialFields, f)
+		}
+	}
+	if komboID.Valid && strings.TrimSpace(komboID.String) != "" {
+		out.Kombo.IntegrationID, out.Kombo.Configured = &komboID.String, true
+	}
+	out.Kombo.Status = optStr(komboStatus)
+	return out, atsText(&out), nil
+}
+
+func atsText(o *ATSOutput) *toolkit.Text {
+	var t toolkit.Text
+	t.H1("ATS connection")
+	list := func(v []string) string {
+		if len(v) == 0 {
+			return "none"
+		}
+		return strings.Join(v, ", ")
+	}
+	label := "none configured"
+	if o.ATSLabel != nil {
+		label = *o.ATSLabel
+	}
+	t.KV(
+		"ATS", label,
+		"Connected", yesNo(o.Connected)+" (at least one expected credential field populated)",
+		"Expected credential fields", list(o.ExpectedCredentialFields),
+		"Configured credential fields", list(o.ConfiguredCredentialFields),
+		"Missing credential fields", list(o.MissingCredentialFields),
+		"Auto job import", onOff(o.AutoJobImportEnabled),
+		"Decision sync fields", map[bool]string{true: "configured", false: "not configured"}[o.SyncFieldsConfigured],
+	)
+	t.H2("Integration aggregator (kombo)")
+	t.KV("Configured", yesNo(o.Kombo.Configured), "Integration id", toolkit.Str(o.Kombo.IntegrationID), "Status", toolkit.Str(o.Kombo.Status))
+	t.Blank()
+	t.Line("Credential values are never shown; only field names are reported.")
+	return &t
+}

@@ -1,0 +1,296 @@
+package jobtools
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/recruitd/recruitd/mcpserver/toolkit"
+	"github.com/recruitd/recruitd/models"
+)
+
+// pipelineMetric is getCandidatePipelineStats' metric.
+type pipelineMetric string
+
+const (
+	metricByStatus   pipelineMetric = "byStatus"
+	metricByDecision pipelineMetric = "byDecision"
+	metricFunnel     pipelineMetric = "funnel"
+)
+
+var pipelineMetrics = []pipelineMetric{metricByStatus, metricByDecision, metricFunnel}
+
+func registerPipelineStats(s *mcp.Server, env *toolkit.Env) {
+	toolkit.Add(s, env, &mcp.Tool{
+		Name:  "getCandidatePipelineStats",
+		Title: "Candidate pipeline statistics",
+		Description: "Candidate counts through the hiring pipeline, for one job or the whole company. Choose metric:\n" +
+			"- byStatus: candidates per candidate status (the candidate record's status, e.g. new, screening, hired). " +
+			"Company-wide it counts candidates added in the window; for a job, candidates who applied to it in the window.\n" +
+			"- byDecision: interview sessions per recruiter decision (NONE = undecided, ACCEPTED, REJECTED, SUBMITTED, PLACED, " +
+			"HIRED), with the distinct candidates per decision; sessions are those invited in the window.\n" +
+			"- funnel: distinct candidates per stage: applied (an application or an invitation) -> invited (interview " +
+			"session) -> started -> completed -> positive decision (ACCEPTED, SUBMITTED, PLACED or HIRED) -> hired, with " +
+			"stage-to-stage and overall conversion percentages. Applications count by their date, sessions by invitation date.\n" +
+			"Scope: positionId (a job UUID) limits to that job; without it the job open in the client (job context) is used " +
+			"when there is one; companyWide: true ignores the job context. sinceDate/untilDate are optional ISO dates " +
+			"(untilDate inclusive); without them all time is counted.",
+		InputSchema: inputSchema[PipelineStatsInput](map[string][]string{"metric": strs(pipelineMetrics)}),
+	}, pipelineStats)
+}
+
+// PipelineStatsInput are getCandidatePipelineStats' arguments.
+type PipelineStatsInput struct {
+	Metric      string `json:"metric" jsonschema:"byStatus, byDecision or funnel"`
+	PositionID  string `json:"positionId,omitempty" jsonschema:"a job UUID to limit the figures to; defaults to the job open in the client, if any"`
+	CompanyWide bool   `json:"companyWide,omitempty" jsonschema:"true to count the whole company even when a job is open in the client"`
+	SinceDate   string `json:"sinceDate,omitempty" jsonschema:"ISO date (YYYY-MM-DD) or RFC 3339 time; start of the window (see the metric for which date)"`
+	UntilDate   string `json:"untilDate,omitempty" jsonschema:"ISO date (inclusive) or RFC 3339 time (exclusive); end of the window"`
+	toolkit.CompanyArg
+}
+
+// PipelineStatsOutput is getCandidatePipelineStats' structured result; the block of the chosen
+// metric is set.
+type PipelineStatsOutput struct {
+	Metric     string         `json:"metric"`
+	Scope      scope          `json:"scope"`
+	Window     windowOut      `json:"window"`
+	WindowOn   string         `json:"windowOn" jsonschema:"which dates the window applies to"`
+	ByStatus   *statusBlock   `json:"byStatus,omitempty"`
+	ByDecision *decisionBlock `json:"byDecision,omitempty"`
+	Funnel     *funnelBlock   `json:"funnel,omitempty"`
+	toolkit.Notices
+}
+
+type statusBlock struct {
+	TotalCandidates int           `json:"totalCandidates"`
+	Statuses        []statusCount `json:"statuses" jsonschema:"most frequent first"`
+}
+
+type statusCount struct {
+	Status     string   `json:"status"`
+	Candidates int      `json:"candidates"`
+	Percent    *float64 `json:"percent" jsonschema:"share of totalCandidates"`
+}
+
+type decisionBlock struct {
+	TotalSessions int             `json:"totalSessions"`
+	Decisions     []decisionCount `json:"decisions" jsonschema:"every decision, in order NONE, ACCEPTED, REJECTED, SUBMITTED, PLACED, HIRED"`
+}
+
+type decisionCount struct {
+	Decision   string   `json:"decision"`
+	Sessions   int      `json:"sessions"`
+	Candidates int      `json:"candidates" jsonschema:"distinct candidates with a session with this decision"`
+	Percent    *float64 `json:"percent" jsonschema:"share of totalSessions"`
+}
+
+type funnelBlock struct {
+	Stages []funnelStage `json:"stages"`
+}
+
+type funnelStage struct {
+	Stage                  string   `json:"stage"`
+	Label                  string   `json:"label"`
+	Candidates             int      `json:"candidates" jsonschema:"distinct candidates who reached the stage"`
+	ConversionFromPrevious *float64 `json:"conversionFromPrevious" jsonschema:"percent of the previous stage; null for the first stage or when the previous stage is 0"`
+	ConversionFromApplied  *float64 `json:"conversionFromApplied" jsonschema:"percent of the applied stage; null when no candidate applied"`
+}
+
+func pipelineStats(ctx context.Context, call *toolkit.Call, in PipelineStatsInput) (PipelineStatsOutput, *toolkit.Text, error) {
+	var out PipelineStatsOutput
+	metric, err := toolkit.OneOf("metric", in.Metric, pipelineMetrics)
+	if err != nil {
+		return out, nil, err
+	}
+	w, err := call.Window(in.SinceDate, in.UntilDate, 0, nil)
+	if err != nil {
+		return out, nil, err
+	}
+	job, kind, err := resolveScope(ctx, call, in.PositionID, in.CompanyWide)
+	if err != nil {
+		return out, nil, err
+	}
+	out.Metric, out.Scope, out.Window = string(metric), scope{Kind: kind, Job: job}, windowJSON(w)
+	switch metric {
+	case metricByStatus:
+		if job == nil {
+			out.WindowOn = "candidate creation date"
+		} else {
+			out.WindowOn = "application date (candidates who applied to the job in the window)"
+		}
+		out.ByStatus, err = byStatus(ctx, call, job, w)
+	case metricByDecision:
+		out.WindowOn = "session invitation date"
+		out.ByDecision, err = byDecision(ctx, call, job, w)
+	case metricFunnel:
+		out.WindowOn = "application date for applications, invitation date for interview sessions"
+		out.Funnel, err = funnel(ctx, call, job, w)
+	}
+	if err != nil {
+		return out, nil, err
+	}
+	return out, pipelineText(&out), nil
+}
+
+func byStatus(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Window) (*statusBlock, error) {
+	q := newQuery(call.Company.ID)
+	var stmt string
+	if job == nil {
+		stmt = `SELECT status, count(*) FROM candidates WHERE company_id = $1` + q.window("created_at", w) +
+			` GROUP BY status`
+	} else {
+		jobArg := q.arg(job.ID)
+		stmt = `SELECT c.status, count(*) FROM candidates c
+			WHERE c.company_id = $1 AND c.id IN (
+				SELECT a.candidate_id FROM applications a
+				WHERE a.company_id = $1 AND a.job_id = ` + jobArg + `::uuid` + q.window("a.created_at", w) + `)
+			GROUP BY c.status`
+	}
+	b := &statusBlock{Statuses: []statusCount{}}
+	err := collect(ctx, call.Env.Store.SQL(), stmt+` ORDER BY count(*) DESC, 1`, q.args, func(r *sql.Rows) error {
+		var s statusCount
+		if err := r.Scan(&s.Status, &s.Candidates); err != nil {
+			return err
+		}
+		b.TotalCandidates += s.Candidates
+		b.Statuses = append(b.Statuses, s)
+		return nil
+	})
+	for i := range b.Statuses {
+		b.Statuses[i].Percent = toolkit.Percent(int64(b.Statuses[i].Candidates), int64(b.TotalCandidates))
+	}
+	return b, err
+}
+
+// sessionScope is the WHERE clause of the scope's sessions invited in w.
+func sessionScope(q *query, job *jobRef, w toolkit.Window) string {
+	where := "company_id = $1"
+	if job != nil {
+		where += " AND job_id = " + q.arg(job.ID) + "::uuid"
+	}
+	return where + q.window("invited_at", w)
+}
+
+func byDecision(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Window) (*decisionBlock, error) {
+	q := newQuery(call.Company.ID)
+	counts := map[string][2]int{}
+	b := &decisionBlock{Decisions: []decisionCount{}}
+	err := collect(ctx, call.Env.Store.SQL(), `
+		SELECT decision, count(*), count(DISTINCT candidate_id) FROM interview_sessions
+		WHERE `+sessionScope(q, job, w)+` GROUP BY decision`, q.args, func(r *sql.Rows) error {
+		var d string
+		var n, c int
+		if err := r.Scan(&d, &n, &c); err != nil {
+			return err
+		}
+		counts[d] = [2]int{n, c}
+		b.TotalSessions += n
+		return nil
+	})
+	for _, d := range models.AllDecisions() {
+		c := counts[string(d)]
+		b.Decisions = append(b.Decisions, decisionCount{Decision: string(d), Sessions: c[0], Candidates: c[1],
+			Percent: toolkit.Percent(int64(c[0]), int64(b.TotalSessions))})
+	}
+	return b, err
+}
+
+// funnelStages are the funnel's stages in order.
+var funnelStages = []struct{ stage, label string }{
+	{"applied", "Applied (application or invitation)"},
+	{"invited", "Invited to an interview"},
+	{"started", "Started the interview"},
+	{"completed", "Completed the interview"},
+	{"positiveDecision", "Positive decision (ACCEPTED, SUBMITTED, PLACED, HIRED)"},
+	{"hired", "Hired"},
+}
+
+func funnel(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Window) (*funnelBlock, error) {
+	q := newQuery(call.Company.ID)
+	sessWhere := sessionScope(q, job, w)
+	appWhere := "company_id = $1"
+	if job != nil {
+		appWhere += " AND job_id = " + q.arg(job.ID) + "::uuid"
+	}
+	appWhere += q.window("created_at", w)
+	positive := q.arg(textArray(strs(positiveDecisions)))
+	// One pass over the scope's sessions aggregates each candidate's furthest stage; applied adds
+	// the candidates with an application in scope.
+	stmt := `
+		WITH s AS (
+			SELECT candidate_id,
+			       bool_or(started_at IS NOT NULL OR status IN ('STARTED', 'COMPLETED')) AS started,
+			       bool_or(status = 'COMPLETED') AS completed,
+			       bool_or(decision = ANY (` + positive + `::text[])) AS positive,
+			       bool_or(decision = 'HIRED') AS hired
+			FROM interview_sessions WHERE ` + sessWhere + `
+			GROUP BY candidate_id
+		)
+		SELECT (SELECT count(*) FROM (
+		            SELECT candidate_id FROM applications WHERE ` + appWhere + `
+		            UNION
+		            SELECT candidate_id FROM s) u),
+		       count(*),
+		       count(*) FILTER (WHERE started),
+		       count(*) FILTER (WHERE completed),
+		       count(*) FILTER (WHERE positive),
+		       count(*) FILTER (WHERE hired)
+		FROM s`
+	n := make([]int, len(funnelStages))
+	if err := call.Env.Store.SQL().QueryRowContext(ctx, stmt, q.args...).Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5]); err != nil {
+		return nil, err
+	}
+	b := &funnelBlock{Stages: make([]funnelStage, len(funnelStages))}
+	for i, st := range funnelStages {
+		b.Stages[i] = funnelStage{Stage: st.stage, Label: st.label, Candidates: n[i],
+			ConversionFromApplied: toolkit.Percent(int64(n[i]), int64(n[0]))}
+		if i > 0 {
+			b.Stages[i].ConversionFromPrevious = toolkit.Percent(int64(n[i]), int64(n[i-1]))
+		}
+	}
+	b.Stages[0].ConversionFromApplied = nil
+	return b, nil
+}
+
+func pipelineText(o *PipelineStatsOutput) *toolkit.Text {
+	var t toolkit.Text
+	title := map[string]string{"byStatus": "Candidates by status", "byDecision": "Sessions by decision", "funnel": "Candidate funnel"}[o.Metric]
+	t.H1("%s", title)
+	t.KV("Scope", scopeText(o.Scope.Job, o.Scope.Kind), "Window", windowText(o.Window), "Window applies to", o.WindowOn)
+	if o.Scope.Job != nil {
+		t.KV("Job link", o.Scope.Job.Link)
+	}
+	t.Blank()
+	switch {
+	case o.ByStatus != nil:
+		rows := make([][]string, 0, len(o.ByStatus.Statuses))
+		for _, s := range o.ByStatus.Statuses {
+			rows = append(rows, []string{s.Status, itoa(s.Candidates), toolkit.Pct(s.Percent)})
+		}
+		t.Table([]string{"Status", "Candidates", "Share"}, rows, "No candidates.")
+		t.Blank()
+		t.KV("Total candidates", itoa(o.ByStatus.TotalCandidates))
+	case o.ByDecision != nil:
+		rows := make([][]string, 0, len(o.ByDecision.Decisions))
+		for _, d := range o.ByDecision.Decisions {
+			rows = append(rows, []string{d.Decision, itoa(d.Sessions), toolkit.Pct(d.Percent), itoa(d.Candidates)})
+		}
+		t.Table([]string{"Decision", "Sessions", "Share", "Candidates"}, rows, "")
+		t.Blank()
+		t.KV("Total sessions", itoa(o.ByDecision.TotalSessions))
+	case o.Funnel != nil:
+		rows := make([][]string, 0, len(o.Funnel.Stages))
+		for i, s := range o.Funnel.Stages {
+			prev, first := "—", "—"
+			if i > 0 {
+				prev, first = toolkit.Pct(s.ConversionFromPrevious), toolkit.Pct(s.ConversionFromApplied)
+			}
+			rows = append(rows, []string{fmt.Sprintf("%d. %s", i+1, s.Label), itoa(s.Candidates), prev, first})
+		}
+		t.Table([]string{"Stage", "Candidates", "From previous", "From applied"}, rows, "")
+	}
+	return &t
+}

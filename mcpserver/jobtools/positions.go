@@ -1,0 +1,300 @@
+package jobtools
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/recruitd/recruitd/mcpserver/toolkit"
+	"github.com/recruitd/recruitd/models"
+)
+
+// positionMetric is getPositionStats' metric.
+type positionMetric string
+
+const (
+	metricOpenPositions         positionMetric = "openPositions"
+	metricTotalPositions        positionMetric = "totalPositions"
+	metricCandidatesPerPosition positionMetric = "candidatesPerPosition"
+)
+
+var positionMetrics = []positionMetric{metricOpenPositions, metricTotalPositions, metricCandidatesPerPosition}
+
+// maxPositionsListed bounds the per-position lists of getPositionStats (the tool has no limit
+// argument; getJobsSummary pages through every job).
+const maxPositionsListed = 50
+
+func registerPositionStats(s *mcp.Server, env *toolkit.Env) {
+	toolkit.Add(s, env, &mcp.Tool{
+		Name:  "getPositionStats",
+		Title: "Position statistics",
+		Description: "Position-level (job-level) metrics for the company. Choose metric:\n" +
+			"- openPositions: how many positions are open for applications, by status, with the newest open ones listed.\n" +
+			"- totalPositions: how many positions exist, split into open/closed and by status (GENERATING, ACTIVE, PAUSED, FAILED).\n" +
+			"- candidatesPerPosition: distinct candidates who applied to each position (from applications; every invited " +
+			"candidate has one), with the average and median per position (positions without candidates count as 0) and " +
+			"the positions with the most candidates.\n" +
+			"Optional filters: sinceDate/untilDate (ISO dates on the position's creation date; untilDate inclusive), " +
+			"status (job status, any case). Soft-deleted positions are never counted. Lists show at most 50 positions; " +
+			"getJobsSummary pages through all jobs.",
+		InputSchema: inputSchema[PositionStatsInput](map[string][]string{"metric": strs(positionMetrics)}),
+	}, positionStats)
+}
+
+// PositionStatsInput are getPositionStats' arguments.
+type PositionStatsInput struct {
+	Metric    string `json:"metric" jsonschema:"openPositions, totalPositions or candidatesPerPosition"`
+	SinceDate string `json:"sinceDate,omitempty" jsonschema:"only positions created on or after this ISO date"`
+	UntilDate string `json:"untilDate,omitempty" jsonschema:"only positions created on or before this ISO date (inclusive)"`
+	Status    string `json:"status,omitempty" jsonschema:"only positions in this job status: GENERATING, ACTIVE, PAUSED or FAILED (any case)"`
+	toolkit.CompanyArg
+}
+
+// PositionStatsOutput is getPositionStats' structured result; the block of the chosen metric is
+// set.
+type PositionStatsOutput struct {
+	Metric                string                 `json:"metric"`
+	CreatedWindow         windowOut              `json:"createdWindow" jsonschema:"position creation window"`
+	Status                *string                `json:"status" jsonschema:"the job status filter; null when none"`
+	OpenPositions         *openPositions         `json:"openPositions,omitempty"`
+	TotalPositions        *totalPositions        `json:"totalPositions,omitempty"`
+	CandidatesPerPosition *candidatesPerPosition `json:"candidatesPerPosition,omitempty"`
+	toolkit.Notices
+}
+
+type openPositions struct {
+	Count     int            `json:"count" jsonschema:"positions open for applications"`
+	ByStatus  map[string]int `json:"byStatus" jsonschema:"open positions per job status"`
+	Positions []positionRow  `json:"positions" jsonschema:"open positions, newest first (at most 50)"`
+	Truncated bool           `json:"truncated" jsonschema:"true when more open positions exist than listed"`
+}
+
+type totalPositions struct {
+	Count    int            `json:"count" jsonschema:"positions (not deleted)"`
+	Open     int            `json:"open"`
+	Closed   int            `json:"closed"`
+	ByStatus map[string]int `json:"byStatus" jsonschema:"positions per job status"`
+}
+
+type candidatesPerPosition struct {
+	Positions                  int           `json:"positions" jsonschema:"positions considered"`
+	PositionsWithoutCandidates int           `json:"positionsWithoutCandidates"`
+	Average                    *float64      `json:"average" jsonschema:"mean distinct candidates per position (two decimals); null without positions"`
+	Median                     *float64      `json:"median" jsonschema:"median distinct candidates per position; null without positions"`
+	Max                        int           `json:"max"`
+	TopPositions               []positionRow `json:"topPositions" jsonschema:"positions with the most candidates (at most 50)"`
+	Truncated                  bool          `json:"truncated" jsonschema:"true when more positions exist than listed"`
+}
+
+type positionRow struct {
+	jobRef
+	CreatedAt  string `json:"createdAt"`
+	Candidates *int   `json:"candidates,omitempty" jsonschema:"distinct candidates who applied (candidatesPerPosition only)"`
+
+	created time.Time
+}
+
+func positionStats(ctx context.Context, call *toolkit.Call, in PositionStatsInput) (PositionStatsOutput, *toolkit.Text, error) {
+	var out PositionStatsOutput
+	metric, err := toolkit.OneOf("metric", in.Metric, positionMetrics)
+	if err != nil {
+		return out, nil, err
+	}
+	w, err := call.Window(in.SinceDate, in.UntilDate, 0, nil)
+	if err != nil {
+		return out, nil, err
+	}
+	out.Metric, out.CreatedWindow = string(metric), windowJSON(w)
+	q := newQuery(call.Company.ID)
+	where := "company_id = $1 AND NOT is_deleted" + q.window("created_at", w)
+	if s := strings.TrimSpace(in.Status); s != "" {
+		st, err := toolkit.OneOfFold("status", s, models.AllJobStatuses())
+		if err != nil {
+			return out, nil, err
+		}
+		where += " AND status = " + q.arg(string(st))
+		v := string(st)
+		out.Status = &v
+	}
+	if metric == metricOpenPositions {
+		where += " AND is_open"
+	}
+	jobs, err := loadPositions(ctx, call, where, q.args)
+	if err != nil {
+		return out, nil, err
+	}
+	switch metric {
+	case metricOpenPositions:
+		o := &openPositions{Count: len(jobs), ByStatus: statusCounts(jobs), Positions: []positionRow{}}
+		o.Positions = jobs[:min(len(jobs), maxPositionsListed)]
+		o.Truncated = len(jobs) > maxPositionsListed
+		out.OpenPositions = o
+	case metricTotalPositions:
+		o := &totalPositions{Count: len(jobs), ByStatus: statusCounts(jobs)}
+		for _, j := range jobs {
+			if j.IsOpen {
+				o.Open++
+			} else {
+				o.Closed++
+			}
+		}
+		out.TotalPositions = o
+	case metricCandidatesPerPosition:
+		if out.CandidatesPerPosition, err = perPosition(ctx, call, jobs, where, q.args); err != nil {
+			return out, nil, err
+		}
+	}
+	return out, positionsText(&out), nil
+}
+
+// loadPositions returns the company's jobs matching where, newest first (at most ~2,000 per
+// company, read through jobs_company_created_idx / jobs_company_status_idx).
+func loadPositions(ctx context.Context, call *toolkit.Call, where string, args []any) ([]positionRow, error) {
+	jobs := []positionRow{}
+	err := collect(ctx, call.Env.Store.SQL(), `
+		SELECT id, title, external_id, status, is_open, created_at FROM jobs
+		WHERE `+where+` ORDER BY created_at DESC, id DESC`, args, func(r *sql.Rows) error {
+		var p positionRow
+		var id uuid.UUID
+		if err := r.Scan(&id, &p.Title, &p.ExternalID, &p.Status, &p.IsOpen, &p.created); err != nil {
+			return err
+		}
+		p.ID, p.Link, p.CreatedAt = id.String(), call.Env.Links.Job(id), tsStr(p.created)
+		jobs = append(jobs, p)
+		return nil
+	})
+	return jobs, err
+}
+
+func statusCounts(jobs []positionRow) map[string]int {
+	m := map[string]int{}
+	for _, s := range models.AllJobStatuses() {
+		m[string(s)] = 0
+	}
+	for _, j := range jobs {
+		m[j.Status]++
+	}
+	return m
+}
+
+// perPosition counts distinct applying candidates per job with one grouped scan of the
+// applications of the jobs matching where (the jobs filter is a semi-join, so the scan reads
+// only those jobs' applications, in job order).
+func perPosition(ctx context.Context, call *toolkit.Call, jobs []positionRow, where string, args []any) (*candidatesPerPosition, error) {
+	o := &candidatesPerPosition{Positions: len(jobs), TopPositions: []positionRow{}}
+	if len(jobs) == 0 {
+		return o, nil
+	}
+	counts := map[uuid.UUID]int{}
+	err := collect(ctx, call.Env.Store.SQL(), `
+		SELECT a.job_id, count(DISTINCT a.candidate_id) FROM applications a
+		WHERE a.company_id = $1 AND a.job_id IN (SELECT id FROM jobs WHERE `+where+`)
+		GROUP BY a.job_id`, args, func(r *sql.Rows) error {
+		var id uuid.UUID
+		var n int
+		if err := r.Scan(&id, &n); err != nil {
+			return err
+		}
+		counts[id] = n
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	values := make([]int, len(jobs))
+	sum := 0
+	for i := range jobs {
+		n := counts[uuid.MustParse(jobs[i].ID)]
+		jobs[i].Candidates = &n
+		values[i] = n
+		sum += n
+		if n == 0 {
+			o.PositionsWithoutCandidates++
+		}
+	}
+	slices.Sort(values)
+	avg := toolkit.Round(float64(sum)/float64(len(values)), 2)
+	var med float64
+	if m := len(values); m%2 == 1 {
+		med = float64(values[m/2])
+	} else {
+		med = float64(values[m/2-1]+values[m/2]) / 2
+	}
+	o.Average, o.Median, o.Max = &avg, &med, values[len(values)-1]
+	ranked := slices.Clone(jobs)
+	slices.SortStableFunc(ranked, func(a, b positionRow) int { return *b.Candidates - *a.Candidates })
+	o.TopPositions = ranked[:min(len(ranked), maxPositionsListed)]
+	o.Truncated = len(ranked) > maxPositionsListed
+	return o, nil
+}
+
+func positionsText(o *PositionStatsOutput) *toolkit.Text {
+	var t toolkit.Text
+	filters := "created " + windowText(o.CreatedWindow)
+	if o.Status != nil {
+		filters += "; status " + *o.Status
+	}
+	filters += "; soft-deleted positions excluded"
+	statusRows := func(m map[string]int) [][]string {
+		var rows [][]string
+		for _, s := range models.AllJobStatuses() {
+			rows = append(rows, []string{string(s), itoa(m[string(s)])})
+		}
+		return rows
+	}
+	listRows := func(ps []positionRow, withCandidates bool) [][]string {
+		rows := make([][]string, 0, len(ps))
+		for _, p := range ps {
+			r := []string{p.Title, p.Status, yesNo(p.IsOpen), dateStr(p.created)}
+			if withCandidates {
+				r = append(r, itoa(*p.Candidates))
+			}
+			rows = append(rows, append(r, p.ID, p.Link))
+		}
+		return rows
+	}
+	switch {
+	case o.OpenPositions != nil:
+		p := o.OpenPositions
+		t.H1("Open positions: %d", p.Count)
+		t.KV("Filters", filters, "Open", "open for applications (any status unless filtered)")
+		t.H2("By status")
+		t.Table([]string{"Status", "Open positions"}, statusRows(p.ByStatus), "")
+		t.H2("Open positions (newest first%s)", truncNote(p.Truncated, len(p.Positions), p.Count))
+		t.Table([]string{"Title", "Status", "Open", "Created", "jobId", "Link"}, listRows(p.Positions, false), "No open positions.")
+	case o.TotalPositions != nil:
+		p := o.TotalPositions
+		t.H1("Total positions: %d", p.Count)
+		t.KV("Filters", filters, "Open", itoa(p.Open), "Closed", itoa(p.Closed))
+		t.H2("By status")
+		t.Table([]string{"Status", "Positions"}, statusRows(p.ByStatus), "")
+	case o.CandidatesPerPosition != nil:
+		p := o.CandidatesPerPosition
+		t.H1("Candidates per position")
+		t.KV(
+			"Filters", filters,
+			"Counted", "distinct candidates with an application to the position",
+			"Positions", itoa(p.Positions),
+			"Average per position", toolkit.Num(p.Average),
+			"Median per position", toolkit.Num(p.Median),
+			"Most on one position", itoa(p.Max),
+			"Positions without candidates", itoa(p.PositionsWithoutCandidates),
+		)
+		t.H2("Positions with the most candidates%s", truncNote(p.Truncated, len(p.TopPositions), p.Positions))
+		t.Table([]string{"Title", "Status", "Open", "Created", "Candidates", "jobId", "Link"}, listRows(p.TopPositions, true), "No positions.")
+	}
+	return &t
+}
+
+func truncNote(truncated bool, shown, total int) string {
+	if !truncated {
+		return ""
+	}
+	return fmt.Sprintf("; first %d of %d", shown, total)
+}

@@ -29,31 +29,41 @@ import (
 
 func benchCmd(e *env) *cobra.Command {
 	var o benchOptions
+	var mo mcpBenchOptions
 	cmd := &cobra.Command{
-		Use:   "bench jobs|partner",
+		Use:   "bench jobs|partner|mcp",
 		Short: "Benchmark a scenario against an in-process api and worker on a throwaway Postgres and Temporal (make bench)",
 		Long: "bench starts a throwaway Postgres cluster and in-memory Temporal dev server, runs api and worker in this process,\n" +
 			"measures the floor (one-activity Ping workflows per second) and then the scenario, and prints ratios against that floor.\n\n" +
 			"jobs:    createJob accept latency p50/p99 at --rate requests/s for --duration, then --burst jobs created\n" +
 			"         --concurrency at a time and timed until all are generated (jobs/s as a ratio of the floor).\n" +
 			"partner: 202 latency p50/p99 at --rate submissions/s for --duration, time from 202 to callback received p50/p99,\n" +
-			"         then --burst submissions timed until every callback arrived (settled/s as a ratio of the floor).",
+			"         then --burst submissions timed until every callback arrived (settled/s as a ratio of the floor).\n" +
+			"mcp:     seeds one company with --candidates candidates (3 sessions each) in a Postgres cluster kept under --dir,\n" +
+			"         serves the tool server in this process and calls every tool --iterations times with varied arguments\n" +
+			"         through the Streamable HTTP transport: p50/p95 per tool against the targets and the ping round-trip floor,\n" +
+			"         then the plans of the three slowest statements (auto_explain).",
 		Args:      cobra.ExactArgs(1),
-		ValidArgs: []string{"jobs", "partner"},
+		ValidArgs: []string{"jobs", "partner", "mcp"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch args[0] {
 			case "jobs":
 				return runJobsBench(cmd.Context(), e, o)
 			case "partner":
 				return runPartnerBench(cmd.Context(), e, o)
+			case "mcp":
+				return runMCPBench(cmd.Context(), e, mo)
 			}
-			return fmt.Errorf("unknown scenario %q (available: jobs, partner)", args[0])
+			return fmt.Errorf("unknown scenario %q (available: jobs, partner, mcp)", args[0])
 		},
 	}
 	cmd.Flags().Float64Var(&o.rate, "rate", 20, "requests per second in the latency phase")
 	cmd.Flags().DurationVar(&o.duration, "duration", 30*time.Second, "length of the latency phase (the partner scenario's spec asks for 60s)")
 	cmd.Flags().IntVar(&o.burst, "burst", 300, "workflows (floor) and jobs or submissions (throughput) per burst")
 	cmd.Flags().IntVar(&o.concurrency, "concurrency", 20, "calls in flight during bursts")
+	cmd.Flags().IntVar(&mo.candidates, "candidates", 1_000_000, "mcp: candidates of the bench company")
+	cmd.Flags().IntVar(&mo.iterations, "iterations", 40, "mcp: measured calls per tool")
+	cmd.Flags().StringVar(&mo.dir, "dir", ".bench", "mcp: folder of the kept Postgres cluster")
 	return cmd
 }
 

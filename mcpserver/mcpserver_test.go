@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -139,8 +140,19 @@ func TestListCompaniesThroughTheTransport(t *testing.T) {
 	}
 	defer cs.Close()
 	tools, err := cs.ListTools(t.Context(), nil)
-	if err != nil || len(tools.Tools) == 0 || tools.Tools[0].Name != "listCompanies" || !tools.Tools[0].Annotations.ReadOnlyHint {
-		t.Fatalf("tools/list = %+v, %v", tools, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+		if tool.Annotations == nil || !tool.Annotations.ReadOnlyHint || tool.InputSchema == nil || tool.OutputSchema == nil || len(tool.Description) < 60 {
+			t.Errorf("tool %s lacks readOnlyHint, schemas or a description", tool.Name)
+		}
+	}
+	slices.Sort(names)
+	if want := slices.Sorted(slices.Values(allTools)); !slices.Equal(names, want) {
+		t.Errorf("tools/list = %v\nwant the spec's %d tools %v", names, len(want), want)
 	}
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "listCompanies"})
 	if err != nil || res.IsError {
@@ -230,4 +242,13 @@ func TestBadOriginConfigIsRejected(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "MCP_ALLOWED_ORIGINS") {
 		t.Errorf("allowedOrigins(no scheme) err = %v", err)
 	}
+}
+
+// allTools are the spec's 18 tools.
+var allTools = []string{
+	"listCompanies", "searchCandidates", "searchDocumentation", "getJobDetails", "getJobsSummary",
+	"getCandidatePipelineStats", "getPositionStats", "getInterviewGuideDetails", "getInterviewStats",
+	"getInterviewTimeOfDayBreakdown", "getCandidateReport", "getCheatingDetectionStats",
+	"getFraudVerificationStats", "getIdentityVerificationStats", "getCandidateVerification",
+	"getCompanyFeatures", "getAtsConnection", "listTemplates",
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/mcpserver/interviewtools"
 	"github.com/recruitd/recruitd/mcpserver/jobtools"
 	"github.com/recruitd/recruitd/mcpserver/searchtools"
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
@@ -43,6 +44,7 @@ func Register(s *mcp.Server, env *toolkit.Env) {
 	registerCompanies(s, env)
 	searchtools.Register(s, env)
 	jobtools.Register(s, env)
+	interviewtools.Register(s, env)
 }
 
 // Version is reported in the MCP initialize result.

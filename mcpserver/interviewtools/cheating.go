@@ -1,0 +1,316 @@
+package interviewtools
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/recruitd/recruitd/mcpserver/toolkit"
+)
+
+type cheatingMetric string
+
+const (
+	cheatFlaggedCandidates cheatingMetric = "flaggedCandidates"
+	cheatFlaggedInterviews cheatingMetric = "flaggedInterviews"
+	cheatFlaggedPercentage cheatingMetric = "flaggedPercentage"
+	cheatByJob             cheatingMetric = "byJob"
+	cheatFlaggedDetails    cheatingMetric = "flaggedDetails"
+)
+
+var cheatingMetrics = []cheatingMetric{cheatFlaggedCandidates, cheatFlaggedInterviews, cheatFlaggedPercentage, cheatByJob, cheatFlaggedDetails}
+
+type jobSort string
+
+const (
+	sortByRate  jobSort = "rate"
+	sortByCount jobSort = "count"
+)
+
+var jobSorts = []jobSort{sortByRate, sortByCount}
+
+// Bounds of getCheatingDetectionStats.
+const (
+	cheatingMaxJobs    = 100
+	cheatingMaxDetails = 50
+)
+
+func registerCheatingStats(s *mcp.Server, env *toolkit.Env) {
+	toolkit.Add(s, env, &mcp.Tool{
+		Name:  "getCheatingDetectionStats",
+		Title: "Cheating detection statistics",
+		Description: "Cheating during the interview, as judged by the model-based evaluation of each interview session (eye and head tracking, voice, " +
+			"transcript, multiple persons). A session is flagged when its cheating score is at or above the company's cheat threshold. " +
+			"For identity signals use getFraudVerificationStats; for government-ID checks getIdentityVerificationStats; for one candidate getCandidateVerification. " +
+			"Pick one metric:\n" +
+			"- flaggedCandidates: distinct candidates with at least one flagged session.\n" +
+			"- flaggedInterviews: number of flagged sessions.\n" +
+			"- flaggedPercentage: flagged sessions / evaluated sessions.\n" +
+			"- byJob: per job, evaluated and flagged sessions and the flag rate; sortByJobMetric rate (default; ties by count) or count; top 100 jobs.\n" +
+			"- flaggedDetails: the flagged sessions with their sub-scores, highest score first (at most 50).\n" +
+			"sinceDate/untilDate filter on the evaluation time (ISO dates, untilDate inclusive, UTC; default all time). " +
+			"Scope: positionId limits to one job; otherwise the client's current job context applies when present; companyWide=true ignores both. " +
+			"Requires the company flag model_cheat_detection_enabled or fraud_detection_enabled.",
+		InputSchema: inputSchema[CheatingStatsInput](map[string][]string{"metric": strs(cheatingMetrics), "sortByJobMetric": strs(jobSorts)}),
+	}, cheatingStats)
+}
+
+// CheatingStatsInput are getCheatingDetectionStats' arguments.
+type CheatingStatsInput struct {
+	Metric          string `json:"metric" jsonschema:"the metric: flaggedCandidates, flaggedInterviews, flaggedPercentage, byJob or flaggedDetails"`
+	PositionID      string `json:"positionId,omitempty" jsonschema:"job UUID to limit to; defaults to the current job context when the client has one"`
+	CompanyWide     bool   `json:"companyWide,omitempty" jsonschema:"true for company-wide figures even when a job context is present"`
+	SortByJobMetric string `json:"sortByJobMetric,omitempty" jsonschema:"byJob only: rate (flagged / evaluated, default) or count (flagged sessions)"`
+	SinceDate       string `json:"sinceDate,omitempty" jsonschema:"inclusive start of the evaluation time: ISO date (UTC) or RFC 3339 timestamp; default no lower bound"`
+	UntilDate       string `json:"untilDate,omitempty" jsonschema:"end of the evaluation time: an ISO date includes that whole day (UTC); default no upper bound"`
+	toolkit.CompanyArg
+}
+
+// CheatingJobRow is one job of byJob.
+type CheatingJobRow struct {
+	JobID       string   `json:"jobId"`
+	JobTitle    string   `json:"jobTitle"`
+	JobLink     string   `json:"jobLink"`
+	Evaluated   int64    `json:"evaluated" jsonschema:"sessions with a cheating evaluation"`
+	Flagged     int64    `json:"flagged" jsonschema:"sessions at or above the threshold"`
+	FlaggedRate *float64 `json:"flaggedRate" jsonschema:"flagged / evaluated in percent (one decimal)"`
+}
+
+// CheatingScores are the sub-scores of an evaluation (0-100; null when not measured).
+type CheatingScores struct {
+	EyeTracking  *float64 `json:"eyeTracking"`
+	HeadTracking *float64 `json:"headTracking"`
+	Voice        *float64 `json:"voice"`
+	Transcript   *float64 `json:"transcript"`
+	MultiPerson  *float64 `json:"multiPerson"`
+}
+
+// FlaggedSession is one flagged session of flaggedDetails.
+type FlaggedSession struct {
+	SessionID     string         `json:"sessionId"`
+	SessionLink   string         `json:"sessionLink"`
+	CandidateID   string         `json:"candidateId"`
+	CandidateName string         `json:"candidateName"`
+	CandidateLink string         `json:"candidateLink"`
+	JobID         string         `json:"jobId"`
+	JobTitle      string         `json:"jobTitle"`
+	CheatingScore float64        `json:"cheatingScore"`
+	SubScores     CheatingScores `json:"subScores"`
+	EvaluatedAt   string         `json:"evaluatedAt"`
+}
+
+// CheatingStatsOutput is getCheatingDetectionStats' structured result.
+type CheatingStatsOutput struct {
+	Metric            string           `json:"metric"`
+	Scope             Scope            `json:"scope"`
+	Window            WindowOut        `json:"window"`
+	Threshold         float64          `json:"threshold" jsonschema:"the company's cheat threshold; flagged means score >= threshold"`
+	FlaggedCandidates *int64           `json:"flaggedCandidates,omitzero"`
+	FlaggedInterviews *int64           `json:"flaggedInterviews,omitzero"`
+	Evaluated         *int64           `json:"evaluated,omitzero" jsonschema:"flaggedPercentage, byJob: sessions with an evaluation"`
+	FlaggedPercentage *float64         `json:"flaggedPercentage,omitzero" jsonschema:"flagged / evaluated in percent (one decimal); absent when nothing was evaluated"`
+	ByJob             []CheatingJobRow `json:"byJob,omitzero"`
+	SortByJobMetric   string           `json:"sortByJobMetric,omitzero"`
+	Jobs              *int64           `json:"jobs,omitzero" jsonschema:"byJob: jobs with evaluations (rows capped at 100)"`
+	FlaggedDetails    []FlaggedSession `json:"flaggedDetails,omitzero"`
+	TotalFlagged      *int64           `json:"totalFlagged,omitzero" jsonschema:"flaggedDetails: all flagged sessions (at most 50 are listed)"`
+	toolkit.Notices
+}
+
+func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInput) (CheatingStatsOutput, *toolkit.Text, error) {
+	var out CheatingStatsOutput
+	metric, err := toolkit.OneOf("metric", in.Metric, cheatingMetrics)
+	if err != nil {
+		return out, nil, err
+	}
+	sort := sortByRate
+	if in.SortByJobMetric != "" {
+		if sort, err = toolkit.OneOf("sortByJobMetric", in.SortByJobMetric, jobSorts); err != nil {
+			return out, nil, err
+		}
+		if metric != cheatByJob {
+			call.Notice("sortByJobMetric applies only to metric byJob; ignored")
+		}
+	}
+	co := call.Company
+	if !co.ModelCheatDetectionEnabled && !co.FraudDetectionEnabled {
+		return out, nil, toolkit.Errorf("cheating detection is off for company %s: enable model_cheat_detection_enabled (model-based cheating detection) "+
+			"or fraud_detection_enabled in the company settings; getCompanyFeatures shows the current flags", co.Name)
+	}
+	w, err := call.Window(in.SinceDate, in.UntilDate, 0, nil)
+	if err != nil {
+		return out, nil, err
+	}
+	scope, job, err := resolveScope(ctx, call, in.PositionID, in.CompanyWide)
+	if err != nil {
+		return out, nil, err
+	}
+	out = CheatingStatsOutput{Metric: string(metric), Scope: scope, Window: windowOut(w, "cheating_evaluations.created_at"), Threshold: co.CheatThreshold}
+
+	q := newQuery(co.ID)
+	thr := q.arg(co.CheatThreshold)
+	flagged := "ce.cheating_score >= " + thr + "::numeric"
+	q.window("ce.created_at", w)
+	if job != nil {
+		q.where("s.job_id = %s", q.arg(*job))
+	}
+	// from is the evaluations in scope; the session join is made only when the job or the
+	// candidate is needed, so company-wide counts read the evaluations alone.
+	from := func(withSession bool) string {
+		f := " FROM cheating_evaluations ce"
+		if withSession || job != nil {
+			f += " JOIN interview_sessions s ON s.company_id = $1 AND s.id = ce.session_id"
+		}
+		return f + " WHERE ce.company_id = $1" + q.and()
+	}
+
+	t := &toolkit.Text{}
+	t.H1("Cheating detection: %s", metric)
+	t.KV("Scope", scope.text(), "Window", w.String()+" (by evaluation time)",
+		"Flag rule", fmt.Sprintf("cheating score >= %s (company cheat threshold)", toolkit.Num(&co.CheatThreshold)))
+	t.Blank()
+	db, err := begin(ctx, call)
+	if err != nil {
+		return out, nil, err
+	}
+	defer db.Rollback()
+	switch metric {
+	case cheatFlaggedCandidates:
+		var n int64
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT DISTINCT s.candidate_id`+from(true)+` AND `+flagged+`) x`, q.args...).Scan(&n); err != nil {
+			return out, nil, err
+		}
+		out.FlaggedCandidates = &n
+		t.KV("Flagged candidates", count(n))
+		t.Line("(distinct candidates with at least one flagged interview)")
+	case cheatFlaggedInterviews:
+		var n int64
+		if err := db.QueryRowContext(ctx, `SELECT count(*)`+from(false)+` AND `+flagged, q.args...).Scan(&n); err != nil {
+			return out, nil, err
+		}
+		out.FlaggedInterviews = &n
+		t.KV("Flagged interviews", count(n))
+	case cheatFlaggedPercentage:
+		var evaluated, flaggedN int64
+		if err := db.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE `+flagged+`)`+from(false), q.args...).Scan(&evaluated, &flaggedN); err != nil {
+			return out, nil, err
+		}
+		out.FlaggedInterviews, out.Evaluated = &flaggedN, &evaluated
+		out.FlaggedPercentage = toolkit.Percent(flaggedN, evaluated)
+		t.KV("Flagged percentage", toolkit.Pct(out.FlaggedPercentage), "Flagged interviews", count(flaggedN), "Evaluated interviews", count(evaluated))
+	case cheatByJob:
+		if err := cheatingByJob(ctx, call, db, q, from(true), flagged, sort, &out, t); err != nil {
+			return out, nil, err
+		}
+	case cheatFlaggedDetails:
+		if err := cheatingDetails(ctx, call, db, q, from(false), flagged, &out, t); err != nil {
+			return out, nil, err
+		}
+	}
+	return out, t, nil
+}
+
+func cheatingByJob(ctx context.Context, call *toolkit.Call, db querier, q *query, from, flagged string, sort jobSort, out *CheatingStatsOutput, t *toolkit.Text) error {
+	order := "a.flagged::float8 / a.evaluated DESC, a.flagged DESC, a.evaluated DESC"
+	if sort == sortByCount {
+		order = "a.flagged DESC, a.flagged::float8 / a.evaluated DESC, a.evaluated DESC"
+	}
+	lim := q.arg(cheatingMaxJobs)
+	rows, err := db.QueryContext(ctx, `WITH a AS (
+			SELECT s.job_id, count(*) AS evaluated, count(*) FILTER (WHERE `+flagged+`) AS flagged`+from+`
+			GROUP BY s.job_id)
+		SELECT a.job_id, j.title, a.evaluated, a.flagged, count(*) OVER (), sum(a.evaluated) OVER ()
+		FROM a JOIN jobs j ON j.company_id = $1 AND j.id = a.job_id
+		ORDER BY `+order+`, j.title, a.job_id LIMIT `+lim, q.args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	out.ByJob, out.SortByJobMetric = []CheatingJobRow{}, string(sort)
+	var jobs, evaluated int64
+	var table [][]string
+	for rows.Next() {
+		var r CheatingJobRow
+		var id uuid.UUID
+		if err := rows.Scan(&id, &r.JobTitle, &r.Evaluated, &r.Flagged, &jobs, &evaluated); err != nil {
+			return err
+		}
+		r.JobID, r.JobLink = id.String(), call.Env.Links.Job(id)
+		r.FlaggedRate = toolkit.Percent(r.Flagged, r.Evaluated)
+		out.ByJob = append(out.ByJob, r)
+		table = append(table, []string{orDash(r.JobTitle), count(r.Evaluated), count(r.Flagged), toolkit.Pct(r.FlaggedRate), r.JobLink})
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if jobs > cheatingMaxJobs {
+		call.Notice("%d jobs have evaluations; showing the top %d by %s", jobs, cheatingMaxJobs, sort)
+	}
+	out.Jobs, out.Evaluated = &jobs, &evaluated
+	t.Line("Sorted by %s.", map[jobSort]string{sortByRate: "flag rate (ties by flagged count)", sortByCount: "flagged count (ties by rate)"}[sort])
+	t.Blank()
+	t.Table([]string{"Job", "Evaluated", "Flagged", "Flag rate", "Link"}, table, "No evaluated interviews in this scope and window.")
+	return nil
+}
+
+func cheatingDetails(ctx context.Context, call *toolkit.Call, db querier, q *query, from, flagged string, out *CheatingStatsOutput, t *toolkit.Text) error {
+	var total int64
+	if err := db.QueryRowContext(ctx, `SELECT count(*)`+from+` AND `+flagged, q.args...).Scan(&total); err != nil {
+		return err
+	}
+	// The top rows first (an index walk on the score), then their sessions, candidates and jobs.
+	lim := q.arg(cheatingMaxDetails)
+	rows, err := db.QueryContext(ctx, `WITH f AS (
+			SELECT ce.session_id, ce.cheating_score, ce.eye_tracking_score, ce.head_tracking_score,
+				ce.voice_score, ce.transcript_score, ce.multi_person_score, ce.created_at`+from+` AND `+flagged+`
+			ORDER BY ce.cheating_score DESC, ce.created_at DESC, ce.session_id
+			LIMIT `+lim+`)
+		SELECT f.session_id, s.candidate_id, c.first_name, c.last_name, s.job_id, j.title, f.cheating_score, f.eye_tracking_score,
+			f.head_tracking_score, f.voice_score, f.transcript_score, f.multi_person_score, f.created_at
+		FROM f
+		JOIN interview_sessions s ON s.company_id = $1 AND s.id = f.session_id
+		JOIN candidates c ON c.company_id = $1 AND c.id = s.candidate_id
+		JOIN jobs j ON j.company_id = $1 AND j.id = s.job_id
+		ORDER BY f.cheating_score DESC, f.created_at DESC, f.session_id`, q.args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	out.FlaggedDetails = []FlaggedSession{}
+	var table [][]string
+	for rows.Next() {
+		var r FlaggedSession
+		var sid, cid, jid uuid.UUID
+		var first, last string
+		var eye, head, voice, tr, multi sql.NullFloat64
+		var at sql.NullTime
+		if err := rows.Scan(&sid, &cid, &first, &last, &jid, &r.JobTitle, &r.CheatingScore, &eye, &head, &voice, &tr, &multi, &at); err != nil {
+			return err
+		}
+		r.SessionID, r.SessionLink = sid.String(), call.Env.Links.Session(sid)
+		r.CandidateID, r.CandidateName, r.CandidateLink = cid.String(), fullName(first, last), call.Env.Links.Candidate(cid)
+		r.JobID = jid.String()
+		r.CheatingScore = toolkit.Round(r.CheatingScore, 2)
+		r.SubScores = CheatingScores{nullFloat(eye), nullFloat(head), nullFloat(voice), nullFloat(tr), nullFloat(multi)}
+		r.EvaluatedAt = toolkit.Timestamp(at.Time)
+		out.FlaggedDetails = append(out.FlaggedDetails, r)
+		sc := r.SubScores
+		table = append(table, []string{r.CandidateName, orDash(r.JobTitle), toolkit.Num(&r.CheatingScore), toolkit.Num(sc.EyeTracking), toolkit.Num(sc.HeadTracking),
+			toolkit.Num(sc.Voice), toolkit.Num(sc.Transcript), toolkit.Num(sc.MultiPerson), toolkit.Date(at.Time), r.SessionLink})
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	out.TotalFlagged = &total
+	if total > cheatingMaxDetails {
+		call.Notice("%d sessions are flagged; listing the %d with the highest scores", total, cheatingMaxDetails)
+	}
+	t.KV("Flagged interviews", count(total))
+	t.Blank()
+	t.Table([]string{"Candidate", "Job", "Score", "Eye", "Head", "Voice", "Transcript", "Multi-person", "Evaluated", "Session link"}, table,
+		"No flagged interviews in this scope and window.")
+	return nil
+}

@@ -1,0 +1,321 @@
+package interviewtools
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/recruitd/recruitd/mcpserver/toolkit"
+)
+
+type fraudMetric string
+
+const (
+	fraudFlaggedCandidates fraudMetric = "flaggedCandidates"
+	fraudRiskBreakdown     fraudMetric = "riskBreakdown"
+	fraudFlaggedDetails    fraudMetric = "flaggedDetails"
+)
+
+var fraudMetrics = []fraudMetric{fraudFlaggedCandidates, fraudRiskBreakdown, fraudFlaggedDetails}
+
+// Bounds of getFraudVerificationStats.
+const (
+	fraudDefaultThreshold = 50
+	fraudDetailsDefault   = 20
+	fraudDetailsMax       = 50
+)
+
+func registerFraudStats(s *mcp.Server, env *toolkit.Env) {
+	toolkit.Add(s, env, &mcp.Tool{
+		Name:  "getFraudVerificationStats",
+		Title: "Fraud (identity signal) statistics",
+		Description: "Identity-fraud signals from the fraud-signal provider: disposable e-mail addresses, VOIP phone numbers, VPN/proxy IP addresses, " +
+			"thin professional profiles and digital-footprint anomalies, summarised in an overall verification score 0-100 (lower is riskier). " +
+			"A verification is flagged when its score is below threshold (default 50, allowed 0-100). " +
+			"Not about cheating during the interview (getCheatingDetectionStats) nor government-ID checks (getIdentityVerificationStats). Pick one metric:\n" +
+			"- flaggedCandidates: distinct candidates with at least one flagged verification in the window (plus totals).\n" +
+			"- riskBreakdown: how many verifications carry each signal, and how many fall in each score band (0-25, 25-50, 50-75, 75-100).\n" +
+			"- flaggedDetails: the flagged verifications, riskiest first, with candidate, signals and interview; limit default 20, max 50.\n" +
+			"sinceDate/untilDate filter on the verification time (ISO dates, untilDate inclusive, UTC; default all time). " +
+			"Requires the company flag fraud_detection_enabled.",
+		InputSchema: inputSchema[FraudStatsInput](map[string][]string{"metric": strs(fraudMetrics)}),
+	}, fraudStats)
+}
+
+// FraudStatsInput are getFraudVerificationStats' arguments.
+type FraudStatsInput struct {
+	Metric    string   `json:"metric" jsonschema:"the metric: flaggedCandidates, riskBreakdown or flaggedDetails"`
+	Threshold *float64 `json:"threshold,omitempty" jsonschema:"flag verifications whose overall score is below this value; 0-100, default 50"`
+	SinceDate string   `json:"sinceDate,omitempty" jsonschema:"inclusive start of the verification time: ISO date (UTC) or RFC 3339 timestamp; default no lower bound"`
+	UntilDate string   `json:"untilDate,omitempty" jsonschema:"end of the verification time: an ISO date includes that whole day (UTC); default no upper bound"`
+	Limit     *int     `json:"limit,omitempty" jsonschema:"flaggedDetails only: rows to return, default 20, max 50 (larger values are clamped)"`
+	toolkit.CompanyArg
+}
+
+// SignalCount is how many verifications carry one signal.
+type SignalCount struct {
+	Signal  string   `json:"signal" jsonschema:"disposableEmail, voipPhone, vpnProxyIp, thinProfile or footprintAnomaly"`
+	Label   string   `json:"label"`
+	Count   int64    `json:"count"`
+	Percent *float64 `json:"percent" jsonschema:"share of all verifications in percent"`
+}
+
+// ScoreBand is how many verifications fall in a score range [min, max).
+type ScoreBand struct {
+	Band    string   `json:"band"`
+	Min     float64  `json:"min"`
+	Max     float64  `json:"max" jsonschema:"exclusive, except 100 which is included"`
+	Count   int64    `json:"count"`
+	Percent *float64 `json:"percent"`
+}
+
+// RiskBreakdown is riskBreakdown's result.
+type RiskBreakdown struct {
+	Verifications int64         `json:"verifications"`
+	Flagged       int64         `json:"flagged" jsonschema:"verifications below the threshold"`
+	Signals       []SignalCount `json:"signals"`
+	ScoreBands    []ScoreBand   `json:"scoreBands"`
+}
+
+// FraudDetail is one flagged verification.
+type FraudDetail struct {
+	CandidateID    string   `json:"candidateId"`
+	CandidateName  string   `json:"candidateName"`
+	CandidateEmail *string  `json:"candidateEmail"`
+	CandidateLink  string   `json:"candidateLink"`
+	Score          float64  `json:"score" jsonschema:"overall verification score 0-100, lower is riskier"`
+	Signals        []string `json:"signals" jsonschema:"signals raised"`
+	SessionID      *string  `json:"sessionId" jsonschema:"the interview session the check belongs to, when any"`
+	SessionLink    *string  `json:"sessionLink"`
+	JobTitle       *string  `json:"jobTitle"`
+	VerifiedAt     string   `json:"verifiedAt"`
+}
+
+// FraudStatsOutput is getFraudVerificationStats' structured result.
+type FraudStatsOutput struct {
+	Metric               string         `json:"metric"`
+	Threshold            float64        `json:"threshold"`
+	Window               WindowOut      `json:"window"`
+	FlaggedCandidates    *int64         `json:"flaggedCandidates,omitzero"`
+	FlaggedVerifications *int64         `json:"flaggedVerifications,omitzero" jsonschema:"flaggedCandidates: verifications below the threshold"`
+	Verifications        *int64         `json:"verifications,omitzero" jsonschema:"flaggedCandidates: verifications in the window"`
+	RiskBreakdown        *RiskBreakdown `json:"riskBreakdown,omitzero"`
+	FlaggedDetails       []FraudDetail  `json:"flaggedDetails,omitzero"`
+	TotalFlagged         *int64         `json:"totalFlagged,omitzero" jsonschema:"flaggedDetails: all flagged verifications"`
+	Limit                *int           `json:"limit,omitzero"`
+	toolkit.Notices
+}
+
+type signal struct{ key, col, label string }
+
+var fraudSignals = []signal{
+	{"disposableEmail", "disposable_email", "Disposable e-mail"},
+	{"voipPhone", "voip_phone", "VOIP phone"},
+	{"vpnProxyIp", "vpn_proxy_ip", "VPN/proxy IP"},
+	{"thinProfile", "thin_profile", "Thin professional profile"},
+	{"footprintAnomaly", "footprint_anomaly", "Digital-footprint anomaly"},
+}
+
+var scoreBands = []ScoreBand{
+	{Band: "0-25 (very high risk)", Min: 0, Max: 25},
+	{Band: "25-50 (high risk)", Min: 25, Max: 50},
+	{Band: "50-75 (moderate risk)", Min: 50, Max: 75},
+	{Band: "75-100 (low risk)", Min: 75, Max: 100},
+}
+
+func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (FraudStatsOutput, *toolkit.Text, error) {
+	var out FraudStatsOutput
+	metric, err := toolkit.OneOf("metric", in.Metric, fraudMetrics)
+	if err != nil {
+		return out, nil, err
+	}
+	threshold := float64(fraudDefaultThreshold)
+	if in.Threshold != nil {
+		threshold = *in.Threshold
+		if threshold < 0 || threshold > 100 {
+			return out, nil, toolkit.Errorf("threshold must be between 0 and 100 (got %s)", toolkit.Num(in.Threshold))
+		}
+	}
+	limit := 0
+	if metric == fraudFlaggedDetails {
+		if limit, err = call.Limit("limit", in.Limit, fraudDetailsDefault, 1, fraudDetailsMax); err != nil {
+			return out, nil, err
+		}
+	} else if in.Limit != nil {
+		call.Notice("limit applies only to metric flaggedDetails; ignored")
+	}
+	co := call.Company
+	if !co.FraudDetectionEnabled {
+		return out, nil, toolkit.Errorf("fraud detection is off for company %s: enable fraud_detection_enabled in the company settings to collect "+
+			"identity-signal verifications; getCompanyFeatures shows the current flags", co.Name)
+	}
+	w, err := call.Window(in.SinceDate, in.UntilDate, 0, nil)
+	if err != nil {
+		return out, nil, err
+	}
+	out = FraudStatsOutput{Metric: string(metric), Threshold: threshold, Window: windowOut(w, "fraud_verifications.created_at")}
+	q := newQuery(co.ID)
+	flagged := "f.overall_verification_score < " + q.arg(threshold) + "::numeric"
+	q.window("f.created_at", w)
+
+	t := &toolkit.Text{}
+	t.H1("Fraud verification: %s", metric)
+	t.KV("Window", w.String()+" (by verification time)", "Flag rule", fmt.Sprintf("overall verification score < %s", toolkit.Num(&threshold)))
+	t.Blank()
+	db, err := begin(ctx, call)
+	if err != nil {
+		return out, nil, err
+	}
+	defer db.Rollback()
+	switch metric {
+	case fraudFlaggedCandidates:
+		var fc, fv, v int64
+		// The distinct candidates of the flagged rows only (a range of the score index), and
+		// plain counts for the context.
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT DISTINCT f.candidate_id FROM fraud_verifications f
+			WHERE f.company_id = $1 AND `+flagged+q.and()+`) x`, q.args...).Scan(&fc); err != nil {
+			return out, nil, err
+		}
+		if err := db.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE `+flagged+`) FROM fraud_verifications f
+			WHERE f.company_id = $1`+q.and(), q.args...).Scan(&v, &fv); err != nil {
+			return out, nil, err
+		}
+		out.FlaggedCandidates, out.FlaggedVerifications, out.Verifications = &fc, &fv, &v
+		t.KV("Flagged candidates", count(fc), "Flagged verifications", count(fv), "All verifications", count(v))
+		t.Line("(a candidate is flagged when any verification in the window scored below the threshold)")
+	case fraudRiskBreakdown:
+		var sel []string
+		for _, s := range fraudSignals {
+			sel = append(sel, "count(*) FILTER (WHERE f."+s.col+")")
+		}
+		for i, b := range scoreBands {
+			cond := fmt.Sprintf("f.overall_verification_score >= %g AND f.overall_verification_score < %g", b.Min, b.Max)
+			if i == len(scoreBands)-1 {
+				cond = fmt.Sprintf("f.overall_verification_score >= %g", b.Min)
+			}
+			sel = append(sel, "count(*) FILTER (WHERE "+cond+")")
+		}
+		rb := &RiskBreakdown{Signals: []SignalCount{}, ScoreBands: []ScoreBand{}}
+		counts := make([]int64, len(fraudSignals)+len(scoreBands))
+		dest := []any{&rb.Verifications, &rb.Flagged}
+		for i := range counts {
+			dest = append(dest, &counts[i])
+		}
+		if err := db.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE `+flagged+`), `+strings.Join(sel, ", ")+`
+			FROM fraud_verifications f WHERE f.company_id = $1`+q.and(), q.args...).Scan(dest...); err != nil {
+			return out, nil, err
+		}
+		var sigRows, bandRows [][]string
+		for i, s := range fraudSignals {
+			c := SignalCount{Signal: s.key, Label: s.label, Count: counts[i], Percent: toolkit.Percent(counts[i], rb.Verifications)}
+			rb.Signals = append(rb.Signals, c)
+			sigRows = append(sigRows, []string{c.Label, count(c.Count), toolkit.Pct(c.Percent)})
+		}
+		for i, b := range scoreBands {
+			b.Count = counts[len(fraudSignals)+i]
+			b.Percent = toolkit.Percent(b.Count, rb.Verifications)
+			rb.ScoreBands = append(rb.ScoreBands, b)
+			bandRows = append(bandRows, []string{b.Band, count(b.Count), toolkit.Pct(b.Percent)})
+		}
+		out.RiskBreakdown = rb
+		t.KV("Verifications", count(rb.Verifications), "Flagged", count(rb.Flagged))
+		t.H2("Signals")
+		t.Table([]string{"Signal", "Verifications", "Share"}, sigRows, "")
+		t.H2("Score bands")
+		t.Table([]string{"Score", "Verifications", "Share"}, bandRows, "")
+	case fraudFlaggedDetails:
+		out.Limit = &limit
+		if err := fraudDetails(ctx, call, db, q, flagged, limit, &out, t); err != nil {
+			return out, nil, err
+		}
+	}
+	return out, t, nil
+}
+
+func fraudDetails(ctx context.Context, call *toolkit.Call, db querier, q *query, flagged string, limit int, out *FraudStatsOutput, t *toolkit.Text) error {
+	var total int64
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM fraud_verifications f WHERE f.company_id = $1 AND `+flagged+q.and(), q.args...).Scan(&total); err != nil {
+		return err
+	}
+	// The riskiest rows first (an index walk on the score), then their candidates and sessions.
+	lim := q.arg(limit)
+	rows, err := db.QueryContext(ctx, `WITH f AS (
+			SELECT f.id, f.candidate_id, f.overall_verification_score, f.disposable_email, f.voip_phone, f.vpn_proxy_ip, f.thin_profile,
+				f.footprint_anomaly, f.session_id, f.created_at
+			FROM fraud_verifications f WHERE f.company_id = $1 AND `+flagged+q.and()+`
+			ORDER BY f.overall_verification_score, f.created_at DESC, f.id
+			LIMIT `+lim+`)
+		SELECT f.candidate_id, c.first_name, c.last_name, c.email, f.overall_verification_score,
+			f.disposable_email, f.voip_phone, f.vpn_proxy_ip, f.thin_profile, f.footprint_anomaly, f.session_id, j.title, f.created_at
+		FROM f
+		JOIN candidates c ON c.company_id = $1 AND c.id = f.candidate_id
+		LEFT JOIN interview_sessions s ON s.company_id = $1 AND s.id = f.session_id
+		LEFT JOIN jobs j ON j.company_id = $1 AND j.id = s.job_id
+		ORDER BY f.overall_verification_score, f.created_at DESC, f.id`, q.args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	out.FlaggedDetails = []FraudDetail{}
+	var table [][]string
+	for rows.Next() {
+		var r FraudDetail
+		var cid uuid.UUID
+		var sid uuid.NullUUID
+		var first, last string
+		var email, title sql.NullString
+		var flags [5]bool
+		var at sql.NullTime
+		if err := rows.Scan(&cid, &first, &last, &email, &r.Score, &flags[0], &flags[1], &flags[2], &flags[3], &flags[4], &sid, &title, &at); err != nil {
+			return err
+		}
+		r.CandidateID, r.CandidateName, r.CandidateEmail, r.CandidateLink = cid.String(), fullName(first, last), nullString(email), call.Env.Links.Candidate(cid)
+		r.Score = toolkit.Round(r.Score, 2)
+		r.Signals = []string{}
+		for i, on := range flags {
+			if on {
+				r.Signals = append(r.Signals, fraudSignals[i].key)
+			}
+		}
+		if sid.Valid {
+			r.SessionID, r.SessionLink = ptr(sid.UUID.String()), ptr(call.Env.Links.Session(sid.UUID))
+		}
+		r.JobTitle = nullString(title)
+		r.VerifiedAt = toolkit.Timestamp(at.Time)
+		out.FlaggedDetails = append(out.FlaggedDetails, r)
+		sess := "—"
+		if r.SessionLink != nil {
+			sess = *r.SessionLink
+		}
+		table = append(table, []string{r.CandidateName, toolkit.Str(r.CandidateEmail), toolkit.Num(&r.Score), signalsText(r.Signals),
+			toolkit.Str(r.JobTitle), toolkit.Date(at.Time), r.CandidateLink, sess})
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	out.TotalFlagged = &total
+	t.KV("Flagged verifications", count(total), "Listed", fmt.Sprintf("%d (riskiest first, limit %d)", len(out.FlaggedDetails), limit))
+	t.Blank()
+	t.Table([]string{"Candidate", "E-mail", "Score", "Signals", "Job", "Verified", "Candidate link", "Session link"}, table,
+		"No flagged verifications in this window.")
+	return nil
+}
+
+func signalsText(keys []string) string {
+	if len(keys) == 0 {
+		return "none"
+	}
+	labels := map[string]string{}
+	for _, s := range fraudSignals {
+		labels[s.key] = s.label
+	}
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = labels[k]
+	}
+	return strings.Join(out, ", ")
+}

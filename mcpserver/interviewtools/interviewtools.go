@@ -1,0 +1,291 @@
+// Package interviewtools holds the MCP tools about interviews and their integrity checks:
+// interview volume and timing (getInterviewStats, getInterviewTimeOfDayBreakdown), one
+// candidate's interview report (getCandidateReport), the three integrity families (cheating
+// during the interview, fraud signals of the identity, government-ID verification) and one
+// candidate's full integrity picture (getCandidateVerification).
+//
+// Every query is plain parameterised SQL on the call's company: each table a query touches,
+// joined ones included, is constrained by company_id = $1. Predicates are added only for the
+// filters actually given (never `$n IS NULL OR ...`), so cached prepared statements keep
+// index-friendly plans.
+package interviewtools
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/recruitd/recruitd/mcpserver/toolkit"
+)
+
+// Register adds the interview and integrity tools to s.
+func Register(s *mcp.Server, env *toolkit.Env) {
+	registerInterviewStats(s, env)
+	registerTimeOfDay(s, env)
+	registerCandidateReport(s, env)
+	registerCheatingStats(s, env)
+	registerFraudStats(s, env)
+	registerIdentityStats(s, env)
+	registerCandidateVerification(s, env)
+}
+
+// querier runs queries: the call's read-only transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// begin opens the read-only transaction a tool's queries run in, after its arguments are
+// checked: one snapshot for all of the call's queries (a count and its detail rows agree), JIT
+// off (its compile time, 50-200 ms, would dominate these short aggregates) and a work_mem that
+// keeps the hash aggregates of distinct counts in memory. Roll it back when done.
+func begin(ctx context.Context, call *toolkit.Call) (*sql.Tx, error) {
+	tx, err := call.Env.Store.SQL().BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true)`); err != nil {
+		tx.Rollback()
+		return nil, err
+	}
+	return tx, nil
+}
+
+// inputSchema is the JSON schema inferred from In with fixed enumerations set on the named
+// string properties, so that clients see the allowed values in tools/list. Handlers validate the
+// same values again (the schema is advisory for clients that skip validation).
+func inputSchema[In any](enums map[string][]string) *jsonschema.Schema {
+	s, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(err)
+	}
+	for name, values := range enums {
+		p := s.Properties[name]
+		if p == nil {
+			panic(fmt.Sprintf("interviewtools: no input property %q", name))
+		}
+		p.Enum = make([]any, len(values))
+		for i, v := range values {
+			p.Enum[i] = v
+		}
+	}
+	return s
+}
+
+// strs converts enumeration values to strings; nil when there are none.
+func strs[T ~string](vs []T) []string {
+	if len(vs) == 0 {
+		return nil
+	}
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
+}
+
+// query accumulates the arguments and predicates of one statement; $1 is always the company.
+type query struct {
+	args  []any
+	conds []string
+}
+
+func newQuery(companyID uuid.UUID) *query { return &query{args: []any{companyID}} }
+
+// arg adds an argument and returns its placeholder.
+func (q *query) arg(v any) string {
+	q.args = append(q.args, v)
+	return fmt.Sprintf("$%d", len(q.args))
+}
+
+// where adds a predicate.
+func (q *query) where(format string, args ...any) {
+	q.conds = append(q.conds, fmt.Sprintf(format, args...))
+}
+
+// window adds the bounded ends of w on column col.
+func (q *query) window(col string, w toolkit.Window) {
+	if w.Since != nil {
+		q.where("%s >= %s", col, q.arg(*w.Since))
+	}
+	if w.Until != nil {
+		q.where("%s < %s", col, q.arg(*w.Until))
+	}
+}
+
+// and is the accumulated predicates joined by AND, prefixed with AND ("" when none).
+func (q *query) and() string {
+	if len(q.conds) == 0 {
+		return ""
+	}
+	return " AND " + strings.Join(q.conds, " AND ")
+}
+
+// Scope is the job scope of a job-scoped tool's answer.
+type Scope struct {
+	JobID    *string `json:"jobId" jsonschema:"the job (interviewer) the figures are limited to; null means company-wide"`
+	JobTitle *string `json:"jobTitle" jsonschema:"title of that job"`
+	JobLink  *string `json:"jobLink" jsonschema:"deep link to that job"`
+	Source   string  `json:"source" jsonschema:"how the scope was chosen: positionId, jobContext (the client's current job page) or companyWide"`
+}
+
+// resolveScope applies positionId / the _meta job context / companyWide.
+func resolveScope(ctx context.Context, call *toolkit.Call, positionID string, companyWide bool) (Scope, *uuid.UUID, error) {
+	if companyWide && positionID != "" {
+		call.Notice("companyWide is true, so positionId %s was ignored", positionID)
+	}
+	id, err := call.Position(ctx, positionID, companyWide)
+	if err != nil {
+		return Scope{}, nil, err
+	}
+	sc := Scope{Source: "companyWide"}
+	if id == nil {
+		return sc, nil, nil
+	}
+	sc.Source = "jobContext"
+	if positionID != "" {
+		sc.Source = "positionId"
+	}
+	var title string
+	if err := call.Env.Store.SQL().QueryRowContext(ctx,
+		`SELECT title FROM jobs WHERE company_id = $1 AND id = $2`, call.Company.ID, *id).Scan(&title); err != nil {
+		return sc, nil, err
+	}
+	s, l := id.String(), call.Env.Links.Job(*id)
+	sc.JobID, sc.JobTitle, sc.JobLink = &s, &title, &l
+	return sc, id, nil
+}
+
+func (s Scope) text() string {
+	if s.JobID == nil {
+		return "company-wide"
+	}
+	how := "positionId"
+	if s.Source == "jobContext" {
+		how = "current job context"
+	}
+	return fmt.Sprintf("job %q (%s, from %s) %s", *s.JobTitle, *s.JobID, how, *s.JobLink)
+}
+
+// WindowOut is a date window as applied.
+type WindowOut struct {
+	Since *string `json:"since" jsonschema:"inclusive start (RFC 3339, UTC); null means unbounded"`
+	Until *string `json:"until" jsonschema:"exclusive end (RFC 3339, UTC); null means unbounded"`
+	Basis string  `json:"basis" jsonschema:"the timestamp the window filters on"`
+}
+
+func windowOut(w toolkit.Window, basis string) WindowOut {
+	out := WindowOut{Basis: basis}
+	if w.Since != nil {
+		s := toolkit.Timestamp(*w.Since)
+		out.Since = &s
+	}
+	if w.Until != nil {
+		s := toolkit.Timestamp(*w.Until)
+		out.Until = &s
+	}
+	return out
+}
+
+// nameTokens splits a name query into its whitespace-separated tokens.
+func nameTokens(name string) []string { return strings.Fields(name) }
+
+// likeEscape escapes LIKE metacharacters (backslash is the default escape character).
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// maxNameTokens bounds a name query (each token is one trigram-index condition).
+const maxNameTokens = 6
+
+// whereName adds the partial, order-agnostic name match on candidates alias c: every token must
+// occur, case-insensitively, in first_name || ' ' || last_name (the expression of the trigram
+// index candidates_name_trgm_idx).
+func (q *query) whereName(c string, tokens []string) error {
+	if len(tokens) > maxNameTokens {
+		return toolkit.Errorf("name has %d words; use at most %d", len(tokens), maxNameTokens)
+	}
+	for _, t := range tokens {
+		q.where("(%[1]s.first_name || ' ' || %[1]s.last_name) ILIKE %[2]s", c, q.arg("%"+likeEscape(t)+"%"))
+	}
+	return nil
+}
+
+// whereEmail adds the exact, case-insensitive e-mail match on candidates alias c (index
+// candidates_company_email_idx on (company_id, lower(email))).
+func (q *query) whereEmail(c, email string) {
+	q.where("lower(%s.email) = lower(%s)", c, q.arg(strings.TrimSpace(email)))
+}
+
+func fullName(first, last string) string {
+	n := strings.TrimSpace(first + " " + last)
+	if n == "" {
+		return "(no name)"
+	}
+	return n
+}
+
+func parseUUID(name, v string) (uuid.UUID, error) {
+	id, err := uuid.Parse(strings.TrimSpace(v))
+	if err != nil {
+		return uuid.Nil, toolkit.Errorf("%s %q is not a UUID", name, v)
+	}
+	return id, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func nullString(s sql.NullString) *string {
+	if !s.Valid {
+		return nil
+	}
+	return &s.String
+}
+
+func nullFloat(f sql.NullFloat64) *float64 {
+	if !f.Valid {
+		return nil
+	}
+	v := toolkit.Round(f.Float64, 2)
+	return &v
+}
+
+func nullTime(t sql.NullTime) *string {
+	if !t.Valid {
+		return nil
+	}
+	s := toolkit.Timestamp(t.Time)
+	return &s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// duration formats seconds as "1h 02m 03s" / "20m 43s" / "45s".
+func duration(seconds float64) string {
+	d := time.Duration(seconds+0.5) * time.Second
+	h, m, s := int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60
+	switch {
+	case h > 0:
+		return fmt.Sprintf("%dh %02dm %02ds", h, m, s)
+	case m > 0:
+		return fmt.Sprintf("%dm %02ds", m, s)
+	}
+	return fmt.Sprintf("%ds", s)
+}
+
+func count(n int64) string { return fmt.Sprintf("%d", n) }
+
+// isNoRows reports sql.ErrNoRows.
+func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

@@ -154,17 +154,18 @@ func runMCPBench(ctx context.Context, e *env, o mcpBenchOptions) error {
 	}
 	defer cs.Close()
 
-	// Floor: the transport, authentication and JSON-RPC round trip of a ping, no tool work.
+	// Floor: the transport, authentication (one key lookup) and JSON-RPC round trip of tools/list,
+	// no tool work. (A stateless server refuses ping without per-request protocol metadata.)
 	var floor bench.Latencies
 	for range 200 {
 		begin := time.Now()
-		if err := cs.Ping(ctx, nil); err != nil {
+		if _, err := cs.ListTools(ctx, nil); err != nil {
 			return err
 		}
 		floor = append(floor, time.Since(begin))
 	}
 	floorP50 := floor.Percentile(50)
-	fmt.Fprintf(out, "floor: ping round trip p50 %s, p95 %s (200 calls)\n\n", ms(floorP50), ms(floor.Percentile(95)))
+	fmt.Fprintf(out, "floor: tools/list round trip p50 %s, p95 %s (200 calls)\n\n", ms(floorP50), ms(floor.Percentile(95)))
 
 	logStart := fileSize(pg.LogPath())
 	fmt.Fprintf(out, "%-32s %6s %9s %9s %9s %8s %9s  %s\n", "tool", "calls", "p50", "p95", "max", "target", "p95/floor", "verdict")
@@ -407,12 +408,22 @@ func printSlowPlans(out io.Writer, logPath string, offset int64, n int) {
 		cur = nil
 	}
 	sort.Slice(plans, func(i, j int) bool { return plans[i].ms > plans[j].ms })
+	// One plan per statement: the slowest run of each of the n slowest distinct statements.
+	seen := map[string]bool{}
+	distinct := plans[:0:0]
+	for _, p := range plans {
+		key := p.text[:min(len(p.text), 600)]
+		if !seen[key] {
+			seen[key] = true
+			distinct = append(distinct, p)
+		}
+	}
 	if len(plans) == 0 {
 		fmt.Fprintf(out, "no statement took longer than %s\n", slowPlanThreshold)
 		return
 	}
-	fmt.Fprintf(out, "\n%d statement(s) took longer than %s; the slowest %d with their plans (all in %s):\n", len(plans), slowPlanThreshold, min(n, len(plans)), logPath)
-	for _, p := range plans[:min(n, len(plans))] {
+	fmt.Fprintf(out, "\n%d statement(s) took longer than %s; the slowest %d distinct ones with their plans (all in %s):\n", len(plans), slowPlanThreshold, min(n, len(distinct)), logPath)
+	for _, p := range distinct[:min(n, len(distinct))] {
 		fmt.Fprintf(out, "\n--- %.1f ms\n%s", p.ms, p.text)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"regexp"
 	"strings"
@@ -80,19 +81,48 @@ func migrateCmd(e *env) *cobra.Command {
 
 func seedCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{Use: "seed", Short: "Create demo data"}
-	var key string
+	var key, asOf string
+	var so seed.ScaleOptions
 	demo := &cobra.Command{
 		Use:   "demo",
-		Short: "Create the demo tenant (idempotent) and print its API key when one is created or given",
-		Args:  cobra.NoArgs,
+		Short: "Create the demo tenant (idempotent) and print its API key when one is created or given; with --companies or --candidates, a large generated data set",
+		Long: "demo creates the demo tenant (company \"demo\"), once, and makes sure it has a usable API key.\n\n" +
+			"With --companies or --candidates it then generates a deterministic data set: company 1 is the demo tenant,\n" +
+			"companies 2..N get generated names; each gets recruiters, templates, jobs with interview guides and --candidates\n" +
+			"candidates with applications, interview sessions, notes and integrity checks (cheating, fraud, identity).\n" +
+			"The same flags give the same rows, ids included (timestamps lie within two years before --as-of). Companies that\n" +
+			"already hold seeded data are skipped, so running it again is safe. The data is bulk-loaded with COPY in one\n" +
+			"all-or-nothing step (Ctrl-C rolls everything back); large loads drop and re-create secondary indexes and lock the\n" +
+			"loaded tables until they commit.",
+		Example: "  recruitd seed demo\n  recruitd seed demo --companies 3 --candidates 100000\n  recruitd seed demo --companies 1 --candidates 1000000 --seed 7",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			scale := cmd.Flags().Changed("companies") || cmd.Flags().Changed("candidates")
+			if scale && asOf != "" {
+				t, err := time.Parse(time.DateOnly, asOf)
+				if err != nil {
+					return fmt.Errorf("--as-of %q: want a date like 2026-01-31", asOf)
+				}
+				so.AsOf = t
+			}
 			return e.withStore(cmd.Context(), func(cfg *config.Config, _ *slog.Logger, st *store.Store) error {
 				if key == "" {
 					key = cfg.DemoAPIKey
 				}
-				res, err := seed.Demo(cmd.Context(), st, key)
-				if err != nil {
-					return err
+				var res *seed.DemoResult
+				var sr *seed.ScaleResult
+				if scale {
+					so.APIKey, so.Progress = key, e.stderr
+					var err error
+					if sr, err = seed.Scale(cmd.Context(), st, so); err != nil {
+						return err
+					}
+					res = sr.Demo
+				} else {
+					var err error
+					if res, err = seed.Demo(cmd.Context(), st, key); err != nil {
+						return err
+					}
 				}
 				state := "exists"
 				if res.CompanyCreated {
@@ -104,13 +134,50 @@ func seedCmd(e *env) *cobra.Command {
 				} else {
 					fmt.Fprintln(e.stdout, "demo API key: unchanged (a live key exists; make another with `recruitd apikey create --company demo`)")
 				}
+				if sr != nil {
+					printScale(e.stdout, sr)
+				}
 				return nil
 			})
 		},
 	}
-	demo.Flags().StringVar(&key, "api-key", "", "use this value as the demo API key (default RECRUITD_DEMO_API_KEY)")
+	f := demo.Flags()
+	f.StringVar(&key, "api-key", "", "use this value as the demo API key (default RECRUITD_DEMO_API_KEY)")
+	f.IntVar(&so.Companies, "companies", 1, "generate this many companies (company 1 is the demo tenant)")
+	f.IntVar(&so.Candidates, "candidates", 1000, "candidates per generated company")
+	f.IntVar(&so.SessionsPerCandidate, "sessions-per-candidate", 3, "mean interview sessions per candidate")
+	f.Uint64Var(&so.Seed, "seed", 1, "random seed: the same flags give the same data")
+	f.StringVar(&asOf, "as-of", "", "date the generated data ends at, YYYY-MM-DD (default today, UTC)")
+	f.BoolVar(&so.Checked, "checked", false, "load through one connection with foreign keys checked row by row (slower; automatic when the role may not set session_replication_role)")
 	cmd.AddCommand(demo)
 	return cmd
+}
+
+// printScale writes what seed.Scale did: the companies and the rows loaded.
+func printScale(w io.Writer, r *seed.ScaleResult) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tCOMPANY\tSLUG\tID\tSTATUS")
+	for _, c := range r.Companies {
+		status := "generated"
+		if c.Skipped != "" {
+			status = "skipped: " + c.Skipped
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", c.Index, c.Name, c.Slug, c.ID, status)
+	}
+	tw.Flush()
+	if len(r.Rows) == 0 {
+		fmt.Fprintf(w, "nothing to load (%s)\n", r.Elapsed.Round(time.Millisecond))
+		return
+	}
+	var total int64
+	fmt.Fprintf(w, "%-24s %12s\n", "TABLE", "ROWS")
+	for _, t := range r.Rows {
+		fmt.Fprintf(w, "%-24s %12d\n", t.Table, t.Rows)
+		total += t.Rows
+	}
+	fmt.Fprintf(w, "%-24s %12d\n", "total", total)
+	fmt.Fprintf(w, "loaded %d rows in %s (%s mode: load %s, analyze %s)\n", total, r.Elapsed.Round(100*time.Millisecond),
+		r.Mode, r.Load.Round(100*time.Millisecond), r.Analyze.Round(100*time.Millisecond))
 }
 
 var slugRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)

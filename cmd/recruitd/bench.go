@@ -41,7 +41,7 @@ func benchCmd(e *env) *cobra.Command {
 			"         then --burst submissions timed until every callback arrived (settled/s as a ratio of the floor).\n" +
 			"mcp:     seeds one company with --candidates candidates (3 sessions each) in a Postgres cluster kept under --dir,\n" +
 			"         serves the tool server in this process and calls every tool --iterations times with varied arguments\n" +
-			"         through the Streamable HTTP transport: p50/p95 per tool against the targets and the ping round-trip floor,\n" +
+			"         through the Streamable HTTP transport: p50/p95 per tool against the targets and the tools/list round-trip floor,\n" +
 			"         then the plans of the three slowest statements (auto_explain).",
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: []string{"jobs", "partner", "mcp"},

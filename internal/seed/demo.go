@@ -1,4 +1,5 @@
-// Package seed creates demo data: the demo tenant of `recruitd dev` and `recruitd seed demo`.
+// Package seed creates demo data: the demo tenant of `recruitd dev` and `recruitd seed demo`
+// (Demo), and large generated data sets bulk-loaded with COPY (Scale).
 package seed
 
 import (
@@ -35,11 +36,16 @@ type DemoResult struct {
 // (created if absent), otherwise a new key when the company has no live one. Running it again
 // changes nothing else.
 func Demo(ctx context.Context, st *store.Store, key string) (*DemoResult, error) {
+	return demo(ctx, st, key, uuid.Nil)
+}
+
+// demo is Demo giving a newly created demo company the id companyID (uuid.Nil: a random one).
+func demo(ctx context.Context, st *store.Store, key string, companyID uuid.UUID) (*DemoResult, error) {
 	res := &DemoResult{}
 	c, err := st.CompanyBySlug(ctx, DemoSlug)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		c, err = createDemo(ctx, st)
+		c, err = createDemo(ctx, st, companyID)
 		if err != nil {
 			return nil, err
 		}
@@ -152,11 +158,11 @@ var demoCandidates = []demoCandidate{
 	{"Carla", "Mendes", "carla.mendes@example.com", "+12125550103", "Backend Developer", "New York", "NY", 0, models.SessionStatusInvited, models.DecisionNone},
 }
 
-func createDemo(ctx context.Context, st *store.Store) (*models.Company, error) {
+func createDemo(ctx context.Context, st *store.Store, id uuid.UUID) (*models.Company, error) {
 	ats := models.ATSTypeA
 	ops := "ops@demo.example.com"
 	c := &models.Company{
-		Slug: DemoSlug, Name: "Demo Staffing Co", ATSType: &ats, HRSuiteAccount: true,
+		ID: id, Slug: DemoSlug, Name: "Demo Staffing Co", ATSType: &ats, HRSuiteAccount: true,
 		DefaultJobStatus: models.JobStatusActive, FraudDetectionEnabled: true, ModelCheatDetectionEnabled: true,
 		CheatThreshold: models.DefaultCheatThreshold, AutoJobImportEnabled: true, OperationsEmail: &ops,
 		DecisionSyncFields: models.NewJSON([]models.SyncField{{Field: "status", Value: "Interview Passed"}}),

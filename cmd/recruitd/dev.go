@@ -30,6 +30,9 @@ import (
 	"github.com/recruitd/recruitd/workflows"
 )
 
+// devCandidates is the candidates per company of recruitd dev's demo data.
+const devCandidates = 2000
+
 func devCmd(e *env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "dev",
@@ -191,6 +194,11 @@ func prepareDatabase(ctx context.Context, cfg *config.Config, log *slog.Logger, 
 	res, err := seed.Demo(ctx, st, demoKey)
 	if err != nil {
 		return nil, fmt.Errorf("seed demo tenant: %w", err)
+	}
+	// Enough candidates, sessions and integrity rows for every MCP tool to have something to say;
+	// skipped once the data exists. (recruitd seed demo --candidates N makes more.)
+	if _, err := seed.Scale(ctx, st, seed.ScaleOptions{Companies: 2, Candidates: devCandidates, SessionsPerCandidate: 3, Seed: 1, APIKey: demoKey}); err != nil {
+		return nil, fmt.Errorf("seed demo data: %w", err)
 	}
 	b, err := box(cfg)
 	if err != nil {

@@ -237,6 +237,13 @@ func TestDevEndToEnd(t *testing.T) {
 		}
 	}
 
+	// The demo tenant has data for the tool server.
+	r = call(t, "POST", mcpURL[1], map[string]string{"Authorization": "Bearer " + key, "Content-Type": "application/json", "Accept": "application/json, text/event-stream"},
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"getInterviewStats","arguments":{"metric":"completedInterviews"}}}`)
+	if r.status != 200 || strings.Contains(r.body, `"isError":true`) || !regexp.MustCompile(`"completedInterviews":[1-9]`).MatchString(r.body) {
+		t.Errorf("getInterviewStats on the demo tenant = %d %.400s", r.status, r.body)
+	}
+
 	devJobAndInvite(t, p, restURL[1], key, "127.0.0.1:"+temporalPort)
 
 	running := strings.Join(processesUsing(dir), "\n")

@@ -412,7 +412,7 @@ func printSlowPlans(out io.Writer, logPath string, offset int64, n int) {
 	seen := map[string]bool{}
 	distinct := plans[:0:0]
 	for _, p := range plans {
-		key := p.text[:min(len(p.text), 600)]
+		key := queryText(p.text)
 		if !seen[key] {
 			seen[key] = true
 			distinct = append(distinct, p)
@@ -444,4 +444,17 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.key)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// queryText is the "Query Text:" part of an auto_explain entry (its lines are indented twice),
+// without the plan, whose buffer counts differ between runs of one statement.
+func queryText(entry string) string {
+	var b strings.Builder
+	for i, line := range strings.Split(entry, "\n") {
+		if i > 0 && !strings.HasPrefix(line, "\t\t") {
+			break
+		}
+		b.WriteString(strings.TrimSpace(line) + " ")
+	}
+	return b.String()
 }

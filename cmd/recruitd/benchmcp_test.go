@@ -1,0 +1,28 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPrintSlowPlansShowsDistinctStatements(t *testing.T) {
+	entry := func(ms, query, buffers string) string {
+		return "2026-11-22 LOG:  duration: " + ms + " ms  plan:\n\tQuery Text: \n\t\t\t" + query +
+			"\n\tAggregate  (actual rows=1 loops=1)\n\t  Buffers: " + buffers + "\n"
+	}
+	log := filepath.Join(t.TempDir(), "postgres.log")
+	body := "noise before\n" + entry("900.5", "SELECT a FROM t", "shared hit=1") + entry("800.0", "SELECT a FROM t", "shared hit=2") +
+		entry("50.0", "SELECT b FROM t", "shared hit=3") + "2026-11-22 LOG:  checkpoint complete\n" + entry("70.0", "SELECT c FROM t", "shared hit=4")
+	if err := os.WriteFile(log, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	printSlowPlans(&out, log, int64(len("noise before\n")), 3)
+	got := out.String()
+	if !strings.Contains(got, "4 statement(s)") || strings.Count(got, "SELECT a FROM t") != 1 || !strings.Contains(got, "--- 900.5 ms") ||
+		strings.Contains(got, "--- 800.0 ms") || strings.Index(got, "SELECT c") > strings.Index(got, "SELECT b") {
+		t.Errorf("printSlowPlans =\n%s", got)
+	}
+}

@@ -55,9 +55,9 @@ func listCompanies(ctx context.Context, call *toolkit.Call, in ListCompaniesInpu
 	)
 	if call.Caller.PlatformAdmin {
 		q = `SELECT id, slug, name FROM companies
-		     WHERE $1 = '' OR name ILIKE '%' || replace(replace(replace($1, '\', '\\'), '%', '\%'), '_', '\_') || '%'
+		     WHERE name ILIKE $1
 		     ORDER BY id = $2 DESC, lower(name), id LIMIT $3`
-		args = []any{in.Query, primary, maxAdminCompanies + 1}
+		args = []any{toolkit.LikeContains(in.Query), primary, maxAdminCompanies + 1}
 	} else {
 		if in.Query != "" {
 			call.Notice("query filters only platform admins' lists; showing all your companies")

@@ -54,7 +54,7 @@ func registerCheatingStats(s *mcp.Server, env *toolkit.Env) {
 			"sinceDate/untilDate filter on the evaluation time (ISO dates, untilDate inclusive, UTC; default all time). " +
 			"Scope: positionId limits to one job; otherwise the client's current job context applies when present; companyWide=true ignores both. " +
 			"Requires the company flag model_cheat_detection_enabled or fraud_detection_enabled.",
-		InputSchema: inputSchema[CheatingStatsInput](map[string][]string{"metric": strs(cheatingMetrics), "sortByJobMetric": strs(jobSorts)}),
+		InputSchema: toolkit.InputSchema[CheatingStatsInput](map[string][]string{"metric": toolkit.Strings(cheatingMetrics), "sortByJobMetric": toolkit.Strings(jobSorts)}),
 	}, cheatingStats)
 }
 
@@ -150,12 +150,12 @@ func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInpu
 	}
 	out = CheatingStatsOutput{Metric: string(metric), Scope: scope, Window: windowOut(w, "cheating_evaluations.created_at"), Threshold: co.CheatThreshold}
 
-	q := newQuery(co.ID)
-	thr := q.arg(co.CheatThreshold)
+	q := toolkit.NewQuery(co.ID)
+	thr := q.Arg(co.CheatThreshold)
 	flagged := "ce.cheating_score >= " + thr + "::numeric"
-	q.window("ce.created_at", w)
+	q.Window("ce.created_at", w)
 	if job != nil {
-		q.where("s.job_id = %s", q.arg(*job))
+		q.Where("s.job_id = %s", q.Arg(*job))
 	}
 	// from is the evaluations in scope; the session join is made only when the job or the
 	// candidate is needed, so company-wide counts read the evaluations alone.
@@ -164,7 +164,7 @@ func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInpu
 		if withSession || job != nil {
 			f += " JOIN interview_sessions s ON s.company_id = $1 AND s.id = ce.session_id"
 		}
-		return f + " WHERE ce.company_id = $1" + q.and()
+		return f + " WHERE ce.company_id = $1" + q.And()
 	}
 
 	t := &toolkit.Text{}
@@ -180,7 +180,7 @@ func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInpu
 	switch metric {
 	case cheatFlaggedCandidates:
 		var n int64
-		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT DISTINCT s.candidate_id`+from(true)+` AND `+flagged+`) x`, q.args...).Scan(&n); err != nil {
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT DISTINCT s.candidate_id`+from(true)+` AND `+flagged+`) x`, q.Args...).Scan(&n); err != nil {
 			return out, nil, err
 		}
 		out.FlaggedCandidates = &n
@@ -188,14 +188,14 @@ func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInpu
 		t.Line("(distinct candidates with at least one flagged interview)")
 	case cheatFlaggedInterviews:
 		var n int64
-		if err := db.QueryRowContext(ctx, `SELECT count(*)`+from(false)+` AND `+flagged, q.args...).Scan(&n); err != nil {
+		if err := db.QueryRowContext(ctx, `SELECT count(*)`+from(false)+` AND `+flagged, q.Args...).Scan(&n); err != nil {
 			return out, nil, err
 		}
 		out.FlaggedInterviews = &n
 		t.KV("Flagged interviews", count(n))
 	case cheatFlaggedPercentage:
 		var evaluated, flaggedN int64
-		if err := db.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE `+flagged+`)`+from(false), q.args...).Scan(&evaluated, &flaggedN); err != nil {
+		if err := db.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE `+flagged+`)`+from(false), q.Args...).Scan(&evaluated, &flaggedN); err != nil {
 			return out, nil, err
 		}
 		out.FlaggedInterviews, out.Evaluated = &flaggedN, &evaluated
@@ -213,18 +213,18 @@ func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInpu
 	return out, t, nil
 }
 
-func cheatingByJob(ctx context.Context, call *toolkit.Call, db querier, q *query, from, flagged string, sort jobSort, out *CheatingStatsOutput, t *toolkit.Text) error {
+func cheatingByJob(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, from, flagged string, sort jobSort, out *CheatingStatsOutput, t *toolkit.Text) error {
 	order := "a.flagged::float8 / a.evaluated DESC, a.flagged DESC, a.evaluated DESC"
 	if sort == sortByCount {
 		order = "a.flagged DESC, a.flagged::float8 / a.evaluated DESC, a.evaluated DESC"
 	}
-	lim := q.arg(cheatingMaxJobs)
+	lim := q.Arg(cheatingMaxJobs)
 	rows, err := db.QueryContext(ctx, `WITH a AS (
 			SELECT s.job_id, count(*) AS evaluated, count(*) FILTER (WHERE `+flagged+`) AS flagged`+from+`
 			GROUP BY s.job_id)
 		SELECT a.job_id, j.title, a.evaluated, a.flagged, count(*) OVER (), sum(a.evaluated) OVER ()
 		FROM a JOIN jobs j ON j.company_id = $1 AND j.id = a.job_id
-		ORDER BY `+order+`, j.title, a.job_id LIMIT `+lim, q.args...)
+		ORDER BY `+order+`, j.title, a.job_id LIMIT `+lim, q.Args...)
 	if err != nil {
 		return err
 	}
@@ -256,13 +256,13 @@ func cheatingByJob(ctx context.Context, call *toolkit.Call, db querier, q *query
 	return nil
 }
 
-func cheatingDetails(ctx context.Context, call *toolkit.Call, db querier, q *query, from, flagged string, out *CheatingStatsOutput, t *toolkit.Text) error {
+func cheatingDetails(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, from, flagged string, out *CheatingStatsOutput, t *toolkit.Text) error {
 	var total int64
-	if err := db.QueryRowContext(ctx, `SELECT count(*)`+from+` AND `+flagged, q.args...).Scan(&total); err != nil {
+	if err := db.QueryRowContext(ctx, `SELECT count(*)`+from+` AND `+flagged, q.Args...).Scan(&total); err != nil {
 		return err
 	}
 	// The top rows first (an index walk on the score), then their sessions, candidates and jobs.
-	lim := q.arg(cheatingMaxDetails)
+	lim := q.Arg(cheatingMaxDetails)
 	rows, err := db.QueryContext(ctx, `WITH f AS (
 			SELECT ce.session_id, ce.cheating_score, ce.eye_tracking_score, ce.head_tracking_score,
 				ce.voice_score, ce.transcript_score, ce.multi_person_score, ce.created_at`+from+` AND `+flagged+`
@@ -274,7 +274,7 @@ func cheatingDetails(ctx context.Context, call *toolkit.Call, db querier, q *que
 		JOIN interview_sessions s ON s.company_id = $1 AND s.id = f.session_id
 		JOIN candidates c ON c.company_id = $1 AND c.id = s.candidate_id
 		JOIN jobs j ON j.company_id = $1 AND j.id = s.job_id
-		ORDER BY f.cheating_score DESC, f.created_at DESC, f.session_id`, q.args...)
+		ORDER BY f.cheating_score DESC, f.created_at DESC, f.session_id`, q.Args...)
 	if err != nil {
 		return err
 	}

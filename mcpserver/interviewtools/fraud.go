@@ -42,7 +42,7 @@ func registerFraudStats(s *mcp.Server, env *toolkit.Env) {
 			"- flaggedDetails: the flagged verifications, riskiest first, with candidate, signals and interview; limit default 20, max 50.\n" +
 			"sinceDate/untilDate filter on the verification time (ISO dates, untilDate inclusive, UTC; default all time). " +
 			"Requires the company flag fraud_detection_enabled.",
-		InputSchema: inputSchema[FraudStatsInput](map[string][]string{"metric": strs(fraudMetrics)}),
+		InputSchema: toolkit.InputSchema[FraudStatsInput](map[string][]string{"metric": toolkit.Strings(fraudMetrics)}),
 	}, fraudStats)
 }
 
@@ -158,9 +158,9 @@ func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (Fr
 		return out, nil, err
 	}
 	out = FraudStatsOutput{Metric: string(metric), Threshold: threshold, Window: windowOut(w, "fraud_verifications.created_at")}
-	q := newQuery(co.ID)
-	flagged := "f.overall_verification_score < " + q.arg(threshold) + "::numeric"
-	q.window("f.created_at", w)
+	q := toolkit.NewQuery(co.ID)
+	flagged := "f.overall_verification_score < " + q.Arg(threshold) + "::numeric"
+	q.Window("f.created_at", w)
 
 	t := &toolkit.Text{}
 	t.H1("Fraud verification: %s", metric)
@@ -177,11 +177,11 @@ func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (Fr
 		// The distinct candidates of the flagged rows only (a range of the score index), and
 		// plain counts for the context.
 		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT DISTINCT f.candidate_id FROM fraud_verifications f
-			WHERE f.company_id = $1 AND `+flagged+q.and()+`) x`, q.args...).Scan(&fc); err != nil {
+			WHERE f.company_id = $1 AND `+flagged+q.And()+`) x`, q.Args...).Scan(&fc); err != nil {
 			return out, nil, err
 		}
 		if err := db.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE `+flagged+`) FROM fraud_verifications f
-			WHERE f.company_id = $1`+q.and(), q.args...).Scan(&v, &fv); err != nil {
+			WHERE f.company_id = $1`+q.And(), q.Args...).Scan(&v, &fv); err != nil {
 			return out, nil, err
 		}
 		out.FlaggedCandidates, out.FlaggedVerifications, out.Verifications = &fc, &fv, &v
@@ -206,7 +206,7 @@ func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (Fr
 			dest = append(dest, &counts[i])
 		}
 		if err := db.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE `+flagged+`), `+strings.Join(sel, ", ")+`
-			FROM fraud_verifications f WHERE f.company_id = $1`+q.and(), q.args...).Scan(dest...); err != nil {
+			FROM fraud_verifications f WHERE f.company_id = $1`+q.And(), q.Args...).Scan(dest...); err != nil {
 			return out, nil, err
 		}
 		var sigRows, bandRows [][]string
@@ -236,17 +236,17 @@ func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (Fr
 	return out, t, nil
 }
 
-func fraudDetails(ctx context.Context, call *toolkit.Call, db querier, q *query, flagged string, limit int, out *FraudStatsOutput, t *toolkit.Text) error {
+func fraudDetails(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, flagged string, limit int, out *FraudStatsOutput, t *toolkit.Text) error {
 	var total int64
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM fraud_verifications f WHERE f.company_id = $1 AND `+flagged+q.and(), q.args...).Scan(&total); err != nil {
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM fraud_verifications f WHERE f.company_id = $1 AND `+flagged+q.And(), q.Args...).Scan(&total); err != nil {
 		return err
 	}
 	// The riskiest rows first (an index walk on the score), then their candidates and sessions.
-	lim := q.arg(limit)
+	lim := q.Arg(limit)
 	rows, err := db.QueryContext(ctx, `WITH f AS (
 			SELECT f.id, f.candidate_id, f.overall_verification_score, f.disposable_email, f.voip_phone, f.vpn_proxy_ip, f.thin_profile,
 				f.footprint_anomaly, f.session_id, f.created_at
-			FROM fraud_verifications f WHERE f.company_id = $1 AND `+flagged+q.and()+`
+			FROM fraud_verifications f WHERE f.company_id = $1 AND `+flagged+q.And()+`
 			ORDER BY f.overall_verification_score, f.created_at DESC, f.id
 			LIMIT `+lim+`)
 		SELECT f.candidate_id, c.first_name, c.last_name, c.email, f.overall_verification_score,
@@ -255,7 +255,7 @@ func fraudDetails(ctx context.Context, call *toolkit.Call, db querier, q *query,
 		JOIN candidates c ON c.company_id = $1 AND c.id = f.candidate_id
 		LEFT JOIN interview_sessions s ON s.company_id = $1 AND s.id = f.session_id
 		LEFT JOIN jobs j ON j.company_id = $1 AND j.id = s.job_id
-		ORDER BY f.overall_verification_score, f.created_at DESC, f.id`, q.args...)
+		ORDER BY f.overall_verification_score, f.created_at DESC, f.id`, q.Args...)
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ func registerIdentityStats(s *mcp.Server, env *toolkit.Env) {
 			"- failedDetails: the FAILED verifications, newest first, with candidate, job and reason; limit default 20, max 100.\n" +
 			"sinceDate/untilDate filter on when the verification was started (ISO dates, untilDate inclusive, UTC; default all time). " +
 			"Requires enable_identity_verification on at least one job of the company (or past verifications).",
-		InputSchema: inputSchema[IdentityStatsInput](map[string][]string{"metric": strs(identityMetrics)}),
+		InputSchema: toolkit.InputSchema[IdentityStatsInput](map[string][]string{"metric": toolkit.Strings(identityMetrics)}),
 	}, identityStats)
 }
 
@@ -153,8 +153,8 @@ func identityStats(ctx context.Context, call *toolkit.Call, in IdentityStatsInpu
 		call.Notice("no job has enable_identity_verification on now; these are past verifications")
 	}
 	out = IdentityStatsOutput{Metric: string(metric), Window: windowOut(w, "identity_verifications.created_at"), EnabledJobs: enabled}
-	q := newQuery(co.ID)
-	q.window("v.created_at", w)
+	q := toolkit.NewQuery(co.ID)
+	q.Window("v.created_at", w)
 
 	t := &toolkit.Text{}
 	t.H1("Identity verification: %s", metric)
@@ -164,7 +164,7 @@ func identityStats(ctx context.Context, call *toolkit.Call, in IdentityStatsInpu
 	case idStatusBreakdown, idVerificationRate:
 		counts := map[string]int64{}
 		var total int64
-		rows, err := db.QueryContext(ctx, `SELECT v.status, count(*) FROM identity_verifications v WHERE v.company_id = $1`+q.and()+` GROUP BY 1`, q.args...)
+		rows, err := db.QueryContext(ctx, `SELECT v.status, count(*) FROM identity_verifications v WHERE v.company_id = $1`+q.And()+` GROUP BY 1`, q.Args...)
 		if err != nil {
 			return out, nil, err
 		}
@@ -214,13 +214,13 @@ func identityStats(ctx context.Context, call *toolkit.Call, in IdentityStatsInpu
 	return out, t, nil
 }
 
-func failureReasons(ctx context.Context, call *toolkit.Call, db querier, q *query, out *IdentityStatsOutput, t *toolkit.Text) error {
-	none, lim := q.arg(noReason), q.arg(idMaxReasons)
+func failureReasons(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, out *IdentityStatsOutput, t *toolkit.Text) error {
+	none, lim := q.Arg(noReason), q.Arg(idMaxReasons)
 	rows, err := db.QueryContext(ctx, `SELECT r.reason, r.n, sum(r.n) OVER (), count(*) OVER () FROM (
 			SELECT coalesce(nullif(btrim(v.failure_reason), ''), `+none+`) AS reason, count(*) AS n
-			FROM identity_verifications v WHERE v.company_id = $1 AND v.status = 'FAILED'`+q.and()+`
+			FROM identity_verifications v WHERE v.company_id = $1 AND v.status = 'FAILED'`+q.And()+`
 			GROUP BY 1) r
-		ORDER BY r.n DESC, r.reason LIMIT `+lim, q.args...)
+		ORDER BY r.n DESC, r.reason LIMIT `+lim, q.Args...)
 	if err != nil {
 		return err
 	}
@@ -253,23 +253,23 @@ func failureReasons(ctx context.Context, call *toolkit.Call, db querier, q *quer
 	return nil
 }
 
-func failedDetails(ctx context.Context, call *toolkit.Call, db querier, q *query, limit int, out *IdentityStatsOutput, t *toolkit.Text) error {
+func failedDetails(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, limit int, out *IdentityStatsOutput, t *toolkit.Text) error {
 	var total int64
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM identity_verifications v WHERE v.company_id = $1 AND v.status = 'FAILED'`+q.and(),
-		q.args...).Scan(&total); err != nil {
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM identity_verifications v WHERE v.company_id = $1 AND v.status = 'FAILED'`+q.And(),
+		q.Args...).Scan(&total); err != nil {
 		return err
 	}
-	lim := q.arg(limit)
+	lim := q.Arg(limit)
 	rows, err := db.QueryContext(ctx, `WITH v AS (
 			SELECT v.id, v.candidate_id, v.job_id, v.session_id, v.failure_reason, v.created_at, v.completed_at
-			FROM identity_verifications v WHERE v.company_id = $1 AND v.status = 'FAILED'`+q.and()+`
+			FROM identity_verifications v WHERE v.company_id = $1 AND v.status = 'FAILED'`+q.And()+`
 			ORDER BY v.created_at DESC, v.id LIMIT `+lim+`)
 		SELECT v.candidate_id, c.first_name, c.last_name, c.email, v.job_id, j.title,
 			v.session_id, v.failure_reason, v.created_at, v.completed_at
 		FROM v
 		JOIN candidates c ON c.company_id = $1 AND c.id = v.candidate_id
 		JOIN jobs j ON j.company_id = $1 AND j.id = v.job_id
-		ORDER BY v.created_at DESC, v.id`, q.args...)
+		ORDER BY v.created_at DESC, v.id`, q.Args...)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -56,76 +55,6 @@ func begin(ctx context.Context, call *toolkit.Call) (*sql.Tx, error) {
 		return nil, err
 	}
 	return tx, nil
-}
-
-// inputSchema is the JSON schema inferred from In with fixed enumerations set on the named
-// string properties, so that clients see the allowed values in tools/list. Handlers validate the
-// same values again (the schema is advisory for clients that skip validation).
-func inputSchema[In any](enums map[string][]string) *jsonschema.Schema {
-	s, err := jsonschema.For[In](nil)
-	if err != nil {
-		panic(err)
-	}
-	for name, values := range enums {
-		p := s.Properties[name]
-		if p == nil {
-			panic(fmt.Sprintf("interviewtools: no input property %q", name))
-		}
-		p.Enum = make([]any, len(values))
-		for i, v := range values {
-			p.Enum[i] = v
-		}
-	}
-	return s
-}
-
-// strs converts enumeration values to strings; nil when there are none.
-func strs[T ~string](vs []T) []string {
-	if len(vs) == 0 {
-		return nil
-	}
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = string(v)
-	}
-	return out
-}
-
-// query accumulates the arguments and predicates of one statement; $1 is always the company.
-type query struct {
-	args  []any
-	conds []string
-}
-
-func newQuery(companyID uuid.UUID) *query { return &query{args: []any{companyID}} }
-
-// arg adds an argument and returns its placeholder.
-func (q *query) arg(v any) string {
-	q.args = append(q.args, v)
-	return fmt.Sprintf("$%d", len(q.args))
-}
-
-// where adds a predicate.
-func (q *query) where(format string, args ...any) {
-	q.conds = append(q.conds, fmt.Sprintf(format, args...))
-}
-
-// window adds the bounded ends of w on column col.
-func (q *query) window(col string, w toolkit.Window) {
-	if w.Since != nil {
-		q.where("%s >= %s", col, q.arg(*w.Since))
-	}
-	if w.Until != nil {
-		q.where("%s < %s", col, q.arg(*w.Until))
-	}
-}
-
-// and is the accumulated predicates joined by AND, prefixed with AND ("" when none).
-func (q *query) and() string {
-	if len(q.conds) == 0 {
-		return ""
-	}
-	return " AND " + strings.Join(q.conds, " AND ")
 }
 
 // Scope is the job scope of a job-scoped tool's answer.
@@ -197,31 +126,26 @@ func windowOut(w toolkit.Window, basis string) WindowOut {
 // nameTokens splits a name query into its whitespace-separated tokens.
 func nameTokens(name string) []string { return strings.Fields(name) }
 
-// likeEscape escapes LIKE metacharacters (backslash is the default escape character).
-func likeEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
-}
-
 // maxNameTokens bounds a name query (each token is one trigram-index condition).
 const maxNameTokens = 6
 
 // whereName adds the partial, order-agnostic name match on candidates alias c: every token must
 // occur, case-insensitively, in first_name || ' ' || last_name (the expression of the trigram
 // index candidates_name_trgm_idx).
-func (q *query) whereName(c string, tokens []string) error {
+func whereName(q *toolkit.Query, c string, tokens []string) error {
 	if len(tokens) > maxNameTokens {
 		return toolkit.Errorf("name has %d words; use at most %d", len(tokens), maxNameTokens)
 	}
 	for _, t := range tokens {
-		q.where("(%[1]s.first_name || ' ' || %[1]s.last_name) ILIKE %[2]s", c, q.arg("%"+likeEscape(t)+"%"))
+		q.Where("(%[1]s.first_name || ' ' || %[1]s.last_name) ILIKE %[2]s", c, q.Arg(toolkit.LikeContains(t)))
 	}
 	return nil
 }
 
 // whereEmail adds the exact, case-insensitive e-mail match on candidates alias c (index
 // candidates_company_email_idx on (company_id, lower(email))).
-func (q *query) whereEmail(c, email string) {
-	q.where("lower(%s.email) = lower(%s)", c, q.arg(strings.TrimSpace(email)))
+func whereEmail(q *toolkit.Query, c, email string) {
+	q.Where("lower(%s.email) = lower(%s)", c, q.Arg(strings.TrimSpace(email)))
 }
 
 func fullName(first, last string) string {

@@ -135,21 +135,21 @@ func candidateReport(ctx context.Context, call *toolkit.Call, in CandidateReport
 	defer db.Rollback()
 
 	// Candidates.
-	q := newQuery(co.ID)
-	if err := q.whereName("c", tokens); err != nil {
+	q := toolkit.NewQuery(co.ID)
+	if err := whereName(q, "c", tokens); err != nil {
 		return out, nil, err
 	}
 	if email != "" {
-		q.whereEmail("c", email)
+		whereEmail(q, "c", email)
 	}
 	if jobName != "" || status != "" {
-		q.where("EXISTS (SELECT 1 FROM interview_sessions s JOIN jobs j ON j.company_id = $1 AND j.id = s.job_id WHERE s.company_id = $1 AND s.candidate_id = c.id%s)",
+		q.Where("EXISTS (SELECT 1 FROM interview_sessions s JOIN jobs j ON j.company_id = $1 AND j.id = s.job_id WHERE s.company_id = $1 AND s.candidate_id = c.id%s)",
 			sessionFilter(q, jobName, status))
 	}
-	lim := q.arg(reportMaxCandidates + 1)
+	lim := q.Arg(reportMaxCandidates + 1)
 	rows, err := db.QueryContext(ctx, `SELECT c.id, c.first_name, c.last_name, c.email, c.phone, c.title, c.location
-		FROM candidates c WHERE c.company_id = $1`+q.and()+`
-		ORDER BY c.updated_at DESC, c.id LIMIT `+lim, q.args...)
+		FROM candidates c WHERE c.company_id = $1`+q.And()+`
+		ORDER BY c.updated_at DESC, c.id LIMIT `+lim, q.Args...)
 	if err != nil {
 		return out, nil, err
 	}
@@ -193,27 +193,27 @@ func candidateReport(ctx context.Context, call *toolkit.Call, in CandidateReport
 
 // sessionFilter is the SQL of the session filters (sessions alias s, jobs alias j), with a
 // leading AND, its arguments added to q.
-func sessionFilter(q *query, jobName string, status models.SessionStatus) string {
+func sessionFilter(q *toolkit.Query, jobName string, status models.SessionStatus) string {
 	var f string
 	if jobName != "" {
-		f += " AND j.title ILIKE " + q.arg("%"+likeEscape(jobName)+"%")
+		f += " AND j.title ILIKE " + q.Arg(toolkit.LikeContains(jobName))
 	}
 	if status != "" {
-		f += " AND s.status = " + q.arg(string(status))
+		f += " AND s.status = " + q.Arg(string(status))
 	}
 	return f
 }
 
 func reportSessions(ctx context.Context, call *toolkit.Call, db querier, ids []string, jobName string, status models.SessionStatus, limit int, byID map[uuid.UUID]*ReportCandidate) error {
 	co := call.Company
-	q := newQuery(co.ID)
-	idsArg := q.arg(ids)
+	q := toolkit.NewQuery(co.ID)
+	idsArg := q.Arg(ids)
 	filter := sessionFilter(q, jobName, status)
 
 	// Totals per candidate.
 	rows, err := db.QueryContext(ctx, `SELECT s.candidate_id, count(*) FROM interview_sessions s
 		JOIN jobs j ON j.company_id = $1 AND j.id = s.job_id
-		WHERE s.company_id = $1 AND s.candidate_id = ANY(`+idsArg+`::uuid[])`+filter+` GROUP BY 1`, q.args...)
+		WHERE s.company_id = $1 AND s.candidate_id = ANY(`+idsArg+`::uuid[])`+filter+` GROUP BY 1`, q.Args...)
 	if err != nil {
 		return err
 	}
@@ -235,7 +235,7 @@ func reportSessions(ctx context.Context, call *toolkit.Call, db querier, ids []s
 		return err
 	}
 
-	lim := q.arg(limit)
+	lim := q.Arg(limit)
 	rows, err = db.QueryContext(ctx, `SELECT x.* FROM unnest(`+idsArg+`::uuid[]) AS cid(id)
 		CROSS JOIN LATERAL (
 			SELECT s.id, s.candidate_id, s.job_id, j.title, s.status, s.medium_type, s.invited_at, s.completed_at, s.decision,
@@ -250,7 +250,7 @@ func reportSessions(ctx context.Context, call *toolkit.Call, db querier, ids []s
 				ORDER BY f.session_id IS NULL, f.created_at DESC, f.id LIMIT 1) fv ON true
 			WHERE s.company_id = $1 AND s.candidate_id = cid.id`+filter+`
 			ORDER BY s.invited_at DESC, s.created_at DESC, s.id
-			LIMIT `+lim+`) x`, q.args...)
+			LIMIT `+lim+`) x`, q.Args...)
 	if err != nil {
 		return err
 	}

@@ -54,7 +54,7 @@ func registerInterviewStats(s *mcp.Server, env *toolkit.Env) {
 			"byStatus, byInterviewer and byMediumType filter on the invitation time (the cohort of sessions invited in the window). " +
 			"Scope: positionId limits to one job; without it the client's current job context is used when there is one; companyWide=true ignores both. " +
 			"mediumType filters every metric. Needs no company feature flag.",
-		InputSchema: inputSchema[InterviewStatsInput](map[string][]string{"metric": strs(statsMetrics)}),
+		InputSchema: toolkit.InputSchema[InterviewStatsInput](map[string][]string{"metric": toolkit.Strings(statsMetrics)}),
 	}, interviewStats)
 }
 
@@ -186,16 +186,16 @@ func interviewStats(ctx context.Context, call *toolkit.Call, in InterviewStatsIn
 	if metric == metricByStatus || metric == metricByInterviewer || metric == metricByMediumType {
 		basis = "invited_at"
 	}
-	out = InterviewStatsOutput{Metric: string(metric), Scope: scope, Window: windowOut(w, "interview_sessions."+basis), MediumTypes: strs(mediums)}
+	out = InterviewStatsOutput{Metric: string(metric), Scope: scope, Window: windowOut(w, "interview_sessions."+basis), MediumTypes: toolkit.Strings(mediums)}
 
-	q := newQuery(call.Company.ID)
+	q := toolkit.NewQuery(call.Company.ID)
 	if job != nil {
-		q.where("s.job_id = %s", q.arg(*job))
+		q.Where("s.job_id = %s", q.Arg(*job))
 	}
 	if len(mediums) > 0 {
-		q.where("s.medium_type = ANY(%s::text[])", q.arg(strs(mediums)))
+		q.Where("s.medium_type = ANY(%s::text[])", q.Arg(toolkit.Strings(mediums)))
 	}
-	q.window("s."+basis, w)
+	q.Window("s."+basis, w)
 
 	t := &toolkit.Text{}
 	t.H1("Interview stats: %s", metric)
@@ -210,15 +210,15 @@ func interviewStats(ctx context.Context, call *toolkit.Call, in InterviewStatsIn
 	defer db.Rollback()
 	switch metric {
 	case metricCompletedCandidates, metricCompletedInterviews:
-		stmt := `SELECT count(*) FROM interview_sessions s WHERE s.company_id = $1 AND s.status = 'COMPLETED'` + q.and()
+		stmt := `SELECT count(*) FROM interview_sessions s WHERE s.company_id = $1 AND s.status = 'COMPLETED'` + q.And()
 		if metric == metricCompletedCandidates {
 			// DISTINCT in a subquery: Postgres streams candidates from an index in candidate order
 			// (or hashes them) instead of sorting every session as count(DISTINCT) does.
 			stmt = `SELECT count(*) FROM (SELECT DISTINCT s.candidate_id FROM interview_sessions s
-				WHERE s.company_id = $1 AND s.status = 'COMPLETED'` + q.and() + `) x`
+				WHERE s.company_id = $1 AND s.status = 'COMPLETED'` + q.And() + `) x`
 		}
 		var n int64
-		if err := db.QueryRowContext(ctx, stmt, q.args...).Scan(&n); err != nil {
+		if err := db.QueryRowContext(ctx, stmt, q.Args...).Scan(&n); err != nil {
 			return out, nil, err
 		}
 		if metric == metricCompletedCandidates {
@@ -260,7 +260,7 @@ func interviewStats(ctx context.Context, call *toolkit.Call, in InterviewStatsIn
 			return out, nil, err
 		}
 	case metricTopCandidates:
-		out.Limit, out.Decisions = &limit, strs(decisions)
+		out.Limit, out.Decisions = &limit, toolkit.Strings(decisions)
 		if err := topCandidates(ctx, call, db, q, decisions, limit, &out, t); err != nil {
 			return out, nil, err
 		}
@@ -272,14 +272,14 @@ func mediaText(m []models.MediumType) string {
 	if len(m) == 0 {
 		return "all"
 	}
-	return fmt.Sprint(strs(m))
+	return fmt.Sprint(toolkit.Strings(m))
 }
 
 // durationStats computes mean and exact median from the histogram of durations (one row per
 // distinct duration), which Postgres aggregates without sorting the sessions.
-func durationStats(ctx context.Context, db querier, q *query) (*DurationStats, error) {
+func durationStats(ctx context.Context, db querier, q *toolkit.Query) (*DurationStats, error) {
 	rows, err := db.QueryContext(ctx, `SELECT s.duration_seconds, count(*) FROM interview_sessions s
-		WHERE s.company_id = $1 AND s.status = 'COMPLETED'`+q.and()+` GROUP BY 1`, q.args...)
+		WHERE s.company_id = $1 AND s.status = 'COMPLETED'`+q.And()+` GROUP BY 1`, q.Args...)
 	if err != nil {
 		return nil, err
 	}
@@ -332,9 +332,9 @@ func durationStats(ctx context.Context, db querier, q *query) (*DurationStats, e
 	return d, nil
 }
 
-func byStatus(ctx context.Context, db querier, q *query, out *InterviewStatsOutput, t *toolkit.Text) error {
+func byStatus(ctx context.Context, db querier, q *toolkit.Query, out *InterviewStatsOutput, t *toolkit.Text) error {
 	rows, err := db.QueryContext(ctx, `SELECT s.status, count(*) FROM interview_sessions s
-		WHERE s.company_id = $1`+q.and()+` GROUP BY 1`, q.args...)
+		WHERE s.company_id = $1`+q.And()+` GROUP BY 1`, q.Args...)
 	if err != nil {
 		return err
 	}
@@ -367,9 +367,9 @@ func byStatus(ctx context.Context, db querier, q *query, out *InterviewStatsOutp
 	return nil
 }
 
-func byMediumType(ctx context.Context, db querier, q *query, filter []models.MediumType, out *InterviewStatsOutput, t *toolkit.Text) error {
+func byMediumType(ctx context.Context, db querier, q *toolkit.Query, filter []models.MediumType, out *InterviewStatsOutput, t *toolkit.Text) error {
 	rows, err := db.QueryContext(ctx, `SELECT s.medium_type, count(*), count(*) FILTER (WHERE s.status = 'COMPLETED')
-		FROM interview_sessions s WHERE s.company_id = $1`+q.and()+` GROUP BY 1`, q.args...)
+		FROM interview_sessions s WHERE s.company_id = $1`+q.And()+` GROUP BY 1`, q.Args...)
 	if err != nil {
 		return err
 	}
@@ -408,16 +408,16 @@ func byMediumType(ctx context.Context, db querier, q *query, filter []models.Med
 	return nil
 }
 
-func byInterviewer(ctx context.Context, call *toolkit.Call, db querier, q *query, out *InterviewStatsOutput, t *toolkit.Text) error {
-	lim := q.arg(maxInterviewerRows)
+func byInterviewer(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, out *InterviewStatsOutput, t *toolkit.Text) error {
+	lim := q.Arg(maxInterviewerRows)
 	rows, err := db.QueryContext(ctx, `WITH agg AS (
 			SELECT s.job_id, count(*) AS sessions, count(*) FILTER (WHERE s.status = 'COMPLETED') AS completed
-			FROM interview_sessions s WHERE s.company_id = $1`+q.and()+`
+			FROM interview_sessions s WHERE s.company_id = $1`+q.And()+`
 			GROUP BY s.job_id)
 		SELECT a.job_id, j.title, j.status, a.sessions, a.completed, count(*) OVER (), sum(a.sessions) OVER ()
 		FROM agg a JOIN jobs j ON j.company_id = $1 AND j.id = a.job_id
 		ORDER BY a.sessions DESC, a.completed DESC, j.title, a.job_id
-		LIMIT `+lim, q.args...)
+		LIMIT `+lim, q.Args...)
 	if err != nil {
 		return err
 	}
@@ -450,20 +450,20 @@ func byInterviewer(ctx context.Context, call *toolkit.Call, db querier, q *query
 	return nil
 }
 
-func topCandidates(ctx context.Context, call *toolkit.Call, db querier, q *query, decisions []models.Decision, limit int, out *InterviewStatsOutput, t *toolkit.Text) error {
+func topCandidates(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, decisions []models.Decision, limit int, out *InterviewStatsOutput, t *toolkit.Text) error {
 	if len(decisions) > 0 {
-		q.where("s.decision = ANY(%s::text[])", q.arg(strs(decisions)))
+		q.Where("s.decision = ANY(%s::text[])", q.Arg(toolkit.Strings(decisions)))
 	}
-	lim := q.arg(limit)
+	lim := q.Arg(limit)
 	rows, err := db.QueryContext(ctx, `SELECT s.id, s.candidate_id, c.first_name, c.last_name, c.email,
 			s.job_id, j.title, s.recruiter_rating, s.service_rating, s.decision, s.medium_type, s.completed_at
 		FROM interview_sessions s
 		JOIN candidates c ON c.company_id = $1 AND c.id = s.candidate_id
 		JOIN jobs j ON j.company_id = $1 AND j.id = s.job_id
 		WHERE s.company_id = $1 AND s.status = 'COMPLETED'
-		  AND (s.recruiter_rating IS NOT NULL OR s.service_rating IS NOT NULL)`+q.and()+`
+		  AND (s.recruiter_rating IS NOT NULL OR s.service_rating IS NOT NULL)`+q.And()+`
 		ORDER BY s.recruiter_rating DESC NULLS LAST, s.service_rating DESC NULLS LAST, s.completed_at DESC, s.id
-		LIMIT `+lim, q.args...)
+		LIMIT `+lim, q.Args...)
 	if err != nil {
 		return err
 	}
@@ -495,7 +495,7 @@ func topCandidates(ctx context.Context, call *toolkit.Call, db querier, q *query
 	}
 	filter := "all decisions"
 	if len(decisions) > 0 {
-		filter = "decision in " + fmt.Sprint(strs(decisions))
+		filter = "decision in " + fmt.Sprint(toolkit.Strings(decisions))
 	}
 	t.Line("Completed interviews ranked by recruiter rating, then AI service rating (unrated sessions are left out); %s; limit %d.", filter, limit)
 	t.Blank()

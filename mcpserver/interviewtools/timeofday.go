@@ -112,19 +112,19 @@ func timeOfDay(ctx context.Context, call *toolkit.Call, in TimeOfDayInput) (Time
 	}
 	out = TimeOfDayOutput{Timezone: tz, Window: windowOut(w, "interview_sessions.completed_at"), BusinessHours: BusinessHours{start, end}, Scope: scope}
 
-	q := newQuery(call.Company.ID)
-	zone := q.arg(tz)
+	q := toolkit.NewQuery(call.Company.ID)
+	zone := q.Arg(tz)
 	if job != nil {
-		q.where("s.job_id = %s", q.arg(*job))
+		q.Where("s.job_id = %s", q.Arg(*job))
 	}
-	q.window("s.completed_at", w)
+	q.Window("s.completed_at", w)
 	db, err := begin(ctx, call)
 	if err != nil {
 		return out, nil, err
 	}
 	defer db.Rollback()
 	rows, err := db.QueryContext(ctx, `SELECT date_part('hour', s.completed_at AT TIME ZONE `+zone+`)::int AS h, count(*)
-		FROM interview_sessions s WHERE s.company_id = $1 AND s.status = 'COMPLETED'`+q.and()+` GROUP BY 1`, q.args...)
+		FROM interview_sessions s WHERE s.company_id = $1 AND s.status = 'COMPLETED'`+q.And()+` GROUP BY 1`, q.Args...)
 	if err != nil {
 		return out, nil, zoneErr(err, tz)
 	}

@@ -238,24 +238,24 @@ func candidateVerification(ctx context.Context, call *toolkit.Call, in Candidate
 // matchCandidate resolves an e-mail or name lookup to the matching candidate with the most
 // recent interview; the other matches go to out.OtherMatches.
 func matchCandidate(ctx context.Context, call *toolkit.Call, db querier, in CandidateVerificationInput, out *CandidateVerificationOutput) (uuid.UUID, error) {
-	q := newQuery(call.Company.ID)
+	q := toolkit.NewQuery(call.Company.ID)
 	what := ""
 	if out.LookupBy == "email" {
-		q.whereEmail("c", in.Email)
+		whereEmail(q, "c", in.Email)
 		what = fmt.Sprintf("e-mail %q (exact match)", strings.TrimSpace(in.Email))
 	} else {
-		if err := q.whereName("c", nameTokens(in.Name)); err != nil {
+		if err := whereName(q, "c", nameTokens(in.Name)); err != nil {
 			return uuid.Nil, err
 		}
 		what = fmt.Sprintf("name %q (every word, any order)", strings.TrimSpace(in.Name))
 	}
-	lim := q.arg(verificationOtherMatches + 2)
+	lim := q.Arg(verificationOtherMatches + 2)
 	rows, err := db.QueryContext(ctx, `SELECT c.id, c.first_name, c.last_name, c.email
 		FROM candidates c
 		LEFT JOIN LATERAL (SELECT s.invited_at FROM interview_sessions s WHERE s.company_id = $1 AND s.candidate_id = c.id
 			ORDER BY s.invited_at DESC LIMIT 1) ls ON true
-		WHERE c.company_id = $1`+q.and()+`
-		ORDER BY ls.invited_at DESC NULLS LAST, c.updated_at DESC, c.id LIMIT `+lim, q.args...)
+		WHERE c.company_id = $1`+q.And()+`
+		ORDER BY ls.invited_at DESC NULLS LAST, c.updated_at DESC, c.id LIMIT `+lim, q.Args...)
 	if err != nil {
 		return uuid.Nil, err
 	}

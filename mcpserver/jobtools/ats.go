@@ -48,7 +48,7 @@ func registerATS(s *mcp.Server, env *toolkit.Env) {
 			"NAMES (never their values), the HR-suite aggregator (kombo: integrationId, status, configured), " +
 			"autoJobImportEnabled and syncFieldsConfigured (at least one decision-stage field/value pair is set to be written " +
 			"to the ATS). It never returns keys, tokens, passwords or other secrets.",
-		InputSchema: inputSchema[ATSInput](nil),
+		InputSchema: toolkit.InputSchema[ATSInput](nil),
 	}, atsConnection)
 }
 

@@ -57,7 +57,7 @@ func registerFeatures(s *mcp.Server, env *toolkit.Env) {
 			"identityVerification (per job; reported with how many active jobs have it); resumeFit; talentMatch; coordinator; " +
 			"whatsappChannel (messaging-app channel); customLogo; hrSuiteAccount.\n" +
 			"featureName (optional, any case, spaces or underscores allowed) returns just that feature; omitted, all of them.",
-		InputSchema: inputSchema[FeaturesInput](nil),
+		InputSchema: toolkit.InputSchema[FeaturesInput](nil),
 	}, companyFeatures)
 }
 

@@ -27,7 +27,7 @@ func registerGuide(s *mcp.Server, env *toolkit.Env) {
 			"Uses the job currently open in the client (job context) when no positionId is given. Without either it returns " +
 			"an error listing recent jobs with guides, so you can pass one's id as positionId (getJobDetails with jobName " +
 			"also finds a job's id).",
-		InputSchema: inputSchema[GuideInput](nil),
+		InputSchema: toolkit.InputSchema[GuideInput](nil),
 	}, guideDetails)
 }
 

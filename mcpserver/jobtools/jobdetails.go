@@ -36,7 +36,7 @@ func registerJobDetails(s *mcp.Server, env *toolkit.Env) {
 			"sessionLimit (default 10, max 50) bounds the recent sessions, newest invitation first; sessionStatus filters them " +
 			"(INVITED, STARTED, COMPLETED, EXPIRED, CANCELLED; any case) but not the pipeline counts. " +
 			"For many jobs at once use getJobsSummary; for the interview questions use getInterviewGuideDetails.",
-		InputSchema: inputSchema[JobDetailsInput](nil),
+		InputSchema: toolkit.InputSchema[JobDetailsInput](nil),
 	}, jobDetails)
 }
 
@@ -331,7 +331,7 @@ func loadPipeline(ctx context.Context, call *toolkit.Call, id uuid.UUID) (pipeli
 // newest rows separately (LATERAL per status) so that an index on (company_id, job_id, status,
 // invited_at) serves it without sorting the job's whole history.
 func recentSessions(ctx context.Context, call *toolkit.Call, id uuid.UUID, status models.SessionStatus, limit int) ([]sessionRow, error) {
-	statuses := strs(models.AllSessionStatuses())
+	statuses := toolkit.Strings(models.AllSessionStatuses())
 	if status != "" {
 		statuses = []string{string(status)}
 	}

@@ -17,7 +17,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -41,67 +40,12 @@ func Register(s *mcp.Server, env *toolkit.Env) {
 // "positive decision" stage).
 var positiveDecisions = []models.Decision{models.DecisionAccepted, models.DecisionSubmitted, models.DecisionPlaced, models.DecisionHired}
 
-// inputSchema is the schema inferred from In with enum lists set on the named string
-// properties, so that clients see the allowed values. Handlers validate the values too.
-func inputSchema[In any](enums map[string][]string) *jsonschema.Schema {
-	s, err := jsonschema.For[In](nil)
-	if err != nil {
-		panic(fmt.Sprintf("jobtools: input schema of %T: %v", *new(In), err))
-	}
-	for name, values := range enums {
-		p, ok := s.Properties[name]
-		if !ok {
-			panic(fmt.Sprintf("jobtools: %T has no property %q", *new(In), name))
-		}
-		p.Enum = make([]any, len(values))
-		for i, v := range values {
-			p.Enum[i] = v
-		}
-	}
-	return s
-}
-
-func strs[T ~string](vs []T) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = string(v)
-	}
-	return out
-}
-
-// query accumulates SQL arguments; arg returns the placeholder of a new one. $1 is always the
-// company id.
-type query struct{ args []any }
-
-func newQuery(companyID uuid.UUID) *query { return &query{args: []any{companyID}} }
-
-func (q *query) arg(v any) string {
-	q.args = append(q.args, v)
-	return "$" + strconv.Itoa(len(q.args))
-}
-
-// window returns " AND col >= $n AND col < $m" for the window's bounded ends. Predicates are
-// added only when bounded, so that the planner sees plain range conditions (cached generic
-// plans of "$n IS NULL OR ..." do not use range indexes).
-func (q *query) window(col string, w toolkit.Window) string {
-	var b strings.Builder
-	if w.Since != nil {
-		b.WriteString(" AND " + col + " >= " + q.arg(*w.Since))
-	}
-	if w.Until != nil {
-		b.WriteString(" AND " + col + " < " + q.arg(*w.Until))
-	}
-	return b.String()
-}
-
-var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-
 // containsPatterns turns free text into ILIKE patterns, one per word, each matching the word
 // anywhere (so "engineer backend" matches "Backend Engineer"); nil when s has no words.
 func containsPatterns(s string) []string {
 	var out []string
 	for _, w := range strings.Fields(s) {
-		out = append(out, "%"+likeEscaper.Replace(w)+"%")
+		out = append(out, toolkit.LikeContains(w))
 	}
 	return out
 }

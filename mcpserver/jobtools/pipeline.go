@@ -37,7 +37,7 @@ func registerPipelineStats(s *mcp.Server, env *toolkit.Env) {
 			"Scope: positionId (a job UUID) limits to that job; without it the job open in the client (job context) is used " +
 			"when there is one; companyWide: true ignores the job context. sinceDate/untilDate are optional ISO dates " +
 			"(untilDate inclusive); without them all time is counted.",
-		InputSchema: inputSchema[PipelineStatsInput](map[string][]string{"metric": strs(pipelineMetrics)}),
+		InputSchema: toolkit.InputSchema[PipelineStatsInput](map[string][]string{"metric": toolkit.Strings(pipelineMetrics)}),
 	}, pipelineStats)
 }
 
@@ -136,21 +136,21 @@ func pipelineStats(ctx context.Context, call *toolkit.Call, in PipelineStatsInpu
 }
 
 func byStatus(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Window) (*statusBlock, error) {
-	q := newQuery(call.Company.ID)
+	q := toolkit.NewQuery(call.Company.ID)
 	var stmt string
 	if job == nil {
-		stmt = `SELECT status, count(*) FROM candidates WHERE company_id = $1` + q.window("created_at", w) +
+		stmt = `SELECT status, count(*) FROM candidates WHERE company_id = $1` + q.Range("created_at", w) +
 			` GROUP BY status`
 	} else {
-		jobArg := q.arg(job.ID)
+		jobArg := q.Arg(job.ID)
 		stmt = `SELECT c.status, count(*) FROM candidates c
 			WHERE c.company_id = $1 AND c.id IN (
 				SELECT a.candidate_id FROM applications a
-				WHERE a.company_id = $1 AND a.job_id = ` + jobArg + `::uuid` + q.window("a.created_at", w) + `)
+				WHERE a.company_id = $1 AND a.job_id = ` + jobArg + `::uuid` + q.Range("a.created_at", w) + `)
 			GROUP BY c.status`
 	}
 	b := &statusBlock{Statuses: []statusCount{}}
-	err := collect(ctx, call.Env.Store.SQL(), stmt+` ORDER BY count(*) DESC, 1`, q.args, func(r *sql.Rows) error {
+	err := collect(ctx, call.Env.Store.SQL(), stmt+` ORDER BY count(*) DESC, 1`, q.Args, func(r *sql.Rows) error {
 		var s statusCount
 		if err := r.Scan(&s.Status, &s.Candidates); err != nil {
 			return err
@@ -166,21 +166,21 @@ func byStatus(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Wi
 }
 
 // sessionScope is the WHERE clause of the scope's sessions invited in w.
-func sessionScope(q *query, job *jobRef, w toolkit.Window) string {
+func sessionScope(q *toolkit.Query, job *jobRef, w toolkit.Window) string {
 	where := "company_id = $1"
 	if job != nil {
-		where += " AND job_id = " + q.arg(job.ID) + "::uuid"
+		where += " AND job_id = " + q.Arg(job.ID) + "::uuid"
 	}
-	return where + q.window("invited_at", w)
+	return where + q.Range("invited_at", w)
 }
 
 func byDecision(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Window) (*decisionBlock, error) {
-	q := newQuery(call.Company.ID)
+	q := toolkit.NewQuery(call.Company.ID)
 	counts := map[string][2]int{}
 	b := &decisionBlock{Decisions: []decisionCount{}}
 	err := collect(ctx, call.Env.Store.SQL(), `
 		SELECT decision, count(*), count(DISTINCT candidate_id) FROM interview_sessions
-		WHERE `+sessionScope(q, job, w)+` GROUP BY decision`, q.args, func(r *sql.Rows) error {
+		WHERE `+sessionScope(q, job, w)+` GROUP BY decision`, q.Args, func(r *sql.Rows) error {
 		var d string
 		var n, c int
 		if err := r.Scan(&d, &n, &c); err != nil {
@@ -209,14 +209,14 @@ var funnelStages = []struct{ stage, label string }{
 }
 
 func funnel(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Window) (*funnelBlock, error) {
-	q := newQuery(call.Company.ID)
+	q := toolkit.NewQuery(call.Company.ID)
 	sessWhere := sessionScope(q, job, w)
 	appWhere := "company_id = $1"
 	if job != nil {
-		appWhere += " AND job_id = " + q.arg(job.ID) + "::uuid"
+		appWhere += " AND job_id = " + q.Arg(job.ID) + "::uuid"
 	}
-	appWhere += q.window("created_at", w)
-	positive := q.arg(textArray(strs(positiveDecisions)))
+	appWhere += q.Range("created_at", w)
+	positive := q.Arg(textArray(toolkit.Strings(positiveDecisions)))
 	// One pass over the scope's sessions aggregates each candidate's furthest stage; applied adds
 	// the candidates with an application in scope.
 	stmt := `
@@ -240,7 +240,7 @@ func funnel(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Wind
 		       count(*) FILTER (WHERE hired)
 		FROM s`
 	n := make([]int, len(funnelStages))
-	if err := call.Env.Store.SQL().QueryRowContext(ctx, stmt, q.args...).Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5]); err != nil {
+	if err := call.Env.Store.SQL().QueryRowContext(ctx, stmt, q.Args...).Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5]); err != nil {
 		return nil, err
 	}
 	b := &funnelBlock{Stages: make([]funnelStage, len(funnelStages))}

@@ -43,7 +43,7 @@ func registerPositionStats(s *mcp.Server, env *toolkit.Env) {
 			"Optional filters: sinceDate/untilDate (ISO dates on the position's creation date; untilDate inclusive), " +
 			"status (job status, any case). Soft-deleted positions are never counted. Lists show at most 50 positions; " +
 			"getJobsSummary pages through all jobs.",
-		InputSchema: inputSchema[PositionStatsInput](map[string][]string{"metric": strs(positionMetrics)}),
+		InputSchema: toolkit.InputSchema[PositionStatsInput](map[string][]string{"metric": toolkit.Strings(positionMetrics)}),
 	}, positionStats)
 }
 
@@ -111,21 +111,21 @@ func positionStats(ctx context.Context, call *toolkit.Call, in PositionStatsInpu
 		return out, nil, err
 	}
 	out.Metric, out.CreatedWindow = string(metric), windowJSON(w)
-	q := newQuery(call.Company.ID)
-	where := "company_id = $1 AND NOT is_deleted" + q.window("created_at", w)
+	q := toolkit.NewQuery(call.Company.ID)
+	where := "company_id = $1 AND NOT is_deleted" + q.Range("created_at", w)
 	if s := strings.TrimSpace(in.Status); s != "" {
 		st, err := toolkit.OneOfFold("status", s, models.AllJobStatuses())
 		if err != nil {
 			return out, nil, err
 		}
-		where += " AND status = " + q.arg(string(st))
+		where += " AND status = " + q.Arg(string(st))
 		v := string(st)
 		out.Status = &v
 	}
 	if metric == metricOpenPositions {
 		where += " AND is_open"
 	}
-	jobs, err := loadPositions(ctx, call, where, q.args)
+	jobs, err := loadPositions(ctx, call, where, q.Args)
 	if err != nil {
 		return out, nil, err
 	}
@@ -146,7 +146,7 @@ func positionStats(ctx context.Context, call *toolkit.Call, in PositionStatsInpu
 		}
 		out.TotalPositions = o
 	case metricCandidatesPerPosition:
-		if out.CandidatesPerPosition, err = perPosition(ctx, call, jobs, where, q.args); err != nil {
+		if out.CandidatesPerPosition, err = perPosition(ctx, call, jobs, where, q.Args); err != nil {
 			return out, nil, err
 		}
 	}

@@ -42,7 +42,7 @@ func registerJobsSummary(s *mcp.Server, env *toolkit.Env) {
 			"in the service: atsJobsCreated, serviceJobsImported, serviceJobsWithInterviews, coveragePercent = imported/created, " +
 			"interviewPercent = withInterviews/created, weeksCovered. Only ATS-A companies have the report; for others " +
 			"supported is false and the figures are null.",
-		InputSchema: inputSchema[JobsSummaryInput](nil),
+		InputSchema: toolkit.InputSchema[JobsSummaryInput](nil),
 	}, jobsSummary)
 }
 
@@ -124,8 +124,8 @@ func jobsSummary(ctx context.Context, call *toolkit.Call, in JobsSummaryInput) (
 	out.Filters.Window = windowJSON(w)
 	out.Filters.IncludeClosedJobs = in.IncludeClosedJobs == nil || *in.IncludeClosedJobs
 
-	q := newQuery(call.Company.ID)
-	where := "j.company_id = $1 AND NOT j.is_deleted" + q.window("j.created_at", w)
+	q := toolkit.NewQuery(call.Company.ID)
+	where := "j.company_id = $1 AND NOT j.is_deleted" + q.Range("j.created_at", w)
 	if !out.Filters.IncludeClosedJobs {
 		where += " AND j.is_open"
 	}
@@ -134,7 +134,7 @@ func jobsSummary(ctx context.Context, call *toolkit.Call, in JobsSummaryInput) (
 		if err != nil {
 			return out, nil, err
 		}
-		where += " AND j.status = " + q.arg(string(st))
+		where += " AND j.status = " + q.Arg(string(st))
 		v := string(st)
 		out.Filters.Status = &v
 	}
@@ -143,7 +143,7 @@ func jobsSummary(ctx context.Context, call *toolkit.Call, in JobsSummaryInput) (
 		return out, nil, err
 	}
 	if creator != nil {
-		where += " AND j.created_by_user_id = " + q.arg(*creator)
+		where += " AND j.created_by_user_id = " + q.Arg(*creator)
 	}
 
 	db := call.Env.Store.SQL()
@@ -162,14 +162,14 @@ func jobsSummary(ctx context.Context, call *toolkit.Call, in JobsSummaryInput) (
 			SELECT j.is_open, j.status,
 			       EXISTS (SELECT 1 FROM interview_sessions s WHERE s.company_id = $1 AND s.job_id = j.id) AS has_sessions
 			FROM jobs j WHERE `+where+`
-		) f`, q.args...).Scan(&out.TotalJobs, &out.OpenJobs, &out.ClosedJobs, &out.ActiveJobs, &out.PausedJobs,
+		) f`, q.Args...).Scan(&out.TotalJobs, &out.OpenJobs, &out.ClosedJobs, &out.ActiveJobs, &out.PausedJobs,
 		&out.GeneratingJobs, &out.FailedJobs, &out.JobsWithInterviews)
 	if err != nil {
 		return out, nil, err
 	}
 
-	pageArgs := append(append([]any{}, q.args...), limit+1, offset)
-	n := len(q.args)
+	pageArgs := append(append([]any{}, q.Args...), limit+1, offset)
+	n := len(q.Args)
 	var ids []string
 	err = collect(ctx, db, fmt.Sprintf(`
 		SELECT j.id, j.title, j.external_id, j.status, j.is_open, j.created_at
@@ -320,10 +320,10 @@ func coverage(ctx context.Context, call *toolkit.Call, w toolkit.Window) (atsCov
 	}
 	db := call.Env.Store.SQL()
 	c.Supported = true
-	q := newQuery(call.Company.ID)
-	typeArg := q.arg(string(coverageATSType))
+	q := toolkit.NewQuery(call.Company.ID)
+	typeArg := q.Arg(string(coverageATSType))
 	weekWhere := "w.company_id = $1 AND w.ats_type = " + typeArg +
-		q.window("(w.week_start::timestamp AT TIME ZONE 'UTC')", w)
+		q.Range("(w.week_start::timestamp AT TIME ZONE 'UTC')", w)
 	var weeks, created, imported, withInterviews int
 	err := db.QueryRowContext(ctx, `
 		WITH weeks AS (
@@ -338,7 +338,7 @@ func coverage(ctx context.Context, call *toolkit.Call, w toolkit.Window) (atsCov
 		           SELECT 1 FROM interview_sessions s WHERE s.company_id = $1 AND s.job_id = j.id))
 		FROM ids
 		LEFT JOIN jobs j ON j.company_id = $1 AND j.external_id = ids.ext AND NOT j.is_deleted`,
-		q.args...).Scan(&weeks, &created, &imported, &withInterviews)
+		q.Args...).Scan(&weeks, &created, &imported, &withInterviews)
 	if err != nil {
 		return c, err
 	}

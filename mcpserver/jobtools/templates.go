@@ -38,7 +38,7 @@ func registerTemplates(s *mcp.Server, env *toolkit.Env) {
 			"template-copied question or criterion; this is company-level adoption only, per-template jobCount is always 0 " +
 			"and templates are listed alphabetically.\n" +
 			"topN (default 10, max 50) bounds topTemplates per type.",
-		InputSchema: inputSchema[TemplatesInput](map[string][]string{"templateType": strs(models.AllTemplateTypes())}),
+		InputSchema: toolkit.InputSchema[TemplatesInput](map[string][]string{"templateType": toolkit.Strings(models.AllTemplateTypes())}),
 	}, listTemplates)
 }
 

@@ -79,19 +79,6 @@ type Window struct {
 	Since, Until *time.Time
 }
 
-// Args returns the window's ends as SQL arguments (NULL when unbounded), for predicates like
-// `($1::timestamptz IS NULL OR t >= $1) AND ($2::timestamptz IS NULL OR t < $2)`.
-func (w Window) Args() (any, any) {
-	var s, u any
-	if w.Since != nil {
-		s = *w.Since
-	}
-	if w.Until != nil {
-		u = *w.Until
-	}
-	return s, u
-}
-
 // String describes the window for output text.
 func (w Window) String() string {
 	switch {

@@ -1,0 +1,64 @@
+package toolkit
+
+import "time"
+
+// Rollup grains of the tables in migration 00007: days and 15-minute slots, both UTC.
+const (
+	Day  = 24 * time.Hour
+	Slot = 15 * time.Minute
+)
+
+// Split divides a window for a rollup of the given grain: Inner is the part made of whole grains
+// (read from the rollup; nil when the window holds none) and Edges the partial grains at either
+// end (read from the source rows). Open ends stay open in Inner. Counts over Inner and Edges add
+// up to the count over w, because the parts do not overlap.
+type Split struct {
+	Inner *Window
+	Edges []Window
+}
+
+// SplitWindow splits w at grain boundaries (UTC; grain divides a day).
+func SplitWindow(w Window, grain time.Duration) Split {
+	var s Split
+	inner := Window{}
+	if w.Since != nil {
+		t := w.Since.UTC().Truncate(grain)
+		if t.Before(*w.Since) {
+			t = t.Add(grain)
+		}
+		inner.Since = &t
+	}
+	if w.Until != nil {
+		t := w.Until.UTC().Truncate(grain)
+		inner.Until = &t
+	}
+	if inner.Since != nil && inner.Until != nil && !inner.Since.Before(*inner.Until) {
+		// No whole grain inside: the whole window is an edge.
+		if w.Since.Before(*w.Until) {
+			s.Edges = []Window{w}
+		}
+		return s
+	}
+	s.Inner = &inner
+	if w.Since != nil && inner.Since.After(*w.Since) {
+		s.Edges = append(s.Edges, Window{Since: w.Since, Until: inner.Since})
+	}
+	if w.Until != nil && inner.Until.Before(*w.Until) {
+		s.Edges = append(s.Edges, Window{Since: inner.Until, Until: w.Until})
+	}
+	return s
+}
+
+// DayRange returns " AND col >= $n AND col < $m" for a date column and a window of whole UTC
+// days (Split's Inner for grain Day). The bounds are passed as dates, so the session time zone
+// plays no part.
+func (q *Query) DayRange(col string, w Window) string {
+	var s string
+	if w.Since != nil {
+		s += " AND " + col + " >= " + q.Arg(w.Since.UTC().Format(time.DateOnly)) + "::date"
+	}
+	if w.Until != nil {
+		s += " AND " + col + " < " + q.Arg(w.Until.UTC().Format(time.DateOnly)) + "::date"
+	}
+	return s
+}

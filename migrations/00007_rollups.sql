@@ -180,7 +180,7 @@ BEGIN
     EXECUTE format($q$
         INSERT INTO completion_slots AS d
         SELECT company_id, date_bin('15 minutes', completed_at, timestamptz '2000-01-01 00:00Z'), medium_type,
-               sum(sign), sum(sign) FILTER (WHERE duration_seconds IS NOT NULL), coalesce(sum(sign * duration_seconds), 0)
+               sum(sign), coalesce(sum(sign) FILTER (WHERE duration_seconds IS NOT NULL), 0), coalesce(sum(sign * duration_seconds), 0)
         FROM (%s) r WHERE status = 'COMPLETED' AND EXISTS (SELECT 1 FROM companies c WHERE c.id = r.company_id)
         GROUP BY 1, 2, 3
         HAVING sum(sign) <> 0 OR sum(sign) FILTER (WHERE duration_seconds IS NOT NULL) <> 0 OR sum(sign * duration_seconds) <> 0

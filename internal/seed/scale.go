@@ -19,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/recruitd/recruitd/internal/rollup"
 	"github.com/recruitd/recruitd/internal/store"
 )
 
@@ -207,6 +208,16 @@ func Scale(ctx context.Context, st *store.Store, o ScaleOptions) (*ScaleResult, 
 			return nil, fmt.Errorf("seeding interrupted; nothing was committed: %w", ctx.Err())
 		}
 		return nil, err
+	}
+	if !o.Checked {
+		// Triggers were off during the load: compute the statistics rollups in one pass each.
+		l.prog.phase("rollups")
+		for _, c := range load {
+			if err := rollup.Rebuild(ctx, db, c.id.UUID()); err != nil {
+				l.prog.finish("rollups failed")
+				return nil, err
+			}
+		}
 	}
 	analyzeStart := time.Now()
 	l.prog.phase("analyze")
@@ -805,9 +816,13 @@ func (l *loader) loadChecked(ctx context.Context) error {
 	})
 }
 
-// analyze refreshes the planner statistics of every table loaded, two at a time.
+// analyze vacuums every table loaded, two at a time: planner statistics, and a visibility map
+// so that index-only scans skip the heap.
 func (l *loader) analyze(ctx context.Context) error {
 	var tables []string
+	for _, t := range rollup.Tables {
+		tables = append(tables, t.Name)
+	}
 	for t := range numBig {
 		tables = append(tables, bigTables[t].name)
 	}
@@ -820,8 +835,8 @@ func (l *loader) analyze(ctx context.Context) error {
 	g.SetLimit(2)
 	for _, t := range tables {
 		g.Go(func() error {
-			if _, err := l.db.ExecContext(gctx, "ANALYZE "+t); err != nil {
-				return fmt.Errorf("analyze %s: %w", t, err)
+			if _, err := l.db.ExecContext(gctx, "VACUUM (ANALYZE) "+t); err != nil {
+				return fmt.Errorf("vacuum %s: %w", t, err)
 			}
 			return nil
 		})

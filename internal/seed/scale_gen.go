@@ -45,7 +45,7 @@ var bigTables = [numBig]tableSpec{
 	tApplications: {"applications", "id, company_id, candidate_id, job_id, external_id, source, status, created_at, updated_at"},
 	tSessions:     {"interview_sessions", "id, company_id, application_id, candidate_id, job_id, status, medium_type, link_token, invited_at, started_at, completed_at, duration_seconds, decision, recruiter_rating, service_rating, recruiter_review, service_review, created_at, updated_at"},
 	tNotes:        {"recruiter_notes", "id, company_id, candidate_id, session_id, author_user_id, body, created_at"},
-	tCheating:     {"cheating_evaluations", "id, company_id, session_id, cheating_score, eye_tracking_score, head_tracking_score, voice_score, transcript_score, multi_person_score, created_at"},
+	tCheating:     {"cheating_evaluations", "id, company_id, session_id, candidate_id, job_id, cheating_score, eye_tracking_score, head_tracking_score, voice_score, transcript_score, multi_person_score, created_at"},
 	tFraud:        {"fraud_verifications", "id, company_id, candidate_id, session_id, overall_verification_score, disposable_email, voip_phone, vpn_proxy_ip, thin_profile, footprint_anomaly, signals, created_at"},
 	tIdentity:     {"identity_verifications", "id, company_id, candidate_id, session_id, job_id, status, failure_reason, created_at, completed_at"},
 }
@@ -539,7 +539,7 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*copyBuf) {
 	if c.cheat {
 		for k := range w.sess {
 			if w.sess[k].status == models.SessionStatusCompleted && g.chance(0.92) {
-				w.cheating(c, &w.sess[k], out[tCheating])
+				w.cheating(c, id, &w.sess[k], out[tCheating])
 			}
 		}
 	}
@@ -790,7 +790,7 @@ func (w *worker) candidateStatus() string {
 	return pick([]string{"withdrawn", "screening", "rejected"}, []int{50, 25, 25})
 }
 
-func (w *worker) cheating(c *companyGen, s *sessRow, b *copyBuf) {
+func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *copyBuf) {
 	g := w.g
 	thr := c.threshold
 	var score int
@@ -823,10 +823,12 @@ func (w *worker) cheating(c *companyGen, s *sessRow, b *copyBuf) {
 	if b == nil {
 		return
 	}
-	b.row(10)
+	b.row(12)
 	b.uuid(id)
 	b.uuid(c.id)
 	b.uuid(s.id)
+	b.uuid(candidate)
+	b.uuid(s.job.id)
 	b.hundredths(score)
 	b.optHundredths(eye)
 	b.optHundredths(head)

@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/recruitd/recruitd/internal/pgtest"
+	"github.com/recruitd/recruitd/internal/rollup"
 	"github.com/recruitd/recruitd/internal/seed"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -313,6 +316,29 @@ func TestScaleIsDeterministic(t *testing.T) {
 	}
 	o.Checked, o.Seed = false, 2
 	scale(t, otherStore, o)
+
+	// The checked load ran the rollup triggers over COPY; the parallel load rebuilt the rollups
+	// after it. Both must equal a fresh rebuild.
+	for name, db := range map[string]*sql.DB{"parallel": parallelDB.SQL, "checked": checkedDB.SQL} {
+		rows, err := db.Query("SELECT id FROM companies")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []uuid.UUID
+		for rows.Next() {
+			var id uuid.UUID
+			if err := rows.Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		for _, id := range ids {
+			if err := rollup.Check(context.Background(), db, id); err != nil {
+				t.Errorf("%s load: %v", name, err)
+			}
+		}
+	}
 
 	a, b, c := dump(t, parallelDB.SQL), dump(t, checkedDB.SQL), dump(t, otherDB.SQL)
 	for _, table := range seededTables {

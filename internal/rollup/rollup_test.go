@@ -1,0 +1,150 @@
+package rollup_test
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/recruitd/recruitd/internal/pgtest"
+	"github.com/recruitd/recruitd/internal/rollup"
+	"github.com/recruitd/recruitd/internal/seed"
+	"github.com/recruitd/recruitd/internal/store"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// seeded loads two small companies (rollups rebuilt after the load) and returns their ids.
+func seeded(t *testing.T) (*sql.DB, []uuid.UUID) {
+	t.Helper()
+	db := pgtest.New(t)
+	st, err := store.FromSQL(db.SQL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asOf := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	if _, err := seed.Scale(t.Context(), st, seed.ScaleOptions{Companies: 2, Candidates: 200, SessionsPerCandidate: 3, Seed: 7, AsOf: asOf}); err != nil {
+		t.Fatal(err)
+	}
+	var ids []uuid.UUID
+	rows, err := db.SQL.Query("SELECT id FROM companies ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if len(ids) < 2 {
+		t.Fatalf("%d companies seeded", len(ids))
+	}
+	return db.SQL, ids
+}
+
+func checkAll(t *testing.T, db *sql.DB, ids []uuid.UUID, after string) {
+	t.Helper()
+	for _, id := range ids {
+		if err := rollup.Check(context.Background(), db, id); err != nil {
+			t.Fatalf("after %s: %v", after, err)
+		}
+	}
+}
+
+// TestTriggersKeepRollupsExact changes the source tables the ways the service and support do
+// (single rows, bulk statements, cascades) and compares the trigger-maintained rollups with a
+// rebuild after each step.
+func TestTriggersKeepRollupsExact(t *testing.T) {
+	db, ids := seeded(t)
+	checkAll(t, db, ids, "the load")
+	var rolled int
+	if err := db.QueryRow("SELECT count(*) FROM candidate_journeys").Scan(&rolled); err != nil || rolled == 0 {
+		t.Fatalf("candidate_journeys has %d rows (%v); the load did not build the rollups", rolled, err)
+	}
+	a := ids[0]
+	steps := []struct{ name, stmt string }{
+		{"one session completes", `UPDATE interview_sessions SET status = 'COMPLETED', started_at = invited_at + interval '1 hour',
+			completed_at = invited_at + interval '2 hours', duration_seconds = 1234
+			WHERE id = (SELECT id FROM interview_sessions WHERE company_id = $1 AND status = 'INVITED' ORDER BY id LIMIT 1)`},
+		{"decisions change in bulk", `UPDATE interview_sessions SET decision = 'HIRED'
+			WHERE company_id = $1 AND status = 'COMPLETED' AND id::text LIKE '%1'`},
+		{"a completion moves across a slot and a day", `UPDATE interview_sessions SET completed_at = completed_at + interval '1 day 7 minutes',
+			invited_at = invited_at + interval '3 hours'
+			WHERE company_id = $1 AND status = 'COMPLETED' AND id::text LIKE '%2'`},
+		{"durations are cleared", `UPDATE interview_sessions SET duration_seconds = NULL WHERE company_id = $1 AND id::text LIKE '%3'`},
+		{"an unrelated column changes", `UPDATE interview_sessions SET recruiter_review = 'ok' WHERE company_id = $1`},
+		{"sessions are deleted", `DELETE FROM interview_sessions WHERE company_id = $1 AND id::text LIKE '%4'`},
+		{"applications are deleted", `DELETE FROM applications WHERE company_id = $1 AND id::text LIKE '%5'`},
+		{"a candidate applies again", `INSERT INTO applications (id, company_id, job_id, candidate_id, source, status, created_at, updated_at)
+			SELECT gen_random_uuid(), company_id, job_id, candidate_id, source, status, created_at - interval '400 days', updated_at
+			FROM applications WHERE company_id = $1 AND id::text LIKE '%6'`},
+		{"evaluations change", `UPDATE cheating_evaluations SET cheating_score = 99, created_at = created_at + interval '2 days'
+			WHERE company_id = $1 AND id::text LIKE '%7'`},
+		{"evaluations are deleted", `DELETE FROM cheating_evaluations WHERE company_id = $1 AND id::text LIKE '%8'`},
+		{"a candidate is deleted (cascade)", `DELETE FROM candidates WHERE id = (
+			SELECT candidate_id FROM interview_sessions WHERE company_id = $1 ORDER BY id LIMIT 1)`},
+		{"a job is deleted (cascade)", `DELETE FROM jobs WHERE id = (
+			SELECT job_id FROM interview_sessions WHERE company_id = $1 GROUP BY 1 ORDER BY count(*) DESC LIMIT 1)`},
+	}
+	for _, s := range steps {
+		res, err := db.Exec(s.stmt, a)
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			t.Fatalf("%s: no rows changed; the step tests nothing", s.name)
+		}
+		checkAll(t, db, ids, s.name)
+	}
+
+	// A whole company goes: its rollups go with it, the other company's stay exact.
+	if _, err := db.Exec("DELETE FROM companies WHERE id = $1", a); err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range rollup.Tables {
+		var n int
+		if err := db.QueryRow("SELECT count(*) FROM "+tb.Name+" WHERE company_id = $1", a).Scan(&n); err != nil || n != 0 {
+			t.Errorf("%s keeps %d rows of the deleted company (%v)", tb.Name, n, err)
+		}
+	}
+	checkAll(t, db, ids[1:], "another company's deletion")
+}
+
+// TestCheckFindsDrift proves Check is not vacuous: a rollup row changed behind the triggers'
+// back is reported.
+func TestCheckFindsDrift(t *testing.T) {
+	db, ids := seeded(t)
+	for _, tb := range rollup.Tables {
+		corrupt := map[string]string{
+			"session_daily":      "UPDATE session_daily SET sessions = sessions + 1 WHERE ctid = (SELECT ctid FROM session_daily WHERE company_id = $1 LIMIT 1)",
+			"completion_slots":   "UPDATE completion_slots SET duration_sum = duration_sum - 1 WHERE ctid = (SELECT ctid FROM completion_slots WHERE company_id = $1 LIMIT 1)",
+			"evaluation_daily":   "DELETE FROM evaluation_daily WHERE ctid = (SELECT ctid FROM evaluation_daily WHERE company_id = $1 LIMIT 1)",
+			"job_totals":         "UPDATE job_totals SET applicants = applicants + 1 WHERE ctid = (SELECT ctid FROM job_totals WHERE company_id = $1 LIMIT 1)",
+			"candidate_journeys": "UPDATE candidate_journeys SET hired = NOT hired WHERE ctid = (SELECT ctid FROM candidate_journeys WHERE company_id = $1 LIMIT 1)",
+		}[tb.Name]
+		tx, err := db.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Exec(corrupt, ids[0]); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		err = rollup.Check(context.Background(), db, ids[0])
+		if err == nil || !strings.Contains(err.Error(), tb.Name) {
+			t.Errorf("corrupted %s, Check said %v", tb.Name, err)
+		}
+		if err := rollup.Rebuild(context.Background(), db, ids[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkAll(t, db, ids, "rebuilds")
+}

@@ -27,6 +27,11 @@ import (
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
 )
 
+// PostgresSettings are the run-time parameters of the tool server's connections. Its statements
+// are short aggregates, so JIT compilation (tens of milliseconds per statement) costs more than
+// it saves, and hash aggregates over a job's or a window's sessions should not spill to disk.
+var PostgresSettings = map[string]string{"jit": "off", "work_mem": "64MB"}
+
 // Deps are the server's collaborators, wired in cmd/recruitd.
 type Deps struct {
 	Log      *slog.Logger

@@ -80,7 +80,7 @@ func runMCPBench(ctx context.Context, e *env, o mcpBenchOptions) error {
 		return err
 	}
 	dbURL := pg.URL("recruitd")
-	st, err := store.Open(ctx, dbURL, 8, nil)
+	st, err := store.Open(ctx, dbURL, 8, nil, mcpserver.PostgresSettings)
 	if err != nil {
 		return err
 	}

@@ -72,7 +72,11 @@ func connect(ctx context.Context, cfg *config.Config, log *slog.Logger, withTemp
 	d := &deps{registry: prometheus.NewRegistry()}
 	d.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	d.metrics = httpmetrics.New(d.registry)
-	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DBMaxConns, log)
+	var settings map[string]string
+	if !withTemporal {
+		settings = mcpserver.PostgresSettings
+	}
+	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DBMaxConns, log, settings)
 	if err != nil {
 		return nil, err
 	}

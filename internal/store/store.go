@@ -9,8 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
@@ -29,12 +31,17 @@ type Store struct {
 	sql *sql.DB
 }
 
-// Open connects to dsn with at most maxConns connections and checks the connection.
-func Open(ctx context.Context, dsn string, maxConns int, log *slog.Logger) (*Store, error) {
-	sqlDB, err := sql.Open("pgx", dsn)
+// Open connects to dsn with at most maxConns connections and checks the connection. settings
+// are Postgres run-time parameters set on every connection (for example jit=off).
+func Open(ctx context.Context, dsn string, maxConns int, log *slog.Logger, settings ...map[string]string) (*Store, error) {
+	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
+	for _, m := range settings {
+		maps.Copy(cfg.RuntimeParams, m)
+	}
+	sqlDB := stdlib.OpenDB(*cfg)
 	sqlDB.SetMaxOpenConns(maxConns)
 	sqlDB.SetMaxIdleConns(maxConns)
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)

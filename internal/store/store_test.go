@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"bytes"
+	"database/sql"
 	"errors"
 	"testing"
 
@@ -118,5 +119,31 @@ func TestATSCredentialsAreEncryptedPerCompany(t *testing.T) {
 	}
 	if _, err := st.ATSCredentials(t.Context(), globex.ID, box); !errors.Is(err, secretbox.ErrOpen) {
 		t.Errorf("moved ciphertext: err = %v, want ErrOpen", err)
+	}
+}
+
+func TestOpenAppliesSettingsToEveryConnection(t *testing.T) {
+	db := pgtest.New(t)
+	st, err := store.Open(t.Context(), db.URL, 3, nil, map[string]string{"jit": "off", "work_mem": "48MB"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	// Hold three connections at once so each is a separate session.
+	conns := make([]*sql.Conn, 3)
+	for i := range conns {
+		if conns[i], err = st.SQL().Conn(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		defer conns[i].Close()
+	}
+	for i, c := range conns {
+		var jit, workMem string
+		if err := c.QueryRowContext(t.Context(), "SELECT current_setting('jit'), current_setting('work_mem')").Scan(&jit, &workMem); err != nil {
+			t.Fatal(err)
+		}
+		if jit != "off" || workMem != "48MB" {
+			t.Errorf("connection %d: jit=%s work_mem=%s, want off and 48MB", i, jit, workMem)
+		}
 	}
 }

@@ -213,7 +213,7 @@ func Scale(ctx context.Context, st *store.Store, o ScaleOptions) (*ScaleResult, 
 		// Triggers were off during the load: compute the statistics rollups in one pass each.
 		l.prog.phase("rollups")
 		for _, c := range load {
-			if err := rollup.Rebuild(ctx, db, c.id.UUID()); err != nil {
+			if err := l.rebuildRollups(ctx, c.id.UUID()); err != nil {
 				l.prog.finish("rollups failed")
 				return nil, err
 			}
@@ -814,6 +814,24 @@ func (l *loader) loadChecked(ctx context.Context) error {
 			return nil
 		}, func(context.Context) error { return nil })
 	})
+}
+
+// rebuildRollups computes a loaded company's statistics rollups. Foreign-key checks are off as
+// during the load (the rollups are derived from rows that passed them), and the aggregate over
+// every candidate gets the memory to stay in one pass.
+func (l *loader) rebuildRollups(ctx context.Context, company uuid.UUID) error {
+	tx, err := l.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "SET LOCAL session_replication_role = replica; SET LOCAL work_mem = '256MB'"); err != nil {
+		return err
+	}
+	if err := rollup.Rebuild(ctx, tx, company); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // analyze vacuums every table loaded, two at a time: planner statistics, and a visibility map

@@ -448,6 +448,14 @@ func TestProductionProcesses(t *testing.T) {
 		t.Errorf("listCompanies = %d %s", r.status, r.body)
 	}
 
+	// Support's rollup commands: the seeded and the created company are exact.
+	if out := runCmd(t, env, "rollups", "check"); !strings.Contains(out, "demo: exact in") || !strings.Contains(out, "acme: exact in") {
+		t.Errorf("rollups check printed %q", out)
+	}
+	if out := runCmd(t, env, "rollups", "rebuild", "--company", "demo"); !strings.Contains(out, "[1/1] demo: rebuilt in") {
+		t.Errorf("rollups rebuild printed %q", out)
+	}
+
 	// The worker runs workflows against the database.
 	tc := tmp.Client(t)
 	wr, err := tc.ExecuteWorkflow(t.Context(), client.StartWorkflowOptions{ID: workflows.PingWorkflowID("demo", t.Name()), TaskQueue: queue}, workflows.Ping, demoCompanyID(t, db))

@@ -56,6 +56,25 @@ CREATE TABLE evaluation_daily (
     PRIMARY KEY (company_id, day)
 );
 
+-- Fraud checks by day of the check: counts per signal and per score band (bands of 25 points,
+-- as getFraudVerificationStats reports them). Flagged counts depend on the caller's threshold
+-- and read the (selective) low-score end of the score index instead.
+CREATE TABLE fraud_daily (
+    company_id        uuid NOT NULL REFERENCES companies (id) ON DELETE CASCADE,
+    day               date NOT NULL,
+    verifications     bigint NOT NULL,
+    disposable_email  bigint NOT NULL,
+    voip_phone        bigint NOT NULL,
+    vpn_proxy_ip      bigint NOT NULL,
+    thin_profile      bigint NOT NULL,
+    footprint_anomaly bigint NOT NULL,
+    band_0_25         bigint NOT NULL,
+    band_25_50        bigint NOT NULL,
+    band_50_75        bigint NOT NULL,
+    band_75_100       bigint NOT NULL,
+    PRIMARY KEY (company_id, day)
+);
+
 -- One row per candidate with an application or a session: where the candidate entered the
 -- company's pipeline, the furthest stages reached, and the span of completed interviews (which
 -- answers "distinct candidates who completed an interview in a window" without a DISTINCT over
@@ -282,6 +301,43 @@ CREATE TRIGGER cheating_evaluations_rollup_update AFTER UPDATE ON cheating_evalu
 CREATE TRIGGER cheating_evaluations_rollup_delete AFTER DELETE ON cheating_evaluations
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_evaluations_trigger();
 
+-- +goose StatementBegin
+CREATE FUNCTION rollup_fraud_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    -- Net deltas per day and kind of row (signals, score band), then per day.
+    EXECUTE format($q$
+        INSERT INTO fraud_daily AS d
+        SELECT company_id, day, sum(n),
+               coalesce(sum(n) FILTER (WHERE disposable_email), 0), coalesce(sum(n) FILTER (WHERE voip_phone), 0),
+               coalesce(sum(n) FILTER (WHERE vpn_proxy_ip), 0), coalesce(sum(n) FILTER (WHERE thin_profile), 0),
+               coalesce(sum(n) FILTER (WHERE footprint_anomaly), 0),
+               coalesce(sum(n) FILTER (WHERE band = 0), 0), coalesce(sum(n) FILTER (WHERE band = 1), 0),
+               coalesce(sum(n) FILTER (WHERE band = 2), 0), coalesce(sum(n) FILTER (WHERE band = 3), 0)
+        FROM (
+            SELECT company_id, (created_at AT TIME ZONE 'UTC')::date AS day, disposable_email, voip_phone, vpn_proxy_ip,
+                   thin_profile, footprint_anomaly,
+                   width_bucket(overall_verification_score, array[25, 50, 75]::numeric[]) AS band, sum(sign) AS n
+            FROM (%s) r WHERE EXISTS (SELECT 1 FROM companies c WHERE c.id = r.company_id)
+            GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 HAVING sum(sign) <> 0
+        ) g
+        GROUP BY 1, 2 ORDER BY 1, 2
+        ON CONFLICT (company_id, day) DO UPDATE SET verifications = d.verifications + excluded.verifications,
+            disposable_email = d.disposable_email + excluded.disposable_email, voip_phone = d.voip_phone + excluded.voip_phone,
+            vpn_proxy_ip = d.vpn_proxy_ip + excluded.vpn_proxy_ip, thin_profile = d.thin_profile + excluded.thin_profile,
+            footprint_anomaly = d.footprint_anomaly + excluded.footprint_anomaly,
+            band_0_25 = d.band_0_25 + excluded.band_0_25, band_25_50 = d.band_25_50 + excluded.band_25_50,
+            band_50_75 = d.band_50_75 + excluded.band_50_75, band_75_100 = d.band_75_100 + excluded.band_75_100
+    $q$, rollup_signed(TG_OP));
+    RETURN NULL;
+END $$;
+-- +goose StatementEnd
+CREATE TRIGGER fraud_verifications_rollup_insert AFTER INSERT ON fraud_verifications
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_fraud_trigger();
+CREATE TRIGGER fraud_verifications_rollup_update AFTER UPDATE ON fraud_verifications
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_fraud_trigger();
+CREATE TRIGGER fraud_verifications_rollup_delete AFTER DELETE ON fraud_verifications
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_fraud_trigger();
+
 -- rollup_rebuild recomputes every rollup of one company from the source tables.
 -- +goose StatementBegin
 CREATE FUNCTION rollup_rebuild(p_company uuid) RETURNS void LANGUAGE plpgsql AS $$
@@ -290,6 +346,7 @@ BEGIN
     DELETE FROM completion_slots WHERE company_id = p_company;
     DELETE FROM job_totals WHERE company_id = p_company;
     DELETE FROM evaluation_daily WHERE company_id = p_company;
+    DELETE FROM fraud_daily WHERE company_id = p_company;
     DELETE FROM candidate_journeys WHERE company_id = p_company;
 
     INSERT INTO session_daily
@@ -304,6 +361,17 @@ BEGIN
     INSERT INTO evaluation_daily
     SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, count(*)
     FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1, 2;
+
+    INSERT INTO fraud_daily
+    SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, count(*),
+           count(*) FILTER (WHERE disposable_email), count(*) FILTER (WHERE voip_phone),
+           count(*) FILTER (WHERE vpn_proxy_ip), count(*) FILTER (WHERE thin_profile),
+           count(*) FILTER (WHERE footprint_anomaly),
+           count(*) FILTER (WHERE overall_verification_score < 25),
+           count(*) FILTER (WHERE overall_verification_score >= 25 AND overall_verification_score < 50),
+           count(*) FILTER (WHERE overall_verification_score >= 50 AND overall_verification_score < 75),
+           count(*) FILTER (WHERE overall_verification_score >= 75)
+    FROM fraud_verifications WHERE company_id = p_company GROUP BY 1, 2;
 
     INSERT INTO job_totals
     SELECT p_company, j.id, coalesce(a.n, 0), coalesce(s.n, 0), coalesce(s.completed, 0), coalesce(e.n, 0)
@@ -347,6 +415,10 @@ DROP TRIGGER interview_sessions_rollup_insert ON interview_sessions;
 DROP TRIGGER interview_sessions_rollup_update ON interview_sessions;
 DROP TRIGGER interview_sessions_rollup_delete ON interview_sessions;
 DROP TRIGGER cheating_evaluations_fill_session ON cheating_evaluations;
+DROP TRIGGER fraud_verifications_rollup_insert ON fraud_verifications;
+DROP TRIGGER fraud_verifications_rollup_update ON fraud_verifications;
+DROP TRIGGER fraud_verifications_rollup_delete ON fraud_verifications;
+DROP FUNCTION rollup_fraud_trigger();
 DROP FUNCTION rollup_rebuild(uuid);
 DROP FUNCTION rollup_evaluations_trigger();
 DROP FUNCTION rollup_applications_trigger();
@@ -358,4 +430,4 @@ DROP INDEX cheating_evaluations_company_score_idx;
 CREATE INDEX cheating_evaluations_company_score_idx ON cheating_evaluations (company_id, cheating_score DESC, created_at DESC)
     INCLUDE (session_id);
 ALTER TABLE cheating_evaluations DROP COLUMN candidate_id, DROP COLUMN job_id;
-DROP TABLE candidate_journeys, evaluation_daily, job_totals, completion_slots, session_daily;
+DROP TABLE candidate_journeys, fraud_daily, evaluation_daily, job_totals, completion_slots, session_daily;

@@ -87,6 +87,9 @@ func TestTriggersKeepRollupsExact(t *testing.T) {
 		{"evaluations change", `UPDATE cheating_evaluations SET cheating_score = 99, created_at = created_at + interval '2 days'
 			WHERE company_id = $1 AND id::text LIKE '%7'`},
 		{"evaluations are deleted", `DELETE FROM cheating_evaluations WHERE company_id = $1 AND id::text LIKE '%8'`},
+		{"fraud checks change", `UPDATE fraud_verifications SET overall_verification_score = 24.99, vpn_proxy_ip = NOT vpn_proxy_ip,
+			created_at = created_at - interval '1 day' WHERE company_id = $1 AND id::text LIKE '%9'`},
+		{"fraud checks are deleted", `DELETE FROM fraud_verifications WHERE company_id = $1 AND id::text LIKE '%a'`},
 		{"a candidate is deleted (cascade)", `DELETE FROM candidates WHERE id = (
 			SELECT candidate_id FROM interview_sessions WHERE company_id = $1 ORDER BY id LIMIT 1)`},
 		{"a job is deleted (cascade)", `DELETE FROM jobs WHERE id = (
@@ -125,6 +128,7 @@ func TestCheckFindsDrift(t *testing.T) {
 			"session_daily":      "UPDATE session_daily SET sessions = sessions + 1 WHERE ctid = (SELECT ctid FROM session_daily WHERE company_id = $1 LIMIT 1)",
 			"completion_slots":   "UPDATE completion_slots SET duration_sum = duration_sum - 1 WHERE ctid = (SELECT ctid FROM completion_slots WHERE company_id = $1 LIMIT 1)",
 			"evaluation_daily":   "DELETE FROM evaluation_daily WHERE ctid = (SELECT ctid FROM evaluation_daily WHERE company_id = $1 LIMIT 1)",
+			"fraud_daily":        "UPDATE fraud_daily SET band_50_75 = band_50_75 + 1 WHERE ctid = (SELECT ctid FROM fraud_daily WHERE company_id = $1 LIMIT 1)",
 			"job_totals":         "UPDATE job_totals SET applicants = applicants + 1 WHERE ctid = (SELECT ctid FROM job_totals WHERE company_id = $1 LIMIT 1)",
 			"candidate_journeys": "UPDATE candidate_journeys SET hired = NOT hired WHERE ctid = (SELECT ctid FROM candidate_journeys WHERE company_id = $1 LIMIT 1)",
 		}[tb.Name]

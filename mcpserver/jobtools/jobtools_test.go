@@ -78,6 +78,8 @@ func TestIsolation(t *testing.T) {
 		{"getPositionStats", map[string]any{"metric": "candidatesPerPosition"}},
 		{"getCandidatePipelineStats", map[string]any{"metric": "byStatus"}},
 		{"getCandidatePipelineStats", map[string]any{"metric": "byDecision"}},
+		{"getCandidatePipelineStats", map[string]any{"metric": "byDecision", "sinceDate": "2026-02-12T12:00:00Z", "untilDate": "2026-02-14T06:00:00Z"}},
+		{"getCandidatePipelineStats", map[string]any{"metric": "funnel"}},
 		{"getCandidatePipelineStats", map[string]any{"metric": "funnel", "positionId": j1}},
 		{"getInterviewGuideDetails", map[string]any{"positionId": j1}},
 		{"listTemplates", map[string]any{"includeUnused": true, "topN": 50}},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -30,10 +31,12 @@ func registerPipelineStats(s *mcp.Server, env *toolkit.Env) {
 			"- byStatus: candidates per candidate status (the candidate record's status, e.g. new, screening, hired). " +
 			"Company-wide it counts candidates added in the window; for a job, candidates who applied to it in the window.\n" +
 			"- byDecision: interview sessions per recruiter decision (NONE = undecided, ACCEPTED, REJECTED, SUBMITTED, PLACED, " +
-			"HIRED), with the distinct candidates per decision; sessions are those invited in the window.\n" +
-			"- funnel: distinct candidates per stage: applied (an application or an invitation) -> invited (interview " +
-			"session) -> started -> completed -> positive decision (ACCEPTED, SUBMITTED, PLACED or HIRED) -> hired, with " +
-			"stage-to-stage and overall conversion percentages. Applications count by their date, sessions by invitation date.\n" +
+			"HIRED) and each decision's share; sessions are those invited in the window.\n" +
+			"- funnel: a cohort funnel. The cohort is the candidates who entered the pipeline in the window (entry = their " +
+			"first application or interview invitation; for a job, the first for that job). Each stage counts the cohort " +
+			"members who ever reached it: applied (the whole cohort) -> invited (interview session) -> started -> completed " +
+			"-> positive decision (ACCEPTED, SUBMITTED, PLACED or HIRED) -> hired, with stage-to-stage and overall " +
+			"conversion percentages.\n" +
 			"Scope: positionId (a job UUID) limits to that job; without it the job open in the client (job context) is used " +
 			"when there is one; companyWide: true ignores the job context. sinceDate/untilDate are optional ISO dates " +
 			"(untilDate inclusive); without them all time is counted.",
@@ -81,10 +84,9 @@ type decisionBlock struct {
 }
 
 type decisionCount struct {
-	Decision   string   `json:"decision"`
-	Sessions   int      `json:"sessions"`
-	Candidates int      `json:"candidates" jsonschema:"distinct candidates with a session with this decision"`
-	Percent    *float64 `json:"percent" jsonschema:"share of totalSessions"`
+	Decision string   `json:"decision"`
+	Sessions int      `json:"sessions"`
+	Percent  *float64 `json:"percent" jsonschema:"share of totalSessions"`
 }
 
 type funnelBlock struct {
@@ -94,7 +96,7 @@ type funnelBlock struct {
 type funnelStage struct {
 	Stage                  string   `json:"stage"`
 	Label                  string   `json:"label"`
-	Candidates             int      `json:"candidates" jsonschema:"distinct candidates who reached the stage"`
+	Candidates             int      `json:"candidates" jsonschema:"cohort members who reached the stage"`
 	ConversionFromPrevious *float64 `json:"conversionFromPrevious" jsonschema:"percent of the previous stage; null for the first stage or when the previous stage is 0"`
 	ConversionFromApplied  *float64 `json:"conversionFromApplied" jsonschema:"percent of the applied stage; null when no candidate applied"`
 }
@@ -126,7 +128,12 @@ func pipelineStats(ctx context.Context, call *toolkit.Call, in PipelineStatsInpu
 		out.WindowOn = "session invitation date"
 		out.ByDecision, err = byDecision(ctx, call, job, w)
 	case metricFunnel:
-		out.WindowOn = "application date for applications, invitation date for interview sessions"
+		if job == nil {
+			out.WindowOn = "pipeline entry (each candidate's first application or invitation); stages count what this cohort reached at any time"
+		} else {
+			out.WindowOn = "entry into the job's pipeline (each candidate's first application to or invitation for the job); " +
+				"stages count what this cohort reached in the job at any time"
+		}
 		out.Funnel, err = funnel(ctx, call, job, w)
 	}
 	if err != nil {
@@ -174,33 +181,47 @@ func sessionScope(q *toolkit.Query, job *jobRef, w toolkit.Window) string {
 	return where + q.Range("invited_at", w)
 }
 
+// byDecision counts the scope's sessions invited in w per decision. Company-wide it reads
+// session_daily for the whole UTC days of w and the sessions of the partial days at its ends.
 func byDecision(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Window) (*decisionBlock, error) {
 	q := toolkit.NewQuery(call.Company.ID)
-	counts := map[string][2]int{}
+	const fromSessions = `SELECT decision, count(*) AS n FROM interview_sessions WHERE `
+	var parts []string
+	if job != nil {
+		parts = append(parts, fromSessions+sessionScope(q, job, w)+` GROUP BY decision`)
+	} else {
+		split := toolkit.SplitWindow(w, toolkit.Day)
+		if split.Inner != nil {
+			parts = append(parts, `SELECT decision, sessions AS n FROM session_daily WHERE company_id = $1`+q.DayRange("day", *split.Inner))
+		}
+		for _, e := range split.Edges {
+			parts = append(parts, fromSessions+sessionScope(q, nil, e)+` GROUP BY decision`)
+		}
+	}
+	counts := map[string]int{}
 	b := &decisionBlock{Decisions: []decisionCount{}}
-	err := collect(ctx, call.Env.Store.SQL(), `
-		SELECT decision, count(*), count(DISTINCT candidate_id) FROM interview_sessions
-		WHERE `+sessionScope(q, job, w)+` GROUP BY decision`, q.Args, func(r *sql.Rows) error {
+	err := collect(ctx, call.Env.Store.SQL(), `SELECT decision, sum(n)::bigint FROM (`+strings.Join(parts, " UNION ALL ")+
+		`) p GROUP BY decision`, q.Args, func(r *sql.Rows) error {
 		var d string
-		var n, c int
-		if err := r.Scan(&d, &n, &c); err != nil {
+		var n int
+		if err := r.Scan(&d, &n); err != nil {
 			return err
 		}
-		counts[d] = [2]int{n, c}
+		counts[d] = n
 		b.TotalSessions += n
 		return nil
 	})
 	for _, d := range models.AllDecisions() {
-		c := counts[string(d)]
-		b.Decisions = append(b.Decisions, decisionCount{Decision: string(d), Sessions: c[0], Candidates: c[1],
-			Percent: toolkit.Percent(int64(c[0]), int64(b.TotalSessions))})
+		n := counts[string(d)]
+		b.Decisions = append(b.Decisions, decisionCount{Decision: string(d), Sessions: n,
+			Percent: toolkit.Percent(int64(n), int64(b.TotalSessions))})
 	}
 	return b, err
 }
 
 // funnelStages are the funnel's stages in order.
 var funnelStages = []struct{ stage, label string }{
-	{"applied", "Applied (application or invitation)"},
+	{"applied", "Applied (the cohort: entered by application or invitation)"},
 	{"invited", "Invited to an interview"},
 	{"started", "Started the interview"},
 	{"completed", "Completed the interview"},
@@ -208,37 +229,38 @@ var funnelStages = []struct{ stage, label string }{
 	{"hired", "Hired"},
 }
 
+// funnel counts the cohort of candidates who entered the scope's pipeline in w by the stages they
+// ever reached. Company-wide it reads candidate_journeys; for a job it derives the same
+// per-candidate facts from the job's applications and sessions.
 func funnel(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Window) (*funnelBlock, error) {
 	q := toolkit.NewQuery(call.Company.ID)
-	sessWhere := sessionScope(q, job, w)
-	appWhere := "company_id = $1"
+	from := `candidate_journeys WHERE company_id = $1`
 	if job != nil {
-		appWhere += " AND job_id = " + q.Arg(job.ID) + "::uuid"
+		jobArg := q.Arg(job.ID)
+		positive := q.Arg(textArray(toolkit.Strings(positiveDecisions)))
+		// Each side groups one table, so the planner estimates the candidates (a UNION ALL
+		// grouped at once gets a default estimate and a slower parallel plan).
+		from = `(
+			SELECT least(a.entered, s.entered) AS entered_at, s.candidate_id IS NOT NULL AS invited,
+			       s.started, s.completed, s.positive, s.hired
+			FROM (
+				SELECT candidate_id, min(created_at) AS entered FROM applications
+				WHERE company_id = $1 AND job_id = ` + jobArg + `::uuid GROUP BY candidate_id
+			) a
+			FULL JOIN (
+				SELECT candidate_id, min(invited_at) AS entered,
+				       bool_or(started_at IS NOT NULL OR status IN ('STARTED', 'COMPLETED')) AS started,
+				       bool_or(status = 'COMPLETED') AS completed,
+				       bool_or(decision = ANY (` + positive + `::text[])) AS positive,
+				       bool_or(decision = 'HIRED') AS hired
+				FROM interview_sessions WHERE company_id = $1 AND job_id = ` + jobArg + `::uuid GROUP BY candidate_id
+			) s USING (candidate_id)
+		) j WHERE true`
 	}
-	appWhere += q.Range("created_at", w)
-	positive := q.Arg(textArray(toolkit.Strings(positiveDecisions)))
-	// One pass over the scope's sessions aggregates each candidate's furthest stage; applied adds
-	// the candidates with an application in scope.
 	stmt := `
-		WITH s AS (
-			SELECT candidate_id,
-			       bool_or(started_at IS NOT NULL OR status IN ('STARTED', 'COMPLETED')) AS started,
-			       bool_or(status = 'COMPLETED') AS completed,
-			       bool_or(decision = ANY (` + positive + `::text[])) AS positive,
-			       bool_or(decision = 'HIRED') AS hired
-			FROM interview_sessions WHERE ` + sessWhere + `
-			GROUP BY candidate_id
-		)
-		SELECT (SELECT count(*) FROM (
-		            SELECT candidate_id FROM applications WHERE ` + appWhere + `
-		            UNION
-		            SELECT candidate_id FROM s) u),
-		       count(*),
-		       count(*) FILTER (WHERE started),
-		       count(*) FILTER (WHERE completed),
-		       count(*) FILTER (WHERE positive),
-		       count(*) FILTER (WHERE hired)
-		FROM s`
+		SELECT count(*), count(*) FILTER (WHERE invited), count(*) FILTER (WHERE started),
+		       count(*) FILTER (WHERE completed), count(*) FILTER (WHERE positive), count(*) FILTER (WHERE hired)
+		FROM ` + from + q.Range("entered_at", w)
 	n := make([]int, len(funnelStages))
 	if err := call.Env.Store.SQL().QueryRowContext(ctx, stmt, q.Args...).Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5]); err != nil {
 		return nil, err
@@ -276,9 +298,9 @@ func pipelineText(o *PipelineStatsOutput) *toolkit.Text {
 	case o.ByDecision != nil:
 		rows := make([][]string, 0, len(o.ByDecision.Decisions))
 		for _, d := range o.ByDecision.Decisions {
-			rows = append(rows, []string{d.Decision, itoa(d.Sessions), toolkit.Pct(d.Percent), itoa(d.Candidates)})
+			rows = append(rows, []string{d.Decision, itoa(d.Sessions), toolkit.Pct(d.Percent)})
 		}
-		t.Table([]string{"Decision", "Sessions", "Share", "Candidates"}, rows, "")
+		t.Table([]string{"Decision", "Sessions", "Share"}, rows, "")
 		t.Blank()
 		t.KV("Total sessions", itoa(o.ByDecision.TotalSessions))
 	case o.Funnel != nil:

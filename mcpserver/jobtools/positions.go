@@ -37,8 +37,8 @@ func registerPositionStats(s *mcp.Server, env *toolkit.Env) {
 		Description: "Position-level (job-level) metrics for the company. Choose metric:\n" +
 			"- openPositions: how many positions are open for applications, by status, with the newest open ones listed.\n" +
 			"- totalPositions: how many positions exist, split into open/closed and by status (GENERATING, ACTIVE, PAUSED, FAILED).\n" +
-			"- candidatesPerPosition: distinct candidates who applied to each position (from applications; every invited " +
-			"candidate has one), with the average and median per position (positions without candidates count as 0) and " +
+			"- candidatesPerPosition: distinct candidates who ever applied to each position (from applications; every invited " +
+			"candidate has one; the date filters select positions, not applications), with the average and median per position (positions without candidates count as 0) and " +
 			"the positions with the most candidates.\n" +
 			"Optional filters: sinceDate/untilDate (ISO dates on the position's creation date; untilDate inclusive), " +
 			"status (job status, any case). Soft-deleted positions are never counted. Lists show at most 50 positions; " +
@@ -183,9 +183,7 @@ func statusCounts(jobs []positionRow) map[string]int {
 	return m
 }
 
-// perPosition counts distinct applying candidates per job with one grouped scan of the
-// applications of the jobs matching where (the jobs filter is a semi-join, so the scan reads
-// only those jobs' applications, in job order).
+// perPosition reads each job's distinct applicants from job_totals (no row: none).
 func perPosition(ctx context.Context, call *toolkit.Call, jobs []positionRow, where string, args []any) (*candidatesPerPosition, error) {
 	o := &candidatesPerPosition{Positions: len(jobs), TopPositions: []positionRow{}}
 	if len(jobs) == 0 {
@@ -193,9 +191,8 @@ func perPosition(ctx context.Context, call *toolkit.Call, jobs []positionRow, wh
 	}
 	counts := map[uuid.UUID]int{}
 	err := collect(ctx, call.Env.Store.SQL(), `
-		SELECT a.job_id, count(DISTINCT a.candidate_id) FROM applications a
-		WHERE a.company_id = $1 AND a.job_id IN (SELECT id FROM jobs WHERE `+where+`)
-		GROUP BY a.job_id`, args, func(r *sql.Rows) error {
+		SELECT job_id, applicants FROM job_totals
+		WHERE company_id = $1 AND job_id IN (SELECT id FROM jobs WHERE `+where+`)`, args, func(r *sql.Rows) error {
 		var id uuid.UUID
 		var n int
 		if err := r.Scan(&id, &n); err != nil {

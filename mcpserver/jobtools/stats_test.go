@@ -103,19 +103,24 @@ func TestPipelineStatsByStatus(t *testing.T) {
 func TestPipelineStatsByDecision(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	// All six sessions: NONE s3 s4 s5 (Carol, Bob, Alice), ACCEPTED s1, REJECTED s6, HIRED s2.
+	// All six sessions: NONE s3 s4 s5, ACCEPTED s1, REJECTED s6, HIRED s2.
 	m, r := f.decode(t, "getCandidatePipelineStats", map[string]any{"metric": "byDecision"})
 	expect(t, m, map[string]float64{"byDecision.totalSessions": 6,
-		"byDecision.decisions.0.sessions": 3, "byDecision.decisions.0.candidates": 3, "byDecision.decisions.0.percent": 50,
+		"byDecision.decisions.0.sessions": 3, "byDecision.decisions.0.percent": 50,
 		"byDecision.decisions.1.sessions": 1, "byDecision.decisions.2.sessions": 1, "byDecision.decisions.3.sessions": 0,
-		"byDecision.decisions.4.sessions": 0, "byDecision.decisions.5.sessions": 1, "byDecision.decisions.5.candidates": 1})
+		"byDecision.decisions.4.sessions": 0, "byDecision.decisions.5.sessions": 1})
 	order := []string{"NONE", "ACCEPTED", "REJECTED", "SUBMITTED", "PLACED", "HIRED"}
 	for i, d := range order {
-		if got := jsonPath(t, m, "byDecision.decisions."+itoa(i)+".decision"); got != d {
-			t.Errorf("decisions[%d] = %v, want %s", i, got, d)
+		dc := jsonPath(t, m, "byDecision.decisions."+itoa(i)).(map[string]any)
+		if dc["decision"] != d {
+			t.Errorf("decisions[%d] = %v, want %s", i, dc["decision"], d)
+		}
+		if _, ok := dc["candidates"]; ok {
+			t.Errorf("decisions[%d] has a candidates count (not additive over days): %v", i, dc)
 		}
 	}
 	contains(t, r.Text, "session invitation date", "Total sessions: 6")
+	lacks(t, r.Text, "Candidates")
 	// Invited in March: s4 (NONE) and s6 (REJECTED).
 	m, _ = f.decode(t, "getCandidatePipelineStats", map[string]any{"metric": "byDecision", "sinceDate": "2026-03-01", "untilDate": "2026-03-31"})
 	expect(t, m, map[string]float64{"byDecision.totalSessions": 2, "byDecision.decisions.0.sessions": 1, "byDecision.decisions.2.sessions": 1})
@@ -180,19 +185,33 @@ func TestPipelineFunnel(t *testing.T) {
 			}
 		}
 	}
-	// Company, all time: applied/invited Alice Bob Carol Dave (4); started Alice Bob Dave (3);
-	// completed Alice Bob Dave (3); positive Alice (ACCEPTED) Bob (HIRED) (2); hired Bob (1).
+	// Pipeline entry (first application or invitation): Alice 01-10, Bob 01-12, Carol 02-15,
+	// Dave 03-10; Eve has neither.
+	// Company, all time: cohort (applied) and invited Alice Bob Carol Dave (4); started Alice Bob
+	// Dave (3); completed Alice Bob Dave (3); positive Alice (ACCEPTED) Bob (HIRED) (2); hired Bob (1).
 	m, r := f.decode(t, "getCandidatePipelineStats", map[string]any{"metric": "funnel"})
 	check("company", m, []stage{{4, nil, nil}, {4, 100.0, 100.0}, {3, 75.0, 75.0}, {3, 100.0, 75.0}, {2, 66.7, 50.0}, {1, 50.0, 25.0}})
-	contains(t, r.Text, "# Candidate funnel", "6. Hired", "66.7%", "application date for applications, invitation date for interview sessions")
-	// J1 by job context: Alice Bob Carol applied and invited; Alice Bob started, completed, positive; Bob hired.
+	contains(t, r.Text, "# Candidate funnel", "6. Hired", "66.7%", "pipeline entry (each candidate's first application or invitation)")
+	// J1 by job context: Alice Bob Carol entered and were invited; Alice Bob started, completed,
+	// positive; Bob hired.
 	r = f.call(t, "getCandidatePipelineStats", map[string]any{"metric": "funnel"}, map[string]any{"io.recruitd/jobId": f.j[1].String()})
 	r.Decode(t, &m)
 	check("J1", m, []stage{{3, nil, nil}, {3, 100.0, 100.0}, {2, 66.7, 66.7}, {2, 100.0, 66.7}, {2, 100.0, 66.7}, {1, 50.0, 33.3}})
-	// Since February: applications of Carol, Alice (J2), Dave, Bob (second); sessions s3 s4 s5 s6:
-	// started Bob (s4) Dave (s6); completed Dave; no positive decision, so hired/positive is null.
+	contains(t, r.Text, "entry into the job's pipeline")
+	// Since February the cohort is Carol and Dave (Alice's J2 application and Bob's second J1
+	// application and s4 are later activity of earlier entrants): both invited; Dave started and
+	// completed (s6, REJECTED); no positive decision, so hired's conversion from previous is null.
 	m, _ = f.decode(t, "getCandidatePipelineStats", map[string]any{"metric": "funnel", "sinceDate": "2026-02-01"})
-	check("since February", m, []stage{{4, nil, nil}, {4, 100.0, 100.0}, {2, 50.0, 50.0}, {1, 50.0, 25.0}, {0, 0.0, 0.0}, {0, nil, 0.0}})
+	check("since February", m, []stage{{2, nil, nil}, {2, 100.0, 100.0}, {1, 50.0, 50.0}, {1, 100.0, 50.0}, {0, 0.0, 0.0}, {0, nil, 0.0}})
+	// Job entry counts per job: Alice entered J2 on 02-20 (invited, s5 EXPIRED, never started).
+	m, _ = f.decode(t, "getCandidatePipelineStats", map[string]any{"metric": "funnel", "positionId": f.j[2].String(), "sinceDate": "2026-02-01"})
+	check("J2 since February", m, []stage{{1, nil, nil}, {1, 100.0, 100.0}, {0, 0.0, 0.0}, {0, nil, 0.0}, {0, nil, 0.0}, {0, nil, 0.0}})
+	// J1 since 2026-01-12: Bob (entered 01-12 09:00, hired through s2) and Carol.
+	m, _ = f.decode(t, "getCandidatePipelineStats", map[string]any{"metric": "funnel", "positionId": f.j[1].String(), "sinceDate": "2026-01-12"})
+	check("J1 since 01-12", m, []stage{{2, nil, nil}, {2, 100.0, 100.0}, {1, 50.0, 50.0}, {1, 100.0, 50.0}, {1, 100.0, 50.0}, {1, 100.0, 50.0}})
+	// J1 in March: Bob's second application and s4 are not an entry.
+	m, _ = f.decode(t, "getCandidatePipelineStats", map[string]any{"metric": "funnel", "positionId": f.j[1].String(), "sinceDate": "2026-03-01"})
+	check("J1 since March", m, []stage{{0, nil, nil}, {0, nil, nil}, {0, nil, nil}, {0, nil, nil}, {0, nil, nil}, {0, nil, nil}})
 	// Empty scope: every conversion is null.
 	m, _ = f.decode(t, "getCandidatePipelineStats", map[string]any{"metric": "funnel", "positionId": f.j[6].String()})
 	check("J6", m, []stage{{0, nil, nil}, {0, nil, nil}, {0, nil, nil}, {0, nil, nil}, {0, nil, nil}, {0, nil, nil}})

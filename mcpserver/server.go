@@ -29,8 +29,10 @@ import (
 
 // PostgresSettings are the run-time parameters of the tool server's connections. Its statements
 // are short aggregates, so JIT compilation (tens of milliseconds per statement) costs more than
-// it saves, and hash aggregates over a job's or a window's sessions should not spill to disk.
-var PostgresSettings = map[string]string{"jit": "off", "work_mem": "64MB"}
+// it saves, hash aggregates over a job's or a window's sessions should not spill to disk, and
+// every statement is planned for its arguments: the best plan for a window depends on its width
+// (an index range for a day, a scan for a year), and a cached generic plan would keep one for all.
+var PostgresSettings = map[string]string{"jit": "off", "work_mem": "64MB", "plan_cache_mode": "force_custom_plan"}
 
 // Deps are the server's collaborators, wired in cmd/recruitd.
 type Deps struct {

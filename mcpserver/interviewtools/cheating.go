@@ -153,19 +153,14 @@ func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInpu
 	q := toolkit.NewQuery(co.ID)
 	thr := q.Arg(co.CheatThreshold)
 	flagged := "ce.cheating_score >= " + thr + "::numeric"
-	q.Window("ce.created_at", w)
+	// from is the evaluations in scope. They carry their session's candidate and job, so
+	// company-wide figures read the evaluations alone (flagged ones: a range of
+	// cheating_evaluations_company_score_idx); a job's evaluations are found through its sessions.
+	from := " FROM cheating_evaluations ce"
 	if job != nil {
-		q.Where("s.job_id = %s", q.Arg(*job))
+		from += " JOIN interview_sessions s ON s.company_id = $1 AND s.id = ce.session_id AND s.job_id = " + q.Arg(*job)
 	}
-	// from is the evaluations in scope; the session join is made only when the job or the
-	// candidate is needed, so company-wide counts read the evaluations alone.
-	from := func(withSession bool) string {
-		f := " FROM cheating_evaluations ce"
-		if withSession || job != nil {
-			f += " JOIN interview_sessions s ON s.company_id = $1 AND s.id = ce.session_id"
-		}
-		return f + " WHERE ce.company_id = $1" + q.And()
-	}
+	from += " WHERE ce.company_id = $1" + q.Range("ce.created_at", w)
 
 	t := &toolkit.Text{}
 	t.H1("Cheating detection: %s", metric)
@@ -180,7 +175,7 @@ func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInpu
 	switch metric {
 	case cheatFlaggedCandidates:
 		var n int64
-		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT DISTINCT s.candidate_id`+from(true)+` AND `+flagged+`) x`, q.Args...).Scan(&n); err != nil {
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT DISTINCT ce.candidate_id`+from+` AND `+flagged+`) x`, q.Args...).Scan(&n); err != nil {
 			return out, nil, err
 		}
 		out.FlaggedCandidates = &n
@@ -188,40 +183,66 @@ func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInpu
 		t.Line("(distinct candidates with at least one flagged interview)")
 	case cheatFlaggedInterviews:
 		var n int64
-		if err := db.QueryRowContext(ctx, `SELECT count(*)`+from(false)+` AND `+flagged, q.Args...).Scan(&n); err != nil {
+		if err := db.QueryRowContext(ctx, `SELECT count(*)`+from+` AND `+flagged, q.Args...).Scan(&n); err != nil {
 			return out, nil, err
 		}
 		out.FlaggedInterviews = &n
 		t.KV("Flagged interviews", count(n))
 	case cheatFlaggedPercentage:
 		var evaluated, flaggedN int64
-		if err := db.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE `+flagged+`)`+from(false), q.Args...).Scan(&evaluated, &flaggedN); err != nil {
+		// A job's evaluations in one pass; company-wide, the flagged ones and evaluation_daily.
+		stmt := `SELECT count(*) FILTER (WHERE ` + flagged + `), count(*)` + from
+		if job == nil {
+			stmt = `SELECT (SELECT count(*)` + from + ` AND ` + flagged + `), (` + evaluatedCount(q, w) + `)`
+		}
+		if err := db.QueryRowContext(ctx, stmt, q.Args...).Scan(&flaggedN, &evaluated); err != nil {
 			return out, nil, err
 		}
 		out.FlaggedInterviews, out.Evaluated = &flaggedN, &evaluated
 		out.FlaggedPercentage = toolkit.Percent(flaggedN, evaluated)
 		t.KV("Flagged percentage", toolkit.Pct(out.FlaggedPercentage), "Flagged interviews", count(flaggedN), "Evaluated interviews", count(evaluated))
 	case cheatByJob:
-		if err := cheatingByJob(ctx, call, db, q, from(true), flagged, sort, &out, t); err != nil {
+		if err := cheatingByJob(ctx, call, db, q, from, flagged, job, w, sort, &out, t); err != nil {
 			return out, nil, err
 		}
 	case cheatFlaggedDetails:
-		if err := cheatingDetails(ctx, call, db, q, from(false), flagged, &out, t); err != nil {
+		if err := cheatingDetails(ctx, call, db, q, from, flagged, &out, t); err != nil {
 			return out, nil, err
 		}
 	}
 	return out, t, nil
 }
 
-func cheatingByJob(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, from, flagged string, sort jobSort, out *CheatingStatsOutput, t *toolkit.Text) error {
+// evaluatedCount is the statement counting the company's evaluations in w: evaluation_daily for
+// the whole days and the evaluations of the partial days at the ends.
+func evaluatedCount(q *toolkit.Query, w toolkit.Window) string {
+	rollup := func(w toolkit.Window) string {
+		return `SELECT sum(d.evaluated) FROM evaluation_daily d WHERE d.company_id = $1` + q.DayRange("d.day", w)
+	}
+	source := func(w toolkit.Window) string {
+		return `SELECT count(*) FROM cheating_evaluations ce WHERE ce.company_id = $1` + q.Range("ce.created_at", w)
+	}
+	return `SELECT coalesce(sum(n), 0)::bigint FROM (` + splitUnion(w, toolkit.Day, rollup, source) + `) x(n)`
+}
+
+// cheatingByJob lists jobs by flag rate or count. Company-wide for all time, the evaluated counts
+// are job_totals' and the flagged counts come from the flagged evaluations alone; in a window (no
+// rollup has evaluations by job and day) or for one job, one pass over the evaluations in scope.
+func cheatingByJob(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, from, flagged string, job *uuid.UUID, w toolkit.Window,
+	sort jobSort, out *CheatingStatsOutput, t *toolkit.Text) error {
+	agg := `SELECT ce.job_id, count(*) AS evaluated, count(*) FILTER (WHERE ` + flagged + `) AS flagged` + from + ` GROUP BY ce.job_id`
+	if job == nil && w.Since == nil && w.Until == nil {
+		agg = `SELECT t.job_id, t.evaluated, coalesce(f.flagged, 0) AS flagged
+			FROM job_totals t
+			LEFT JOIN (SELECT ce.job_id, count(*) AS flagged` + from + ` AND ` + flagged + ` GROUP BY ce.job_id) f ON f.job_id = t.job_id
+			WHERE t.company_id = $1 AND t.evaluated > 0`
+	}
 	order := "a.flagged::float8 / a.evaluated DESC, a.flagged DESC, a.evaluated DESC"
 	if sort == sortByCount {
 		order = "a.flagged DESC, a.flagged::float8 / a.evaluated DESC, a.evaluated DESC"
 	}
 	lim := q.Arg(cheatingMaxJobs)
-	rows, err := db.QueryContext(ctx, `WITH a AS (
-			SELECT s.job_id, count(*) AS evaluated, count(*) FILTER (WHERE `+flagged+`) AS flagged`+from+`
-			GROUP BY s.job_id)
+	rows, err := db.QueryContext(ctx, `WITH a AS (`+agg+`)
 		SELECT a.job_id, j.title, a.evaluated, a.flagged, count(*) OVER (), sum(a.evaluated) OVER ()
 		FROM a JOIN jobs j ON j.company_id = $1 AND j.id = a.job_id
 		ORDER BY `+order+`, j.title, a.job_id LIMIT `+lim, q.Args...)
@@ -261,19 +282,18 @@ func cheatingDetails(ctx context.Context, call *toolkit.Call, db querier, q *too
 	if err := db.QueryRowContext(ctx, `SELECT count(*)`+from+` AND `+flagged, q.Args...).Scan(&total); err != nil {
 		return err
 	}
-	// The top rows first (an index walk on the score), then their sessions, candidates and jobs.
+	// The top rows first (an index walk on the score), then their candidates and jobs.
 	lim := q.Arg(cheatingMaxDetails)
 	rows, err := db.QueryContext(ctx, `WITH f AS (
-			SELECT ce.session_id, ce.cheating_score, ce.eye_tracking_score, ce.head_tracking_score,
+			SELECT ce.session_id, ce.candidate_id, ce.job_id, ce.cheating_score, ce.eye_tracking_score, ce.head_tracking_score,
 				ce.voice_score, ce.transcript_score, ce.multi_person_score, ce.created_at`+from+` AND `+flagged+`
 			ORDER BY ce.cheating_score DESC, ce.created_at DESC, ce.session_id
 			LIMIT `+lim+`)
-		SELECT f.session_id, s.candidate_id, c.first_name, c.last_name, s.job_id, j.title, f.cheating_score, f.eye_tracking_score,
+		SELECT f.session_id, f.candidate_id, c.first_name, c.last_name, f.job_id, j.title, f.cheating_score, f.eye_tracking_score,
 			f.head_tracking_score, f.voice_score, f.transcript_score, f.multi_person_score, f.created_at
 		FROM f
-		JOIN interview_sessions s ON s.company_id = $1 AND s.id = f.session_id
-		JOIN candidates c ON c.company_id = $1 AND c.id = s.candidate_id
-		JOIN jobs j ON j.company_id = $1 AND j.id = s.job_id
+		JOIN candidates c ON c.company_id = $1 AND c.id = f.candidate_id
+		JOIN jobs j ON j.company_id = $1 AND j.id = f.job_id
 		ORDER BY f.cheating_score DESC, f.created_at DESC, f.session_id`, q.Args...)
 	if err != nil {
 		return err

@@ -6,8 +6,8 @@
 //
 // Every query is plain parameterised SQL on the call's company: each table a query touches,
 // joined ones included, is constrained by company_id = $1. Predicates are added only for the
-// filters actually given (never `$n IS NULL OR ...`), so cached prepared statements keep
-// index-friendly plans.
+// filters actually given (never `$n IS NULL OR ...`), so every statement can use a range index.
+// Company-wide statistics read the rollups of migration 00007 (see rollup.go).
 package interviewtools
 
 import (
@@ -42,19 +42,11 @@ type querier interface {
 }
 
 // begin opens the read-only transaction a tool's queries run in, after its arguments are
-// checked: one snapshot for all of the call's queries (a count and its detail rows agree), JIT
-// off (its compile time, 50-200 ms, would dominate these short aggregates) and a work_mem that
-// keeps the hash aggregates of distinct counts in memory. Roll it back when done.
+// checked: one snapshot for all of the call's queries (a count and its detail rows agree). Roll it
+// back when done. (Planning and memory are the tool server's connection settings,
+// mcpserver.PostgresSettings.)
 func begin(ctx context.Context, call *toolkit.Call) (*sql.Tx, error) {
-	tx, err := call.Env.Store.SQL().BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := tx.ExecContext(ctx, `SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true)`); err != nil {
-		tx.Rollback()
-		return nil, err
-	}
-	return tx, nil
+	return call.Env.Store.SQL().BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead})
 }
 
 // Scope is the job scope of a job-scoped tool's answer.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
+	"strings"
 
 	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,7 +43,8 @@ func registerInterviewStats(s *mcp.Server, env *toolkit.Env) {
 			"Pick one metric per call:\n" +
 			"- completedCandidates: distinct candidates with at least one COMPLETED interview.\n" +
 			"- completedInterviews: number of COMPLETED interview sessions.\n" +
-			"- averageDuration: mean and median length (seconds) of completed interviews.\n" +
+			"- averageDuration: mean length (seconds) of completed interviews with a recorded duration, and how many have none; " +
+			"no median, minimum or maximum (company-wide figures come from pre-aggregated sums and counts).\n" +
 			"- byInterviewer: per job, sessions invited, sessions completed and completion rate (completed / invited).\n" +
 			"- byStatus: sessions per status (INVITED, STARTED, COMPLETED, EXPIRED, CANCELLED).\n" +
 			"- byMediumType: sessions and completed sessions per interview medium (VIDEO, PHONE, ...).\n" +
@@ -71,14 +72,12 @@ type InterviewStatsInput struct {
 	toolkit.CompanyArg
 }
 
-// DurationStats summarises completed interviews' durations.
+// DurationStats summarises completed interviews' durations (the mean only: company-wide it comes
+// from completion_slots' sums, which hold no distribution).
 type DurationStats struct {
 	Sessions        int64    `json:"sessions" jsonschema:"completed sessions with a recorded duration"`
 	WithoutDuration int64    `json:"withoutDuration" jsonschema:"completed sessions without a recorded duration (not averaged)"`
 	AverageSeconds  *float64 `json:"averageSeconds" jsonschema:"mean duration in seconds (one decimal); null when no session"`
-	MedianSeconds   *float64 `json:"medianSeconds" jsonschema:"median duration in seconds; null when no session"`
-	MinSeconds      *int64   `json:"minSeconds" jsonschema:"shortest duration in seconds"`
-	MaxSeconds      *int64   `json:"maxSeconds" jsonschema:"longest duration in seconds"`
 }
 
 // InterviewerRow is one job of byInterviewer.
@@ -189,13 +188,7 @@ func interviewStats(ctx context.Context, call *toolkit.Call, in InterviewStatsIn
 	out = InterviewStatsOutput{Metric: string(metric), Scope: scope, Window: windowOut(w, "interview_sessions."+basis), MediumTypes: toolkit.Strings(mediums)}
 
 	q := toolkit.NewQuery(call.Company.ID)
-	if job != nil {
-		q.Where("s.job_id = %s", q.Arg(*job))
-	}
-	if len(mediums) > 0 {
-		q.Where("s.medium_type = ANY(%s::text[])", q.Arg(toolkit.Strings(mediums)))
-	}
-	q.Window("s."+basis, w)
+	f := newFilters(q, job, mediums)
 
 	t := &toolkit.Text{}
 	t.H1("Interview stats: %s", metric)
@@ -209,59 +202,56 @@ func interviewStats(ctx context.Context, call *toolkit.Call, in InterviewStatsIn
 	}
 	defer db.Rollback()
 	switch metric {
-	case metricCompletedCandidates, metricCompletedInterviews:
-		stmt := `SELECT count(*) FROM interview_sessions s WHERE s.company_id = $1 AND s.status = 'COMPLETED'` + q.And()
-		if metric == metricCompletedCandidates {
-			// DISTINCT in a subquery: Postgres streams candidates from an index in candidate order
-			// (or hashes them) instead of sorting every session as count(DISTINCT) does.
-			stmt = `SELECT count(*) FROM (SELECT DISTINCT s.candidate_id FROM interview_sessions s
-				WHERE s.company_id = $1 AND s.status = 'COMPLETED'` + q.And() + `) x`
-		}
-		var n int64
-		if err := db.QueryRowContext(ctx, stmt, q.Args...).Scan(&n); err != nil {
-			return out, nil, err
-		}
-		if metric == metricCompletedCandidates {
-			out.CompletedCandidates = &n
-			t.KV("Completed candidates", count(n))
-			t.Line("(distinct candidates with at least one COMPLETED interview)")
-		} else {
-			out.CompletedInterviews = &n
-			t.KV("Completed interviews", count(n))
-		}
-	case metricAverageDuration:
-		d, err := durationStats(ctx, db, q)
+	case metricCompletedCandidates:
+		n, err := completedCandidates(ctx, db, q, f, w)
 		if err != nil {
 			return out, nil, err
+		}
+		out.CompletedCandidates = &n
+		t.KV("Completed candidates", count(n))
+		t.Line("(distinct candidates with at least one COMPLETED interview)")
+	case metricCompletedInterviews:
+		c, err := completions(ctx, db, q, f, w)
+		if err != nil {
+			return out, nil, err
+		}
+		out.CompletedInterviews = &c.n
+		t.KV("Completed interviews", count(c.n))
+	case metricAverageDuration:
+		c, err := completions(ctx, db, q, f, w)
+		if err != nil {
+			return out, nil, err
+		}
+		d := &DurationStats{Sessions: c.timed, WithoutDuration: c.n - c.timed}
+		if c.timed > 0 {
+			d.AverageSeconds = ptr(toolkit.Round(float64(c.seconds)/float64(c.timed), 1))
 		}
 		out.AverageDuration = d
 		if d.Sessions == 0 {
 			t.Line("No completed interview with a recorded duration in this scope and window.")
 		} else {
-			t.KV("Average", fmt.Sprintf("%s (%.1f s)", duration(*d.AverageSeconds), *d.AverageSeconds),
-				"Median", fmt.Sprintf("%s (%.1f s)", duration(*d.MedianSeconds), *d.MedianSeconds),
-				"Shortest", duration(float64(*d.MinSeconds)),
-				"Longest", duration(float64(*d.MaxSeconds)),
-				"Sessions", count(d.Sessions))
+			t.KV("Average", fmt.Sprintf("%s (%.1f s)", duration(*d.AverageSeconds), *d.AverageSeconds), "Sessions", count(d.Sessions))
 		}
 		if d.WithoutDuration > 0 {
 			t.Line("%d completed session(s) have no recorded duration and are not included.", d.WithoutDuration)
 		}
-	case metricByStatus:
-		if err := byStatus(ctx, db, q, &out, t); err != nil {
+	case metricByStatus, metricByMediumType:
+		counts, err := sessionCounts(ctx, db, q, f, w)
+		if err != nil {
 			return out, nil, err
 		}
-	case metricByMediumType:
-		if err := byMediumType(ctx, db, q, mediums, &out, t); err != nil {
-			return out, nil, err
+		if metric == metricByStatus {
+			byStatus(counts, &out, t)
+		} else {
+			byMediumType(counts, mediums, &out, t)
 		}
 	case metricByInterviewer:
-		if err := byInterviewer(ctx, call, db, q, &out, t); err != nil {
+		if err := byInterviewer(ctx, call, db, q, f, w, &out, t); err != nil {
 			return out, nil, err
 		}
 	case metricTopCandidates:
 		out.Limit, out.Decisions = &limit, toolkit.Strings(decisions)
-		if err := topCandidates(ctx, call, db, q, decisions, limit, &out, t); err != nil {
+		if err := topCandidates(ctx, call, db, q, f, w, decisions, limit, &out, t); err != nil {
 			return out, nil, err
 		}
 	}
@@ -275,88 +265,120 @@ func mediaText(m []models.MediumType) string {
 	return fmt.Sprint(toolkit.Strings(m))
 }
 
-// durationStats computes mean and exact median from the histogram of durations (one row per
-// distinct duration), which Postgres aggregates without sorting the sessions.
-func durationStats(ctx context.Context, db querier, q *toolkit.Query) (*DurationStats, error) {
-	rows, err := db.QueryContext(ctx, `SELECT s.duration_seconds, count(*) FROM interview_sessions s
-		WHERE s.company_id = $1 AND s.status = 'COMPLETED'`+q.And()+` GROUP BY 1`, q.Args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	type bin struct{ v, n int64 }
-	var bins []bin
-	d := &DurationStats{}
-	for rows.Next() {
-		var v sql.NullInt64
-		var n int64
-		if err := rows.Scan(&v, &n); err != nil {
-			return nil, err
-		}
-		if !v.Valid {
-			d.WithoutDuration += n
-			continue
-		}
-		bins = append(bins, bin{v.Int64, n})
-		d.Sessions += n
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if d.Sessions == 0 {
-		return d, nil
-	}
-	slices.SortFunc(bins, func(a, b bin) int { return int(a.v - b.v) })
-	var sum float64
-	for _, b := range bins {
-		sum += float64(b.v) * float64(b.n)
-	}
-	// nth returns the k-th (0-based) duration in ascending order.
-	nth := func(k int64) int64 {
-		for _, b := range bins {
-			if k < b.n {
-				return b.v
-			}
-			k -= b.n
-		}
-		return bins[len(bins)-1].v
-	}
-	n := d.Sessions
-	median := float64(nth(n / 2))
-	if n%2 == 0 {
-		median = (float64(nth(n/2-1)) + median) / 2
-	}
-	d.AverageSeconds = ptr(toolkit.Round(sum/float64(n), 1))
-	d.MedianSeconds = ptr(median)
-	d.MinSeconds, d.MaxSeconds = ptr(bins[0].v), ptr(bins[len(bins)-1].v)
-	return d, nil
+// completionCounts are completed sessions with their durations.
+type completionCounts struct {
+	n       int64 // completed sessions
+	timed   int64 // of those, with a recorded duration
+	seconds int64 // sum of the recorded durations
 }
 
-func byStatus(ctx context.Context, db querier, q *toolkit.Query, out *InterviewStatsOutput, t *toolkit.Text) error {
-	rows, err := db.QueryContext(ctx, `SELECT s.status, count(*) FROM interview_sessions s
-		WHERE s.company_id = $1`+q.And()+` GROUP BY 1`, q.Args...)
+// completions counts the sessions completed in w: company-wide from completion_slots for the
+// whole slots and the sessions of the partial slots at the ends, for a job from its sessions.
+func completions(ctx context.Context, db querier, q *toolkit.Query, f filters, w toolkit.Window) (completionCounts, error) {
+	source := func(w toolkit.Window) string {
+		return `SELECT count(*), count(s.duration_seconds), coalesce(sum(s.duration_seconds), 0)
+			FROM interview_sessions s WHERE s.company_id = $1 AND s.status = 'COMPLETED'` + f.on("s") + q.Range("s.completed_at", w)
+	}
+	var stmt string
+	if f.job != "" {
+		stmt = source(w)
+	} else {
+		rollup := func(w toolkit.Window) string {
+			return `SELECT sum(r.completed), sum(r.duration_n), sum(r.duration_sum)
+				FROM completion_slots r WHERE r.company_id = $1` + f.on("r") + q.Range("r.slot", w)
+		}
+		stmt = `SELECT coalesce(sum(n), 0)::bigint, coalesce(sum(timed), 0)::bigint, coalesce(sum(seconds), 0)::bigint
+			FROM (` + splitUnion(w, toolkit.Slot, rollup, source) + `) x(n, timed, seconds)`
+	}
+	var c completionCounts
+	err := db.QueryRowContext(ctx, stmt, q.Args...).Scan(&c.n, &c.timed, &c.seconds)
+	return c, err
+}
+
+// completedCandidates counts the distinct candidates with a session completed in w. Company-wide
+// without a medium filter it reads candidate_journeys, which hold each candidate's first and last
+// completion and their number (a candidate counts when either falls in w, or when both lie
+// outside it on either side and a session in between does); the journeys do not know media or
+// jobs, so with a job or a medium filter it reads the sessions.
+func completedCandidates(ctx context.Context, db querier, q *toolkit.Query, f filters, w toolkit.Window) (int64, error) {
+	var stmt string
+	if f.job != "" || f.media != "" {
+		// DISTINCT in a subquery: Postgres streams candidates from an index in candidate order
+		// (or hashes them) instead of sorting every session as count(DISTINCT) does.
+		stmt = `SELECT count(*) FROM (SELECT DISTINCT s.candidate_id FROM interview_sessions s
+			WHERE s.company_id = $1 AND s.status = 'COMPLETED'` + f.on("s") + q.Range("s.completed_at", w) + `) x`
+	} else {
+		// Disjoint parts, each an index range of its own: the last completion in w; the first in
+		// w and the last after it; both outside w on either side (three completions or more).
+		const journeys = `SELECT count(*) FROM candidate_journeys j WHERE j.company_id = $1 AND j.completed_n > 0`
+		parts := []string{journeys + q.Range("j.last_completed_at", w)}
+		if w.Until != nil {
+			until := q.Arg(*w.Until)
+			parts = append(parts, journeys+q.Range("j.first_completed_at", w)+" AND j.last_completed_at >= "+until)
+			if w.Since != nil {
+				since := q.Arg(*w.Since)
+				parts = append(parts, journeys+` AND j.completed_n >= 3 AND j.first_completed_at < `+since+` AND j.last_completed_at >= `+until+`
+					AND EXISTS (SELECT 1 FROM interview_sessions s WHERE s.company_id = $1 AND s.candidate_id = j.candidate_id
+						AND s.status = 'COMPLETED' AND s.completed_at >= `+since+` AND s.completed_at < `+until+`)`)
+			}
+		}
+		stmt = "SELECT (" + strings.Join(parts, ") + (") + ")"
+	}
+	var n int64
+	err := db.QueryRowContext(ctx, stmt, q.Args...).Scan(&n)
+	return n, err
+}
+
+// statusMedium keys session counts by status and medium.
+type statusMedium struct{ status, medium string }
+
+// sessionCounts counts the sessions invited in w by status and medium: company-wide from
+// session_daily for the whole days and the sessions of the partial days at the ends, for a job
+// from its sessions.
+func sessionCounts(ctx context.Context, db querier, q *toolkit.Query, f filters, w toolkit.Window) (map[statusMedium]int64, error) {
+	source := func(w toolkit.Window) string {
+		return `SELECT s.status, s.medium_type, count(*) FROM interview_sessions s
+			WHERE s.company_id = $1` + f.on("s") + q.Range("s.invited_at", w) + ` GROUP BY 1, 2`
+	}
+	var stmt string
+	if f.job != "" {
+		stmt = source(w)
+	} else {
+		rollup := func(w toolkit.Window) string {
+			return `SELECT d.status, d.medium_type, sum(d.sessions) FROM session_daily d
+				WHERE d.company_id = $1` + f.on("d") + q.DayRange("d.day", w) + ` GROUP BY 1, 2`
+		}
+		stmt = `SELECT status, medium_type, sum(n)::bigint FROM (` + splitUnion(w, toolkit.Day, rollup, source) + `) x(status, medium_type, n) GROUP BY 1, 2`
+	}
+	rows, err := db.QueryContext(ctx, stmt, q.Args...)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer rows.Close()
-	counts := map[string]int64{}
-	var total int64
+	counts := map[statusMedium]int64{}
 	for rows.Next() {
-		var st string
+		var k statusMedium
 		var n int64
-		if err := rows.Scan(&st, &n); err != nil {
-			return err
+		if err := rows.Scan(&k.status, &k.medium, &n); err != nil {
+			return nil, err
 		}
-		counts[st] = n
-		total += n
+		counts[k] = n
 	}
-	if err := rows.Err(); err != nil {
-		return err
+	return counts, rows.Err()
+}
+
+func byStatus(counts map[statusMedium]int64, out *InterviewStatsOutput, t *toolkit.Text) {
+	perStatus := map[string]int64{}
+	var total int64
+	for k, n := range counts {
+		perStatus[k.status] += n
+		total += n
 	}
 	out.ByStatus = []StatusCount{}
 	var table [][]string
 	for _, st := range models.AllSessionStatuses() {
-		c := StatusCount{Status: string(st), Count: counts[string(st)], Percent: toolkit.Percent(counts[string(st)], total)}
+		n := perStatus[string(st)]
+		c := StatusCount{Status: string(st), Count: n, Percent: toolkit.Percent(n, total)}
 		out.ByStatus = append(out.ByStatus, c)
 		table = append(table, []string{c.Status, count(c.Count), toolkit.Pct(c.Percent)})
 	}
@@ -364,30 +386,20 @@ func byStatus(ctx context.Context, db querier, q *toolkit.Query, out *InterviewS
 	t.Table([]string{"Status", "Sessions", "Share"}, table, "")
 	t.Blank()
 	t.KV("Total sessions", count(total))
-	return nil
 }
 
-func byMediumType(ctx context.Context, db querier, q *toolkit.Query, filter []models.MediumType, out *InterviewStatsOutput, t *toolkit.Text) error {
-	rows, err := db.QueryContext(ctx, `SELECT s.medium_type, count(*), count(*) FILTER (WHERE s.status = 'COMPLETED')
-		FROM interview_sessions s WHERE s.company_id = $1`+q.And()+` GROUP BY 1`, q.Args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
+func byMediumType(counts map[statusMedium]int64, filter []models.MediumType, out *InterviewStatsOutput, t *toolkit.Text) {
 	type sc struct{ sessions, completed int64 }
-	counts := map[string]sc{}
+	perMedium := map[string]sc{}
 	var total int64
-	for rows.Next() {
-		var m string
-		var c sc
-		if err := rows.Scan(&m, &c.sessions, &c.completed); err != nil {
-			return err
+	for k, n := range counts {
+		c := perMedium[k.medium]
+		c.sessions += n
+		if k.status == string(models.SessionStatusCompleted) {
+			c.completed += n
 		}
-		counts[m] = c
-		total += c.sessions
-	}
-	if err := rows.Err(); err != nil {
-		return err
+		perMedium[k.medium] = c
+		total += n
 	}
 	media := filter
 	if len(media) == 0 {
@@ -396,7 +408,7 @@ func byMediumType(ctx context.Context, db querier, q *toolkit.Query, filter []mo
 	out.ByMediumType = []MediumCount{}
 	var table [][]string
 	for _, m := range media {
-		c := counts[string(m)]
+		c := perMedium[string(m)]
 		r := MediumCount{MediumType: string(m), Sessions: c.sessions, Completed: c.completed, CompletionRate: toolkit.Percent(c.completed, c.sessions)}
 		out.ByMediumType = append(out.ByMediumType, r)
 		table = append(table, []string{r.MediumType, count(r.Sessions), count(r.Completed), toolkit.Pct(r.CompletionRate)})
@@ -405,15 +417,19 @@ func byMediumType(ctx context.Context, db querier, q *toolkit.Query, filter []mo
 	t.Table([]string{"Medium", "Sessions", "Completed", "Completion rate"}, table, "")
 	t.Blank()
 	t.KV("Total sessions", count(total))
-	return nil
 }
 
-func byInterviewer(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, out *InterviewStatsOutput, t *toolkit.Text) error {
+// byInterviewer reads the per-job totals for all time company-wide without a medium filter, and
+// otherwise the sessions invited in the window (session_daily has no job).
+func byInterviewer(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, f filters, w toolkit.Window, out *InterviewStatsOutput, t *toolkit.Text) error {
+	agg := `SELECT t.job_id, t.sessions, t.completed FROM job_totals t WHERE t.company_id = $1 AND t.sessions > 0`
+	if f.job != "" || f.media != "" || w.Since != nil || w.Until != nil {
+		agg = `SELECT s.job_id, count(*) AS sessions, count(*) FILTER (WHERE s.status = 'COMPLETED') AS completed
+			FROM interview_sessions s WHERE s.company_id = $1` + f.on("s") + q.Range("s.invited_at", w) + `
+			GROUP BY s.job_id`
+	}
 	lim := q.Arg(maxInterviewerRows)
-	rows, err := db.QueryContext(ctx, `WITH agg AS (
-			SELECT s.job_id, count(*) AS sessions, count(*) FILTER (WHERE s.status = 'COMPLETED') AS completed
-			FROM interview_sessions s WHERE s.company_id = $1`+q.And()+`
-			GROUP BY s.job_id)
+	rows, err := db.QueryContext(ctx, `WITH agg AS (`+agg+`)
 		SELECT a.job_id, j.title, j.status, a.sessions, a.completed, count(*) OVER (), sum(a.sessions) OVER ()
 		FROM agg a JOIN jobs j ON j.company_id = $1 AND j.id = a.job_id
 		ORDER BY a.sessions DESC, a.completed DESC, j.title, a.job_id
@@ -450,20 +466,27 @@ func byInterviewer(ctx context.Context, call *toolkit.Call, db querier, q *toolk
 	return nil
 }
 
-func topCandidates(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, decisions []models.Decision, limit int, out *InterviewStatsOutput, t *toolkit.Text) error {
+// topCandidates ranks the rated completed sessions: the top rows first (an index walk in rank
+// order, interview_sessions_company_rank_idx), then their candidates and jobs.
+func topCandidates(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, f filters, w toolkit.Window, decisions []models.Decision, limit int, out *InterviewStatsOutput, t *toolkit.Text) error {
+	decision := ""
 	if len(decisions) > 0 {
-		q.Where("s.decision = ANY(%s::text[])", q.Arg(toolkit.Strings(decisions)))
+		decision = " AND s.decision = ANY(" + q.Arg(toolkit.Strings(decisions)) + "::text[])"
 	}
-	lim := q.Arg(limit)
-	rows, err := db.QueryContext(ctx, `SELECT s.id, s.candidate_id, c.first_name, c.last_name, c.email,
-			s.job_id, j.title, s.recruiter_rating, s.service_rating, s.decision, s.medium_type, s.completed_at
-		FROM interview_sessions s
-		JOIN candidates c ON c.company_id = $1 AND c.id = s.candidate_id
-		JOIN jobs j ON j.company_id = $1 AND j.id = s.job_id
-		WHERE s.company_id = $1 AND s.status = 'COMPLETED'
-		  AND (s.recruiter_rating IS NOT NULL OR s.service_rating IS NOT NULL)`+q.And()+`
-		ORDER BY s.recruiter_rating DESC NULLS LAST, s.service_rating DESC NULLS LAST, s.completed_at DESC, s.id
-		LIMIT `+lim, q.Args...)
+	stmt := `WITH top AS (
+			SELECT s.id, s.candidate_id, s.job_id, s.recruiter_rating, s.service_rating, s.decision, s.medium_type, s.completed_at
+			FROM interview_sessions s
+			WHERE s.company_id = $1 AND s.status = 'COMPLETED'
+			  AND (s.recruiter_rating IS NOT NULL OR s.service_rating IS NOT NULL)` + f.on("s") + decision + q.Range("s.completed_at", w) + `
+			ORDER BY s.recruiter_rating DESC NULLS LAST, s.service_rating DESC NULLS LAST, s.completed_at DESC, s.id
+			LIMIT ` + q.Arg(limit) + `)
+		SELECT top.id, top.candidate_id, c.first_name, c.last_name, c.email, top.job_id, j.title, top.recruiter_rating, top.service_rating,
+			top.decision, top.medium_type, top.completed_at
+		FROM top
+		JOIN candidates c ON c.company_id = $1 AND c.id = top.candidate_id
+		JOIN jobs j ON j.company_id = $1 AND j.id = top.job_id
+		ORDER BY top.recruiter_rating DESC NULLS LAST, top.service_rating DESC NULLS LAST, top.completed_at DESC, top.id`
+	rows, err := db.QueryContext(ctx, stmt, q.Args...)
 	if err != nil {
 		return err
 	}

@@ -103,25 +103,40 @@ func TestInterviewStatsAverageDuration(t *testing.T) {
 	f := setup(t)
 	o, r := call[statsOut](t, f, nil, "getInterviewStats", map[string]any{"metric": "averageDuration"}, nil)
 	d := o.AverageDuration
-	// 300 600 900 1200 1500 1800 2400: mean 8700/7 = 1242.857 -> 1242.9, median 1200.
-	if d == nil || d.Sessions != 7 || f64(d.AverageSeconds) != 1242.9 || f64(d.MedianSeconds) != 1200 || *d.MinSeconds != 300 || *d.MaxSeconds != 2400 {
+	// 300 600 900 1200 1500 1800 2400: mean 8700/7 = 1242.857 -> 1242.9.
+	if d == nil || d.Sessions != 7 || d.WithoutDuration != 0 || f64(d.AverageSeconds) != 1242.9 {
 		t.Fatalf("averageDuration = %+v", d)
 	}
-	contains(t, "averageDuration text", r.Text, "20m 43s", "Median", "20m 00s")
-	// J2: 600 1500 2400 -> mean 1500, median 1500; even count: J1 300 900 1200 1800 -> median 1050.
+	contains(t, "averageDuration text", r.Text, "20m 43s", "Sessions: 7")
+	notContains(t, "averageDuration text", r.Text, "Median")
+	for _, gone := range []string{"medianSeconds", "minSeconds", "maxSeconds"} {
+		if strings.Contains(string(r.Structured), gone) {
+			t.Errorf("output still has %s: %s", gone, r.Structured)
+		}
+	}
+	// J1: 300 900 1200 1800 -> 1050.
 	o, _ = call[statsOut](t, f, nil, "getInterviewStats", map[string]any{"metric": "averageDuration", "positionId": f.job["J1"].String()}, nil)
-	if d := o.AverageDuration; f64(d.AverageSeconds) != 1050 || f64(d.MedianSeconds) != 1050 || d.Sessions != 4 {
+	if d := o.AverageDuration; f64(d.AverageSeconds) != 1050 || d.Sessions != 4 {
 		t.Errorf("J1 averageDuration = %+v", d)
 	}
-	// A completed session without duration is counted apart.
+	// A completed session without duration is counted apart, in both scopes.
 	f.exec(t, `UPDATE interview_sessions SET duration_seconds = NULL WHERE id = $1`, f.sess["S11"])
 	o, r = call[statsOut](t, f, nil, "getInterviewStats", map[string]any{"metric": "averageDuration", "positionId": f.job["J1"].String()}, nil)
-	if d := o.AverageDuration; d.Sessions != 3 || d.WithoutDuration != 1 || f64(d.AverageSeconds) != 1300 || f64(d.MedianSeconds) != 1200 {
+	if d := o.AverageDuration; d.Sessions != 3 || d.WithoutDuration != 1 || f64(d.AverageSeconds) != 1300 {
 		t.Errorf("J1 averageDuration without S11 = %+v", d)
 	}
 	contains(t, "without duration", r.Text, "1 completed session(s) have no recorded duration")
+	o, _ = call[statsOut](t, f, nil, "getInterviewStats", map[string]any{"metric": "averageDuration"}, nil)
+	if d := o.AverageDuration; d.Sessions != 6 || d.WithoutDuration != 1 || f64(d.AverageSeconds) != 1400 { // 8400 / 6
+		t.Errorf("averageDuration without S11 = %+v", d)
+	}
+	// mediumType company-wide: VIDEO S1 S3 S4 S10 -> (1800+600+2400+1500)/4 = 1575.
+	o, _ = call[statsOut](t, f, nil, "getInterviewStats", map[string]any{"metric": "averageDuration", "mediumType": []string{"VIDEO"}}, nil)
+	if d := o.AverageDuration; d.Sessions != 4 || f64(d.AverageSeconds) != 1575 {
+		t.Errorf("VIDEO averageDuration = %+v", d)
+	}
 	o, r = call[statsOut](t, f, nil, "getInterviewStats", map[string]any{"metric": "averageDuration", "sinceDate": "2025-01-01", "untilDate": "2025-02-01"}, nil)
-	if d := o.AverageDuration; d.Sessions != 0 || d.AverageSeconds != nil || d.MedianSeconds != nil {
+	if d := o.AverageDuration; d.Sessions != 0 || d.AverageSeconds != nil {
 		t.Errorf("empty averageDuration = %+v", d)
 	}
 	contains(t, "empty", r.Text, "No completed interview")

@@ -114,17 +114,14 @@ func timeOfDay(ctx context.Context, call *toolkit.Call, in TimeOfDayInput) (Time
 
 	q := toolkit.NewQuery(call.Company.ID)
 	zone := q.Arg(tz)
-	if job != nil {
-		q.Where("s.job_id = %s", q.Arg(*job))
-	}
-	q.Window("s.completed_at", w)
+	f := newFilters(q, job, nil)
 	db, err := begin(ctx, call)
 	if err != nil {
 		return out, nil, err
 	}
 	defer db.Rollback()
-	rows, err := db.QueryContext(ctx, `SELECT date_part('hour', s.completed_at AT TIME ZONE `+zone+`)::int AS h, count(*)
-		FROM interview_sessions s WHERE s.company_id = $1 AND s.status = 'COMPLETED'`+q.And()+` GROUP BY 1`, q.Args...)
+	stmt := hourCounts(q, f, zone, w)
+	rows, err := db.QueryContext(ctx, stmt, q.Args...)
 	if err != nil {
 		return out, nil, zoneErr(err, tz)
 	}
@@ -174,6 +171,26 @@ func timeOfDay(ctx context.Context, call *toolkit.Call, in TimeOfDayInput) (Time
 	t.H2("By local hour")
 	t.Table([]string{"Hour", "Interviews", "Period", "Bar"}, table, "")
 	return out, t, nil
+}
+
+// hourCounts is the statement counting the sessions completed in w by local hour in zone:
+// company-wide from completion_slots for the whole slots (current IANA zones' offsets and clock
+// changes fall on 15-minute boundaries, so each slot lies in one local hour) and the sessions of
+// the partial slots at the ends, for a job from its sessions.
+func hourCounts(q *toolkit.Query, f filters, zone string, w toolkit.Window) string {
+	hour := func(col string) string { return "date_part('hour', " + col + " AT TIME ZONE " + zone + ")::int" }
+	source := func(w toolkit.Window) string {
+		return `SELECT ` + hour("s.completed_at") + `, count(*) FROM interview_sessions s
+			WHERE s.company_id = $1 AND s.status = 'COMPLETED'` + f.on("s") + q.Range("s.completed_at", w) + ` GROUP BY 1`
+	}
+	if f.job != "" {
+		return source(w)
+	}
+	rollup := func(w toolkit.Window) string {
+		return `SELECT ` + hour("r.slot") + `, sum(r.completed) FROM completion_slots r
+			WHERE r.company_id = $1` + q.Range("r.slot", w) + ` GROUP BY 1`
+	}
+	return `SELECT h, sum(n)::bigint FROM (` + splitUnion(w, toolkit.Slot, rollup, source) + `) x(h, n) GROUP BY 1`
 }
 
 // loadZone resolves an IANA zone name; "Local" and other non-portable names are refused.

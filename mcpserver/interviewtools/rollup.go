@@ -1,0 +1,60 @@
+package interviewtools
+
+import (
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/recruitd/recruitd/mcpserver/toolkit"
+	"github.com/recruitd/recruitd/models"
+)
+
+// Company-wide figures read the rollups of migration 00007 (session_daily, completion_slots,
+// evaluation_daily, job_totals, candidate_journeys), which the source tables' triggers keep exact;
+// job-scoped figures read the source rows (one job holds a few thousand sessions).
+
+// filters are a call's optional job and medium filters, as placeholders of its query.
+type filters struct{ job, media string }
+
+func newFilters(q *toolkit.Query, job *uuid.UUID, media []models.MediumType) filters {
+	var f filters
+	if job != nil {
+		f.job = q.Arg(*job)
+	}
+	if len(media) > 0 {
+		f.media = q.Arg(toolkit.Strings(media))
+	}
+	return f
+}
+
+// on returns the filters as predicates on the table aliased a, each prefixed with " AND ". The
+// rollups have medium_type but no job_id: they are read only without a job.
+func (f filters) on(a string) string {
+	var s string
+	if f.job != "" {
+		s += " AND " + a + ".job_id = " + f.job
+	}
+	if f.media != "" {
+		s += " AND " + a + ".medium_type = ANY(" + f.media + "::text[])"
+	}
+	return s
+}
+
+// splitUnion returns the UNION ALL of rollup over the whole grains of w and of source over each
+// partial grain at its ends (toolkit.SplitWindow); both return the same columns (named by the
+// caller's alias list), so sums over the union are the sums over w.
+func splitUnion(w toolkit.Window, grain time.Duration, rollup, source func(toolkit.Window) string) string {
+	sp := toolkit.SplitWindow(w, grain)
+	var parts []string
+	if sp.Inner != nil {
+		parts = append(parts, "("+rollup(*sp.Inner)+")")
+	}
+	for _, e := range sp.Edges {
+		parts = append(parts, "("+source(e)+")")
+	}
+	if len(parts) == 0 { // an empty window
+		parts = append(parts, "("+source(w)+")")
+	}
+	return strings.Join(parts, "\n\t\tUNION ALL ")
+}

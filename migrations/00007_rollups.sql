@@ -75,6 +75,17 @@ CREATE TABLE fraud_daily (
     PRIMARY KEY (company_id, day)
 );
 
+-- Identity verifications by start day, status and (for FAILED) failure reason: the trimmed reason
+-- cut to 500 characters ('' for none and for the other statuses), so a key stays small.
+CREATE TABLE identity_daily (
+    company_id    uuid NOT NULL REFERENCES companies (id) ON DELETE CASCADE,
+    day           date NOT NULL,
+    status        text NOT NULL,
+    reason        text NOT NULL,
+    verifications bigint NOT NULL,
+    PRIMARY KEY (company_id, day, status, reason)
+);
+
 -- One row per candidate with an application or a session: where the candidate entered the
 -- company's pipeline, the furthest stages reached, and the span of completed interviews (which
 -- answers "distinct candidates who completed an interview in a window" without a DISTINCT over
@@ -338,6 +349,33 @@ CREATE TRIGGER fraud_verifications_rollup_update AFTER UPDATE ON fraud_verificat
 CREATE TRIGGER fraud_verifications_rollup_delete AFTER DELETE ON fraud_verifications
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_fraud_trigger();
 
+-- identity_reason is identity_daily's reason of an identity verification.
+-- +goose StatementBegin
+CREATE FUNCTION identity_reason(status text, failure_reason text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE WHEN status = 'FAILED' THEN left(coalesce(btrim(failure_reason), ''), 500) ELSE '' END
+$$;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE FUNCTION rollup_identity_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format($q$
+        INSERT INTO identity_daily AS d
+        SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, status, identity_reason(status, failure_reason), sum(sign)
+        FROM (%s) r WHERE EXISTS (SELECT 1 FROM companies c WHERE c.id = r.company_id)
+        GROUP BY 1, 2, 3, 4 HAVING sum(sign) <> 0 ORDER BY 1, 2, 3, 4
+        ON CONFLICT (company_id, day, status, reason) DO UPDATE SET verifications = d.verifications + excluded.verifications
+    $q$, rollup_signed(TG_OP));
+    RETURN NULL;
+END $$;
+-- +goose StatementEnd
+CREATE TRIGGER identity_verifications_rollup_insert AFTER INSERT ON identity_verifications
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_identity_trigger();
+CREATE TRIGGER identity_verifications_rollup_update AFTER UPDATE ON identity_verifications
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_identity_trigger();
+CREATE TRIGGER identity_verifications_rollup_delete AFTER DELETE ON identity_verifications
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_identity_trigger();
+
 -- rollup_rebuild recomputes every rollup of one company from the source tables.
 -- +goose StatementBegin
 CREATE FUNCTION rollup_rebuild(p_company uuid) RETURNS void LANGUAGE plpgsql AS $$
@@ -347,6 +385,7 @@ BEGIN
     DELETE FROM job_totals WHERE company_id = p_company;
     DELETE FROM evaluation_daily WHERE company_id = p_company;
     DELETE FROM fraud_daily WHERE company_id = p_company;
+    DELETE FROM identity_daily WHERE company_id = p_company;
     DELETE FROM candidate_journeys WHERE company_id = p_company;
 
     INSERT INTO session_daily
@@ -372,6 +411,10 @@ BEGIN
            count(*) FILTER (WHERE overall_verification_score >= 50 AND overall_verification_score < 75),
            count(*) FILTER (WHERE overall_verification_score >= 75)
     FROM fraud_verifications WHERE company_id = p_company GROUP BY 1, 2;
+
+    INSERT INTO identity_daily
+    SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, status, identity_reason(status, failure_reason), count(*)
+    FROM identity_verifications WHERE company_id = p_company GROUP BY 1, 2, 3, 4;
 
     INSERT INTO job_totals
     SELECT p_company, j.id, coalesce(a.n, 0), coalesce(s.n, 0), coalesce(s.completed, 0), coalesce(e.n, 0)
@@ -418,6 +461,11 @@ DROP TRIGGER cheating_evaluations_fill_session ON cheating_evaluations;
 DROP TRIGGER fraud_verifications_rollup_insert ON fraud_verifications;
 DROP TRIGGER fraud_verifications_rollup_update ON fraud_verifications;
 DROP TRIGGER fraud_verifications_rollup_delete ON fraud_verifications;
+DROP TRIGGER identity_verifications_rollup_insert ON identity_verifications;
+DROP TRIGGER identity_verifications_rollup_update ON identity_verifications;
+DROP TRIGGER identity_verifications_rollup_delete ON identity_verifications;
+DROP FUNCTION rollup_identity_trigger();
+DROP FUNCTION identity_reason(text, text);
 DROP FUNCTION rollup_fraud_trigger();
 DROP FUNCTION rollup_rebuild(uuid);
 DROP FUNCTION rollup_evaluations_trigger();
@@ -430,4 +478,4 @@ DROP INDEX cheating_evaluations_company_score_idx;
 CREATE INDEX cheating_evaluations_company_score_idx ON cheating_evaluations (company_id, cheating_score DESC, created_at DESC)
     INCLUDE (session_id);
 ALTER TABLE cheating_evaluations DROP COLUMN candidate_id, DROP COLUMN job_id;
-DROP TABLE candidate_journeys, fraud_daily, evaluation_daily, job_totals, completion_slots, session_daily;
+DROP TABLE candidate_journeys, identity_daily, fraud_daily, evaluation_daily, job_totals, completion_slots, session_daily;

@@ -90,6 +90,11 @@ func TestTriggersKeepRollupsExact(t *testing.T) {
 		{"fraud checks change", `UPDATE fraud_verifications SET overall_verification_score = 24.99, vpn_proxy_ip = NOT vpn_proxy_ip,
 			created_at = created_at - interval '1 day' WHERE company_id = $1 AND id::text LIKE '%9'`},
 		{"fraud checks are deleted", `DELETE FROM fraud_verifications WHERE company_id = $1 AND id::text LIKE '%a'`},
+		{"identity checks conclude", `UPDATE identity_verifications SET status = 'FAILED', failure_reason = ' Selfie does not match ',
+			completed_at = created_at + interval '1 hour' WHERE company_id = $1 AND id::text LIKE '%b'`},
+		{"failure reasons change and checks move a day", `UPDATE identity_verifications SET failure_reason = NULL,
+			created_at = created_at + interval '1 day' WHERE company_id = $1 AND status = 'FAILED' AND id::text LIKE '%c'`},
+		{"identity checks are deleted", `DELETE FROM identity_verifications WHERE company_id = $1 AND id::text LIKE '%d'`},
 		{"a candidate is deleted (cascade)", `DELETE FROM candidates WHERE id = (
 			SELECT candidate_id FROM interview_sessions WHERE company_id = $1 ORDER BY id LIMIT 1)`},
 		{"a job is deleted (cascade)", `DELETE FROM jobs WHERE id = (
@@ -129,6 +134,7 @@ func TestCheckFindsDrift(t *testing.T) {
 			"completion_slots":   "UPDATE completion_slots SET duration_sum = duration_sum - 1 WHERE ctid = (SELECT ctid FROM completion_slots WHERE company_id = $1 LIMIT 1)",
 			"evaluation_daily":   "DELETE FROM evaluation_daily WHERE ctid = (SELECT ctid FROM evaluation_daily WHERE company_id = $1 LIMIT 1)",
 			"fraud_daily":        "UPDATE fraud_daily SET band_50_75 = band_50_75 + 1 WHERE ctid = (SELECT ctid FROM fraud_daily WHERE company_id = $1 LIMIT 1)",
+			"identity_daily":     "UPDATE identity_daily SET verifications = verifications + 1 WHERE ctid = (SELECT ctid FROM identity_daily WHERE company_id = $1 LIMIT 1)",
 			"job_totals":         "UPDATE job_totals SET applicants = applicants + 1 WHERE ctid = (SELECT ctid FROM job_totals WHERE company_id = $1 LIMIT 1)",
 			"candidate_journeys": "UPDATE candidate_journeys SET hired = NOT hired WHERE ctid = (SELECT ctid FROM candidate_journeys WHERE company_id = $1 LIMIT 1)",
 		}[tb.Name]

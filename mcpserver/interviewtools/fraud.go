@@ -173,42 +173,36 @@ func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (Fr
 	defer db.Rollback()
 	switch metric {
 	case fraudFlaggedCandidates:
-		var fc, fv, v int64
+		var fc int64
 		// The distinct candidates of the flagged rows only (a range of the score index), and
 		// plain counts for the context.
 		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT DISTINCT f.candidate_id FROM fraud_verifications f
 			WHERE f.company_id = $1 AND `+flagged+q.And()+`) x`, q.Args...).Scan(&fc); err != nil {
 			return out, nil, err
 		}
-		if err := db.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE `+flagged+`) FROM fraud_verifications f
-			WHERE f.company_id = $1`+q.And(), q.Args...).Scan(&v, &fv); err != nil {
+		fv, err := flaggedCount(ctx, db, q, flagged)
+		if err != nil {
 			return out, nil, err
 		}
+		tot, err := fraudTotals(ctx, db, co.ID, w)
+		if err != nil {
+			return out, nil, err
+		}
+		v := tot[0]
 		out.FlaggedCandidates, out.FlaggedVerifications, out.Verifications = &fc, &fv, &v
 		t.KV("Flagged candidates", count(fc), "Flagged verifications", count(fv), "All verifications", count(v))
 		t.Line("(a candidate is flagged when any verification in the window scored below the threshold)")
 	case fraudRiskBreakdown:
-		var sel []string
-		for _, s := range fraudSignals {
-			sel = append(sel, "count(*) FILTER (WHERE f."+s.col+")")
-		}
-		for i, b := range scoreBands {
-			cond := fmt.Sprintf("f.overall_verification_score >= %g AND f.overall_verification_score < %g", b.Min, b.Max)
-			if i == len(scoreBands)-1 {
-				cond = fmt.Sprintf("f.overall_verification_score >= %g", b.Min)
-			}
-			sel = append(sel, "count(*) FILTER (WHERE "+cond+")")
-		}
 		rb := &RiskBreakdown{Signals: []SignalCount{}, ScoreBands: []ScoreBand{}}
-		counts := make([]int64, len(fraudSignals)+len(scoreBands))
-		dest := []any{&rb.Verifications, &rb.Flagged}
-		for i := range counts {
-			dest = append(dest, &counts[i])
-		}
-		if err := db.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE `+flagged+`), `+strings.Join(sel, ", ")+`
-			FROM fraud_verifications f WHERE f.company_id = $1`+q.And(), q.Args...).Scan(dest...); err != nil {
+		if rb.Flagged, err = flaggedCount(ctx, db, q, flagged); err != nil {
 			return out, nil, err
 		}
+		tot, err := fraudTotals(ctx, db, co.ID, w)
+		if err != nil {
+			return out, nil, err
+		}
+		rb.Verifications = tot[0]
+		counts := tot[1:]
 		var sigRows, bandRows [][]string
 		for i, s := range fraudSignals {
 			c := SignalCount{Signal: s.key, Label: s.label, Count: counts[i], Percent: toolkit.Percent(counts[i], rb.Verifications)}
@@ -236,9 +230,56 @@ func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (Fr
 	return out, t, nil
 }
 
+// flaggedCount counts the verifications of q's window that match flagged: a range of the score
+// index, which holds the time too.
+func flaggedCount(ctx context.Context, db querier, q *toolkit.Query, flagged string) (int64, error) {
+	var n int64
+	err := db.QueryRowContext(ctx, `SELECT count(*) FROM fraud_verifications f WHERE f.company_id = $1 AND `+flagged+q.And(), q.Args...).Scan(&n)
+	return n, err
+}
+
+// fraudTotals counts the company's verifications in w: all of them, then per signal
+// (fraudSignals' order), then per score band (scoreBands' order). Whole UTC days come from
+// fraud_daily, the partial days at the window's ends from the verifications.
+func fraudTotals(ctx context.Context, db querier, company uuid.UUID, w toolkit.Window) ([]int64, error) {
+	q := toolkit.NewQuery(company)
+	rollupCols, sourceCols := []string{"sum(r.verifications)"}, []string{"count(*)"}
+	for _, s := range fraudSignals {
+		rollupCols = append(rollupCols, "sum(r."+s.col+")")
+		sourceCols = append(sourceCols, "count(*) FILTER (WHERE f."+s.col+")")
+	}
+	for i, b := range scoreBands {
+		// fraud_daily's band_* columns are width_bucket(score, {25, 50, 75}): [min, max), the last up to 100.
+		rollupCols = append(rollupCols, fmt.Sprintf("sum(r.band_%g_%g)", b.Min, b.Max))
+		cond := fmt.Sprintf("f.overall_verification_score >= %g AND f.overall_verification_score < %g", b.Min, b.Max)
+		if i == len(scoreBands)-1 {
+			cond = fmt.Sprintf("f.overall_verification_score >= %g", b.Min)
+		}
+		sourceCols = append(sourceCols, "count(*) FILTER (WHERE "+cond+")")
+	}
+	union := splitUnion(w, toolkit.Day, func(w toolkit.Window) string {
+		return `SELECT ` + strings.Join(rollupCols, ", ") + ` FROM fraud_daily r WHERE r.company_id = $1` + q.DayRange("r.day", w)
+	}, func(w toolkit.Window) string {
+		return `SELECT ` + strings.Join(sourceCols, ", ") + ` FROM fraud_verifications f WHERE f.company_id = $1` + q.Range("f.created_at", w)
+	})
+	cols := make([]string, len(sourceCols))
+	names := make([]string, len(sourceCols))
+	for i := range cols {
+		names[i] = fmt.Sprintf("c%d", i)
+		cols[i] = fmt.Sprintf("coalesce(sum(c%d), 0)::bigint", i)
+	}
+	n := make([]int64, len(cols))
+	dest := make([]any, len(n))
+	for i := range n {
+		dest[i] = &n[i]
+	}
+	err := db.QueryRowContext(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM (`+union+`) x(`+strings.Join(names, ", ")+`)`, q.Args...).Scan(dest...)
+	return n, err
+}
+
 func fraudDetails(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, flagged string, limit int, out *FraudStatsOutput, t *toolkit.Text) error {
-	var total int64
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM fraud_verifications f WHERE f.company_id = $1 AND `+flagged+q.And(), q.Args...).Scan(&total); err != nil {
+	total, err := flaggedCount(ctx, db, q, flagged)
+	if err != nil {
 		return err
 	}
 	// The riskiest rows first (an index walk on the score), then their candidates and sessions.

@@ -164,7 +164,8 @@ func identityStats(ctx context.Context, call *toolkit.Call, in IdentityStatsInpu
 	case idStatusBreakdown, idVerificationRate:
 		counts := map[string]int64{}
 		var total int64
-		rows, err := db.QueryContext(ctx, `SELECT v.status, count(*) FROM identity_verifications v WHERE v.company_id = $1`+q.And()+` GROUP BY 1`, q.Args...)
+		cq := toolkit.NewQuery(co.ID)
+		rows, err := db.QueryContext(ctx, `SELECT status, sum(n)::bigint FROM (`+identityCounts(cq, w, false)+`) x GROUP BY 1`, cq.Args...)
 		if err != nil {
 			return out, nil, err
 		}
@@ -202,24 +203,41 @@ func identityStats(ctx context.Context, call *toolkit.Call, in IdentityStatsInpu
 				"Verified", count(r.Verified), "Failed", count(r.Failed), "Expired", count(r.Expired), "Pending (excluded)", count(r.Pending))
 		}
 	case idFailureReasons:
-		if err := failureReasons(ctx, call, db, q, &out, t); err != nil {
+		if err := failureReasons(ctx, call, db, w, &out, t); err != nil {
 			return out, nil, err
 		}
 	case idFailedDetails:
 		out.Limit = &limit
-		if err := failedDetails(ctx, call, db, q, limit, &out, t); err != nil {
+		if err := failedDetails(ctx, call, db, q, w, limit, &out, t); err != nil {
 			return out, nil, err
 		}
 	}
 	return out, t, nil
 }
 
-func failureReasons(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, out *IdentityStatsOutput, t *toolkit.Text) error {
+// identityCounts is a statement of the company's identity verifications started in w, as rows
+// (status, reason, n): identity_daily for the whole UTC days, the verifications of the partial
+// days at the ends. reason is identity_reason(): the trimmed failure reason of a FAILED one, cut
+// to 500 characters, '' for none and for the other statuses. failed keeps the FAILED ones only.
+func identityCounts(q *toolkit.Query, w toolkit.Window, failed bool) string {
+	var only string
+	if failed {
+		only = " AND status = 'FAILED'"
+	}
+	return `SELECT * FROM (` + splitUnion(w, toolkit.Day, func(w toolkit.Window) string {
+		return `SELECT status, reason, verifications FROM identity_daily WHERE company_id = $1` + only + q.DayRange("day", w)
+	}, func(w toolkit.Window) string {
+		return `SELECT status, identity_reason(status, failure_reason), count(*) FROM identity_verifications
+			WHERE company_id = $1` + only + q.Range("created_at", w) + ` GROUP BY 1, 2`
+	}) + `) c(status, reason, n)`
+}
+
+func failureReasons(ctx context.Context, call *toolkit.Call, db querier, w toolkit.Window, out *IdentityStatsOutput, t *toolkit.Text) error {
+	q := toolkit.NewQuery(call.Company.ID)
+	counts := identityCounts(q, w, true)
 	none, lim := q.Arg(noReason), q.Arg(idMaxReasons)
 	rows, err := db.QueryContext(ctx, `SELECT r.reason, r.n, sum(r.n) OVER (), count(*) OVER () FROM (
-			SELECT coalesce(nullif(btrim(v.failure_reason), ''), `+none+`) AS reason, count(*) AS n
-			FROM identity_verifications v WHERE v.company_id = $1 AND v.status = 'FAILED'`+q.And()+`
-			GROUP BY 1) r
+			SELECT coalesce(nullif(reason, ''), `+none+`) AS reason, sum(n)::bigint AS n FROM (`+counts+`) x GROUP BY 1) r
 		ORDER BY r.n DESC, r.reason LIMIT `+lim, q.Args...)
 	if err != nil {
 		return err
@@ -253,10 +271,11 @@ func failureReasons(ctx context.Context, call *toolkit.Call, db querier, q *tool
 	return nil
 }
 
-func failedDetails(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, limit int, out *IdentityStatsOutput, t *toolkit.Text) error {
+// failedDetails lists the newest failed verifications of q's window w.
+func failedDetails(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, w toolkit.Window, limit int, out *IdentityStatsOutput, t *toolkit.Text) error {
 	var total int64
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM identity_verifications v WHERE v.company_id = $1 AND v.status = 'FAILED'`+q.And(),
-		q.Args...).Scan(&total); err != nil {
+	cq := toolkit.NewQuery(call.Company.ID)
+	if err := db.QueryRowContext(ctx, `SELECT coalesce(sum(n), 0)::bigint FROM (`+identityCounts(cq, w, true)+`) x`, cq.Args...).Scan(&total); err != nil {
 		return err
 	}
 	lim := q.Arg(limit)

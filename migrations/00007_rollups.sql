@@ -75,6 +75,15 @@ CREATE TABLE fraud_daily (
     PRIMARY KEY (company_id, day)
 );
 
+-- Candidates by creation day and status.
+CREATE TABLE candidate_daily (
+    company_id uuid NOT NULL REFERENCES companies (id) ON DELETE CASCADE,
+    day        date NOT NULL,
+    status     text NOT NULL,
+    candidates bigint NOT NULL,
+    PRIMARY KEY (company_id, day, status)
+);
+
 -- Identity verifications by start day, status and (for FAILED) failure reason: the trimmed reason
 -- cut to 500 characters ('' for none and for the other statuses), so a key stays small.
 CREATE TABLE identity_daily (
@@ -109,6 +118,20 @@ CREATE INDEX candidate_journeys_entered_idx ON candidate_journeys (company_id, e
     INCLUDE (invited, started, completed, positive, hired);
 CREATE INDEX candidate_journeys_completed_idx ON candidate_journeys (company_id, last_completed_at)
     INCLUDE (first_completed_at, completed_n) WHERE completed_n > 0;
+
+-- Journeys by entry day and the stages reached: the company-wide funnel of a cohort. Maintained
+-- from candidate_journeys (a rollup of a rollup).
+CREATE TABLE journey_daily (
+    company_id uuid NOT NULL REFERENCES companies (id) ON DELETE CASCADE,
+    day        date NOT NULL,
+    invited    boolean NOT NULL,
+    started    boolean NOT NULL,
+    completed  boolean NOT NULL,
+    positive   boolean NOT NULL,
+    hired      boolean NOT NULL,
+    candidates bigint NOT NULL,
+    PRIMARY KEY (company_id, day, invited, started, completed, positive, hired)
+);
 
 -- Cheating evaluations carry their session's candidate and job, so flagged counts per candidate
 -- or job read only the (few) flagged evaluations.
@@ -349,6 +372,47 @@ CREATE TRIGGER fraud_verifications_rollup_update AFTER UPDATE ON fraud_verificat
 CREATE TRIGGER fraud_verifications_rollup_delete AFTER DELETE ON fraud_verifications
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_fraud_trigger();
 
+-- +goose StatementBegin
+CREATE FUNCTION rollup_candidates_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format($q$
+        INSERT INTO candidate_daily AS d
+        SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, status, sum(sign)
+        FROM (%s) r WHERE EXISTS (SELECT 1 FROM companies c WHERE c.id = r.company_id)
+        GROUP BY 1, 2, 3 HAVING sum(sign) <> 0 ORDER BY 1, 2, 3
+        ON CONFLICT (company_id, day, status) DO UPDATE SET candidates = d.candidates + excluded.candidates
+    $q$, rollup_signed(TG_OP));
+    RETURN NULL;
+END $$;
+-- +goose StatementEnd
+CREATE TRIGGER candidates_rollup_insert AFTER INSERT ON candidates
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_candidates_trigger();
+CREATE TRIGGER candidates_rollup_update AFTER UPDATE ON candidates
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_candidates_trigger();
+CREATE TRIGGER candidates_rollup_delete AFTER DELETE ON candidates
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_candidates_trigger();
+
+-- +goose StatementBegin
+CREATE FUNCTION rollup_journey_daily_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format($q$
+        INSERT INTO journey_daily AS d
+        SELECT company_id, (entered_at AT TIME ZONE 'UTC')::date, invited, started, completed, positive, hired, sum(sign)
+        FROM (%s) r WHERE EXISTS (SELECT 1 FROM companies c WHERE c.id = r.company_id)
+        GROUP BY 1, 2, 3, 4, 5, 6, 7 HAVING sum(sign) <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7
+        ON CONFLICT (company_id, day, invited, started, completed, positive, hired)
+        DO UPDATE SET candidates = d.candidates + excluded.candidates
+    $q$, rollup_signed(TG_OP));
+    RETURN NULL;
+END $$;
+-- +goose StatementEnd
+CREATE TRIGGER candidate_journeys_rollup_insert AFTER INSERT ON candidate_journeys
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_journey_daily_trigger();
+CREATE TRIGGER candidate_journeys_rollup_update AFTER UPDATE ON candidate_journeys
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_journey_daily_trigger();
+CREATE TRIGGER candidate_journeys_rollup_delete AFTER DELETE ON candidate_journeys
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_journey_daily_trigger();
+
 -- identity_reason is identity_daily's reason of an identity verification.
 -- +goose StatementBegin
 CREATE FUNCTION identity_reason(status text, failure_reason text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
@@ -386,6 +450,7 @@ BEGIN
     DELETE FROM evaluation_daily WHERE company_id = p_company;
     DELETE FROM fraud_daily WHERE company_id = p_company;
     DELETE FROM identity_daily WHERE company_id = p_company;
+    DELETE FROM candidate_daily WHERE company_id = p_company;
     DELETE FROM candidate_journeys WHERE company_id = p_company;
 
     INSERT INTO session_daily
@@ -411,6 +476,10 @@ BEGIN
            count(*) FILTER (WHERE overall_verification_score >= 50 AND overall_verification_score < 75),
            count(*) FILTER (WHERE overall_verification_score >= 75)
     FROM fraud_verifications WHERE company_id = p_company GROUP BY 1, 2;
+
+    INSERT INTO candidate_daily
+    SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, status, count(*)
+    FROM candidates WHERE company_id = p_company GROUP BY 1, 2, 3;
 
     INSERT INTO identity_daily
     SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, status, identity_reason(status, failure_reason), count(*)
@@ -442,6 +511,12 @@ BEGIN
         FROM interview_sessions WHERE company_id = p_company
     ) x
     GROUP BY candidate_id;
+
+    -- After the journeys (whose triggers update journey_daily only when triggers are on).
+    DELETE FROM journey_daily WHERE company_id = p_company;
+    INSERT INTO journey_daily
+    SELECT company_id, (entered_at AT TIME ZONE 'UTC')::date, invited, started, completed, positive, hired, count(*)
+    FROM candidate_journeys WHERE company_id = p_company GROUP BY 1, 2, 3, 4, 5, 6, 7;
 END $$;
 -- +goose StatementEnd
 
@@ -461,6 +536,14 @@ DROP TRIGGER cheating_evaluations_fill_session ON cheating_evaluations;
 DROP TRIGGER fraud_verifications_rollup_insert ON fraud_verifications;
 DROP TRIGGER fraud_verifications_rollup_update ON fraud_verifications;
 DROP TRIGGER fraud_verifications_rollup_delete ON fraud_verifications;
+DROP TRIGGER candidates_rollup_insert ON candidates;
+DROP TRIGGER candidates_rollup_update ON candidates;
+DROP TRIGGER candidates_rollup_delete ON candidates;
+DROP FUNCTION rollup_candidates_trigger();
+DROP TRIGGER candidate_journeys_rollup_insert ON candidate_journeys;
+DROP TRIGGER candidate_journeys_rollup_update ON candidate_journeys;
+DROP TRIGGER candidate_journeys_rollup_delete ON candidate_journeys;
+DROP FUNCTION rollup_journey_daily_trigger();
 DROP TRIGGER identity_verifications_rollup_insert ON identity_verifications;
 DROP TRIGGER identity_verifications_rollup_update ON identity_verifications;
 DROP TRIGGER identity_verifications_rollup_delete ON identity_verifications;
@@ -478,4 +561,4 @@ DROP INDEX cheating_evaluations_company_score_idx;
 CREATE INDEX cheating_evaluations_company_score_idx ON cheating_evaluations (company_id, cheating_score DESC, created_at DESC)
     INCLUDE (session_id);
 ALTER TABLE cheating_evaluations DROP COLUMN candidate_id, DROP COLUMN job_id;
-DROP TABLE candidate_journeys, identity_daily, fraud_daily, evaluation_daily, job_totals, completion_slots, session_daily;
+DROP TABLE journey_daily, candidate_journeys, candidate_daily, identity_daily, fraud_daily, evaluation_daily, job_totals, completion_slots, session_daily;

@@ -95,6 +95,11 @@ func TestTriggersKeepRollupsExact(t *testing.T) {
 		{"failure reasons change and checks move a day", `UPDATE identity_verifications SET failure_reason = NULL,
 			created_at = created_at + interval '1 day' WHERE company_id = $1 AND status = 'FAILED' AND id::text LIKE '%c'`},
 		{"identity checks are deleted", `DELETE FROM identity_verifications WHERE company_id = $1 AND id::text LIKE '%d'`},
+		{"candidates change status", `UPDATE candidates SET status = 'interviewing' WHERE company_id = $1 AND id::text LIKE '%e'`},
+		{"a candidate moves a day", `UPDATE candidates SET created_at = created_at - interval '1 day' WHERE id = (
+			SELECT id FROM candidates WHERE company_id = $1 ORDER BY id LIMIT 1)`},
+		{"a candidate is added", `INSERT INTO candidates (company_id, first_name, last_name, status, created_at, updated_at)
+			VALUES ($1, 'New', 'Person', 'new', now(), now())`},
 		{"a candidate is deleted (cascade)", `DELETE FROM candidates WHERE id = (
 			SELECT candidate_id FROM interview_sessions WHERE company_id = $1 ORDER BY id LIMIT 1)`},
 		{"a job is deleted (cascade)", `DELETE FROM jobs WHERE id = (
@@ -136,6 +141,8 @@ func TestCheckFindsDrift(t *testing.T) {
 			"fraud_daily":        "UPDATE fraud_daily SET band_50_75 = band_50_75 + 1 WHERE ctid = (SELECT ctid FROM fraud_daily WHERE company_id = $1 LIMIT 1)",
 			"identity_daily":     "UPDATE identity_daily SET verifications = verifications + 1 WHERE ctid = (SELECT ctid FROM identity_daily WHERE company_id = $1 LIMIT 1)",
 			"job_totals":         "UPDATE job_totals SET applicants = applicants + 1 WHERE ctid = (SELECT ctid FROM job_totals WHERE company_id = $1 LIMIT 1)",
+			"candidate_daily":    "UPDATE candidate_daily SET status = 'x' || status WHERE ctid = (SELECT ctid FROM candidate_daily WHERE company_id = $1 LIMIT 1)",
+			"journey_daily":      "UPDATE journey_daily SET candidates = candidates - 1 WHERE ctid = (SELECT ctid FROM journey_daily WHERE company_id = $1 LIMIT 1)",
 			"candidate_journeys": "UPDATE candidate_journeys SET hired = NOT hired WHERE ctid = (SELECT ctid FROM candidate_journeys WHERE company_id = $1 LIMIT 1)",
 		}[tb.Name]
 		tx, err := db.Begin()

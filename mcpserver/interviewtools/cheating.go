@@ -222,7 +222,7 @@ func evaluatedCount(q *toolkit.Query, w toolkit.Window) string {
 	source := func(w toolkit.Window) string {
 		return `SELECT count(*) FROM cheating_evaluations ce WHERE ce.company_id = $1` + q.Range("ce.created_at", w)
 	}
-	return `SELECT coalesce(sum(n), 0)::bigint FROM (` + splitUnion(w, toolkit.Day, rollup, source) + `) x(n)`
+	return `SELECT coalesce(sum(n), 0)::bigint FROM (` + toolkit.SplitUnion(w, toolkit.Day, rollup, source) + `) x(n)`
 }
 
 // cheatingByJob lists jobs by flag rate or count. Company-wide for all time, the evaluated counts

@@ -257,7 +257,7 @@ func fraudTotals(ctx context.Context, db querier, company uuid.UUID, w toolkit.W
 		}
 		sourceCols = append(sourceCols, "count(*) FILTER (WHERE "+cond+")")
 	}
-	union := splitUnion(w, toolkit.Day, func(w toolkit.Window) string {
+	union := toolkit.SplitUnion(w, toolkit.Day, func(w toolkit.Window) string {
 		return `SELECT ` + strings.Join(rollupCols, ", ") + ` FROM fraud_daily r WHERE r.company_id = $1` + q.DayRange("r.day", w)
 	}, func(w toolkit.Window) string {
 		return `SELECT ` + strings.Join(sourceCols, ", ") + ` FROM fraud_verifications f WHERE f.company_id = $1` + q.Range("f.created_at", w)

@@ -218,13 +218,13 @@ func identityStats(ctx context.Context, call *toolkit.Call, in IdentityStatsInpu
 // identityCounts is a statement of the company's identity verifications started in w, as rows
 // (status, reason, n): identity_daily for the whole UTC days, the verifications of the partial
 // days at the ends. reason is identity_reason(): the trimmed failure reason of a FAILED one, cut
-// to 500 characters, '' for none and for the other statuses. failed keeps the FAILED ones only.
+// to 500 characters, ” for none and for the other statuses. failed keeps the FAILED ones only.
 func identityCounts(q *toolkit.Query, w toolkit.Window, failed bool) string {
 	var only string
 	if failed {
 		only = " AND status = 'FAILED'"
 	}
-	return `SELECT * FROM (` + splitUnion(w, toolkit.Day, func(w toolkit.Window) string {
+	return `SELECT * FROM (` + toolkit.SplitUnion(w, toolkit.Day, func(w toolkit.Window) string {
 		return `SELECT status, reason, verifications FROM identity_daily WHERE company_id = $1` + only + q.DayRange("day", w)
 	}, func(w toolkit.Window) string {
 		return `SELECT status, identity_reason(status, failure_reason), count(*) FROM identity_verifications

@@ -1,9 +1,6 @@
 package interviewtools
 
 import (
-	"strings"
-	"time"
-
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
@@ -39,22 +36,4 @@ func (f filters) on(a string) string {
 		s += " AND " + a + ".medium_type = ANY(" + f.media + "::text[])"
 	}
 	return s
-}
-
-// splitUnion returns the UNION ALL of rollup over the whole grains of w and of source over each
-// partial grain at its ends (toolkit.SplitWindow); both return the same columns (named by the
-// caller's alias list), so sums over the union are the sums over w.
-func splitUnion(w toolkit.Window, grain time.Duration, rollup, source func(toolkit.Window) string) string {
-	sp := toolkit.SplitWindow(w, grain)
-	var parts []string
-	if sp.Inner != nil {
-		parts = append(parts, "("+rollup(*sp.Inner)+")")
-	}
-	for _, e := range sp.Edges {
-		parts = append(parts, "("+source(e)+")")
-	}
-	if len(parts) == 0 { // an empty window
-		parts = append(parts, "("+source(w)+")")
-	}
-	return strings.Join(parts, "\n\t\tUNION ALL ")
 }

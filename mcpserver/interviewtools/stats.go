@@ -288,7 +288,7 @@ func completions(ctx context.Context, db querier, q *toolkit.Query, f filters, w
 				FROM completion_slots r WHERE r.company_id = $1` + f.on("r") + q.Range("r.slot", w)
 		}
 		stmt = `SELECT coalesce(sum(n), 0)::bigint, coalesce(sum(timed), 0)::bigint, coalesce(sum(seconds), 0)::bigint
-			FROM (` + splitUnion(w, toolkit.Slot, rollup, source) + `) x(n, timed, seconds)`
+			FROM (` + toolkit.SplitUnion(w, toolkit.Slot, rollup, source) + `) x(n, timed, seconds)`
 	}
 	var c completionCounts
 	err := db.QueryRowContext(ctx, stmt, q.Args...).Scan(&c.n, &c.timed, &c.seconds)
@@ -307,6 +307,9 @@ func completedCandidates(ctx context.Context, db querier, q *toolkit.Query, f fi
 		// (or hashes them) instead of sorting every session as count(DISTINCT) does.
 		stmt = `SELECT count(*) FROM (SELECT DISTINCT s.candidate_id FROM interview_sessions s
 			WHERE s.company_id = $1 AND s.status = 'COMPLETED'` + f.on("s") + q.Range("s.completed_at", w) + `) x`
+	} else if w.Since == nil && w.Until == nil {
+		// All time: the candidates whose journey reached a completion.
+		stmt = `SELECT coalesce(sum(candidates), 0)::bigint FROM journey_daily WHERE company_id = $1 AND completed`
 	} else {
 		// Disjoint parts, each an index range of its own: the last completion in w; the first in
 		// w and the last after it; both outside w on either side (three completions or more).
@@ -348,7 +351,7 @@ func sessionCounts(ctx context.Context, db querier, q *toolkit.Query, f filters,
 			return `SELECT d.status, d.medium_type, sum(d.sessions) FROM session_daily d
 				WHERE d.company_id = $1` + f.on("d") + q.DayRange("d.day", w) + ` GROUP BY 1, 2`
 		}
-		stmt = `SELECT status, medium_type, sum(n)::bigint FROM (` + splitUnion(w, toolkit.Day, rollup, source) + `) x(status, medium_type, n) GROUP BY 1, 2`
+		stmt = `SELECT status, medium_type, sum(n)::bigint FROM (` + toolkit.SplitUnion(w, toolkit.Day, rollup, source) + `) x(status, medium_type, n) GROUP BY 1, 2`
 	}
 	rows, err := db.QueryContext(ctx, stmt, q.Args...)
 	if err != nil {

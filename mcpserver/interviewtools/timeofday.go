@@ -190,7 +190,7 @@ func hourCounts(q *toolkit.Query, f filters, zone string, w toolkit.Window) stri
 		return `SELECT ` + hour("r.slot") + `, sum(r.completed) FROM completion_slots r
 			WHERE r.company_id = $1` + q.Range("r.slot", w) + ` GROUP BY 1`
 	}
-	return `SELECT h, sum(n)::bigint FROM (` + splitUnion(w, toolkit.Slot, rollup, source) + `) x(h, n) GROUP BY 1`
+	return `SELECT h, sum(n)::bigint FROM (` + toolkit.SplitUnion(w, toolkit.Slot, rollup, source) + `) x(h, n) GROUP BY 1`
 }
 
 // loadZone resolves an IANA zone name; "Local" and other non-portable names are refused.

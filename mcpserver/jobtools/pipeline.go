@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -146,8 +145,12 @@ func byStatus(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Wi
 	q := toolkit.NewQuery(call.Company.ID)
 	var stmt string
 	if job == nil {
-		stmt = `SELECT status, count(*) FROM candidates WHERE company_id = $1` + q.Range("created_at", w) +
-			` GROUP BY status`
+		// candidate_daily for the whole UTC days of w, the candidates of the partial days.
+		stmt = `SELECT status, sum(n)::bigint FROM (` + toolkit.SplitUnion(w, toolkit.Day, func(w toolkit.Window) string {
+			return `SELECT status, candidates FROM candidate_daily WHERE company_id = $1` + q.DayRange("day", w)
+		}, func(w toolkit.Window) string {
+			return `SELECT status, count(*) FROM candidates WHERE company_id = $1` + q.Range("created_at", w) + ` GROUP BY status`
+		}) + `) x(status, n) GROUP BY status`
 	} else {
 		jobArg := q.Arg(job.ID)
 		stmt = `SELECT c.status, count(*) FROM candidates c
@@ -185,23 +188,20 @@ func sessionScope(q *toolkit.Query, job *jobRef, w toolkit.Window) string {
 // session_daily for the whole UTC days of w and the sessions of the partial days at its ends.
 func byDecision(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Window) (*decisionBlock, error) {
 	q := toolkit.NewQuery(call.Company.ID)
-	const fromSessions = `SELECT decision, count(*) AS n FROM interview_sessions WHERE `
-	var parts []string
-	if job != nil {
-		parts = append(parts, fromSessions+sessionScope(q, job, w)+` GROUP BY decision`)
+	source := func(w toolkit.Window) string {
+		return `SELECT decision, count(*) FROM interview_sessions WHERE ` + sessionScope(q, job, w) + ` GROUP BY decision`
+	}
+	var union string
+	if job == nil {
+		union = toolkit.SplitUnion(w, toolkit.Day, func(w toolkit.Window) string {
+			return `SELECT decision, sessions FROM session_daily WHERE company_id = $1` + q.DayRange("day", w)
+		}, source)
 	} else {
-		split := toolkit.SplitWindow(w, toolkit.Day)
-		if split.Inner != nil {
-			parts = append(parts, `SELECT decision, sessions AS n FROM session_daily WHERE company_id = $1`+q.DayRange("day", *split.Inner))
-		}
-		for _, e := range split.Edges {
-			parts = append(parts, fromSessions+sessionScope(q, nil, e)+` GROUP BY decision`)
-		}
+		union = source(w)
 	}
 	counts := map[string]int{}
 	b := &decisionBlock{Decisions: []decisionCount{}}
-	err := collect(ctx, call.Env.Store.SQL(), `SELECT decision, sum(n)::bigint FROM (`+strings.Join(parts, " UNION ALL ")+
-		`) p GROUP BY decision`, q.Args, func(r *sql.Rows) error {
+	err := collect(ctx, call.Env.Store.SQL(), `SELECT decision, sum(n)::bigint FROM (`+union+`) p(decision, n) GROUP BY decision`, q.Args, func(r *sql.Rows) error {
 		var d string
 		var n int
 		if err := r.Scan(&d, &n); err != nil {
@@ -230,17 +230,30 @@ var funnelStages = []struct{ stage, label string }{
 }
 
 // funnel counts the cohort of candidates who entered the scope's pipeline in w by the stages they
-// ever reached. Company-wide it reads candidate_journeys; for a job it derives the same
+// ever reached. Company-wide it reads journey_daily and candidate_journeys; for a job it derives the same
 // per-candidate facts from the job's applications and sessions.
 func funnel(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Window) (*funnelBlock, error) {
 	q := toolkit.NewQuery(call.Company.ID)
-	from := `candidate_journeys WHERE company_id = $1`
-	if job != nil {
+	const stages = `count(*) FILTER (WHERE invited), count(*) FILTER (WHERE started), count(*) FILTER (WHERE completed),
+		count(*) FILTER (WHERE positive), count(*) FILTER (WHERE hired)`
+	var stmt string
+	if job == nil {
+		// journey_daily for the whole UTC days of w, the journeys entered in the partial days.
+		stmt = `SELECT coalesce(sum(a), 0)::bigint, coalesce(sum(i), 0)::bigint, coalesce(sum(s), 0)::bigint,
+			coalesce(sum(c), 0)::bigint, coalesce(sum(p), 0)::bigint, coalesce(sum(h), 0)::bigint
+			FROM (` + toolkit.SplitUnion(w, toolkit.Day, func(w toolkit.Window) string {
+			return `SELECT sum(candidates), sum(candidates) FILTER (WHERE invited), sum(candidates) FILTER (WHERE started),
+				sum(candidates) FILTER (WHERE completed), sum(candidates) FILTER (WHERE positive), sum(candidates) FILTER (WHERE hired)
+				FROM journey_daily WHERE company_id = $1` + q.DayRange("day", w)
+		}, func(w toolkit.Window) string {
+			return `SELECT count(*), ` + stages + ` FROM candidate_journeys WHERE company_id = $1` + q.Range("entered_at", w)
+		}) + `) x(a, i, s, c, p, h)`
+	} else {
 		jobArg := q.Arg(job.ID)
 		positive := q.Arg(textArray(toolkit.Strings(positiveDecisions)))
 		// Each side groups one table, so the planner estimates the candidates (a UNION ALL
 		// grouped at once gets a default estimate and a slower parallel plan).
-		from = `(
+		stmt = `SELECT count(*), ` + stages + ` FROM (
 			SELECT least(a.entered, s.entered) AS entered_at, s.candidate_id IS NOT NULL AS invited,
 			       s.started, s.completed, s.positive, s.hired
 			FROM (
@@ -255,12 +268,8 @@ func funnel(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Wind
 				       bool_or(decision = 'HIRED') AS hired
 				FROM interview_sessions WHERE company_id = $1 AND job_id = ` + jobArg + `::uuid GROUP BY candidate_id
 			) s USING (candidate_id)
-		) j WHERE true`
+		) j WHERE true` + q.Range("entered_at", w)
 	}
-	stmt := `
-		SELECT count(*), count(*) FILTER (WHERE invited), count(*) FILTER (WHERE started),
-		       count(*) FILTER (WHERE completed), count(*) FILTER (WHERE positive), count(*) FILTER (WHERE hired)
-		FROM ` + from + q.Range("entered_at", w)
 	n := make([]int, len(funnelStages))
 	if err := call.Env.Store.SQL().QueryRowContext(ctx, stmt, q.Args...).Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5]); err != nil {
 		return nil, err

@@ -137,7 +137,8 @@ func TestPipelineRollupsMatchSource(t *testing.T) {
 	ctx := t.Context()
 	db := f.h.DB.SQL
 	f.exec(t, `INSERT INTO candidates (company_id, first_name, last_name, status, created_at)
-		SELECT $1, 'Gen', 'Candidate ' || i, 'new', timestamptz '2026-01-01' FROM generate_series(1, 30) i`, f.acme.ID)
+		SELECT $1, 'Gen', 'Candidate ' || i, (ARRAY['new', 'screening', 'hired'])[1 + i % 3],
+		       timestamptz '2026-01-01' + i * interval '3 days 5 hours 7 minutes' FROM generate_series(1, 30) i`, f.acme.ID)
 	var cands []uuid.UUID
 	rows, err := db.QueryContext(ctx, `SELECT id FROM candidates WHERE company_id = $1 ORDER BY first_name, last_name`, f.acme.ID)
 	if err != nil {
@@ -250,6 +251,32 @@ func TestPipelineRollupsMatchSource(t *testing.T) {
 				jobArg = &job
 				args["positionId"] = job.String()
 				delete(args, "companyWide")
+			}
+			if job == uuid.Nil {
+				wantStatus := map[string]float64{}
+				rows, err := db.QueryContext(ctx, `SELECT status, count(*) FROM candidates WHERE company_id = $1
+					AND ($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at < $3) GROUP BY 1`,
+					f.acme.ID, since, until)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for rows.Next() {
+					var st string
+					var n float64
+					if err := rows.Scan(&st, &n); err != nil {
+						t.Fatal(err)
+					}
+					wantStatus[st] = n
+				}
+				rows.Close()
+				m, _ := f.decode(t, "getCandidatePipelineStats", withMetric(args, "byStatus"))
+				gotStatus := map[string]float64{}
+				for _, s := range jsonPath(t, m, "byStatus.statuses").([]any) {
+					gotStatus[jsonPath(t, s, "status").(string)] = num(t, s, "candidates")
+				}
+				if !sameCounts(gotStatus, wantStatus) {
+					t.Errorf("%s: byStatus = %v, want %v", name, gotStatus, wantStatus)
+				}
 			}
 			var want [6]float64
 			if err := db.QueryRowContext(ctx, funnelSQL, f.acme.ID, jobArg, since, until).Scan(&want[0], &want[1], &want[2], &want[3], &want[4], &want[5]); err != nil {

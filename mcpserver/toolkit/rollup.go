@@ -1,6 +1,9 @@
 package toolkit
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Rollup grains of the tables in migration 00007: days and 15-minute slots, both UTC.
 const (
@@ -61,4 +64,22 @@ func (q *Query) DayRange(col string, w Window) string {
 		s += " AND " + col + " < " + q.Arg(w.Until.UTC().Format(time.DateOnly)) + "::date"
 	}
 	return s
+}
+
+// SplitUnion returns the UNION ALL of rollup over the whole grains of w and of source over each
+// partial grain at its ends (SplitWindow); both return the same columns (named by the
+// caller's alias list), so sums over the union are the sums over w.
+func SplitUnion(w Window, grain time.Duration, rollup, source func(Window) string) string {
+	sp := SplitWindow(w, grain)
+	var parts []string
+	if sp.Inner != nil {
+		parts = append(parts, "("+rollup(*sp.Inner)+")")
+	}
+	for _, e := range sp.Edges {
+		parts = append(parts, "("+source(e)+")")
+	}
+	if len(parts) == 0 { // an empty window
+		parts = append(parts, "("+source(w)+")")
+	}
+	return strings.Join(parts, "\n\t\tUNION ALL ")
 }

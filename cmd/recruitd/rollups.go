@@ -56,7 +56,9 @@ func rollupsCmd(e *env) *cobra.Command {
 	}
 	cmd.AddCommand(
 		run("check", func(ctx context.Context, st *store.Store, id uuid.UUID) error { return rollup.Check(ctx, st.SQL(), id) }),
-		run("rebuild", func(ctx context.Context, st *store.Store, id uuid.UUID) error { return rollup.Rebuild(ctx, st.SQL(), id) }),
+		run("rebuild", func(ctx context.Context, st *store.Store, id uuid.UUID) error {
+			return rollup.Rebuild(ctx, st.SQL(), id)
+		}),
 	)
 	return cmd
 }

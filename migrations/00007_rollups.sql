@@ -48,6 +48,20 @@ CREATE TABLE job_totals (
     FOREIGN KEY (company_id, job_id) REFERENCES jobs (company_id, id) ON DELETE CASCADE
 );
 
+-- Per job and UTC day: sessions by invitation day (and how many of them are COMPLETED now), and
+-- cheating evaluations by evaluation day. Windowed per-job breakdowns read it.
+CREATE TABLE job_daily (
+    company_id uuid NOT NULL,
+    day        date NOT NULL,
+    job_id     uuid NOT NULL,
+    sessions   bigint NOT NULL DEFAULT 0,
+    completed  bigint NOT NULL DEFAULT 0,
+    evaluated  bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (company_id, day, job_id),
+    FOREIGN KEY (company_id, job_id) REFERENCES jobs (company_id, id) ON DELETE CASCADE
+);
+CREATE INDEX job_daily_job_idx ON job_daily (company_id, job_id);
+
 -- Cheating evaluations by day of evaluation.
 CREATE TABLE evaluation_daily (
     company_id uuid NOT NULL REFERENCES companies (id) ON DELETE CASCADE,
@@ -248,6 +262,13 @@ BEGIN
         GROUP BY 1, 2 HAVING sum(sign) <> 0 OR sum(sign) FILTER (WHERE status = 'COMPLETED') <> 0 ORDER BY 1, 2
         ON CONFLICT (company_id, job_id) DO UPDATE SET sessions = d.sessions + excluded.sessions, completed = d.completed + excluded.completed
     $q$, src);
+    EXECUTE format($q$
+        INSERT INTO job_daily AS d (company_id, day, job_id, sessions, completed)
+        SELECT company_id, (invited_at AT TIME ZONE 'UTC')::date, job_id, sum(sign), coalesce(sum(sign) FILTER (WHERE status = 'COMPLETED'), 0)
+        FROM (%s) r WHERE EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = r.company_id AND j.id = r.job_id)
+        GROUP BY 1, 2, 3 HAVING sum(sign) <> 0 OR sum(sign) FILTER (WHERE status = 'COMPLETED') <> 0 ORDER BY 1, 2, 3
+        ON CONFLICT (company_id, day, job_id) DO UPDATE SET sessions = d.sessions + excluded.sessions, completed = d.completed + excluded.completed
+    $q$, src);
     -- Journeys depend on more than one row per candidate: recompute the changed candidates'.
     EXECUTE format($q$
         SELECT array_agg(company_id), array_agg(candidate_id) FROM (
@@ -324,6 +345,13 @@ BEGIN
         FROM (%s) r WHERE EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = r.company_id AND j.id = r.job_id)
         GROUP BY 1, 2 HAVING sum(sign) <> 0 ORDER BY 1, 2
         ON CONFLICT (company_id, job_id) DO UPDATE SET evaluated = d.evaluated + excluded.evaluated
+    $q$, src);
+    EXECUTE format($q$
+        INSERT INTO job_daily AS d (company_id, day, job_id, evaluated)
+        SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, job_id, sum(sign)
+        FROM (%s) r WHERE EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = r.company_id AND j.id = r.job_id)
+        GROUP BY 1, 2, 3 HAVING sum(sign) <> 0 ORDER BY 1, 2, 3
+        ON CONFLICT (company_id, day, job_id) DO UPDATE SET evaluated = d.evaluated + excluded.evaluated
     $q$, src);
     RETURN NULL;
 END $$;
@@ -447,6 +475,7 @@ BEGIN
     DELETE FROM session_daily WHERE company_id = p_company;
     DELETE FROM completion_slots WHERE company_id = p_company;
     DELETE FROM job_totals WHERE company_id = p_company;
+    DELETE FROM job_daily WHERE company_id = p_company;
     DELETE FROM evaluation_daily WHERE company_id = p_company;
     DELETE FROM fraud_daily WHERE company_id = p_company;
     DELETE FROM identity_daily WHERE company_id = p_company;
@@ -494,6 +523,14 @@ BEGIN
                FROM interview_sessions WHERE company_id = p_company GROUP BY 1) s ON s.job_id = j.id
     LEFT JOIN (SELECT job_id, count(*) AS n FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1) e ON e.job_id = j.id
     WHERE j.company_id = p_company AND (a.n IS NOT NULL OR s.n IS NOT NULL OR e.n IS NOT NULL);
+
+    INSERT INTO job_daily
+    SELECT p_company, day, job_id, coalesce(s.n, 0), coalesce(s.completed, 0), coalesce(e.n, 0)
+    FROM (SELECT (invited_at AT TIME ZONE 'UTC')::date AS day, job_id, count(*) AS n,
+                 count(*) FILTER (WHERE status = 'COMPLETED') AS completed
+          FROM interview_sessions WHERE company_id = p_company GROUP BY 1, 2) s
+    FULL JOIN (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, job_id, count(*) AS n
+               FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1, 2) e USING (day, job_id);
 
     INSERT INTO candidate_journeys
     SELECT p_company, candidate_id, min(entered),
@@ -561,4 +598,4 @@ DROP INDEX cheating_evaluations_company_score_idx;
 CREATE INDEX cheating_evaluations_company_score_idx ON cheating_evaluations (company_id, cheating_score DESC, created_at DESC)
     INCLUDE (session_id);
 ALTER TABLE cheating_evaluations DROP COLUMN candidate_id, DROP COLUMN job_id;
-DROP TABLE journey_daily, candidate_journeys, candidate_daily, identity_daily, fraud_daily, evaluation_daily, job_totals, completion_slots, session_daily;
+DROP TABLE job_daily, journey_daily, candidate_journeys, candidate_daily, identity_daily, fraud_daily, evaluation_daily, job_totals, completion_slots, session_daily;

@@ -167,7 +167,7 @@ func runMCPBench(ctx context.Context, e *env, o mcpBenchOptions) error {
 	floorP50 := floor.Percentile(50)
 	fmt.Fprintf(out, "floor: tools/list round trip p50 %s, p95 %s (200 calls)\n\n", ms(floorP50), ms(floor.Percentile(95)))
 
-	logStart := fileSize(pg.LogPath())
+	var measured []logSpan // the log written during measured calls (warm-ups excluded)
 	fmt.Fprintf(out, "%-32s %6s %9s %9s %9s %8s %9s  %s\n", "tool", "calls", "p50", "p95", "max", "target", "p95/floor", "verdict")
 	failed := 0
 	for _, tool := range slices.Sorted(maps.Keys(args)) {
@@ -178,6 +178,7 @@ func runMCPBench(ctx context.Context, e *env, o mcpBenchOptions) error {
 			}
 		}
 		var lat bench.Latencies
+		span := logSpan{from: fileSize(pg.LogPath())}
 		for i := range o.iterations {
 			begin := time.Now()
 			if _, err := callTool(ctx, cs, tool, sets[i%len(sets)]); err != nil {
@@ -185,6 +186,8 @@ func runMCPBench(ctx context.Context, e *env, o mcpBenchOptions) error {
 			}
 			lat = append(lat, time.Since(begin))
 		}
+		span.to = fileSize(pg.LogPath())
+		measured = append(measured, span)
 		target := defaultMCPTarget
 		if t, ok := mcpTargets[tool]; ok {
 			target = t
@@ -202,7 +205,7 @@ func runMCPBench(ctx context.Context, e *env, o mcpBenchOptions) error {
 	} else {
 		fmt.Fprintln(out, "every tool meets its p95 target")
 	}
-	printSlowPlans(out, pg.LogPath(), logStart, 3)
+	printSlowPlans(out, pg.LogPath(), measured, 3)
 	return nil
 }
 
@@ -323,12 +326,14 @@ func mcpBenchArguments(ctx context.Context, st *store.Store, companyID string) (
 		"getCandidatePipelineStats": {
 			a("metric", "byStatus"), a("metric", "byDecision"), a("metric", "funnel"),
 			a("metric", "funnel", "positionId", jobs[0]), a("metric", "byStatus", "positionId", jobs[1]), a("metric", "byDecision", "sinceDate", quarterAgo),
+			a("metric", "funnel", "sinceDate", quarterAgo), a("metric", "byStatus", "sinceDate", yearAgo),
 		},
 		"getInterviewStats": {
 			a("metric", "completedCandidates"), a("metric", "completedInterviews", "sinceDate", quarterAgo), a("metric", "averageDuration"),
 			a("metric", "byInterviewer"), a("metric", "byStatus"), a("metric", "byMediumType", "mediumType", []string{"VIDEO", "PHONE"}),
 			a("metric", "topCandidates", "limit", 100, "decision", []string{"ACCEPTED", "HIRED"}), withJob(a("metric", "completedInterviews"), jobs[2]),
-			a("metric", "topCandidates", "positionId", jobs[3]),
+			a("metric", "topCandidates", "positionId", jobs[3]), a("metric", "byInterviewer", "sinceDate", quarterAgo),
+			a("metric", "completedCandidates", "sinceDate", quarterAgo), a("metric", "completedCandidates", "mediumType", []string{"VIDEO"}),
 		},
 		"getInterviewTimeOfDayBreakdown": {
 			a(), a("timezone", "America/Los_Angeles"), a("sinceDate", yearAgo), a("positionId", jobs[0], "sinceDate", yearAgo),
@@ -339,14 +344,15 @@ func mcpBenchArguments(ctx context.Context, st *store.Store, companyID string) (
 		"getCheatingDetectionStats": {
 			a("metric", "flaggedCandidates"), a("metric", "flaggedInterviews"), a("metric", "flaggedPercentage", "sinceDate", quarterAgo),
 			a("metric", "byJob", "sortByJobMetric", "rate"), a("metric", "byJob", "sortByJobMetric", "count"), a("metric", "flaggedDetails"),
-			a("metric", "flaggedPercentage", "positionId", jobs[1]),
+			a("metric", "flaggedPercentage", "positionId", jobs[1]), a("metric", "byJob", "sinceDate", quarterAgo),
 		},
 		"getFraudVerificationStats": {
 			a("metric", "flaggedCandidates"), a("metric", "riskBreakdown"), a("metric", "flaggedDetails", "limit", 50),
-			a("metric", "flaggedCandidates", "threshold", 30, "sinceDate", quarterAgo),
+			a("metric", "flaggedCandidates", "threshold", 30, "sinceDate", quarterAgo), a("metric", "riskBreakdown", "sinceDate", yearAgo),
 		},
 		"getIdentityVerificationStats": {
 			a("metric", "statusBreakdown"), a("metric", "verificationRate"), a("metric", "failureReasons"), a("metric", "failedDetails", "limit", 100),
+			a("metric", "statusBreakdown", "sinceDate", quarterAgo), a("metric", "failureReasons", "sinceDate", yearAgo),
 		},
 		"getCompanyFeatures": {a(), a("featureName", "fraudDetection")},
 		"getAtsConnection":   {a()},
@@ -374,30 +380,40 @@ func mcpBenchArguments(ctx context.Context, st *store.Store, companyID string) (
 	return out, nil
 }
 
-// printSlowPlans prints the n slowest statements auto_explain logged since offset, with plans.
-func printSlowPlans(out io.Writer, logPath string, offset int64, n int) {
+// logSpan is a byte range [from, to) of the Postgres log.
+type logSpan struct{ from, to int64 }
+
+type slowPlan struct {
+	ms   float64
+	text string
+}
+
+// printSlowPlans prints the n slowest statements auto_explain logged in the spans, with plans.
+func printSlowPlans(out io.Writer, logPath string, spans []logSpan, n int) {
 	f, err := os.Open(logPath)
 	if err != nil {
 		return
 	}
 	defer f.Close()
-	if _, err := f.Seek(offset, io.SeekStart); err != nil {
-		return
+	var plans []slowPlan
+	for _, sp := range spans {
+		plans = append(plans, readPlans(io.NewSectionReader(f, sp.from, sp.to-sp.from))...)
 	}
-	type plan struct {
-		ms   float64
-		text string
-	}
-	var plans []plan
+	printPlans(out, logPath, plans, n)
+}
+
+// readPlans parses the auto_explain entries of a piece of the log.
+func readPlans(r io.Reader) []slowPlan {
+	var plans []slowPlan
 	head := regexp.MustCompile(`duration: ([0-9.]+) ms\s+plan:`)
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	var cur *plan
+	var cur *slowPlan
 	for sc.Scan() {
 		line := sc.Text()
 		if m := head.FindStringSubmatch(line); m != nil {
 			v, _ := strconv.ParseFloat(m[1], 64)
-			plans = append(plans, plan{ms: v})
+			plans = append(plans, slowPlan{ms: v})
 			cur = &plans[len(plans)-1]
 			continue
 		}
@@ -407,6 +423,11 @@ func printSlowPlans(out io.Writer, logPath string, offset int64, n int) {
 		}
 		cur = nil
 	}
+	return plans
+}
+
+// printPlans prints the n slowest distinct statements of plans.
+func printPlans(out io.Writer, logPath string, plans []slowPlan, n int) {
 	sort.Slice(plans, func(i, j int) bool { return plans[i].ms > plans[j].ms })
 	// One plan per statement: the slowest run of each of the n slowest distinct statements.
 	seen := map[string]bool{}

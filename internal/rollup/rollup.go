@@ -1,5 +1,5 @@
 // Package rollup rebuilds and verifies the statistics rollups of migration 00007 (session_daily,
-// completion_slots, evaluation_daily, fraud_daily, identity_daily, candidate_daily, job_totals,
+// completion_slots, evaluation_daily, fraud_daily, identity_daily, candidate_daily, job_totals, job_daily,
 // candidate_journeys, journey_daily).
 // Statement-level triggers keep them exact as the source tables change; Rebuild recomputes a
 // company's from scratch (for loads that run with triggers off), and Check compares the stored
@@ -24,6 +24,7 @@ var Tables = []struct{ Name, NonZero string }{
 	{"fraud_daily", "verifications <> 0 OR disposable_email <> 0 OR voip_phone <> 0 OR vpn_proxy_ip <> 0 OR thin_profile <> 0 OR footprint_anomaly <> 0 OR band_0_25 <> 0 OR band_25_50 <> 0 OR band_50_75 <> 0 OR band_75_100 <> 0"},
 	{"identity_daily", "verifications <> 0"},
 	{"job_totals", "applicants <> 0 OR sessions <> 0 OR completed <> 0 OR evaluated <> 0"},
+	{"job_daily", "sessions <> 0 OR completed <> 0 OR evaluated <> 0"},
 	{"candidate_daily", "candidates <> 0"},
 	{"candidate_journeys", "true"},
 	{"journey_daily", "candidates <> 0"},

@@ -141,6 +141,7 @@ func TestCheckFindsDrift(t *testing.T) {
 			"fraud_daily":        "UPDATE fraud_daily SET band_50_75 = band_50_75 + 1 WHERE ctid = (SELECT ctid FROM fraud_daily WHERE company_id = $1 LIMIT 1)",
 			"identity_daily":     "UPDATE identity_daily SET verifications = verifications + 1 WHERE ctid = (SELECT ctid FROM identity_daily WHERE company_id = $1 LIMIT 1)",
 			"job_totals":         "UPDATE job_totals SET applicants = applicants + 1 WHERE ctid = (SELECT ctid FROM job_totals WHERE company_id = $1 LIMIT 1)",
+			"job_daily":          "UPDATE job_daily SET completed = completed + 1 WHERE ctid = (SELECT ctid FROM job_daily WHERE company_id = $1 LIMIT 1)",
 			"candidate_daily":    "UPDATE candidate_daily SET status = 'x' || status WHERE ctid = (SELECT ctid FROM candidate_daily WHERE company_id = $1 LIMIT 1)",
 			"journey_daily":      "UPDATE journey_daily SET candidates = candidates - 1 WHERE ctid = (SELECT ctid FROM journey_daily WHERE company_id = $1 LIMIT 1)",
 			"candidate_journeys": "UPDATE candidate_journeys SET hired = NOT hired WHERE ctid = (SELECT ctid FROM candidate_journeys WHERE company_id = $1 LIMIT 1)",

@@ -231,11 +231,20 @@ func evaluatedCount(q *toolkit.Query, w toolkit.Window) string {
 func cheatingByJob(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, from, flagged string, job *uuid.UUID, w toolkit.Window,
 	sort jobSort, out *CheatingStatsOutput, t *toolkit.Text) error {
 	agg := `SELECT ce.job_id, count(*) AS evaluated, count(*) FILTER (WHERE ` + flagged + `) AS flagged` + from + ` GROUP BY ce.job_id`
-	if job == nil && w.Since == nil && w.Until == nil {
+	if job == nil {
+		// Evaluated from job_totals (all time) or job_daily (whole UTC days of w, the evaluations
+		// of the partial days); flagged from the evaluations above the threshold (the score index).
+		evaluated := `SELECT t.job_id, t.evaluated FROM job_totals t WHERE t.company_id = $1 AND t.evaluated > 0`
+		if w.Since != nil || w.Until != nil {
+			evaluated = `SELECT job_id, sum(n)::bigint AS evaluated FROM (` + toolkit.SplitUnion(w, toolkit.Day, func(w toolkit.Window) string {
+				return `SELECT job_id, evaluated FROM job_daily WHERE company_id = $1 AND evaluated <> 0` + q.DayRange("day", w)
+			}, func(w toolkit.Window) string {
+				return `SELECT ce.job_id, count(*) FROM cheating_evaluations ce WHERE ce.company_id = $1` + q.Range("ce.created_at", w) + ` GROUP BY 1`
+			}) + `) u(job_id, n) GROUP BY job_id HAVING sum(n) > 0`
+		}
 		agg = `SELECT t.job_id, t.evaluated, coalesce(f.flagged, 0) AS flagged
-			FROM job_totals t
-			LEFT JOIN (SELECT ce.job_id, count(*) AS flagged` + from + ` AND ` + flagged + ` GROUP BY ce.job_id) f ON f.job_id = t.job_id
-			WHERE t.company_id = $1 AND t.evaluated > 0`
+			FROM (` + evaluated + `) t
+			LEFT JOIN (SELECT ce.job_id, count(*) AS flagged` + from + ` AND ` + flagged + ` GROUP BY ce.job_id) f ON f.job_id = t.job_id`
 	}
 	order := "a.flagged::float8 / a.evaluated DESC, a.flagged DESC, a.evaluated DESC"
 	if sort == sortByCount {

@@ -425,11 +425,22 @@ func byMediumType(counts map[statusMedium]int64, filter []models.MediumType, out
 // byInterviewer reads the per-job totals for all time company-wide without a medium filter, and
 // otherwise the sessions invited in the window (session_daily has no job).
 func byInterviewer(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, f filters, w toolkit.Window, out *InterviewStatsOutput, t *toolkit.Text) error {
-	agg := `SELECT t.job_id, t.sessions, t.completed FROM job_totals t WHERE t.company_id = $1 AND t.sessions > 0`
-	if f.job != "" || f.media != "" || w.Since != nil || w.Until != nil {
-		agg = `SELECT s.job_id, count(*) AS sessions, count(*) FILTER (WHERE s.status = 'COMPLETED') AS completed
+	source := func(w toolkit.Window) string {
+		return `SELECT s.job_id, count(*) AS sessions, count(*) FILTER (WHERE s.status = 'COMPLETED') AS completed
 			FROM interview_sessions s WHERE s.company_id = $1` + f.on("s") + q.Range("s.invited_at", w) + `
 			GROUP BY s.job_id`
+	}
+	var agg string
+	switch {
+	case f.job != "" || f.media != "": // job_daily has no medium; one job's sessions are few
+		agg = source(w)
+	case w.Since == nil && w.Until == nil:
+		agg = `SELECT t.job_id, t.sessions, t.completed FROM job_totals t WHERE t.company_id = $1 AND t.sessions > 0`
+	default: // job_daily for the whole UTC days of w, the sessions of the partial days
+		agg = `SELECT job_id, sum(sessions)::bigint AS sessions, sum(completed)::bigint AS completed FROM (` +
+			toolkit.SplitUnion(w, toolkit.Day, func(w toolkit.Window) string {
+				return `SELECT job_id, sessions, completed FROM job_daily WHERE company_id = $1 AND sessions <> 0` + q.DayRange("day", w)
+			}, source) + `) u GROUP BY job_id HAVING sum(sessions) > 0`
 	}
 	lim := q.Arg(maxInterviewerRows)
 	rows, err := db.QueryContext(ctx, `WITH agg AS (`+agg+`)

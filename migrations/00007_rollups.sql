@@ -470,90 +470,91 @@ CREATE TRIGGER identity_verifications_rollup_delete AFTER DELETE ON identity_ver
 
 -- rollup_rebuild recomputes every rollup of one company from the source tables.
 -- +goose StatementBegin
-CREATE FUNCTION rollup_rebuild(p_company uuid) RETURNS void LANGUAGE plpgsql AS $$
+CREATE FUNCTION rollup_rebuild(p_company uuid, p_part text DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-    DELETE FROM session_daily WHERE company_id = p_company;
-    DELETE FROM completion_slots WHERE company_id = p_company;
-    DELETE FROM job_totals WHERE company_id = p_company;
-    DELETE FROM job_daily WHERE company_id = p_company;
-    DELETE FROM evaluation_daily WHERE company_id = p_company;
-    DELETE FROM fraud_daily WHERE company_id = p_company;
-    DELETE FROM identity_daily WHERE company_id = p_company;
-    DELETE FROM candidate_daily WHERE company_id = p_company;
-    DELETE FROM candidate_journeys WHERE company_id = p_company;
-
-    INSERT INTO session_daily
-    SELECT company_id, (invited_at AT TIME ZONE 'UTC')::date, status, medium_type, decision, count(*)
-    FROM interview_sessions WHERE company_id = p_company GROUP BY 1, 2, 3, 4, 5;
-
-    INSERT INTO completion_slots
-    SELECT company_id, date_bin('15 minutes', completed_at, timestamptz '2000-01-01 00:00Z'), medium_type,
-           count(*), count(duration_seconds), coalesce(sum(duration_seconds), 0)
-    FROM interview_sessions WHERE company_id = p_company AND status = 'COMPLETED' GROUP BY 1, 2, 3;
-
-    INSERT INTO evaluation_daily
-    SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, count(*)
-    FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1, 2;
-
-    INSERT INTO fraud_daily
-    SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, count(*),
-           count(*) FILTER (WHERE disposable_email), count(*) FILTER (WHERE voip_phone),
-           count(*) FILTER (WHERE vpn_proxy_ip), count(*) FILTER (WHERE thin_profile),
-           count(*) FILTER (WHERE footprint_anomaly),
-           count(*) FILTER (WHERE overall_verification_score < 25),
-           count(*) FILTER (WHERE overall_verification_score >= 25 AND overall_verification_score < 50),
-           count(*) FILTER (WHERE overall_verification_score >= 50 AND overall_verification_score < 75),
-           count(*) FILTER (WHERE overall_verification_score >= 75)
-    FROM fraud_verifications WHERE company_id = p_company GROUP BY 1, 2;
-
-    INSERT INTO candidate_daily
-    SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, status, count(*)
-    FROM candidates WHERE company_id = p_company GROUP BY 1, 2, 3;
-
-    INSERT INTO identity_daily
-    SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, status, identity_reason(status, failure_reason), count(*)
-    FROM identity_verifications WHERE company_id = p_company GROUP BY 1, 2, 3, 4;
-
-    INSERT INTO job_totals
-    SELECT p_company, j.id, coalesce(a.n, 0), coalesce(s.n, 0), coalesce(s.completed, 0), coalesce(e.n, 0)
-    FROM jobs j
-    LEFT JOIN (SELECT job_id, count(DISTINCT candidate_id) AS n FROM applications
-               WHERE company_id = p_company AND job_id IS NOT NULL GROUP BY 1) a ON a.job_id = j.id
-    LEFT JOIN (SELECT job_id, count(*) AS n, count(*) FILTER (WHERE status = 'COMPLETED') AS completed
-               FROM interview_sessions WHERE company_id = p_company GROUP BY 1) s ON s.job_id = j.id
-    LEFT JOIN (SELECT job_id, count(*) AS n FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1) e ON e.job_id = j.id
-    WHERE j.company_id = p_company AND (a.n IS NOT NULL OR s.n IS NOT NULL OR e.n IS NOT NULL);
-
-    INSERT INTO job_daily
-    SELECT p_company, day, job_id, coalesce(s.n, 0), coalesce(s.completed, 0), coalesce(e.n, 0)
-    FROM (SELECT (invited_at AT TIME ZONE 'UTC')::date AS day, job_id, count(*) AS n,
-                 count(*) FILTER (WHERE status = 'COMPLETED') AS completed
-          FROM interview_sessions WHERE company_id = p_company GROUP BY 1, 2) s
-    FULL JOIN (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, job_id, count(*) AS n
-               FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1, 2) e USING (day, job_id);
-
-    INSERT INTO candidate_journeys
-    SELECT p_company, candidate_id, min(entered),
-           bool_or(invited), bool_or(started), bool_or(completed), bool_or(positive), bool_or(hired),
-           min(completed_at) FILTER (WHERE completed), max(completed_at) FILTER (WHERE completed),
-           count(*) FILTER (WHERE completed)
-    FROM (
-        SELECT candidate_id, created_at AS entered, false AS invited, false AS started, false AS completed,
-               false AS positive, false AS hired, NULL::timestamptz AS completed_at
-        FROM applications WHERE company_id = p_company
-        UNION ALL
-        SELECT candidate_id, invited_at, true, started_at IS NOT NULL OR status IN ('STARTED', 'COMPLETED'),
-               status = 'COMPLETED', decision IN ('ACCEPTED', 'SUBMITTED', 'PLACED', 'HIRED'), decision = 'HIRED',
-               completed_at
-        FROM interview_sessions WHERE company_id = p_company
-    ) x
-    GROUP BY candidate_id;
-
-    -- After the journeys (whose triggers update journey_daily only when triggers are on).
-    DELETE FROM journey_daily WHERE company_id = p_company;
-    INSERT INTO journey_daily
-    SELECT company_id, (entered_at AT TIME ZONE 'UTC')::date, invited, started, completed, positive, hired, count(*)
-    FROM candidate_journeys WHERE company_id = p_company GROUP BY 1, 2, 3, 4, 5, 6, 7;
+    -- Three independent parts (a loader may run them on separate connections at once): sessions,
+    -- journeys (candidate_journeys, then journey_daily from it), and the other sources.
+    IF p_part IS NOT NULL AND p_part NOT IN ('sessions', 'journeys', 'other') THEN
+        RAISE EXCEPTION 'rollup_rebuild: unknown part %', p_part;
+    END IF;
+    IF p_part IS NULL OR p_part = 'sessions' THEN
+        DELETE FROM session_daily WHERE company_id = p_company;
+        DELETE FROM completion_slots WHERE company_id = p_company;
+        DELETE FROM job_daily WHERE company_id = p_company;
+        INSERT INTO session_daily
+        SELECT company_id, (invited_at AT TIME ZONE 'UTC')::date, status, medium_type, decision, count(*)
+        FROM interview_sessions WHERE company_id = p_company GROUP BY 1, 2, 3, 4, 5;
+        INSERT INTO completion_slots
+        SELECT company_id, date_bin('15 minutes', completed_at, timestamptz '2000-01-01 00:00Z'), medium_type,
+               count(*), count(duration_seconds), coalesce(sum(duration_seconds), 0)
+        FROM interview_sessions WHERE company_id = p_company AND status = 'COMPLETED' GROUP BY 1, 2, 3;
+        INSERT INTO job_daily
+        SELECT p_company, day, job_id, coalesce(s.n, 0), coalesce(s.completed, 0), coalesce(e.n, 0)
+        FROM (SELECT (invited_at AT TIME ZONE 'UTC')::date AS day, job_id, count(*) AS n,
+                     count(*) FILTER (WHERE status = 'COMPLETED') AS completed
+              FROM interview_sessions WHERE company_id = p_company GROUP BY 1, 2) s
+        FULL JOIN (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, job_id, count(*) AS n
+                   FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1, 2) e USING (day, job_id);
+    END IF;
+    IF p_part IS NULL OR p_part = 'journeys' THEN
+        DELETE FROM candidate_journeys WHERE company_id = p_company;
+        INSERT INTO candidate_journeys
+        SELECT p_company, candidate_id, min(entered),
+               bool_or(invited), bool_or(started), bool_or(completed), bool_or(positive), bool_or(hired),
+               min(completed_at) FILTER (WHERE completed), max(completed_at) FILTER (WHERE completed),
+               count(*) FILTER (WHERE completed)
+        FROM (
+            SELECT candidate_id, created_at AS entered, false AS invited, false AS started, false AS completed,
+                   false AS positive, false AS hired, NULL::timestamptz AS completed_at
+            FROM applications WHERE company_id = p_company
+            UNION ALL
+            SELECT candidate_id, invited_at, true, started_at IS NOT NULL OR status IN ('STARTED', 'COMPLETED'),
+                   status = 'COMPLETED', decision IN ('ACCEPTED', 'SUBMITTED', 'PLACED', 'HIRED'), decision = 'HIRED',
+                   completed_at
+            FROM interview_sessions WHERE company_id = p_company
+        ) x
+        GROUP BY candidate_id;
+        -- After the journeys (whose triggers update journey_daily only when triggers are on).
+        DELETE FROM journey_daily WHERE company_id = p_company;
+        INSERT INTO journey_daily
+        SELECT company_id, (entered_at AT TIME ZONE 'UTC')::date, invited, started, completed, positive, hired, count(*)
+        FROM candidate_journeys WHERE company_id = p_company GROUP BY 1, 2, 3, 4, 5, 6, 7;
+    END IF;
+    IF p_part IS NULL OR p_part = 'other' THEN
+        DELETE FROM evaluation_daily WHERE company_id = p_company;
+        DELETE FROM fraud_daily WHERE company_id = p_company;
+        DELETE FROM identity_daily WHERE company_id = p_company;
+        DELETE FROM candidate_daily WHERE company_id = p_company;
+        DELETE FROM job_totals WHERE company_id = p_company;
+        INSERT INTO evaluation_daily
+        SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, count(*)
+        FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1, 2;
+        INSERT INTO fraud_daily
+        SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, count(*),
+               count(*) FILTER (WHERE disposable_email), count(*) FILTER (WHERE voip_phone),
+               count(*) FILTER (WHERE vpn_proxy_ip), count(*) FILTER (WHERE thin_profile),
+               count(*) FILTER (WHERE footprint_anomaly),
+               count(*) FILTER (WHERE overall_verification_score < 25),
+               count(*) FILTER (WHERE overall_verification_score >= 25 AND overall_verification_score < 50),
+               count(*) FILTER (WHERE overall_verification_score >= 50 AND overall_verification_score < 75),
+               count(*) FILTER (WHERE overall_verification_score >= 75)
+        FROM fraud_verifications WHERE company_id = p_company GROUP BY 1, 2;
+        INSERT INTO identity_daily
+        SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, status, identity_reason(status, failure_reason), count(*)
+        FROM identity_verifications WHERE company_id = p_company GROUP BY 1, 2, 3, 4;
+        INSERT INTO candidate_daily
+        SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, status, count(*)
+        FROM candidates WHERE company_id = p_company GROUP BY 1, 2, 3;
+        INSERT INTO job_totals
+        SELECT p_company, j.id, coalesce(a.n, 0), coalesce(s.n, 0), coalesce(s.completed, 0), coalesce(e.n, 0)
+        FROM jobs j
+        LEFT JOIN (SELECT job_id, count(DISTINCT candidate_id) AS n FROM applications
+                   WHERE company_id = p_company AND job_id IS NOT NULL GROUP BY 1) a ON a.job_id = j.id
+        LEFT JOIN (SELECT job_id, count(*) AS n, count(*) FILTER (WHERE status = 'COMPLETED') AS completed
+                   FROM interview_sessions WHERE company_id = p_company GROUP BY 1) s ON s.job_id = j.id
+        LEFT JOIN (SELECT job_id, count(*) AS n FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1) e ON e.job_id = j.id
+        WHERE j.company_id = p_company AND (a.n IS NOT NULL OR s.n IS NOT NULL OR e.n IS NOT NULL);
+    END IF;
 END $$;
 -- +goose StatementEnd
 
@@ -587,7 +588,7 @@ DROP TRIGGER identity_verifications_rollup_delete ON identity_verifications;
 DROP FUNCTION rollup_identity_trigger();
 DROP FUNCTION identity_reason(text, text);
 DROP FUNCTION rollup_fraud_trigger();
-DROP FUNCTION rollup_rebuild(uuid);
+DROP FUNCTION rollup_rebuild(uuid, text);
 DROP FUNCTION rollup_evaluations_trigger();
 DROP FUNCTION rollup_applications_trigger();
 DROP FUNCTION rollup_sessions_trigger();

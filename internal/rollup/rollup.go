@@ -34,10 +34,22 @@ type execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
+// Parts are the independent parts of a rebuild, each a set of rollup tables computed from its own
+// sources, so a loader can run them on separate connections at once.
+var Parts = []string{"journeys", "sessions", "other"}
+
 // Rebuild recomputes every rollup of the company from the source tables.
 func Rebuild(ctx context.Context, db execer, company uuid.UUID) error {
 	if _, err := db.ExecContext(ctx, "SELECT rollup_rebuild($1)", company); err != nil {
 		return fmt.Errorf("rebuild rollups of company %s: %w", company, err)
+	}
+	return nil
+}
+
+// RebuildPart recomputes one of Parts.
+func RebuildPart(ctx context.Context, db execer, company uuid.UUID, part string) error {
+	if _, err := db.ExecContext(ctx, "SELECT rollup_rebuild($1, $2)", company, part); err != nil {
+		return fmt.Errorf("rebuild rollups (%s) of company %s: %w", part, company, err)
 	}
 	return nil
 }

@@ -816,22 +816,30 @@ func (l *loader) loadChecked(ctx context.Context) error {
 	})
 }
 
-// rebuildRollups computes a loaded company's statistics rollups. Foreign-key checks are off as
-// during the load (the rollups are derived from rows that passed them), and the aggregate over
-// every candidate gets the memory to stay in one pass.
+// rebuildRollups computes a loaded company's statistics rollups, the parts of a rebuild two at a
+// time, each in its own transaction. Foreign-key checks are off as during the load (the rollups
+// are derived from rows that passed them), and the aggregate over every candidate gets the
+// memory to stay in one pass.
 func (l *loader) rebuildRollups(ctx context.Context, company uuid.UUID) error {
-	tx, err := l.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(2)
+	for _, part := range rollup.Parts {
+		g.Go(func() error {
+			tx, err := l.db.BeginTx(gctx, nil)
+			if err != nil {
+				return err
+			}
+			defer tx.Rollback()
+			if _, err := tx.ExecContext(gctx, "SET LOCAL session_replication_role = replica; SET LOCAL work_mem = '256MB'"); err != nil {
+				return err
+			}
+			if err := rollup.RebuildPart(gctx, tx, company, part); err != nil {
+				return err
+			}
+			return tx.Commit()
+		})
 	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "SET LOCAL session_replication_role = replica; SET LOCAL work_mem = '256MB'"); err != nil {
-		return err
-	}
-	if err := rollup.Rebuild(ctx, tx, company); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return g.Wait()
 }
 
 // analyze vacuums every table loaded, two at a time: planner statistics, and a visibility map

@@ -7,8 +7,9 @@
 --   index-only, with the candidate for the check of those spanning it (a month: 232 -> 110 ms).
 -- - getCheatingDetectionStats byJob in a window: evaluations by time with their job, index-only
 --   (a month: 227 -> 83 ms). Nothing reads session_id from this index any more.
--- - completedCandidates with a medium filter: each medium's completed sessions in candidate order,
---   so the distinct candidates stream from the index (all time, VIDEO: 250 -> see docs/decisions.md).
+-- - completedCandidates with a medium filter: each medium's completed sessions with their
+--   candidates, index-only (the distinct count over them still takes 0.3-0.8 s at this scale; see
+--   docs/decisions.md, "Statistics rollups").
 
 -- +goose Up
 DROP INDEX interview_sessions_company_rating_idx;

@@ -180,6 +180,21 @@ CREATE FUNCTION rollup_signed(op text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
 $$;
 -- +goose StatementEnd
 
+-- rollup_attach creates the statement-level triggers that run a rollup trigger function after
+-- each INSERT, UPDATE and DELETE on tbl with the statement's transition tables (one trigger per
+-- event: a trigger with transition tables takes a single event).
+-- +goose StatementBegin
+CREATE FUNCTION rollup_attach(tbl text, fn text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format('CREATE TRIGGER %I AFTER INSERT ON %I REFERENCING NEW TABLE AS new_rows
+        FOR EACH STATEMENT EXECUTE FUNCTION %I()', tbl || '_rollup_insert', tbl, fn);
+    EXECUTE format('CREATE TRIGGER %I AFTER UPDATE ON %I REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+        FOR EACH STATEMENT EXECUTE FUNCTION %I()', tbl || '_rollup_update', tbl, fn);
+    EXECUTE format('CREATE TRIGGER %I AFTER DELETE ON %I REFERENCING OLD TABLE AS old_rows
+        FOR EACH STATEMENT EXECUTE FUNCTION %I()', tbl || '_rollup_delete', tbl, fn);
+END $$;
+-- +goose StatementEnd
+
 -- rollup_journeys recomputes the journeys of the given candidates from their applications and
 -- sessions (deleting those left with neither).
 -- +goose StatementBegin
@@ -283,12 +298,7 @@ BEGIN
     RETURN NULL;
 END $$;
 -- +goose StatementEnd
-CREATE TRIGGER interview_sessions_rollup_insert AFTER INSERT ON interview_sessions
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_sessions_trigger();
-CREATE TRIGGER interview_sessions_rollup_update AFTER UPDATE ON interview_sessions
-    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_sessions_trigger();
-CREATE TRIGGER interview_sessions_rollup_delete AFTER DELETE ON interview_sessions
-    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_sessions_trigger();
+SELECT rollup_attach('interview_sessions', 'rollup_sessions_trigger');
 
 -- +goose StatementBegin
 CREATE FUNCTION rollup_applications_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -320,12 +330,7 @@ BEGIN
     RETURN NULL;
 END $$;
 -- +goose StatementEnd
-CREATE TRIGGER applications_rollup_insert AFTER INSERT ON applications
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_applications_trigger();
-CREATE TRIGGER applications_rollup_update AFTER UPDATE ON applications
-    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_applications_trigger();
-CREATE TRIGGER applications_rollup_delete AFTER DELETE ON applications
-    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_applications_trigger();
+SELECT rollup_attach('applications', 'rollup_applications_trigger');
 
 -- +goose StatementBegin
 CREATE FUNCTION rollup_evaluations_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -356,12 +361,7 @@ BEGIN
     RETURN NULL;
 END $$;
 -- +goose StatementEnd
-CREATE TRIGGER cheating_evaluations_rollup_insert AFTER INSERT ON cheating_evaluations
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_evaluations_trigger();
-CREATE TRIGGER cheating_evaluations_rollup_update AFTER UPDATE ON cheating_evaluations
-    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_evaluations_trigger();
-CREATE TRIGGER cheating_evaluations_rollup_delete AFTER DELETE ON cheating_evaluations
-    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_evaluations_trigger();
+SELECT rollup_attach('cheating_evaluations', 'rollup_evaluations_trigger');
 
 -- +goose StatementBegin
 CREATE FUNCTION rollup_fraud_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -393,12 +393,7 @@ BEGIN
     RETURN NULL;
 END $$;
 -- +goose StatementEnd
-CREATE TRIGGER fraud_verifications_rollup_insert AFTER INSERT ON fraud_verifications
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_fraud_trigger();
-CREATE TRIGGER fraud_verifications_rollup_update AFTER UPDATE ON fraud_verifications
-    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_fraud_trigger();
-CREATE TRIGGER fraud_verifications_rollup_delete AFTER DELETE ON fraud_verifications
-    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_fraud_trigger();
+SELECT rollup_attach('fraud_verifications', 'rollup_fraud_trigger');
 
 -- +goose StatementBegin
 CREATE FUNCTION rollup_candidates_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -413,12 +408,7 @@ BEGIN
     RETURN NULL;
 END $$;
 -- +goose StatementEnd
-CREATE TRIGGER candidates_rollup_insert AFTER INSERT ON candidates
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_candidates_trigger();
-CREATE TRIGGER candidates_rollup_update AFTER UPDATE ON candidates
-    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_candidates_trigger();
-CREATE TRIGGER candidates_rollup_delete AFTER DELETE ON candidates
-    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_candidates_trigger();
+SELECT rollup_attach('candidates', 'rollup_candidates_trigger');
 
 -- +goose StatementBegin
 CREATE FUNCTION rollup_journey_daily_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -434,12 +424,7 @@ BEGIN
     RETURN NULL;
 END $$;
 -- +goose StatementEnd
-CREATE TRIGGER candidate_journeys_rollup_insert AFTER INSERT ON candidate_journeys
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_journey_daily_trigger();
-CREATE TRIGGER candidate_journeys_rollup_update AFTER UPDATE ON candidate_journeys
-    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_journey_daily_trigger();
-CREATE TRIGGER candidate_journeys_rollup_delete AFTER DELETE ON candidate_journeys
-    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_journey_daily_trigger();
+SELECT rollup_attach('candidate_journeys', 'rollup_journey_daily_trigger');
 
 -- identity_reason is identity_daily's reason of an identity verification.
 -- +goose StatementBegin
@@ -461,12 +446,7 @@ BEGIN
     RETURN NULL;
 END $$;
 -- +goose StatementEnd
-CREATE TRIGGER identity_verifications_rollup_insert AFTER INSERT ON identity_verifications
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_identity_trigger();
-CREATE TRIGGER identity_verifications_rollup_update AFTER UPDATE ON identity_verifications
-    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_identity_trigger();
-CREATE TRIGGER identity_verifications_rollup_delete AFTER DELETE ON identity_verifications
-    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION rollup_identity_trigger();
+SELECT rollup_attach('identity_verifications', 'rollup_identity_trigger');
 
 -- rollup_rebuild recomputes every rollup of one company from the source tables.
 -- +goose StatementBegin
@@ -561,40 +541,12 @@ END $$;
 SELECT rollup_rebuild(id) FROM companies;
 
 -- +goose Down
-DROP TRIGGER cheating_evaluations_rollup_insert ON cheating_evaluations;
-DROP TRIGGER cheating_evaluations_rollup_update ON cheating_evaluations;
-DROP TRIGGER cheating_evaluations_rollup_delete ON cheating_evaluations;
-DROP TRIGGER applications_rollup_insert ON applications;
-DROP TRIGGER applications_rollup_update ON applications;
-DROP TRIGGER applications_rollup_delete ON applications;
-DROP TRIGGER interview_sessions_rollup_insert ON interview_sessions;
-DROP TRIGGER interview_sessions_rollup_update ON interview_sessions;
-DROP TRIGGER interview_sessions_rollup_delete ON interview_sessions;
-DROP TRIGGER cheating_evaluations_fill_session ON cheating_evaluations;
-DROP TRIGGER fraud_verifications_rollup_insert ON fraud_verifications;
-DROP TRIGGER fraud_verifications_rollup_update ON fraud_verifications;
-DROP TRIGGER fraud_verifications_rollup_delete ON fraud_verifications;
-DROP TRIGGER candidates_rollup_insert ON candidates;
-DROP TRIGGER candidates_rollup_update ON candidates;
-DROP TRIGGER candidates_rollup_delete ON candidates;
-DROP FUNCTION rollup_candidates_trigger();
-DROP TRIGGER candidate_journeys_rollup_insert ON candidate_journeys;
-DROP TRIGGER candidate_journeys_rollup_update ON candidate_journeys;
-DROP TRIGGER candidate_journeys_rollup_delete ON candidate_journeys;
-DROP FUNCTION rollup_journey_daily_trigger();
-DROP TRIGGER identity_verifications_rollup_insert ON identity_verifications;
-DROP TRIGGER identity_verifications_rollup_update ON identity_verifications;
-DROP TRIGGER identity_verifications_rollup_delete ON identity_verifications;
-DROP FUNCTION rollup_identity_trigger();
-DROP FUNCTION identity_reason(text, text);
-DROP FUNCTION rollup_fraud_trigger();
-DROP FUNCTION rollup_rebuild(uuid, text);
-DROP FUNCTION rollup_evaluations_trigger();
-DROP FUNCTION rollup_applications_trigger();
-DROP FUNCTION rollup_sessions_trigger();
-DROP FUNCTION rollup_journeys(uuid[], uuid[]);
-DROP FUNCTION rollup_signed(text);
-DROP FUNCTION cheating_evaluations_fill_session();
+-- Dropping a trigger function with CASCADE drops the triggers that run it.
+DROP FUNCTION rollup_sessions_trigger(), rollup_applications_trigger(), rollup_evaluations_trigger(),
+    rollup_fraud_trigger(), rollup_identity_trigger(), rollup_candidates_trigger(), rollup_journey_daily_trigger(),
+    cheating_evaluations_fill_session() CASCADE;
+DROP FUNCTION rollup_attach(text, text), rollup_rebuild(uuid, text), rollup_journeys(uuid[], uuid[]),
+    rollup_signed(text), identity_reason(text, text);
 DROP INDEX cheating_evaluations_company_score_idx;
 CREATE INDEX cheating_evaluations_company_score_idx ON cheating_evaluations (company_id, cheating_score DESC, created_at DESC)
     INCLUDE (session_id);

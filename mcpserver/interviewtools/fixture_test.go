@@ -2,6 +2,7 @@ package interviewtools_test
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"strings"
 	"testing"
@@ -369,4 +370,16 @@ func i64(p *int64) int64 {
 		return -1
 	}
 	return *p
+}
+
+// metricCall calls tool for acme with args plus metric (args itself is left as it is).
+func metricCall[Out any](t *testing.T, f *fixture, tool, metric string, args map[string]any) Out {
+	t.Helper()
+	a := maps.Clone(args)
+	if a == nil {
+		a = map[string]any{}
+	}
+	a["metric"] = metric
+	o, _ := call[Out](t, f, nil, tool, a, nil)
+	return o
 }

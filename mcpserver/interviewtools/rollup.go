@@ -7,9 +7,10 @@ import (
 	"github.com/recruitd/recruitd/models"
 )
 
-// Company-wide figures read the rollups of migration 00007 (session_daily, completion_slots,
-// evaluation_daily, job_totals, candidate_journeys), which the source tables' triggers keep exact;
-// job-scoped figures read the source rows (one job holds a few thousand sessions).
+// Company-wide figures read the rollups of migration 00007 (see internal/rollup), which the source
+// tables' triggers keep exact, for the whole days or slots of a window and the source rows for its
+// partial ends (toolkit.SplitUnion); job-scoped figures read the source rows (one job holds a few
+// thousand sessions).
 
 // filters are a call's optional job and medium filters, as placeholders of its query.
 type filters struct{ job, media string }

@@ -73,10 +73,7 @@ func TestRollupWindowEdges(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			stat := func(metric string) statsOut {
 				t.Helper()
-				a := maps.Clone(c.w)
-				a["metric"] = metric
-				o, _ := call[statsOut](t, f, nil, "getInterviewStats", a, nil)
-				return o
+				return metricCall[statsOut](t, f, "getInterviewStats", metric, c.w)
 			}
 			if o := stat("completedInterviews"); i64(o.CompletedInterviews) != c.n {
 				t.Errorf("completedInterviews = %d, want %d", i64(o.CompletedInterviews), c.n)
@@ -109,10 +106,7 @@ func TestRollupWindowEdges(t *testing.T) {
 			}
 			cheat := func(metric string) cheatOut {
 				t.Helper()
-				a := maps.Clone(c.w)
-				a["metric"] = metric
-				o, _ := call[cheatOut](t, f, nil, "getCheatingDetectionStats", a, nil)
-				return o
+				return metricCall[cheatOut](t, f, "getCheatingDetectionStats", metric, c.w)
 			}
 			if o := cheat("flaggedPercentage"); i64(o.Evaluated) != c.evald || i64(o.FlaggedInterviews) != c.flagged {
 				t.Errorf("flaggedPercentage = %d/%d, want %d/%d", i64(o.FlaggedInterviews), i64(o.Evaluated), c.flagged, c.evald)
@@ -217,10 +211,7 @@ func TestRollupsFollowChanges(t *testing.T) {
 	}
 	stat := func(metric string, args map[string]any) statsOut {
 		t.Helper()
-		a := maps.Clone(args)
-		a["metric"] = metric
-		o, _ := call[statsOut](t, f, nil, "getInterviewStats", a, nil)
-		return o
+		return metricCall[statsOut](t, f, "getInterviewStats", metric, args)
 	}
 	step("setup")
 
@@ -380,10 +371,8 @@ func (f *fixture) checkSource(t *testing.T, since, until string) {
 		t.Fatal(err)
 	}
 	stat := func(metric string) statsOut {
-		a := maps.Clone(args)
-		a["metric"] = metric
-		o, _ := call[statsOut](t, f, nil, "getInterviewStats", a, nil)
-		return o
+		t.Helper()
+		return metricCall[statsOut](t, f, "getInterviewStats", metric, args)
 	}
 	if o := stat("completedInterviews"); i64(o.CompletedInterviews) != completed {
 		t.Errorf("%s completedInterviews = %d, source %d", w, i64(o.CompletedInterviews), completed)
@@ -440,10 +429,8 @@ func (f *fixture) checkSource(t *testing.T, since, until string) {
 		t.Fatal(err)
 	}
 	cheat := func(metric string) cheatOut {
-		a := maps.Clone(args)
-		a["metric"] = metric
-		o, _ := call[cheatOut](t, f, nil, "getCheatingDetectionStats", a, nil)
-		return o
+		t.Helper()
+		return metricCall[cheatOut](t, f, "getCheatingDetectionStats", metric, args)
 	}
 	if o := cheat("flaggedPercentage"); i64(o.Evaluated) != evaluated || i64(o.FlaggedInterviews) != flagged {
 		t.Errorf("%s flaggedPercentage = %d/%d, source %d/%d", w, i64(o.FlaggedInterviews), i64(o.Evaluated), flagged, evaluated)

@@ -422,8 +422,9 @@ func byMediumType(counts map[statusMedium]int64, filter []models.MediumType, out
 	t.KV("Total sessions", count(total))
 }
 
-// byInterviewer reads the per-job totals for all time company-wide without a medium filter, and
-// otherwise the sessions invited in the window (session_daily has no job).
+// byInterviewer counts sessions invited in w per job: company-wide without a medium filter from
+// job_totals (all time) or job_daily plus the sessions of the partial days at the window's ends;
+// with a job or a medium filter from the sessions (job_daily has no medium).
 func byInterviewer(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, f filters, w toolkit.Window, out *InterviewStatsOutput, t *toolkit.Text) error {
 	source := func(w toolkit.Window) string {
 		return `SELECT s.job_id, count(*) AS sessions, count(*) FILTER (WHERE s.status = 'COMPLETED') AS completed

@@ -1,6 +1,7 @@
 package jobtools_test
 
 import (
+	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -253,22 +254,9 @@ func TestPipelineRollupsMatchSource(t *testing.T) {
 				delete(args, "companyWide")
 			}
 			if job == uuid.Nil {
-				wantStatus := map[string]float64{}
-				rows, err := db.QueryContext(ctx, `SELECT status, count(*) FROM candidates WHERE company_id = $1
+				wantStatus := countsBy(t, db, `SELECT status, count(*) FROM candidates WHERE company_id = $1
 					AND ($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at < $3) GROUP BY 1`,
 					f.acme.ID, since, until)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for rows.Next() {
-					var st string
-					var n float64
-					if err := rows.Scan(&st, &n); err != nil {
-						t.Fatal(err)
-					}
-					wantStatus[st] = n
-				}
-				rows.Close()
 				m, _ := f.decode(t, "getCandidatePipelineStats", withMetric(args, "byStatus"))
 				gotStatus := map[string]float64{}
 				for _, s := range jsonPath(t, m, "byStatus.statuses").([]any) {
@@ -287,19 +275,9 @@ func TestPipelineRollupsMatchSource(t *testing.T) {
 			}
 			wantDec := decisionMap(0, 0, 0, 0, 0, 0)
 			wantTotal := 0.0
-			rows, err := db.QueryContext(ctx, decisionSQL, f.acme.ID, jobArg, since, until)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for rows.Next() {
-				var d string
-				var n float64
-				if err := rows.Scan(&d, &n); err != nil {
-					t.Fatal(err)
-				}
+			for d, n := range countsBy(t, db, decisionSQL, f.acme.ID, jobArg, since, until) {
 				wantDec[d], wantTotal = n, wantTotal+n
 			}
-			rows.Close()
 			if got, total := f.decisions(t, args); !sameCounts(got, wantDec) || total != wantTotal {
 				t.Errorf("%s: byDecision = %v (total %v), want %v (total %v)", name, got, total, wantDec, wantTotal)
 			}
@@ -384,4 +362,27 @@ func TestPipelineRollupsFollowWrites(t *testing.T) {
 	if got := applicants(); got[f.j[1].String()] != 2 || got[f.j[2].String()] != 0 {
 		t.Errorf("applicants after Alice's deletion: J1 %v, J2 %v; want 2, 0", got[f.j[1].String()], got[f.j[2].String()])
 	}
+}
+
+// countsBy runs a query of (key, count) rows and returns the counts by key.
+func countsBy(t *testing.T, db *sql.DB, query string, args ...any) map[string]float64 {
+	t.Helper()
+	rows, err := db.QueryContext(t.Context(), query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	m := map[string]float64{}
+	for rows.Next() {
+		var k string
+		var n float64
+		if err := rows.Scan(&k, &n); err != nil {
+			t.Fatal(err)
+		}
+		m[k] = n
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -133,6 +133,24 @@ CREATE INDEX candidate_journeys_entered_idx ON candidate_journeys (company_id, e
 CREATE INDEX candidate_journeys_completed_idx ON candidate_journeys (company_id, last_completed_at)
     INCLUDE (first_completed_at, completed_n) WHERE completed_n > 0;
 
+-- One row per candidate and medium with a completed interview: the span and number of those
+-- completions, which answer "distinct candidates who completed an interview by this medium in a
+-- window" as candidate_journeys does without a medium.
+CREATE TABLE candidate_media (
+    company_id         uuid NOT NULL,
+    candidate_id       uuid NOT NULL,
+    medium_type        text NOT NULL,
+    first_completed_at timestamptz NOT NULL,
+    last_completed_at  timestamptz NOT NULL,
+    completed_n        integer NOT NULL,
+    PRIMARY KEY (company_id, candidate_id, medium_type),
+    FOREIGN KEY (company_id, candidate_id) REFERENCES candidates (company_id, id) ON DELETE CASCADE
+);
+CREATE INDEX candidate_media_last_idx ON candidate_media (company_id, medium_type, last_completed_at)
+    INCLUDE (first_completed_at, completed_n);
+CREATE INDEX candidate_media_first_idx ON candidate_media (company_id, medium_type, first_completed_at)
+    INCLUDE (last_completed_at, completed_n);
+
 -- Journeys by entry day and the stages reached: the company-wide funnel of a cohort. Maintained
 -- from candidate_journeys (a rollup of a rollup).
 CREATE TABLE journey_daily (
@@ -244,6 +262,21 @@ BEGIN
 END $$;
 -- +goose StatementEnd
 
+-- rollup_candidate_media recomputes the candidate_media rows of the given candidates.
+-- +goose StatementBegin
+CREATE FUNCTION rollup_candidate_media(p_company uuid[], p_candidate uuid[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM candidate_media m USING unnest(p_company, p_candidate) AS c(company_id, candidate_id)
+    WHERE m.company_id = c.company_id AND m.candidate_id = c.candidate_id;
+    INSERT INTO candidate_media
+    SELECT s.company_id, s.candidate_id, s.medium_type, min(s.completed_at), max(s.completed_at), count(*)
+    FROM (SELECT DISTINCT company_id, candidate_id FROM unnest(p_company, p_candidate) AS t(company_id, candidate_id)) c
+    JOIN interview_sessions s ON s.company_id = c.company_id AND s.candidate_id = c.candidate_id AND s.status = 'COMPLETED'
+    WHERE EXISTS (SELECT 1 FROM candidates x WHERE x.company_id = c.company_id AND x.id = c.candidate_id)
+    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
+END $$;
+-- +goose StatementEnd
+
 -- +goose StatementBegin
 CREATE FUNCTION rollup_sessions_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -289,11 +322,12 @@ BEGIN
         SELECT array_agg(company_id), array_agg(candidate_id) FROM (
             SELECT company_id, candidate_id FROM (%s) r
             WHERE EXISTS (SELECT 1 FROM companies c WHERE c.id = r.company_id)
-            GROUP BY 1, 2, r.invited_at, r.started_at, r.status, r.decision, r.completed_at
+            GROUP BY 1, 2, r.invited_at, r.started_at, r.status, r.decision, r.completed_at, r.medium_type
             HAVING sum(sign) <> 0) x
     $q$, src) INTO companies, candidates;
     IF companies IS NOT NULL THEN
         PERFORM rollup_journeys(companies, candidates);
+        PERFORM rollup_candidate_media(companies, candidates);
     END IF;
     RETURN NULL;
 END $$;
@@ -458,6 +492,7 @@ BEGIN
         RAISE EXCEPTION 'rollup_rebuild: unknown part %', p_part;
     END IF;
     IF p_part IS NULL OR p_part = 'sessions' THEN
+        DELETE FROM candidate_media WHERE company_id = p_company;
         DELETE FROM session_daily WHERE company_id = p_company;
         DELETE FROM completion_slots WHERE company_id = p_company;
         DELETE FROM job_daily WHERE company_id = p_company;
@@ -475,6 +510,9 @@ BEGIN
               FROM interview_sessions WHERE company_id = p_company GROUP BY 1, 2) s
         FULL JOIN (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, job_id, count(*) AS n
                    FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1, 2) e USING (day, job_id);
+        INSERT INTO candidate_media
+        SELECT company_id, candidate_id, medium_type, min(completed_at), max(completed_at), count(*)
+        FROM interview_sessions WHERE company_id = p_company AND status = 'COMPLETED' GROUP BY 1, 2, 3;
     END IF;
     IF p_part IS NULL OR p_part = 'journeys' THEN
         DELETE FROM candidate_journeys WHERE company_id = p_company;
@@ -546,9 +584,9 @@ DROP FUNCTION rollup_sessions_trigger(), rollup_applications_trigger(), rollup_e
     rollup_fraud_trigger(), rollup_identity_trigger(), rollup_candidates_trigger(), rollup_journey_daily_trigger(),
     cheating_evaluations_fill_session() CASCADE;
 DROP FUNCTION rollup_attach(text, text), rollup_rebuild(uuid, text), rollup_journeys(uuid[], uuid[]),
-    rollup_signed(text), identity_reason(text, text);
+    rollup_candidate_media(uuid[], uuid[]), rollup_signed(text), identity_reason(text, text);
 DROP INDEX cheating_evaluations_company_score_idx;
 CREATE INDEX cheating_evaluations_company_score_idx ON cheating_evaluations (company_id, cheating_score DESC, created_at DESC)
     INCLUDE (session_id);
 ALTER TABLE cheating_evaluations DROP COLUMN candidate_id, DROP COLUMN job_id;
-DROP TABLE job_daily, journey_daily, candidate_journeys, candidate_daily, identity_daily, fraud_daily, evaluation_daily, job_totals, completion_slots, session_daily;
+DROP TABLE candidate_media, job_daily, journey_daily, candidate_journeys, candidate_daily, identity_daily, fraud_daily, evaluation_daily, job_totals, completion_slots, session_daily;

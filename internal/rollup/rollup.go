@@ -1,6 +1,6 @@
 // Package rollup rebuilds and verifies the statistics rollups of migration 00007 (session_daily,
 // completion_slots, evaluation_daily, fraud_daily, identity_daily, candidate_daily, job_totals, job_daily,
-// candidate_journeys, journey_daily).
+// candidate_journeys, candidate_media, journey_daily).
 // Statement-level triggers keep them exact as the source tables change; Rebuild recomputes a
 // company's from scratch (for loads that run with triggers off), and Check compares the stored
 // rows with a rebuild.
@@ -27,6 +27,7 @@ var Tables = []struct{ Name, NonZero string }{
 	{"job_daily", "sessions <> 0 OR completed <> 0 OR evaluated <> 0"},
 	{"candidate_daily", "candidates <> 0"},
 	{"candidate_journeys", "true"},
+	{"candidate_media", "true"},
 	{"journey_daily", "candidates <> 0"},
 }
 

@@ -78,6 +78,8 @@ func TestTriggersKeepRollupsExact(t *testing.T) {
 			invited_at = invited_at + interval '3 hours'
 			WHERE company_id = $1 AND status = 'COMPLETED' AND id::text LIKE '%2'`},
 		{"durations are cleared", `UPDATE interview_sessions SET duration_seconds = NULL WHERE company_id = $1 AND id::text LIKE '%3'`},
+		{"a completed session changes medium", `UPDATE interview_sessions SET medium_type = 'PHONE'
+			WHERE company_id = $1 AND status = 'COMPLETED' AND medium_type <> 'PHONE' AND id::text LIKE '%5'`},
 		{"an unrelated column changes", `UPDATE interview_sessions SET recruiter_review = 'ok' WHERE company_id = $1`},
 		{"sessions are deleted", `DELETE FROM interview_sessions WHERE company_id = $1 AND id::text LIKE '%4'`},
 		{"applications are deleted", `DELETE FROM applications WHERE company_id = $1 AND id::text LIKE '%5'`},
@@ -144,6 +146,7 @@ func TestCheckFindsDrift(t *testing.T) {
 			"job_daily":          "UPDATE job_daily SET completed = completed + 1 WHERE ctid = (SELECT ctid FROM job_daily WHERE company_id = $1 LIMIT 1)",
 			"candidate_daily":    "UPDATE candidate_daily SET status = 'x' || status WHERE ctid = (SELECT ctid FROM candidate_daily WHERE company_id = $1 LIMIT 1)",
 			"journey_daily":      "UPDATE journey_daily SET candidates = candidates - 1 WHERE ctid = (SELECT ctid FROM journey_daily WHERE company_id = $1 LIMIT 1)",
+			"candidate_media":    "UPDATE candidate_media SET completed_n = completed_n + 1 WHERE ctid = (SELECT ctid FROM candidate_media WHERE company_id = $1 LIMIT 1)",
 			"candidate_journeys": "UPDATE candidate_journeys SET hired = NOT hired WHERE ctid = (SELECT ctid FROM candidate_journeys WHERE company_id = $1 LIMIT 1)",
 		}[tb.Name]
 		tx, err := db.Begin()

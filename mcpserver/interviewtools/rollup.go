@@ -13,7 +13,10 @@ import (
 // thousand sessions).
 
 // filters are a call's optional job and medium filters, as placeholders of its query.
-type filters struct{ job, media string }
+type filters struct {
+	job, media string
+	nMedia     int // how many media the media filter holds
+}
 
 func newFilters(q *toolkit.Query, job *uuid.UUID, media []models.MediumType) filters {
 	var f filters
@@ -21,7 +24,7 @@ func newFilters(q *toolkit.Query, job *uuid.UUID, media []models.MediumType) fil
 		f.job = q.Arg(*job)
 	}
 	if len(media) > 0 {
-		f.media = q.Arg(toolkit.Strings(media))
+		f.media, f.nMedia = q.Arg(toolkit.Strings(media)), len(media)
 	}
 	return f
 }

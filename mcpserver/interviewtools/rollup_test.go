@@ -165,16 +165,22 @@ func TestCompletedCandidatesSpanning(t *testing.T) {
 	add("Clone05", "COMPLETED", "2026-06-19T23:59:59Z") // first inside, last after: counts
 	add("Clone05", "COMPLETED", "2026-06-20T00:00:00Z")
 	add("Clone06", "COMPLETED", "2026-06-20T00:00:00Z") // only at the (exclusive) end
+	// VIDEO before and after, PHONE inside: counts for all media and for PHONE, not for VIDEO.
+	add("Clone07", "COMPLETED", "2026-06-01T00:00:00Z")
+	add("Clone07", "COMPLETED", "2026-06-25T00:00:00Z")
+	add("Clone07", "COMPLETED", "2026-06-18T00:00:00Z")
+	f.exec(t, `UPDATE interview_sessions SET medium_type = 'PHONE' WHERE candidate_id = $1 AND completed_at = $2`,
+		f.cand["Clone07"], ts("2026-06-18T00:00:00Z"))
 	for _, c := range []struct {
 		since, until string
 		want         int64
 	}{
-		{"2026-06-10T00:00:00Z", "2026-06-20T00:00:00Z", 3}, // Clone01 Clone04 Clone05
-		{"2026-06-10T00:00:00Z", "2026-06-20T00:00:01Z", 4}, // + Clone06
-		{"2026-06-15T00:00:01Z", "2026-06-25T00:00:00Z", 2}, // Clone05 Clone06 (Clone01's 06-15 is just out)
-		{"2026-06-15T00:00:00Z", "", 5},                     // every June candidate but Clone04
-		{"", "2026-06-10T00:00:00Z", 9},                     // Clone01-04 and the fixture's C1-C5
-		{"", "", 11},
+		{"2026-06-10T00:00:00Z", "2026-06-20T00:00:00Z", 4}, // Clone01 Clone04 Clone05 Clone07
+		{"2026-06-10T00:00:00Z", "2026-06-20T00:00:01Z", 5}, // + Clone06
+		{"2026-06-15T00:00:01Z", "2026-06-25T00:00:00Z", 3}, // Clone05 Clone06 Clone07 (Clone01's 06-15 is just out)
+		{"2026-06-15T00:00:00Z", "", 6},                     // every June candidate but Clone04
+		{"", "2026-06-10T00:00:00Z", 10},                    // Clone01-04, Clone07 and the fixture's C1-C5
+		{"", "", 12},
 	} {
 		args := map[string]any{"metric": "completedCandidates"}
 		if c.since != "" {
@@ -192,6 +198,21 @@ func TestCompletedCandidatesSpanning(t *testing.T) {
 		o, _ = call[statsOut](t, f, nil, "getInterviewStats", args, nil)
 		if i64(o.CompletedCandidates) != c.want {
 			t.Errorf("completedCandidates [%s, %s) with media = %d, want %d", c.since, c.until, i64(o.CompletedCandidates), c.want)
+		}
+		// One medium reads candidate_media: compare with the distinct candidates of the sessions.
+		for _, m := range []string{"VIDEO", "PHONE"} {
+			var want int64
+			if err := f.h.Store.SQL().QueryRowContext(t.Context(), `SELECT count(DISTINCT candidate_id) FROM interview_sessions
+				WHERE company_id = $1 AND status = 'COMPLETED' AND medium_type = $2
+				AND ($3 = '' OR completed_at >= $3::timestamptz) AND ($4 = '' OR completed_at < $4::timestamptz)`,
+				f.acme.ID, m, c.since, c.until).Scan(&want); err != nil {
+				t.Fatal(err)
+			}
+			args["mediumType"] = []string{m}
+			o, _ = call[statsOut](t, f, nil, "getInterviewStats", args, nil)
+			if i64(o.CompletedCandidates) != want {
+				t.Errorf("completedCandidates [%s, %s) by %s = %d, want %d", c.since, c.until, m, i64(o.CompletedCandidates), want)
+			}
 		}
 		f.checkSource(t, c.since, c.until)
 	}

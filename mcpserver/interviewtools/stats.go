@@ -296,40 +296,48 @@ func completions(ctx context.Context, db querier, q *toolkit.Query, f filters, w
 }
 
 // completedCandidates counts the distinct candidates with a session completed in w. Company-wide
-// without a medium filter it reads candidate_journeys, which hold each candidate's first and last
-// completion and their number (a candidate counts when either falls in w, or when both lie
-// outside it on either side and a session in between does); the journeys do not know media or
-// jobs, so with a job or a medium filter it reads the sessions.
+// it reads the completion spans of candidate_journeys (all media) or candidate_media (one
+// medium); with a job or several media it reads the sessions.
 func completedCandidates(ctx context.Context, db querier, q *toolkit.Query, f filters, w toolkit.Window) (int64, error) {
 	var stmt string
-	if f.job != "" || f.media != "" {
+	switch {
+	case f.job != "" || f.nMedia > 1:
 		// DISTINCT in a subquery: Postgres streams candidates from an index in candidate order
 		// (or hashes them) instead of sorting every session as count(DISTINCT) does.
 		stmt = `SELECT count(*) FROM (SELECT DISTINCT s.candidate_id FROM interview_sessions s
 			WHERE s.company_id = $1 AND s.status = 'COMPLETED'` + f.on("s") + q.Range("s.completed_at", w) + `) x`
-	} else if w.Since == nil && w.Until == nil {
+	case f.nMedia == 0 && w.Since == nil && w.Until == nil:
 		// All time: the candidates whose journey reached a completion.
 		stmt = `SELECT coalesce(sum(candidates), 0)::bigint FROM journey_daily WHERE company_id = $1 AND completed`
-	} else {
-		// Disjoint parts, each an index range of its own: the last completion in w; the first in
-		// w and the last after it; both outside w on either side (three completions or more).
-		const journeys = `SELECT count(*) FROM candidate_journeys j WHERE j.company_id = $1 AND j.completed_n > 0`
-		parts := []string{journeys + q.Range("j.last_completed_at", w)}
-		if w.Until != nil {
-			until := q.Arg(*w.Until)
-			parts = append(parts, journeys+q.Range("j.first_completed_at", w)+" AND j.last_completed_at >= "+until)
-			if w.Since != nil {
-				since := q.Arg(*w.Since)
-				parts = append(parts, journeys+` AND j.completed_n >= 3 AND j.first_completed_at < `+since+` AND j.last_completed_at >= `+until+`
-					AND EXISTS (SELECT 1 FROM interview_sessions s WHERE s.company_id = $1 AND s.candidate_id = j.candidate_id
-						AND s.status = 'COMPLETED' AND s.completed_at >= `+since+` AND s.completed_at < `+until+`)`)
-			}
-		}
-		stmt = "SELECT (" + strings.Join(parts, ") + (") + ")"
+	case f.nMedia == 0:
+		stmt = spanCount(q, w, `candidate_journeys j WHERE j.company_id = $1 AND j.completed_n > 0`, "")
+	default: // one medium: one candidate_media row per candidate
+		stmt = spanCount(q, w, `candidate_media j WHERE j.company_id = $1`+f.on("j"), f.on("s"))
 	}
 	var n int64
 	err := db.QueryRowContext(ctx, stmt, q.Args...).Scan(&n)
 	return n, err
+}
+
+// spanCount is the statement counting the rows of spans (one per candidate, "table j WHERE ...")
+// whose completions, first_completed_at to last_completed_at, include one in w. Disjoint parts,
+// each an index range of its own: the last completion in w; the first in w and the last after
+// it; both outside w on either side with a completion in between (three completions or more),
+// checked on the sessions matching sessionFilter.
+func spanCount(q *toolkit.Query, w toolkit.Window, spans, sessionFilter string) string {
+	count := `SELECT count(*) FROM ` + spans
+	parts := []string{count + q.Range("j.last_completed_at", w)}
+	if w.Until != nil {
+		until := q.Arg(*w.Until)
+		parts = append(parts, count+q.Range("j.first_completed_at", w)+" AND j.last_completed_at >= "+until)
+		if w.Since != nil {
+			since := q.Arg(*w.Since)
+			parts = append(parts, count+` AND j.completed_n >= 3 AND j.first_completed_at < `+since+` AND j.last_completed_at >= `+until+`
+				AND EXISTS (SELECT 1 FROM interview_sessions s WHERE s.company_id = $1 AND s.candidate_id = j.candidate_id
+					AND s.status = 'COMPLETED'`+sessionFilter+` AND s.completed_at >= `+since+` AND s.completed_at < `+until+`)`)
+		}
+	}
+	return "SELECT (" + strings.Join(parts, ") + (") + ")"
 }
 
 // statusMedium keys session counts by status and medium.

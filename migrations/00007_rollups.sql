@@ -486,13 +486,13 @@ SELECT rollup_attach('identity_verifications', 'rollup_identity_trigger');
 -- +goose StatementBegin
 CREATE FUNCTION rollup_rebuild(p_company uuid, p_part text DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-    -- Three independent parts (a loader may run them on separate connections at once): sessions,
-    -- journeys (candidate_journeys, then journey_daily from it), and the other sources.
-    IF p_part IS NOT NULL AND p_part NOT IN ('sessions', 'journeys', 'other') THEN
+    -- Independent parts (a loader may run them on separate connections at once): journeys
+    -- (candidate_journeys, then journey_daily from it), candidate_media, the other session
+    -- rollups, and the other sources.
+    IF p_part IS NOT NULL AND p_part NOT IN ('journeys', 'media', 'sessions', 'other') THEN
         RAISE EXCEPTION 'rollup_rebuild: unknown part %', p_part;
     END IF;
     IF p_part IS NULL OR p_part = 'sessions' THEN
-        DELETE FROM candidate_media WHERE company_id = p_company;
         DELETE FROM session_daily WHERE company_id = p_company;
         DELETE FROM completion_slots WHERE company_id = p_company;
         DELETE FROM job_daily WHERE company_id = p_company;
@@ -510,6 +510,9 @@ BEGIN
               FROM interview_sessions WHERE company_id = p_company GROUP BY 1, 2) s
         FULL JOIN (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, job_id, count(*) AS n
                    FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1, 2) e USING (day, job_id);
+    END IF;
+    IF p_part IS NULL OR p_part = 'media' THEN
+        DELETE FROM candidate_media WHERE company_id = p_company;
         INSERT INTO candidate_media
         SELECT company_id, candidate_id, medium_type, min(completed_at), max(completed_at), count(*)
         FROM interview_sessions WHERE company_id = p_company AND status = 'COMPLETED' GROUP BY 1, 2, 3;

@@ -7,9 +7,6 @@
 --   index-only, with the candidate for the check of those spanning it (a month: 232 -> 110 ms).
 -- - getCheatingDetectionStats byJob in a window: evaluations by time with their job, index-only
 --   (a month: 227 -> 83 ms). Nothing reads session_id from this index any more.
--- - completedCandidates with a medium filter: each medium's completed sessions with their
---   candidates, index-only (the distinct count over them still took 0.12-0.84 s on 1M completions; see
---   docs/decisions.md, "Statistics rollups").
 
 -- +goose Up
 DROP INDEX interview_sessions_company_rating_idx;
@@ -21,11 +18,8 @@ CREATE INDEX candidate_journeys_first_completed_idx ON candidate_journeys (compa
 DROP INDEX cheating_evaluations_company_created_idx;
 CREATE INDEX cheating_evaluations_company_created_idx ON cheating_evaluations (company_id, created_at)
     INCLUDE (cheating_score, job_id);
-CREATE INDEX interview_sessions_company_medium_candidate_idx ON interview_sessions (company_id, medium_type, candidate_id)
-    INCLUDE (completed_at) WHERE status = 'COMPLETED';
 
 -- +goose Down
-DROP INDEX interview_sessions_company_medium_candidate_idx;
 DROP INDEX cheating_evaluations_company_created_idx;
 CREATE INDEX cheating_evaluations_company_created_idx ON cheating_evaluations (company_id, created_at)
     INCLUDE (cheating_score, session_id);

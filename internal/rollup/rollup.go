@@ -37,7 +37,8 @@ type execer interface {
 
 // Parts are the independent parts of a rebuild, each a set of rollup tables computed from its own
 // sources, so a loader can run them on separate connections at once.
-var Parts = []string{"journeys", "sessions", "other"}
+// The two largest come first.
+var Parts = []string{"journeys", "media", "sessions", "other"}
 
 // Rebuild recomputes every rollup of the company from the source tables.
 func Rebuild(ctx context.Context, db execer, company uuid.UUID) error {

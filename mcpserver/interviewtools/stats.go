@@ -296,12 +296,12 @@ func completions(ctx context.Context, db querier, q *toolkit.Query, f filters, w
 }
 
 // completedCandidates counts the distinct candidates with a session completed in w. Company-wide
-// it reads the completion spans of candidate_journeys (all media) or candidate_media (one
-// medium); with a job or several media it reads the sessions.
+// it reads the completion spans of candidate_journeys (all media) or candidate_media (per
+// medium); for a job it reads the job's sessions.
 func completedCandidates(ctx context.Context, db querier, q *toolkit.Query, f filters, w toolkit.Window) (int64, error) {
 	var stmt string
 	switch {
-	case f.job != "" || f.nMedia > 1:
+	case f.job != "":
 		// DISTINCT in a subquery: Postgres streams candidates from an index in candidate order
 		// (or hashes them) instead of sorting every session as count(DISTINCT) does.
 		stmt = `SELECT count(*) FROM (SELECT DISTINCT s.candidate_id FROM interview_sessions s
@@ -310,32 +310,41 @@ func completedCandidates(ctx context.Context, db querier, q *toolkit.Query, f fi
 		// All time: the candidates whose journey reached a completion.
 		stmt = `SELECT coalesce(sum(candidates), 0)::bigint FROM journey_daily WHERE company_id = $1 AND completed`
 	case f.nMedia == 0:
-		stmt = spanCount(q, w, `candidate_journeys j WHERE j.company_id = $1 AND j.completed_n > 0`, "")
-	default: // one medium: one candidate_media row per candidate
-		stmt = spanCount(q, w, `candidate_media j WHERE j.company_id = $1`+f.on("j"), f.on("s"))
+		stmt = spanCount(q, w, `candidate_journeys j WHERE j.company_id = $1 AND j.completed_n > 0`, "", false)
+	default:
+		// A candidate completed by one of the media in w when one of its rows for them did;
+		// with several media a candidate can have several such rows.
+		stmt = spanCount(q, w, `candidate_media j WHERE j.company_id = $1`+f.on("j"), f.on("s"), f.nMedia > 1)
 	}
 	var n int64
 	err := db.QueryRowContext(ctx, stmt, q.Args...).Scan(&n)
 	return n, err
 }
 
-// spanCount is the statement counting the rows of spans (one per candidate, "table j WHERE ...")
-// whose completions, first_completed_at to last_completed_at, include one in w. Disjoint parts,
-// each an index range of its own: the last completion in w; the first in w and the last after
-// it; both outside w on either side with a completion in between (three completions or more),
-// checked on the sessions matching sessionFilter.
-func spanCount(q *toolkit.Query, w toolkit.Window, spans, sessionFilter string) string {
-	count := `SELECT count(*) FROM ` + spans
-	parts := []string{count + q.Range("j.last_completed_at", w)}
+// spanCount is the statement counting the candidates of spans ("table j WHERE ...", rows with a
+// candidate and the first_completed_at, last_completed_at and completed_n of some of its
+// completions) with one of those completions in w: distinct candidates when a candidate can have
+// several rows, else rows. Disjoint parts, each an index range of its own: the last completion in
+// w; the first in w and the last after it; both outside w on either side with a completion in
+// between (three completions or more), checked on the sessions matching sessionFilter.
+func spanCount(q *toolkit.Query, w toolkit.Window, spans, sessionFilter string, distinct bool) string {
+	sel := `SELECT count(*) FROM ` + spans
+	if distinct {
+		sel = `SELECT j.candidate_id FROM ` + spans
+	}
+	parts := []string{sel + q.Range("j.last_completed_at", w)}
 	if w.Until != nil {
 		until := q.Arg(*w.Until)
-		parts = append(parts, count+q.Range("j.first_completed_at", w)+" AND j.last_completed_at >= "+until)
+		parts = append(parts, sel+q.Range("j.first_completed_at", w)+" AND j.last_completed_at >= "+until)
 		if w.Since != nil {
 			since := q.Arg(*w.Since)
-			parts = append(parts, count+` AND j.completed_n >= 3 AND j.first_completed_at < `+since+` AND j.last_completed_at >= `+until+`
+			parts = append(parts, sel+` AND j.completed_n >= 3 AND j.first_completed_at < `+since+` AND j.last_completed_at >= `+until+`
 				AND EXISTS (SELECT 1 FROM interview_sessions s WHERE s.company_id = $1 AND s.candidate_id = j.candidate_id
 					AND s.status = 'COMPLETED'`+sessionFilter+` AND s.completed_at >= `+since+` AND s.completed_at < `+until+`)`)
 		}
+	}
+	if distinct {
+		return "SELECT count(*) FROM (SELECT DISTINCT candidate_id FROM (" + strings.Join(parts, " UNION ALL ") + ") u) x"
 	}
 	return "SELECT (" + strings.Join(parts, ") + (") + ")"
 }

@@ -7,8 +7,11 @@
 --   index-only, with the candidate for the check of those spanning it (a month: 232 -> 110 ms).
 -- - getCheatingDetectionStats byJob in a window: evaluations by time with their job, index-only
 --   (a month: 227 -> 83 ms). Nothing reads session_id from this index any more.
+-- - The duration index of 00006 served the median, minimum and maximum durations, which
+--   getInterviewStats no longer reports (averages come from completion_slots): dropped.
 
 -- +goose Up
+DROP INDEX interview_sessions_company_duration_idx;
 DROP INDEX interview_sessions_company_rating_idx;
 CREATE INDEX interview_sessions_company_rank_idx ON interview_sessions
     (company_id, recruiter_rating DESC NULLS LAST, service_rating DESC NULLS LAST, completed_at DESC, id)
@@ -20,6 +23,8 @@ CREATE INDEX cheating_evaluations_company_created_idx ON cheating_evaluations (c
     INCLUDE (cheating_score, job_id);
 
 -- +goose Down
+CREATE INDEX interview_sessions_company_duration_idx ON interview_sessions (company_id, duration_seconds)
+    WHERE status = 'COMPLETED';
 DROP INDEX cheating_evaluations_company_created_idx;
 CREATE INDEX cheating_evaluations_company_created_idx ON cheating_evaluations (company_id, created_at)
     INCLUDE (cheating_score, session_id);

@@ -34,8 +34,8 @@ type Config struct {
 	APIAddr           string `env:"API_ADDR" default:"127.0.0.1:8080" doc:"Listen address of the REST API."`
 	MCPAddr           string `env:"MCP_ADDR" default:"127.0.0.1:8081" doc:"Listen address of the MCP tool server."`
 	WorkerMetricsAddr string `env:"WORKER_METRICS_ADDR" default:"127.0.0.1:9464" doc:"Listen address of /healthz, /readyz and /metrics of a standalone worker."`
-	PublicBaseURL     string `env:"PUBLIC_BASE_URL" default:"http://localhost:8080" doc:"External base URL of the REST API ({base_url}); used in links."`
-	MCPBaseURL        string `env:"MCP_BASE_URL" default:"http://localhost:8081" doc:"External base URL of the tool server ({mcp_url}); used in WWW-Authenticate and OAuth metadata."`
+	PublicBaseURL     string `env:"PUBLIC_BASE_URL" doc:"External base URL of the REST API ({base_url}); used in links. Empty: http:// and API_ADDR's host and port (localhost for an unspecified host such as 0.0.0.0)."`
+	MCPBaseURL        string `env:"MCP_BASE_URL" doc:"External base URL of the tool server ({mcp_url}); used in WWW-Authenticate and OAuth metadata. Empty: http:// and MCP_ADDR's host and port (localhost for an unspecified host such as 0.0.0.0)."`
 	MCPAllowedOrigins string `env:"MCP_ALLOWED_ORIGINS" doc:"Comma-separated browser origins (scheme://host[:port]) allowed to call /mcp besides MCP_BASE_URL's own. A request with any other Origin header gets 403; requests without one (scripts, agents) are unaffected."`
 	AppURL            string `env:"APP_URL" default:"http://localhost:3000" doc:"Base URL of the product's web app; deep links to candidates, jobs and sessions."`
 
@@ -120,6 +120,12 @@ func Load(getenv func(string) string) (*Config, error) {
 			}
 		}
 	}
+	if c.PublicBaseURL == "" {
+		c.PublicBaseURL = ListenURL(c.APIAddr)
+	}
+	if c.MCPBaseURL == "" {
+		c.MCPBaseURL = ListenURL(c.MCPAddr)
+	}
 	if len(errs) == 0 {
 		errs = append(errs, c.validate()...)
 	}
@@ -127,6 +133,20 @@ func Load(getenv func(string) string) (*Config, error) {
 		return nil, fmt.Errorf("configuration: %w", errors.Join(errs...))
 	}
 	return c, nil
+}
+
+// ListenURL is the http:// base URL of a listen address, the default of PUBLIC_BASE_URL and
+// MCP_BASE_URL: an unspecified host (0.0.0.0, ::, none) becomes localhost; an IP
+// address or a host name stays as it is, so the URL names where the server really listens.
+func ListenURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 func set(f reflect.Value, raw string) error {

@@ -106,3 +106,28 @@ func TestREADMEDocumentsEveryVariable(t *testing.T) {
 		}
 	}
 }
+
+// TestBaseURLsFollowListenAddresses: unset PUBLIC_BASE_URL and MCP_BASE_URL name the listen
+// addresses, so the WWW-Authenticate realm and the metadata advertise where the server listens.
+func TestBaseURLsFollowListenAddresses(t *testing.T) {
+	for _, tc := range []struct {
+		env              map[string]string
+		wantAPI, wantMCP string
+	}{
+		{nil, "http://127.0.0.1:8080", "http://127.0.0.1:8081"},
+		{map[string]string{"MCP_ADDR": "127.0.0.1:18081", "API_ADDR": "127.0.0.1:18080"}, "http://127.0.0.1:18080", "http://127.0.0.1:18081"},
+		{map[string]string{"MCP_ADDR": "0.0.0.0:9001", "API_ADDR": ":9000"}, "http://localhost:9000", "http://localhost:9001"},
+		{map[string]string{"MCP_ADDR": "[::]:9001", "API_ADDR": "[::1]:9000"}, "http://[::1]:9000", "http://localhost:9001"},
+		{map[string]string{"MCP_ADDR": "mcp.internal:9001"}, "http://127.0.0.1:8080", "http://mcp.internal:9001"},
+		{map[string]string{"MCP_ADDR": "127.0.0.1:18081", "MCP_BASE_URL": "https://mcp.example.com", "PUBLIC_BASE_URL": "https://api.example.com"},
+			"https://api.example.com", "https://mcp.example.com"},
+	} {
+		c, err := Load(env(tc.env))
+		if err != nil {
+			t.Fatalf("Load(%v) = %v", tc.env, err)
+		}
+		if c.PublicBaseURL != tc.wantAPI || c.MCPBaseURL != tc.wantMCP {
+			t.Errorf("Load(%v) base URLs = %q, %q; want %q, %q", tc.env, c.PublicBaseURL, c.MCPBaseURL, tc.wantAPI, tc.wantMCP)
+		}
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/recruitd/recruitd/internal/progress"
 )
 
 // Latencies are observed call durations.
@@ -28,27 +30,35 @@ func (l Latencies) Percentile(p float64) time.Duration {
 }
 
 // OpenLoop starts f every 1/rate seconds for d, whether or not earlier calls have returned, and
-// reports each call's latency, the number that failed, and progress to out once a second.
+// reports each call's latency and the number that failed. It shows its progress on out (see
+// package progress): redrawn on a terminal, a line every 10s in a file or a pipe.
 func OpenLoop(ctx context.Context, rate float64, d time.Duration, out io.Writer, f func(context.Context) error) (Latencies, int) {
 	interval := time.Duration(float64(time.Second) / rate)
 	total := int(d / interval)
 	var mu sync.Mutex
 	lat := make(Latencies, 0, total)
-	var failed, done atomic.Int64
+	var sent, failed, done atomic.Int64
+	show := progress.Start(out, progress.Options{Terminal: progress.IsTerminal(out)}, func(fr progress.Frame) []string {
+		counts := fmt.Sprintf("%d/%d requests sent, %d answered, %d failed", sent.Load(), total, done.Load(), failed.Load())
+		switch {
+		case fr.Terminal:
+			return []string{"  " + counts}
+		case fr.Periodic:
+			return []string{fmt.Sprintf("  %s %s (%.1f answered/s)", progress.Clock(fr.Elapsed), counts, float64(done.Load())/fr.Elapsed.Seconds())}
+		}
+		return nil
+	})
+	defer show.Stop() // after the calls in flight have returned: the last line has every count
 	var wg sync.WaitGroup
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
-	report := time.NewTicker(time.Second)
-	defer report.Stop()
-	for sent := 0; sent < total; {
+	for sent.Load() < int64(total) {
 		select {
 		case <-ctx.Done():
 			wg.Wait()
 			return lat, int(failed.Load())
-		case <-report.C:
-			fmt.Fprintf(out, "\r  %d/%d requests sent, %d answered, %d failed", sent, total, done.Load(), failed.Load())
 		case <-tick.C:
-			sent++
+			sent.Add(1)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -67,7 +77,6 @@ func OpenLoop(ctx context.Context, rate float64, d time.Duration, out io.Writer,
 		}
 	}
 	wg.Wait()
-	fmt.Fprintf(out, "\r  %d/%d requests sent, %d answered, %d failed\n", total, total, done.Load(), failed.Load())
 	return lat, int(failed.Load())
 }
 

@@ -1,9 +1,11 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -39,6 +41,19 @@ func TestOpenLoopKeepsTheRate(t *testing.T) {
 	}
 	if took := time.Since(begin); took > 900*time.Millisecond {
 		t.Errorf("open loop of 0.5s took %s: calls were serialised", took)
+	}
+}
+
+func TestOpenLoopProgressInAFile(t *testing.T) {
+	var out bytes.Buffer // not a terminal: a line per step, no redrawing
+	OpenLoop(context.Background(), 100, 300*time.Millisecond, &out, func(context.Context) error { return nil })
+	got := out.String()
+	if strings.ContainsAny(got, "\r\x1b") {
+		t.Errorf("OpenLoop progress in a file holds a carriage return or an escape sequence: %q", got)
+	}
+	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	if len(lines) != 1 || !strings.Contains(lines[0], "30/30 requests sent, 30 answered, 0 failed (") || !strings.HasSuffix(lines[0], " answered/s)") {
+		t.Errorf("OpenLoop progress = %q, want one line: 30/30 requests sent, 30 answered, 0 failed and the rate", lines)
 	}
 }
 

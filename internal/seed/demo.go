@@ -1,5 +1,3 @@
-// Package seed creates demo data: the demo tenant of `recruitd dev` and `recruitd seed demo`
-// (Demo), and large generated data sets bulk-loaded with COPY (Scale).
 package seed
 
 import (

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/recruitd/recruitd/internal/bulkload"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -35,31 +36,26 @@ const (
 	numHead
 )
 
-type tableSpec struct {
-	name    string
-	columns string
+var bigTables = [numBig]bulkload.Table{
+	tCandidates:   {Name: "candidates", Columns: "id, company_id, external_id, first_name, last_name, email, phone, title, location, city, state, postal_code, country, latitude, longitude, skills, employers, education, years_experience, status, created_at, updated_at"},
+	tApplications: {Name: "applications", Columns: "id, company_id, candidate_id, job_id, external_id, source, status, created_at, updated_at"},
+	tSessions:     {Name: "interview_sessions", Columns: "id, company_id, application_id, candidate_id, job_id, status, medium_type, link_token, invited_at, started_at, completed_at, duration_seconds, decision, recruiter_rating, service_rating, recruiter_review, service_review, created_at, updated_at"},
+	tNotes:        {Name: "recruiter_notes", Columns: "id, company_id, candidate_id, session_id, author_user_id, body, created_at"},
+	tCheating:     {Name: "cheating_evaluations", Columns: "id, company_id, session_id, candidate_id, job_id, cheating_score, eye_tracking_score, head_tracking_score, voice_score, transcript_score, multi_person_score, created_at"},
+	tFraud:        {Name: "fraud_verifications", Columns: "id, company_id, candidate_id, session_id, overall_verification_score, disposable_email, voip_phone, vpn_proxy_ip, thin_profile, footprint_anomaly, signals, created_at"},
+	tIdentity:     {Name: "identity_verifications", Columns: "id, company_id, candidate_id, session_id, job_id, status, failure_reason, created_at, completed_at"},
 }
 
-var bigTables = [numBig]tableSpec{
-	tCandidates:   {"candidates", "id, company_id, external_id, first_name, last_name, email, phone, title, location, city, state, postal_code, country, latitude, longitude, skills, employers, education, years_experience, status, created_at, updated_at"},
-	tApplications: {"applications", "id, company_id, candidate_id, job_id, external_id, source, status, created_at, updated_at"},
-	tSessions:     {"interview_sessions", "id, company_id, application_id, candidate_id, job_id, status, medium_type, link_token, invited_at, started_at, completed_at, duration_seconds, decision, recruiter_rating, service_rating, recruiter_review, service_review, created_at, updated_at"},
-	tNotes:        {"recruiter_notes", "id, company_id, candidate_id, session_id, author_user_id, body, created_at"},
-	tCheating:     {"cheating_evaluations", "id, company_id, session_id, candidate_id, job_id, cheating_score, eye_tracking_score, head_tracking_score, voice_score, transcript_score, multi_person_score, created_at"},
-	tFraud:        {"fraud_verifications", "id, company_id, candidate_id, session_id, overall_verification_score, disposable_email, voip_phone, vpn_proxy_ip, thin_profile, footprint_anomaly, signals, created_at"},
-	tIdentity:     {"identity_verifications", "id, company_id, candidate_id, session_id, job_id, status, failure_reason, created_at, completed_at"},
-}
-
-var headTables = [numHead]tableSpec{
-	hCompanies:   {"companies", "id, slug, name, ats_type, ats_credential_fields, hr_suite_account, default_job_status, fraud_detection_enabled, model_cheat_detection_enabled, cheat_threshold, auto_job_import_enabled, decision_sync_fields, kombo_integration_id, kombo_status, features, operations_email, created_at, updated_at"},
-	hUsers:       {"users", "id, email, name, created_at, updated_at"},
-	hMemberships: {"company_memberships", "company_id, user_id, role, created_at"},
-	hTemplates:   {"templates", "id, company_id, type, name, content, created_at, updated_at"},
-	hJobs:        {"jobs", "id, company_id, external_id, interviewer_id, title, external_title, description, status, failure_reason, is_open, is_deleted, enable_identity_verification, resume_fit_template_id, created_by_user_id, generation_options, created_at, updated_at, generated_at"},
-	hGuides:      {"interview_guides", "id, company_id, job_id, intro, outro, learning_objectives, skills, created_at, updated_at"},
-	hQuestions:   {"interview_questions", "id, company_id, guide_id, position, text, source, skill, answers, tag_name, tag_instructions, template_id, created_at"},
-	hCriteria:    {"grading_criteria", "id, company_id, guide_id, position, name, description, template_id, created_at"},
-	hCoverage:    {"ats_coverage_weeks", "company_id, week_start, ats_type, ats_job_ids, created_at"},
+var headTables = [numHead]bulkload.Table{
+	hCompanies:   {Name: "companies", Columns: "id, slug, name, ats_type, ats_credential_fields, hr_suite_account, default_job_status, fraud_detection_enabled, model_cheat_detection_enabled, cheat_threshold, auto_job_import_enabled, decision_sync_fields, kombo_integration_id, kombo_status, features, operations_email, created_at, updated_at"},
+	hUsers:       {Name: "users", Columns: "id, email, name, created_at, updated_at"},
+	hMemberships: {Name: "company_memberships", Columns: "company_id, user_id, role, created_at"},
+	hTemplates:   {Name: "templates", Columns: "id, company_id, type, name, content, created_at, updated_at"},
+	hJobs:        {Name: "jobs", Columns: "id, company_id, external_id, interviewer_id, title, external_title, description, status, failure_reason, is_open, is_deleted, enable_identity_verification, resume_fit_template_id, created_by_user_id, generation_options, created_at, updated_at, generated_at"},
+	hGuides:      {Name: "interview_guides", Columns: "id, company_id, job_id, intro, outro, learning_objectives, skills, created_at, updated_at"},
+	hQuestions:   {Name: "interview_questions", Columns: "id, company_id, guide_id, position, text, source, skill, answers, tag_name, tag_instructions, template_id, created_at"},
+	hCriteria:    {Name: "grading_criteria", Columns: "id, company_id, guide_id, position, name, description, template_id, created_at"},
+	hCoverage:    {Name: "ats_coverage_weeks", Columns: "company_id, week_start, ats_type, ats_job_ids, created_at"},
 }
 
 // nationalCities draws any city by population.
@@ -72,83 +68,83 @@ var nationalCities = func() cumulative {
 }()
 
 // writeHead encodes the company-level rows of c.
-func (c *companyGen) writeHead(b *[numHead]copyBuf) {
+func (c *companyGen) writeHead(b *[numHead]bulkload.Buf) {
 	if c.insertCompany {
 		w := &b[hCompanies]
-		w.row(18)
-		w.uuid(c.id)
-		w.text(c.slug)
-		w.text(c.name)
-		w.optText(c.atsType)
-		w.textArray(c.credFields)
-		w.bool(c.hrSuite)
-		w.text(c.defaultStatus)
-		w.bool(c.fraud)
-		w.bool(c.cheat)
-		w.hundredths(c.threshold)
-		w.bool(c.autoImport)
+		w.Row(18)
+		w.UUID(c.id)
+		w.Text(c.slug)
+		w.Text(c.name)
+		w.OptText(c.atsType)
+		w.TextArray(c.credFields)
+		w.Bool(c.hrSuite)
+		w.Text(c.defaultStatus)
+		w.Bool(c.fraud)
+		w.Bool(c.cheat)
+		w.Hundredths(c.threshold)
+		w.Bool(c.autoImport)
 		sync := []models.SyncField{}
 		for _, f := range c.syncFields {
 			sync = append(sync, models.SyncField{Field: f[0], Value: f[1]})
 		}
 		js, _ := json.Marshal(sync)
-		w.jsonb(js)
-		w.optText(c.komboID)
-		w.optText(c.komboStatus)
+		w.JSONB(js)
+		w.OptText(c.komboID)
+		w.OptText(c.komboStatus)
 		js, _ = json.Marshal(c.features) // map keys come out sorted
-		w.jsonb(js)
-		w.optText(c.opsEmail)
-		w.ts(c.createdAt)
-		w.ts(c.updatedAt)
+		w.JSONB(js)
+		w.OptText(c.opsEmail)
+		w.TS(c.createdAt)
+		w.TS(c.updatedAt)
 	}
 	for _, u := range c.users {
 		w := &b[hUsers]
-		w.row(5)
-		w.uuid(u.id)
-		w.text(u.email)
-		w.text(u.name)
-		w.ts(u.createdAt)
-		w.ts(u.createdAt)
+		w.Row(5)
+		w.UUID(u.id)
+		w.Text(u.email)
+		w.Text(u.name)
+		w.TS(u.createdAt)
+		w.TS(u.createdAt)
 		w = &b[hMemberships]
-		w.row(4)
-		w.uuid(c.id)
-		w.uuid(u.id)
-		w.text(string(u.role))
-		w.ts(u.createdAt)
+		w.Row(4)
+		w.UUID(c.id)
+		w.UUID(u.id)
+		w.Text(string(u.role))
+		w.TS(u.createdAt)
 	}
 	for _, t := range c.templates {
 		w := &b[hTemplates]
-		w.row(7)
-		w.uuid(t.id)
-		w.uuid(c.id)
-		w.text(string(t.typ))
-		w.text(t.name)
-		w.jsonb(t.content)
-		w.ts(t.createdAt)
-		w.ts(t.updatedAt)
+		w.Row(7)
+		w.UUID(t.id)
+		w.UUID(c.id)
+		w.Text(string(t.typ))
+		w.Text(t.name)
+		w.JSONB(t.content)
+		w.TS(t.createdAt)
+		w.TS(t.updatedAt)
 	}
 	g := newRNG()
 	for _, j := range c.jobs {
 		w := &b[hJobs]
-		w.row(18)
-		w.uuid(j.id)
-		w.uuid(c.id)
-		w.text(j.externalID)
-		w.text(c.slug + "-" + j.externalID)
-		w.text(j.title)
-		w.text(j.extTitle)
-		w.text(j.description)
-		w.text(string(j.status))
-		w.optText(j.failure)
-		w.bool(j.isOpen)
-		w.bool(j.isDeleted)
-		w.bool(j.iv)
-		w.optUUID(j.resumeTpl)
-		w.optUUID(j.createdBy)
-		w.jsonb(j.genOptions)
-		w.ts(j.createdAt)
-		w.ts(j.updatedAt)
-		w.optTS(j.generatedAt)
+		w.Row(18)
+		w.UUID(j.id)
+		w.UUID(c.id)
+		w.Text(j.externalID)
+		w.Text(c.slug + "-" + j.externalID)
+		w.Text(j.title)
+		w.Text(j.extTitle)
+		w.Text(j.description)
+		w.Text(string(j.status))
+		w.OptText(j.failure)
+		w.Bool(j.isOpen)
+		w.Bool(j.isDeleted)
+		w.Bool(j.iv)
+		w.OptUUID(j.resumeTpl)
+		w.OptUUID(j.createdBy)
+		w.JSONB(j.genOptions)
+		w.TS(j.createdAt)
+		w.TS(j.updatedAt)
+		w.OptTS(j.generatedAt)
 		if j.hasGuide {
 			g.seed(c.key, streamJobs, uint64(j.index)|2<<40)
 			c.writeGuide(g, j, b)
@@ -159,7 +155,7 @@ func (c *companyGen) writeHead(b *[numHead]copyBuf) {
 	}
 }
 
-func (c *companyGen) writeGuide(g *rng, j *genJob, b *[numHead]copyBuf) {
+func (c *companyGen) writeGuide(g *rng, j *genJob, b *[numHead]bulkload.Buf) {
 	f := &families[j.family]
 	skills := make([]string, 0, 5)
 	for _, k := range g.r.Perm(len(f.skills))[:3+g.intn(3)] {
@@ -171,34 +167,34 @@ func (c *companyGen) writeGuide(g *rng, j *genJob, b *[numHead]copyBuf) {
 	}
 	at := j.generatedAt
 	w := &b[hGuides]
-	w.row(9)
-	w.uuid(j.guideID)
-	w.uuid(c.id)
-	w.uuid(j.id)
-	w.text("Hi, thanks for taking the time to interview for the " + j.title + " role at " + c.name + ". This takes about 20 minutes.")
-	w.text("Thank you! The hiring team will review your answers and get back to you soon.")
-	w.textArray(objectives)
-	w.textArray(skills)
-	w.ts(at)
-	w.ts(at)
+	w.Row(9)
+	w.UUID(j.guideID)
+	w.UUID(c.id)
+	w.UUID(j.id)
+	w.Text("Hi, thanks for taking the time to interview for the " + j.title + " role at " + c.name + ". This takes about 20 minutes.")
+	w.Text("Thank you! The hiring team will review your answers and get back to you soon.")
+	w.TextArray(objectives)
+	w.TextArray(skills)
+	w.TS(at)
+	w.TS(at)
 
 	pos := 0
 	question := func(text string, source models.QuestionSource, skill string, answers []string, tag, tagInstr string, tpl uuidv) {
 		pos++
 		q := &b[hQuestions]
-		q.row(12)
-		q.uuid(g.id(idPrefix(c.index, uint64(j.index)<<8|uint64(pos))))
-		q.uuid(c.id)
-		q.uuid(j.guideID)
-		q.int4(pos)
-		q.text(text)
-		q.text(string(source))
-		q.optText(skill)
-		q.textArray(answers)
-		q.optText(tag)
-		q.optText(tagInstr)
-		q.optUUID(tpl)
-		q.ts(at)
+		q.Row(12)
+		q.UUID(g.id(idPrefix(c.index, uint64(j.index)<<8|uint64(pos))))
+		q.UUID(c.id)
+		q.UUID(j.guideID)
+		q.Int4(pos)
+		q.Text(text)
+		q.Text(string(source))
+		q.OptText(skill)
+		q.TextArray(answers)
+		q.OptText(tag)
+		q.OptText(tagInstr)
+		q.OptUUID(tpl)
+		q.TS(at)
 	}
 	if t := j.guideTpl; t != nil {
 		for _, text := range t.questions[:1+g.intn(min(3, len(t.questions)))] {
@@ -219,15 +215,15 @@ func (c *companyGen) writeGuide(g *rng, j *genJob, b *[numHead]copyBuf) {
 	criterion := func(name, desc string, tpl uuidv) {
 		pos++
 		w := &b[hCriteria]
-		w.row(8)
-		w.uuid(g.id(idPrefix(c.index, uint64(j.index)<<8|uint64(pos))))
-		w.uuid(c.id)
-		w.uuid(j.guideID)
-		w.int4(pos)
-		w.text(name)
-		w.text(desc)
-		w.optUUID(tpl)
-		w.ts(at)
+		w.Row(8)
+		w.UUID(g.id(idPrefix(c.index, uint64(j.index)<<8|uint64(pos))))
+		w.UUID(c.id)
+		w.UUID(j.guideID)
+		w.Int4(pos)
+		w.Text(name)
+		w.Text(desc)
+		w.OptUUID(tpl)
+		w.TS(at)
 	}
 	for _, k := range g.r.Perm(len(f.criteria))[:2+g.intn(min(3, len(f.criteria)-1))] {
 		criterion(f.criteria[k][0], f.criteria[k][1], uuidv{})
@@ -239,7 +235,7 @@ func (c *companyGen) writeGuide(g *rng, j *genJob, b *[numHead]copyBuf) {
 
 // writeCoverageRows writes one row per ISO week of the last 26 weeks (the current week
 // included) with the ids of the active jobs the ATS created that week.
-func (c *companyGen) writeCoverageRows(w *copyBuf) {
+func (c *companyGen) writeCoverageRows(w *bulkload.Buf) {
 	today := floorDiv(c.asOf, day)
 	monday := today - int64((weekday(today)+6)%7)
 	for k := int64(25); k >= 0; k-- {
@@ -251,12 +247,12 @@ func (c *companyGen) writeCoverageRows(w *copyBuf) {
 				ids = append(ids, strconv.Itoa(a.external))
 			}
 		}
-		w.row(5)
-		w.uuid(c.id)
-		w.date(start)
-		w.text(c.atsType)
-		w.textArray(ids)
-		w.ts(min(to+6*hour, c.asOf))
+		w.Row(5)
+		w.UUID(c.id)
+		w.Date(start)
+		w.Text(c.atsType)
+		w.TextArray(ids)
+		w.TS(min(to+6*hour, c.asOf))
 	}
 }
 
@@ -324,7 +320,7 @@ var mediumTypes = []models.MediumType{models.MediumTypeVideo, models.MediumTypeP
 	models.MediumTypeSMS, models.MediumTypeWhatsApp, models.MediumTypeExternal, models.MediumTypeNone}
 
 // candidate generates candidate i of c and every row that hangs off it.
-func (w *worker) candidate(c *companyGen, i int, out *[numBig]*copyBuf) {
+func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 	g := w.g
 	g.seed(c.key, streamCandidate, uint64(i))
 	id := g.id(idPrefix(c.index, uint64(i)))
@@ -455,84 +451,84 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*copyBuf) {
 	}
 
 	if b := out[tCandidates]; b != nil {
-		b.row(22)
-		b.uuid(id)
-		b.uuid(c.id)
+		b.Row(22)
+		b.UUID(id)
+		b.UUID(c.id)
 		w.ext = strconv.AppendInt(w.ext[:0], c.firstCandidate+int64(i), 10)
-		b.textBytes(w.ext)
-		b.text(first)
-		b.text(last)
+		b.TextBytes(w.ext)
+		b.Text(first)
+		b.Text(last)
 		if hasEmail {
-			b.textBytes(w.email)
+			b.TextBytes(w.email)
 		} else {
-			b.null()
+			b.Null()
 		}
 		if hasPhone {
-			b.textBytes(w.phone)
+			b.TextBytes(w.phone)
 		} else {
-			b.null()
+			b.Null()
 		}
 		if senior {
 			w.scratch = append(append(w.scratch[:0], "Senior "...), title...)
-			b.textBytes(w.scratch)
+			b.TextBytes(w.scratch)
 		} else {
-			b.text(title)
+			b.Text(title)
 		}
-		b.textBytes(w.loc)
-		b.text(ct.name)
-		b.text(ct.state)
-		b.textBytes(w.zip)
-		b.text("US")
-		b.float8(lat)
-		b.float8(lon)
-		b.textArray(w.skills)
-		b.textArray(w.employers)
-		b.textBytes(w.edu)
-		b.optInt4(yoe)
-		b.text(status)
-		b.ts(created)
-		b.ts(updated)
+		b.TextBytes(w.loc)
+		b.Text(ct.name)
+		b.Text(ct.state)
+		b.TextBytes(w.zip)
+		b.Text("US")
+		b.Float8(lat)
+		b.Float8(lon)
+		b.TextArray(w.skills)
+		b.TextArray(w.employers)
+		b.TextBytes(w.edu)
+		b.OptInt4(yoe)
+		b.Text(status)
+		b.TS(created)
+		b.TS(updated)
 	}
 	for k := range w.sess {
 		s := &w.sess[k]
 		if b := out[tApplications]; b != nil {
-			b.row(9)
-			b.uuid(s.appID)
-			b.uuid(c.id)
-			b.uuid(id)
-			b.uuid(s.job.id)
+			b.Row(9)
+			b.UUID(s.appID)
+			b.UUID(c.id)
+			b.UUID(id)
+			b.UUID(s.job.id)
 			if s.appExt != 0 {
 				w.ext = strconv.AppendInt(w.ext[:0], s.appExt, 10)
-				b.textBytes(w.ext)
+				b.TextBytes(w.ext)
 			} else {
-				b.null()
+				b.Null()
 			}
-			b.text(string(s.appSource))
-			b.text(s.appStatus)
-			b.ts(s.appCreated)
-			b.ts(s.appUpdate)
+			b.Text(string(s.appSource))
+			b.Text(s.appStatus)
+			b.TS(s.appCreated)
+			b.TS(s.appUpdate)
 		}
 		if b := out[tSessions]; b != nil {
-			b.row(19)
-			b.uuid(s.id)
-			b.uuid(c.id)
-			b.uuid(s.appID)
-			b.uuid(id)
-			b.uuid(s.job.id)
-			b.text(string(s.status))
-			b.text(string(s.medium))
-			b.textBytes(s.token[:])
-			b.ts(s.invited)
-			b.optTS(s.started)
-			b.optTS(s.completed)
-			b.optInt4(s.duration)
-			b.text(string(s.decision))
-			b.optHundredths(s.rRating)
-			b.optHundredths(s.sRating)
-			b.optText(s.rReview)
-			b.optText(s.sReview)
-			b.ts(s.created)
-			b.ts(s.updated)
+			b.Row(19)
+			b.UUID(s.id)
+			b.UUID(c.id)
+			b.UUID(s.appID)
+			b.UUID(id)
+			b.UUID(s.job.id)
+			b.Text(string(s.status))
+			b.Text(string(s.medium))
+			b.TextBytes(s.token[:])
+			b.TS(s.invited)
+			b.OptTS(s.started)
+			b.OptTS(s.completed)
+			b.OptInt4(s.duration)
+			b.Text(string(s.decision))
+			b.OptHundredths(s.rRating)
+			b.OptHundredths(s.sRating)
+			b.OptText(s.rReview)
+			b.OptText(s.sReview)
+			b.TS(s.created)
+			b.TS(s.updated)
 		}
 	}
 	// The integrity checks and notes draw after everything above, in this order.
@@ -790,7 +786,7 @@ func (w *worker) candidateStatus() string {
 	return pick([]string{"withdrawn", "screening", "rejected"}, []int{50, 25, 25})
 }
 
-func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *copyBuf) {
+func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *bulkload.Buf) {
 	g := w.g
 	thr := c.threshold
 	var score int
@@ -823,22 +819,22 @@ func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *copyBuf
 	if b == nil {
 		return
 	}
-	b.row(12)
-	b.uuid(id)
-	b.uuid(c.id)
-	b.uuid(s.id)
-	b.uuid(candidate)
-	b.uuid(s.job.id)
-	b.hundredths(score)
-	b.optHundredths(eye)
-	b.optHundredths(head)
-	b.optHundredths(vo)
-	b.optHundredths(transcript)
-	b.optHundredths(multi)
-	b.ts(created)
+	b.Row(12)
+	b.UUID(id)
+	b.UUID(c.id)
+	b.UUID(s.id)
+	b.UUID(candidate)
+	b.UUID(s.job.id)
+	b.Hundredths(score)
+	b.OptHundredths(eye)
+	b.OptHundredths(head)
+	b.OptHundredths(vo)
+	b.OptHundredths(transcript)
+	b.OptHundredths(multi)
+	b.TS(created)
 }
 
-func (w *worker) fraud(c *companyGen, candidate uuidv, ct *city, b *copyBuf) {
+func (w *worker) fraud(c *companyGen, candidate uuidv, ct *city, b *bulkload.Buf) {
 	g := w.g
 	s := &w.sess[0]
 	id := g.id(idPrefix(c.index, uint64(w.cand)))
@@ -907,24 +903,24 @@ func (w *worker) fraud(c *companyGen, candidate uuidv, ct *city, b *copyBuf) {
 	js = strconv.AppendInt(js, footprintScore, 10)
 	js = append(js, '}')
 	w.signals = js
-	b.row(12)
-	b.uuid(id)
-	b.uuid(c.id)
-	b.uuid(candidate)
-	b.uuid(s.id)
-	b.hundredths(score)
-	b.bool(disposable)
-	b.bool(voip)
-	b.bool(vpn)
-	b.bool(thin)
-	b.bool(footprint)
-	b.jsonb(js)
-	b.ts(created)
+	b.Row(12)
+	b.UUID(id)
+	b.UUID(c.id)
+	b.UUID(candidate)
+	b.UUID(s.id)
+	b.Hundredths(score)
+	b.Bool(disposable)
+	b.Bool(voip)
+	b.Bool(vpn)
+	b.Bool(thin)
+	b.Bool(footprint)
+	b.JSONB(js)
+	b.TS(created)
 }
 
 var identityStatuses = []models.IdentityStatus{models.IdentityStatusPending, models.IdentityStatusVerified, models.IdentityStatusFailed, models.IdentityStatusExpired}
 
-func (w *worker) identity(c *companyGen, candidate uuidv, s *sessRow, b *copyBuf) {
+func (w *worker) identity(c *companyGen, candidate uuidv, s *sessRow, b *bulkload.Buf) {
 	g := w.g
 	var weights []int // PENDING, VERIFIED, FAILED, EXPIRED; nil: no verification
 	switch s.status {
@@ -970,19 +966,19 @@ func (w *worker) identity(c *companyGen, candidate uuidv, s *sessRow, b *copyBuf
 	if b == nil {
 		return
 	}
-	b.row(9)
-	b.uuid(id)
-	b.uuid(c.id)
-	b.uuid(candidate)
-	b.uuid(s.id)
-	b.uuid(s.job.id)
-	b.text(string(st))
-	b.optText(reason)
-	b.ts(created)
-	b.optTS(completed)
+	b.Row(9)
+	b.UUID(id)
+	b.UUID(c.id)
+	b.UUID(candidate)
+	b.UUID(s.id)
+	b.UUID(s.job.id)
+	b.Text(string(st))
+	b.OptText(reason)
+	b.TS(created)
+	b.OptTS(completed)
 }
 
-func (w *worker) note(c *companyGen, candidate uuidv, f *family, n int, b *copyBuf) {
+func (w *worker) note(c *companyGen, candidate uuidv, f *family, n int, b *bulkload.Buf) {
 	g := w.g
 	id := g.id(idPrefix(c.index, uint64(w.cand)<<2|uint64(n)))
 	author := c.users[c.authors.draw(g)]
@@ -1014,16 +1010,16 @@ func (w *worker) note(c *companyGen, candidate uuidv, f *family, n int, b *copyB
 	if b == nil {
 		return
 	}
-	b.row(7)
-	b.uuid(id)
-	b.uuid(c.id)
-	b.uuid(candidate)
+	b.Row(7)
+	b.UUID(id)
+	b.UUID(c.id)
+	b.UUID(candidate)
 	if s != nil {
-		b.uuid(s.id)
+		b.UUID(s.id)
 	} else {
-		b.null()
+		b.Null()
 	}
-	b.uuid(author.id)
-	b.textBytes(w.scratch)
-	b.ts(created)
+	b.UUID(author.id)
+	b.TextBytes(w.scratch)
+	b.TS(created)
 }

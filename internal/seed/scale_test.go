@@ -135,8 +135,15 @@ func TestScale(t *testing.T) {
 			t.Errorf("company %s skipped: %s", c.Slug, c.Skipped)
 		}
 	}
-	if !strings.Contains(progress.String(), "interview_sessions") || !strings.Contains(progress.String(), "done") {
-		t.Errorf("progress output lacks the tables or the end:\n%s", progress.String())
+	// A bytes.Buffer is not a terminal: a line per step, none redrawn.
+	log := progress.String()
+	if !strings.Contains(log, "interview_sessions") || !strings.HasSuffix(log, " done\n") || strings.ContainsAny(log, "\r\x1b") {
+		t.Errorf("progress output lacks the tables or the end, or redraws:\n%q", log)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(log, "\n"), "\n") {
+		if !strings.HasPrefix(line, "seed: ") {
+			t.Errorf("progress line %q, want it to start with \"seed: \"", line)
+		}
 	}
 
 	// Indexes: dropped and re-created (new oid), identical definitions, nothing missing.

@@ -1,28 +1,29 @@
-package seed
+package bulkload
 
 import (
 	"encoding/binary"
 	"math"
 )
 
-// copyBuf accumulates tuples in PostgreSQL's binary COPY format (without the file header and
-// trailer, which the stream adds). Writing the wire format directly costs a few nanoseconds per
-// value and allocates nothing; pgx.Conn.CopyFrom would box every value in an interface and look
-// up its encode plan, which costs more CPU than Postgres spends storing a narrow row.
+// Buf accumulates tuples in PostgreSQL's binary COPY format (without the stream's header and
+// trailer, which Copy adds). Writing the wire format directly costs a few nanoseconds per value
+// and allocates nothing; pgx.Conn.CopyFrom would box every value in an interface and look up its
+// encode plan, which costs more CPU than Postgres spends storing a narrow row.
 //
 // The encodings are those of the receive functions of the column types: uuid (16 bytes), text
 // (UTF-8 bytes), bool, int4, float8, timestamptz (int64 microseconds since 2000-01-01 UTC), date
 // (int32 days since 2000-01-01), numeric, text[] and jsonb (version byte 1 and the JSON text).
-type copyBuf struct {
+// Each value follows a Row call that announced its tuple's field count, in column order.
+type Buf struct {
 	b    []byte
 	rows int
 }
 
-// copyHeader starts a binary COPY stream: signature, flags and header extension length.
-var copyHeader = []byte("PGCOPY\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00")
+// header starts a binary COPY stream: signature, flags and header extension length.
+var header = []byte("PGCOPY\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00")
 
-// copyTrailer ends a binary COPY stream.
-var copyTrailer = []byte{0xff, 0xff}
+// trailer ends a binary COPY stream.
+var trailer = []byte{0xff, 0xff}
 
 const (
 	pgEpochMicros = 946_684_800 * 1_000_000 // 2000-01-01 in Unix microseconds
@@ -30,50 +31,62 @@ const (
 	oidText       = 25
 )
 
-func (c *copyBuf) reset() { c.b, c.rows = c.b[:0], 0 }
+// Reset empties c for reuse, keeping its memory.
+func (c *Buf) Reset() { c.b, c.rows = c.b[:0], 0 }
 
-// row starts a tuple of n fields.
-func (c *copyBuf) row(n int) {
+// Rows is the number of tuples in c.
+func (c *Buf) Rows() int { return c.rows }
+
+// Bytes is the encoded tuples.
+func (c *Buf) Bytes() []byte { return c.b }
+
+// Row starts a tuple of n fields.
+func (c *Buf) Row(n int) {
 	c.b = binary.BigEndian.AppendUint16(c.b, uint16(n))
 	c.rows++
 }
 
-func (c *copyBuf) null() { c.b = binary.BigEndian.AppendUint32(c.b, 0xffffffff) }
+// Null writes NULL.
+func (c *Buf) Null() { c.b = binary.BigEndian.AppendUint32(c.b, 0xffffffff) }
 
-func (c *copyBuf) uuid(u uuidv) {
+// UUID writes a uuid.
+func (c *Buf) UUID(u [16]byte) {
 	c.b = binary.BigEndian.AppendUint32(c.b, 16)
 	c.b = append(c.b, u[:]...)
 }
 
-// optUUID writes u, or NULL for the zero UUID.
-func (c *copyBuf) optUUID(u uuidv) {
-	if u == (uuidv{}) {
-		c.null()
+// OptUUID writes u, or NULL for the zero UUID.
+func (c *Buf) OptUUID(u [16]byte) {
+	if u == [16]byte{} {
+		c.Null()
 		return
 	}
-	c.uuid(u)
+	c.UUID(u)
 }
 
-func (c *copyBuf) text(s string) {
+// Text writes a text value.
+func (c *Buf) Text(s string) {
 	c.b = binary.BigEndian.AppendUint32(c.b, uint32(len(s)))
 	c.b = append(c.b, s...)
 }
 
-func (c *copyBuf) textBytes(s []byte) {
+// TextBytes writes a text value held in bytes, valid UTF-8.
+func (c *Buf) TextBytes(s []byte) {
 	c.b = binary.BigEndian.AppendUint32(c.b, uint32(len(s)))
 	c.b = append(c.b, s...)
 }
 
-// optText writes s, or NULL when s is empty.
-func (c *copyBuf) optText(s string) {
+// OptText writes s, or NULL when s is empty.
+func (c *Buf) OptText(s string) {
 	if s == "" {
-		c.null()
+		c.Null()
 		return
 	}
-	c.text(s)
+	c.Text(s)
 }
 
-func (c *copyBuf) bool(v bool) {
+// Bool writes a bool.
+func (c *Buf) Bool(v bool) {
 	c.b = binary.BigEndian.AppendUint32(c.b, 1)
 	if v {
 		c.b = append(c.b, 1)
@@ -82,48 +95,50 @@ func (c *copyBuf) bool(v bool) {
 	}
 }
 
-func (c *copyBuf) int4(v int) {
+// Int4 writes an int4; v must fit in 32 bits.
+func (c *Buf) Int4(v int) {
 	c.b = binary.BigEndian.AppendUint32(c.b, 4)
 	c.b = binary.BigEndian.AppendUint32(c.b, uint32(int32(v)))
 }
 
-// optInt4 writes v, or NULL when v is negative.
-func (c *copyBuf) optInt4(v int) {
+// OptInt4 writes v, or NULL when v is negative.
+func (c *Buf) OptInt4(v int) {
 	if v < 0 {
-		c.null()
+		c.Null()
 		return
 	}
-	c.int4(v)
+	c.Int4(v)
 }
 
-func (c *copyBuf) float8(v float64) {
+// Float8 writes a float8.
+func (c *Buf) Float8(v float64) {
 	c.b = binary.BigEndian.AppendUint32(c.b, 8)
 	c.b = binary.BigEndian.AppendUint64(c.b, math.Float64bits(v))
 }
 
-// ts writes a timestamptz given in Unix microseconds.
-func (c *copyBuf) ts(unixMicros int64) {
+// TS writes a timestamptz given in Unix microseconds.
+func (c *Buf) TS(unixMicros int64) {
 	c.b = binary.BigEndian.AppendUint32(c.b, 8)
 	c.b = binary.BigEndian.AppendUint64(c.b, uint64(unixMicros-pgEpochMicros))
 }
 
-// optTS writes a timestamptz, or NULL when unixMicros is 0.
-func (c *copyBuf) optTS(unixMicros int64) {
+// OptTS writes a timestamptz, or NULL when unixMicros is 0.
+func (c *Buf) OptTS(unixMicros int64) {
 	if unixMicros == 0 {
-		c.null()
+		c.Null()
 		return
 	}
-	c.ts(unixMicros)
+	c.TS(unixMicros)
 }
 
-// date writes a date given in days since 1970-01-01.
-func (c *copyBuf) date(unixDays int64) {
+// Date writes a date given in days since 1970-01-01.
+func (c *Buf) Date(unixDays int64) {
 	c.b = binary.BigEndian.AppendUint32(c.b, 4)
 	c.b = binary.BigEndian.AppendUint32(c.b, uint32(int32(unixDays-pgEpochDays)))
 }
 
-// hundredths writes the numeric v/100 (0 <= v < 100,000,000) with scale 2.
-func (c *copyBuf) hundredths(v int) {
+// Hundredths writes the numeric v/100 (0 <= v < 100,000,000) with scale 2.
+func (c *Buf) Hundredths(v int) {
 	whole, frac := v/100, v%100
 	var digits [3]uint16 // base-10000 digits, most significant first
 	n, weight := 0, 0
@@ -158,17 +173,17 @@ func (c *copyBuf) hundredths(v int) {
 	}
 }
 
-// optHundredths writes v/100, or NULL when v is negative.
-func (c *copyBuf) optHundredths(v int) {
+// OptHundredths writes v/100, or NULL when v is negative.
+func (c *Buf) OptHundredths(v int) {
 	if v < 0 {
-		c.null()
+		c.Null()
 		return
 	}
-	c.hundredths(v)
+	c.Hundredths(v)
 }
 
-// textArray writes a one-dimensional text[] without NULL elements.
-func (c *copyBuf) textArray(items []string) {
+// TextArray writes a one-dimensional text[] without NULL elements.
+func (c *Buf) TextArray(items []string) {
 	if len(items) == 0 {
 		c.b = binary.BigEndian.AppendUint32(c.b, 12)
 		c.b = binary.BigEndian.AppendUint32(c.b, 0) // dimensions
@@ -192,8 +207,8 @@ func (c *copyBuf) textArray(items []string) {
 	}
 }
 
-// jsonb writes a jsonb value from its JSON text.
-func (c *copyBuf) jsonb(js []byte) {
+// JSONB writes a jsonb value from its JSON text.
+func (c *Buf) JSONB(js []byte) {
 	c.b = binary.BigEndian.AppendUint32(c.b, uint32(1+len(js)))
 	c.b = append(c.b, 1)
 	c.b = append(c.b, js...)

@@ -3,11 +3,10 @@
 package activities
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 
-	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/internal/callbacks"
 	"github.com/recruitd/recruitd/internal/channels"
@@ -35,16 +34,11 @@ type Activities struct {
 	Metrics *Metrics
 }
 
-// rowGraceAttempts is how many attempts an activity gives a row that its workflow's starter has
-// not committed yet. Handlers start a workflow inside the transaction that inserts the row, so the
-// first activity can run before the commit is visible; only after these attempts (about a
-// minute with the default backoff) does a missing row mean the transaction rolled back.
-const rowGraceAttempts = 7
-
-// errRowNotVisible asks Temporal to retry an activity whose row is not committed yet.
-var errRowNotVisible = errors.New("row not visible yet (its transaction may still be committing)")
-
-// stillCommitting reports whether a missing row may yet appear.
-func stillCommitting(ctx context.Context) bool {
-	return activity.IsActivity(ctx) && activity.GetInfo(ctx).Attempt < rowGraceAttempts
+// permanentIfMissing makes a missing row a non-retryable error: workflows start only after
+// the rows they work on are committed, so a row that is not there will not appear.
+func permanentIfMissing(err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePermanent, err)
+	}
+	return err
 }

@@ -24,17 +24,34 @@ type LoadFlowInput struct {
 	SessionID     uuid.UUID
 }
 
-// FlowContext is what a run needs: its definition (as stored) and the facts its conditions read.
+// FlowContext is what a run needs: its definition (as stored) and the verdicts of its
+// conditions over the facts in Postgres. The facts themselves (a candidate's name, e-mail,
+// phone) never leave the activity, so no workflow history holds them.
 type FlowContext struct {
 	Definition json.RawMessage
 	Version    int // 0 for the platform default
-	Facts      map[string]any
+	Verdicts   flow.Verdicts
+	// CandidateID and ApplicationID are the run's subjects: the input's, or its session's.
+	CandidateID   uuid.UUID
+	ApplicationID uuid.UUID
 }
 
 // LoadFlow reads the company's definition in force for the trigger, or the platform default when
-// the company has none, and the facts about the run's company, job, candidate and application.
+// the company has none, and evaluates its conditions over the facts about the run's company,
+// job, candidate and application.
 func (a *Activities) LoadFlow(ctx context.Context, in LoadFlowInput) (FlowContext, error) {
 	var fc FlowContext
+	if in.SessionID != uuid.Nil && (in.CandidateID == uuid.Nil || in.ApplicationID == uuid.Nil) {
+		sess, err := a.Store.Session(ctx, in.CompanyID, in.SessionID)
+		if err != nil {
+			return fc, permanentIfMissing(err)
+		}
+		in.CandidateID = sess.CandidateID
+		if sess.ApplicationID != nil {
+			in.ApplicationID = *sess.ApplicationID
+		}
+	}
+	fc.CandidateID, fc.ApplicationID = in.CandidateID, in.ApplicationID
 	d, err := a.Store.WorkflowDefinition(ctx, in.CompanyID, in.Trigger)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -50,16 +67,25 @@ func (a *Activities) LoadFlow(ctx context.Context, in LoadFlowInput) (FlowContex
 	default:
 		fc.Definition, fc.Version = d.Definition, d.Version
 	}
-	fc.Facts, err = a.facts(ctx, in)
-	return fc, err
+	def, err := flow.Decode(fc.Definition)
+	if err != nil {
+		// The workflow reports the stored definition as invalid when it decodes it.
+		return fc, nil
+	}
+	facts, err := a.facts(ctx, in)
+	if err != nil {
+		return fc, err
+	}
+	fc.Verdicts = flow.Evaluate(def, facts)
+	return fc, nil
 }
 
-func (a *Activities) facts(ctx context.Context, in LoadFlowInput) (map[string]any, error) {
+func (a *Activities) facts(ctx context.Context, in LoadFlowInput) (flow.Facts, error) {
 	co, err := a.Store.Company(ctx, in.CompanyID)
 	if err != nil {
 		return nil, err
 	}
-	f := map[string]any{"company.slug": co.Slug, "company.name": co.Name, "trigger": string(in.Trigger)}
+	f := flow.Facts{"company.slug": co.Slug, "company.name": co.Name, "trigger": string(in.Trigger)}
 	if in.JobID != uuid.Nil {
 		j, err := a.Store.Job(ctx, in.CompanyID, in.JobID)
 		if err != nil {

@@ -21,12 +21,12 @@ type SendInviteInput struct {
 	Channel   models.MessageChannel
 }
 
-// SendInviteResult is a delivered invitation.
+// SendInviteResult is a delivered invitation. It does not hold the interview link: the link
+// carries the session's token, which opens the interview, and stays in Postgres.
 type SendInviteResult struct {
 	MessageID         uuid.UUID
 	Provider          string
 	ProviderMessageID string
-	InterviewLink     string
 }
 
 // SendInvite sends the session's invitation through one channel and records the attempt in the
@@ -36,7 +36,10 @@ type SendInviteResult struct {
 func (a *Activities) SendInvite(ctx context.Context, in SendInviteInput) (SendInviteResult, error) {
 	sess, err := a.Store.Session(ctx, in.CompanyID, in.SessionID)
 	if err != nil {
-		return SendInviteResult{}, err
+		return SendInviteResult{}, permanentIfMissing(err)
+	}
+	if sess.Status == models.SessionStatusCancelled {
+		return SendInviteResult{}, temporal.NewNonRetryableApplicationError("session "+sess.ID.String()+" was cancelled", ErrTypePermanent, nil)
 	}
 	cand, err := a.Store.Candidate(ctx, in.CompanyID, sess.CandidateID)
 	if err != nil {
@@ -85,7 +88,7 @@ func (a *Activities) SendInvite(ctx context.Context, in SendInviteInput) (SendIn
 		return SendInviteResult{}, err
 	}
 	a.Log.InfoContext(ctx, "invitation sent", "company", company.Slug, "session_id", sess.ID, "channel", in.Channel, "provider", provider)
-	return SendInviteResult{MessageID: row.ID, Provider: provider, ProviderMessageID: receipt.ProviderMessageID, InterviewLink: link}, nil
+	return SendInviteResult{MessageID: row.ID, Provider: provider, ProviderMessageID: receipt.ProviderMessageID}, nil
 }
 
 // inviteMessage writes the invitation for a channel.

@@ -2,7 +2,6 @@ package activities
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -21,19 +20,13 @@ type GenerateResult struct {
 
 // GenerateGuide generates and stores the job's interview guide and activates or pauses the job
 // (its createJob `active`, else the company default). It is idempotent: a job that is no longer
-// GENERATING is left alone, and a job that does not exist (its creation was rolled back after the
-// workflow started) ends the run quietly.
+// GENERATING is left alone. The job was committed before the run started; a job deleted since
+// is a permanent error.
 func (a *Activities) GenerateGuide(ctx context.Context, companyID, jobID uuid.UUID) (GenerateResult, error) {
 	begin := time.Now()
 	job, err := a.Store.Job(ctx, companyID, jobID)
-	if errors.Is(err, store.ErrNotFound) {
-		if stillCommitting(ctx) {
-			return GenerateResult{}, errRowNotVisible
-		}
-		return GenerateResult{Status: "MISSING"}, nil
-	}
 	if err != nil {
-		return GenerateResult{}, err
+		return GenerateResult{}, permanentIfMissing(err)
 	}
 	if job.Status != models.JobStatusGenerating {
 		return GenerateResult{Status: string(job.Status)}, nil
@@ -67,12 +60,8 @@ func (a *Activities) GenerateGuide(ctx context.Context, companyID, jobID uuid.UU
 			status = models.JobStatusActive
 		}
 	}
-	err = a.Store.SaveGuide(ctx, companyID, jobID, guideContent(job, g), status)
-	if errors.Is(err, store.ErrNotFound) {
-		return GenerateResult{Status: "MISSING"}, nil
-	}
-	if err != nil {
-		return GenerateResult{}, err
+	if err := a.Store.SaveGuide(ctx, companyID, jobID, guideContent(job, g), status); err != nil {
+		return GenerateResult{}, permanentIfMissing(err)
 	}
 	a.Log.InfoContext(ctx, "interview generated", "company", company.Slug, "interviewer_id", job.InterviewerID,
 		"status", status, "questions", len(g.Questions), "duration_ms", time.Since(begin).Milliseconds())

@@ -12,22 +12,19 @@ import (
 
 	"github.com/recruitd/recruitd/internal/callbacks"
 	"github.com/recruitd/recruitd/internal/channels"
-	"github.com/recruitd/recruitd/internal/phone"
+	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
 
-// PrepareInput names a partner application and the applicant's details from the ATS.
+// PrepareInput names a partner application.
 type PrepareInput struct {
 	CompanyID            uuid.UUID
 	PartnerApplicationID uuid.UUID
-	FirstName, LastName  string
-	Email, Phone         string
 }
 
 // PartnerRun is what a partner application's run needs.
 type PartnerRun struct {
-	Missing       bool // the application row does not exist (its submission was rolled back)
 	CompanySlug   string
 	JobID         uuid.UUID
 	CandidateID   uuid.UUID
@@ -35,44 +32,21 @@ type PartnerRun struct {
 	Flow          FlowContext
 }
 
-// PreparePartner creates (once) the candidate and application of a partner application and loads
-// the company's partner_application workflow with its facts.
+// PreparePartner loads a partner application (stored with its candidate and application before
+// its run started) and the company's partner_application workflow with its verdicts.
 func (a *Activities) PreparePartner(ctx context.Context, in PrepareInput) (PartnerRun, error) {
 	pa, err := a.Store.PartnerApplication(ctx, in.CompanyID, in.PartnerApplicationID)
-	if errors.Is(err, store.ErrNotFound) {
-		if stillCommitting(ctx) {
-			return PartnerRun{}, errRowNotVisible
-		}
-		return PartnerRun{Missing: true}, nil
-	}
 	if err != nil {
-		return PartnerRun{}, err
+		return PartnerRun{}, permanentIfMissing(err)
+	}
+	if pa.CandidateID == nil || pa.ApplicationID == nil {
+		return PartnerRun{}, temporal.NewNonRetryableApplicationError("partner application "+pa.ID.String()+" has no candidate", ErrTypePermanent, nil)
 	}
 	co, err := a.Store.Company(ctx, in.CompanyID)
 	if err != nil {
 		return PartnerRun{}, err
 	}
-	run := PartnerRun{CompanySlug: co.Slug, JobID: pa.JobID}
-	if pa.ApplicationID != nil && pa.CandidateID != nil {
-		run.CandidateID, run.ApplicationID = *pa.CandidateID, *pa.ApplicationID
-	} else {
-		e164 := ""
-		if in.Phone != "" {
-			e164, _ = phone.Normalize(in.Phone, "US")
-		}
-		cand := store.CandidateInput{FirstName: in.FirstName, LastName: in.LastName, Email: in.Email, Phone: e164}
-		if pa.ATSCandidateID != nil {
-			cand.ExternalID = *pa.ATSCandidateID
-		}
-		c, app, err := a.Store.CreateApplication(ctx, in.CompanyID, pa.JobID, cand, models.ApplicationSourcePartner, pa.ATSApplicantID)
-		if err != nil {
-			return PartnerRun{}, err
-		}
-		if err := a.Store.AttachApplication(ctx, in.CompanyID, pa.ID, c.ID, app.ID); err != nil {
-			return PartnerRun{}, err
-		}
-		run.CandidateID, run.ApplicationID = c.ID, app.ID
-	}
+	run := PartnerRun{CompanySlug: co.Slug, JobID: pa.JobID, CandidateID: *pa.CandidateID, ApplicationID: *pa.ApplicationID}
 	run.Flow, err = a.LoadFlow(ctx, LoadFlowInput{
 		CompanyID: in.CompanyID, Trigger: models.TriggerPartnerApplication,
 		JobID: run.JobID, CandidateID: run.CandidateID, ApplicationID: run.ApplicationID,
@@ -80,13 +54,14 @@ func (a *Activities) PreparePartner(ctx context.Context, in PrepareInput) (Partn
 	return run, err
 }
 
-// SettleInput is an application's terminal decision.
+// SettleInput is an application's terminal decision. SessionID names the session whose
+// interview link an "invited" callback carries; the link is read here, never passed in.
 type SettleInput struct {
 	CompanyID            uuid.UUID
 	PartnerApplicationID uuid.UUID
 	Status               models.PartnerStatus
 	Reason               string
-	InterviewLink        string
+	SessionID            uuid.UUID
 }
 
 // SettleResult names the terminal callback to deliver.
@@ -97,7 +72,15 @@ type SettleResult struct {
 
 // SettlePartner records the terminal decision and its callback, once.
 func (a *Activities) SettlePartner(ctx context.Context, in SettleInput) (SettleResult, error) {
-	cb, err := a.Store.SettlePartnerApplication(ctx, in.CompanyID, in.PartnerApplicationID, in.Status, in.Reason, in.InterviewLink)
+	link := ""
+	if in.SessionID != uuid.Nil {
+		sess, err := a.Store.Session(ctx, in.CompanyID, in.SessionID)
+		if err != nil {
+			return SettleResult{}, permanentIfMissing(err)
+		}
+		link = links.New(a.AppURL).Interview(sess.LinkToken)
+	}
+	cb, err := a.Store.SettlePartnerApplication(ctx, in.CompanyID, in.PartnerApplicationID, in.Status, in.Reason, link)
 	if errors.Is(err, store.ErrAlreadySettled) {
 		return SettleResult{CallbackID: cb.ID, AlreadySettled: true}, nil
 	}

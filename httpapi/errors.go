@@ -7,10 +7,12 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/store"
 )
 
@@ -24,9 +26,10 @@ type ErrorBody struct {
 // apiError is an error that knows its response. Handlers return these for input problems; the
 // message is shown to the caller, so it must hold no internals.
 type apiError struct {
-	status  int
-	code    string
-	message string
+	status     int
+	code       string
+	message    string
+	retryAfter int // seconds; sent as Retry-After when set
 }
 
 func (e *apiError) Error() string { return e.code + ": " + e.message }
@@ -44,6 +47,8 @@ var (
 	errTooLarge    = newError(http.StatusRequestEntityTooLarge, "BODY_TOO_LARGE", "request body too large")
 	errContentType = newError(http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE", "send the body as JSON with Content-Type: application/json")
 	errInternal    = newError(http.StatusInternalServerError, "INTERNAL_ERROR", "internal error")
+	errUnavailable = &apiError{status: http.StatusServiceUnavailable, code: "TEMPORARILY_UNAVAILABLE",
+		message: "the service could not start processing this request; nothing was started: retry the same request after the Retry-After delay", retryAfter: 5}
 )
 
 // errorTable maps sentinel errors from lower layers to responses. Anything not here, and not an
@@ -56,6 +61,7 @@ var errorTable = []struct {
 	{store.ErrRevokedKey, errRevokedKey},
 	{store.ErrNotFound, newError(http.StatusNotFound, "NOT_FOUND", "not found")},
 	{store.ErrConflict, newError(http.StatusConflict, "CONFLICT", "already exists")},
+	{outbox.ErrUnavailable, errUnavailable},
 }
 
 func classify(err error) (*apiError, bool) {
@@ -83,6 +89,9 @@ func (s *server) fail(c *gin.Context, err error) {
 		rid := requestID(c)
 		s.Log.ErrorContext(c.Request.Context(), "request failed", "request_id", rid, "route", c.FullPath(), "err", err)
 		msg = "internal error (request id " + rid + ")"
+	}
+	if resp.retryAfter > 0 {
+		c.Header("Retry-After", strconv.Itoa(resp.retryAfter))
 	}
 	c.AbortWithStatusJSON(resp.status, ErrorBody{Success: false, Message: msg, Code: resp.code})
 }

@@ -30,12 +30,14 @@ import (
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/openapitest"
+	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/internal/temporaltest"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
+	"github.com/recruitd/recruitd/workflows"
 )
 
 // syncBuffer is an outbox destination the worker writes while the test reads.
@@ -67,6 +69,7 @@ type fixture struct {
 	worker      worker.Worker
 	startWorker func() worker.Worker
 	st          *store.Store
+	launcher    *outbox.Launcher
 	api         *openapitest.Checker
 	acme        *models.Company
 	acmeKey     string
@@ -139,8 +142,9 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		return w
 	}
 	f.worker = f.startWorker()
+	f.launcher = &outbox.Launcher{Store: st, Starter: workflows.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
 	f.h = httpapi.NewServer(httpapi.Deps{
-		Log: slog.New(slog.DiscardHandler), Config: cfg, Store: st, Temporal: tc,
+		Log: slog.New(slog.DiscardHandler), Config: cfg, Store: st, Launcher: f.launcher,
 		Health:  health.New(3*time.Second, map[string]health.Check{"postgres": st.Ping, "temporal": rtemporal.HealthCheck(tc)}),
 		Metrics: httpmetrics.New(reg), Gatherer: reg, Box: sealed,
 	})

@@ -9,8 +9,7 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
-	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
+	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/links"
@@ -162,24 +161,26 @@ func (s *server) inviteCandidate(c *gin.Context) {
 		s.fail(c, errJobNotActive)
 		return
 	}
-	created, err := s.Store.CreateInvitation(ctx, co.ID, job.ID, inv.candidate, models.ApplicationSourceManual, inv.medium,
-		func(ctx context.Context, in *store.Invitation) error {
-			_, err := s.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-				ID:        workflows.InviteWorkflowID(co.Slug, in.Session.ID),
-				TaskQueue: s.Config.TemporalTaskQueue,
-				TypedSearchAttributes: temporal.NewSearchAttributes(
-					workflows.CompanySlugKey.ValueSet(co.Slug), workflows.InterviewerIDKey.ValueSet(job.InterviewerID),
-					workflows.TriggerKey.ValueSet(string(models.TriggerManualInvite)),
-				),
-			}, workflows.CustomerFlow, workflows.FlowInput{
-				CompanyID: co.ID, Trigger: models.TriggerManualInvite, JobID: job.ID,
-				CandidateID: in.Candidate.ID, ApplicationID: in.Application.ID, SessionID: in.Session.ID,
-				Channels: inv.channels, MediumType: inv.medium,
-			})
-			return err
-		})
+	sessionID := uuid.New()
+	start := workflows.InviteStart(co.Slug, job.InterviewerID, workflows.FlowInput{
+		CompanyID: co.ID, Trigger: models.TriggerManualInvite, JobID: job.ID, SessionID: sessionID,
+		Channels: inv.channels, MediumType: inv.medium,
+	})
+	created, err := s.Store.CreateInvitation(ctx, store.InvitationInput{
+		CompanyID: co.ID, JobID: job.ID, SessionID: sessionID, Candidate: inv.candidate,
+		Source: models.ApplicationSourceManual, Medium: inv.medium,
+	}, &start)
 	if err != nil {
 		s.fail(c, fmt.Errorf("invite to %s: %w", job.InterviewerID, err))
+		return
+	}
+	if err := s.Launcher.Launch(ctx, &start); err != nil {
+		// The caller retries with a new invitation: this one must never be sent, even if its
+		// start was taken after all.
+		if cerr := s.Store.CancelSession(context.WithoutCancel(ctx), co.ID, sessionID); cerr != nil {
+			s.Log.ErrorContext(ctx, "refused invitation not cancelled", "request_id", requestID(c), "session_id", sessionID, "err", cerr)
+		}
+		s.fail(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, InviteCandidateResponse{

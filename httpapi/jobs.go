@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,9 +10,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
-	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
+	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -149,32 +146,31 @@ func (s *server) createJob(c *gin.Context) {
 		return
 	}
 	co := company(c)
+	ctx := c.Request.Context()
 	extID := deref(req.ExternalJobID)
 	job := &models.Job{
-		CompanyID: co.ID, ExternalID: extID, InterviewerID: co.Slug + "-" + extID,
+		ID: uuid.New(), CompanyID: co.ID, ExternalID: extID, InterviewerID: co.Slug + "-" + extID,
 		Title: deref(req.JobTitle), ExternalTitle: deref(req.ExternalJobTitle), Description: strings.TrimSpace(*req.JobDescription),
 		Status: models.JobStatusGenerating, IsOpen: true, GenerationOptions: models.NewJSON(req.options()),
 	}
-	err := s.Store.CreateJob(c.Request.Context(), job, func(ctx context.Context) error {
-		_, err := s.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-			ID:        workflows.JobGenerationWorkflowID(co.Slug, extID),
-			TaskQueue: s.Config.TemporalTaskQueue,
-			TypedSearchAttributes: temporal.NewSearchAttributes(
-				workflows.CompanySlugKey.ValueSet(co.Slug), workflows.InterviewerIDKey.ValueSet(job.InterviewerID),
-			),
-		}, workflows.JobGeneration, workflows.JobGenerationInput{CompanyID: co.ID, JobID: job.ID})
-		var started *serviceerror.WorkflowExecutionAlreadyStarted
-		if errors.As(err, &started) {
-			return nil // an earlier attempt's workflow is running and will find this row
+	start := workflows.JobGenerationStart(co.Slug, extID, job.InterviewerID, workflows.JobGenerationInput{CompanyID: co.ID, JobID: job.ID})
+	err := s.Store.CreateJob(ctx, job, &start)
+	if errors.Is(err, store.ErrConflict) {
+		// A retry after a 503 (or a crash) finds its job committed with the start not taken:
+		// take it now and answer as the first request would have.
+		prev, perr := s.Store.WorkflowStart(ctx, co.ID, start.WorkflowID)
+		if perr != nil || !s.Launcher.Resumable(prev) {
+			s.fail(c, errDuplicateJob)
+			return
 		}
-		return err
-	})
-	switch {
-	case errors.Is(err, store.ErrConflict):
-		s.fail(c, errDuplicateJob)
-		return
-	case err != nil:
+		start, err = *prev, nil
+	}
+	if err != nil {
 		s.fail(c, fmt.Errorf("create job: %w", err))
+		return
+	}
+	if err := s.Launcher.Launch(ctx, &start); err != nil {
+		s.fail(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, CreateJobResponse{

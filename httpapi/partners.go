@@ -13,12 +13,10 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
-	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 	"golang.org/x/time/rate"
 
 	"github.com/recruitd/recruitd/internal/ats"
+	"github.com/recruitd/recruitd/internal/phone"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	"github.com/recruitd/recruitd/workflows"
@@ -184,16 +182,14 @@ func (s *server) submitPartnerApplication(c *gin.Context) {
 			return
 		}
 	}
-	pa := &models.PartnerApplication{ID: partnerApplicationID(co.ID, applicant), CompanyID: co.ID, PartnerID: *key.PartnerID, ATSApplicantID: applicant, ATSJobID: rec.JobID, JobID: job.ID}
+	pa := &models.PartnerApplication{CompanyID: co.ID, PartnerID: *key.PartnerID, ATSApplicantID: applicant, ATSJobID: rec.JobID, JobID: job.ID}
 	if rec.CandidateID != "" {
 		pa.ATSCandidateID = &rec.CandidateID
 	}
 	s.submit(c, co, pa, rec)
 }
 
-// partnerApplicationNS derives application ids: one id per (company, ATS applicant), so a
-// submission retried after a rolled-back attempt gets the id the first attempt's workflow waits
-// for.
+// partnerApplicationNS derives application ids: one id per (company, ATS applicant).
 var partnerApplicationNS = uuid.MustParse("6f1b0b52-4a8e-4f4e-9a51-2f0d5c9a7e11")
 
 func partnerApplicationID(companyID uuid.UUID, atsApplicantID string) uuid.UUID {
@@ -234,41 +230,34 @@ func (s *server) atsClient(co *models.Company) (ats.Client, error) {
 	return ats.New(*co.ATSType, ats.Config{BaseURL: creds["baseUrl"], Credentials: creds, Timeout: s.Config.ATSTimeout})
 }
 
-// submit records the submission once and answers 202; rec is the ATS record of a first
-// submission (nil for a repeat).
+// submit records the submission once, starts what it needs started and answers 202; rec is
+// the ATS record of a first submission (nil for a repeat).
 func (s *server) submit(c *gin.Context, co *models.Company, pa *models.PartnerApplication, rec *ats.Applicant) {
 	ctx := c.Request.Context()
-	start := func(ctx context.Context, pa *models.PartnerApplication) error {
-		in := workflows.PartnerInput{CompanyID: co.ID, PartnerApplicationID: pa.ID, Deadline: time.Duration(co.PartnerDeadlineSeconds) * time.Second}
-		if rec != nil {
-			in.FirstName, in.LastName, in.Email, in.Phone = rec.FirstName, rec.LastName, rec.Email, rec.Phone
-		}
-		_, err := s.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-			ID:        workflows.PartnerApplicationWorkflowID(co.Slug, pa.ATSApplicantID),
-			TaskQueue: s.Config.TemporalTaskQueue,
-			TypedSearchAttributes: temporal.NewSearchAttributes(
-				workflows.CompanySlugKey.ValueSet(co.Slug), workflows.TriggerKey.ValueSet(string(models.TriggerPartnerApplication)),
-				workflows.ApplicationStatusKey.ValueSet(string(models.PartnerStatusInFlight)),
-			),
-		}, workflows.PartnerApplication, in)
-		var started *serviceerror.WorkflowExecutionAlreadyStarted
-		if errors.As(err, &started) {
-			return nil
-		}
-		return err
+	if pa.ID == uuid.Nil {
+		pa.ID = partnerApplicationID(co.ID, pa.ATSApplicantID)
 	}
-	replay := func(ctx context.Context, cb *models.Callback) error {
-		_, err := s.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-			ID:                    workflows.CallbackWorkflowID(co.Slug, cb.ID),
-			TaskQueue:             s.Config.TemporalTaskQueue,
-			TypedSearchAttributes: temporal.NewSearchAttributes(workflows.CompanySlugKey.ValueSet(co.Slug)),
-		}, workflows.DeliverCallback, workflows.CallbackInput{CompanyID: co.ID, CallbackID: cb.ID})
-		return err
+	sub := store.PartnerSubmission{Application: pa, ReplayID: uuid.New()}
+	if rec != nil {
+		sub.Candidate = store.CandidateInput{FirstName: rec.FirstName, LastName: rec.LastName, Email: rec.Email}
+		if rec.Phone != "" {
+			sub.Candidate.Phone, _ = phone.Normalize(rec.Phone, "US")
+		}
 	}
-	res, err := s.Store.SubmitPartnerApplication(ctx, pa, start, replay)
+	sub.Start = workflows.PartnerApplicationStart(co.Slug, pa.ATSApplicantID, workflows.PartnerInput{
+		CompanyID: co.ID, PartnerApplicationID: pa.ID, Deadline: time.Duration(co.PartnerDeadlineSeconds) * time.Second,
+	})
+	sub.Replay = workflows.CallbackStart(co.Slug, workflows.CallbackInput{CompanyID: co.ID, CallbackID: sub.ReplayID}, "")
+	res, err := s.Store.SubmitPartnerApplication(ctx, sub)
 	if err != nil {
 		s.fail(c, fmt.Errorf("submit partner application: %w", err))
 		return
+	}
+	if res.Start != nil {
+		if err := s.Launcher.Launch(ctx, res.Start); err != nil {
+			s.fail(c, err)
+			return
+		}
 	}
 	s.Log.InfoContext(ctx, "partner application accepted", "request_id", requestID(c), "company", co.Slug,
 		"application_id", res.Application.ID, "created", res.Created, "replay", res.Replay != nil)

@@ -9,22 +9,23 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
-	"go.temporal.io/sdk/client"
 	"golang.org/x/time/rate"
 
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
+	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 )
 
 // Deps are the server's collaborators, wired in cmd/recruitd.
 type Deps struct {
-	Log      *slog.Logger
-	Config   *config.Config
-	Store    *store.Store
-	Temporal client.Client
+	Log    *slog.Logger
+	Config *config.Config
+	Store  *store.Store
+	// Launcher starts the workflows a request committed work for.
+	Launcher *outbox.Launcher
 	Health   *health.Checker
 	Metrics  *httpmetrics.Recorder
 	Gatherer prometheus.Gatherer

@@ -46,3 +46,24 @@ type WorkflowDefinition struct {
 
 // TableName is the table of WorkflowDefinition.
 func (WorkflowDefinition) TableName() string { return "workflow_definitions" }
+
+// WorkflowStart is a workflow start in the start outbox (workflow_starts): written in the
+// transaction that writes the rows the workflow works on, started after the commit. It holds
+// what the kind's start function needs and nothing personal: ids, slugs, enums.
+type WorkflowStart struct {
+	ID          uuid.UUID               `gorm:"column:id;type:uuid;primaryKey;default:gen_random_uuid()"`
+	CompanyID   uuid.UUID               `gorm:"column:company_id;type:uuid"`
+	Kind        string                  `gorm:"column:kind"`
+	WorkflowID  string                  `gorm:"column:workflow_id"`
+	CompanySlug string                  `gorm:"column:company_slug"`
+	Attributes  JSON[map[string]string] `gorm:"column:attributes;type:jsonb"`
+	Input       json.RawMessage         `gorm:"column:input;type:jsonb"`
+	CreatedAt   time.Time               `gorm:"column:created_at"`
+	StartedAt   *time.Time              `gorm:"column:started_at"`
+	RefusedAt   *time.Time              `gorm:"column:refused_at"`
+	Attempts    int                     `gorm:"column:attempts"`
+	LastError   *string                 `gorm:"column:last_error"`
+}
+
+// TableName is the table of WorkflowStart.
+func (WorkflowStart) TableName() string { return "workflow_starts" }

@@ -24,8 +24,9 @@ func InviteWorkflowID(companySlug string, sessionID uuid.UUID) string {
 const SessionCompletedSignal = "session-completed"
 
 // FlowInput starts a customer workflow run: the trigger and the ids it concerns (uuid.Nil when
-// the trigger has none). Channels and MediumType, when set, override those of invite steps (a
-// manual invite names its own).
+// the trigger has none; a run with a session finds its candidate and application through it).
+// Channels and MediumType, when set, override those of invite steps (a manual invite names its
+// own).
 type FlowInput struct {
 	CompanyID     uuid.UUID
 	Trigger       models.WorkflowTrigger
@@ -57,8 +58,11 @@ func CustomerFlow(ctx workflow.Context, in FlowInput) (flow.Outcome, error) {
 		upsertOutcome(ctx, flow.ResultFailed)
 		return flow.Outcome{Result: flow.ResultFailed, Reason: "stored definition is invalid"}, temporal.NewNonRetryableApplicationError(err.Error(), activities.ErrTypePermanent, err)
 	}
+	if fc.CandidateID != uuid.Nil {
+		in.CandidateID, in.ApplicationID = fc.CandidateID, fc.ApplicationID
+	}
 	ex := &executor{ctx: ctx, in: in, session: in.SessionID}
-	out, err := flow.Run(def, flow.Facts(fc.Facts), ex)
+	out, err := flow.Run(def, fc.Verdicts, ex)
 	upsertOutcome(ctx, out.Result)
 	return out, err
 }
@@ -122,7 +126,7 @@ func (e *executor) Invite(step flow.InviteStep) (flow.InviteResult, error) {
 			CompanyID: e.in.CompanyID, SessionID: e.session, Channel: ch,
 		}).Get(e.ctx, &res)
 		if err == nil {
-			return flow.InviteResult{SessionID: e.session.String(), InterviewLink: res.InterviewLink, Channel: string(ch)}, nil
+			return flow.InviteResult{SessionID: e.session.String(), Channel: string(ch)}, nil
 		}
 		tried = append(tried, string(ch))
 		workflow.GetLogger(e.ctx).Warn("invitation channel failed; falling back", "channel", ch, "err", err)
@@ -164,11 +168,19 @@ func (e *executor) WaitForSession(sessionID string, timeout time.Duration) (bool
 // the partner-application workflow.
 var errNoPartnerCallback = errors.New("partner callbacks are sent only by partner-application runs")
 
-func (e *executor) PartnerCallback(status, reason, interviewLink string) error {
+func (e *executor) PartnerCallback(status, reason, sessionID string) error {
 	if e.partner == nil {
 		return errNoPartnerCallback
 	}
-	return e.partner.decide(e.ctx, status, reason, interviewLink)
+	var session uuid.UUID
+	if sessionID != "" {
+		id, err := uuid.Parse(sessionID)
+		if err != nil {
+			return err
+		}
+		session = id
+	}
+	return e.partner.decide(e.ctx, status, reason, session)
 }
 
 func (e *executor) SetStatus(target, status string) error {

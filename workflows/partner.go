@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -30,19 +29,17 @@ const (
 	ReasonProcessing      = "processing_failed"
 )
 
-// PartnerInput starts a partner application's run. The applicant's name and contact come from the
-// ATS record the endpoint fetched.
+// PartnerInput starts a partner application's run. The applicant's candidate and application
+// were stored with the submission, before the run started.
 type PartnerInput struct {
 	CompanyID            uuid.UUID
 	PartnerApplicationID uuid.UUID
 	Deadline             time.Duration
-	FirstName, LastName  string
-	Email, Phone         string
 }
 
 // PartnerResult is how a run ended.
 type PartnerResult struct {
-	Status string // the terminal callback's status; "" when the application row did not exist
+	Status string // the terminal callback's status
 	Reason string
 	Flow   flow.Outcome
 }
@@ -57,7 +54,9 @@ type terminal struct {
 	done    workflow.Channel
 }
 
-func (t *terminal) decide(ctx workflow.Context, status, reason, link string) error {
+// decide settles the application; session names the session whose interview link an
+// "invited" callback carries (uuid.Nil otherwise).
+func (t *terminal) decide(ctx workflow.Context, status, reason string, session uuid.UUID) error {
 	if t.decided {
 		workflow.GetLogger(ctx).Info("terminal callback already decided; dropping", "status", status, "reason", reason)
 		return nil
@@ -69,7 +68,7 @@ func (t *terminal) decide(ctx workflow.Context, status, reason, link string) err
 	var settled activities.SettleResult
 	if err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.SettlePartner, activities.SettleInput{
 		CompanyID: t.in.CompanyID, PartnerApplicationID: t.in.PartnerApplicationID,
-		Status: models.PartnerStatus(status), Reason: reason, InterviewLink: link,
+		Status: models.PartnerStatus(status), Reason: reason, SessionID: session,
 	}).Get(ctx, &settled); err != nil {
 		return err
 	}
@@ -90,12 +89,7 @@ func (t *terminal) decide(ctx workflow.Context, status, reason, link string) err
 	if first.Final {
 		return nil
 	}
-	child := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
-		WorkflowID:            CallbackWorkflowID(t.slug, settled.CallbackID),
-		ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON, // delivery outlives the customer workflow
-		TypedSearchAttributes: temporal.NewSearchAttributes(CompanySlugKey.ValueSet(t.slug)),
-	})
-	fut := workflow.ExecuteChildWorkflow(child, DeliverCallback, CallbackInput{
+	fut := workflow.ExecuteChildWorkflow(callbackChild(ctx, t.slug, settled.CallbackID), DeliverCallback, CallbackInput{
 		CompanyID: t.in.CompanyID, CallbackID: settled.CallbackID, FirstAttempt: 2, FirstDelay: first.NextDelay,
 	})
 	return fut.GetChildWorkflowExecution().Get(ctx, nil)
@@ -112,11 +106,7 @@ func PartnerApplication(ctx workflow.Context, in PartnerInput) (PartnerResult, e
 	var run activities.PartnerRun
 	err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.PreparePartner, activities.PrepareInput{
 		CompanyID: in.CompanyID, PartnerApplicationID: in.PartnerApplicationID,
-		FirstName: in.FirstName, LastName: in.LastName, Email: in.Email, Phone: in.Phone,
 	}).Get(ctx, &run)
-	if err == nil && run.Missing {
-		return PartnerResult{}, nil // the submission was rolled back after this run started
-	}
 	t := &terminal{in: in, slug: run.CompanySlug, done: workflow.NewChannel(ctx)}
 	if err != nil {
 		return t.fail(ctx, err)
@@ -133,7 +123,7 @@ func PartnerApplication(ctx workflow.Context, in PartnerInput) (PartnerResult, e
 			CompanyID: in.CompanyID, Trigger: models.TriggerPartnerApplication,
 			JobID: run.JobID, CandidateID: run.CandidateID, ApplicationID: run.ApplicationID,
 		}}
-		setFlow.Set(flow.Run(def, flow.Facts(run.Flow.Facts), ex))
+		setFlow.Set(flow.Run(def, run.Flow.Verdicts, ex))
 	})
 
 	deadline := in.Deadline
@@ -152,7 +142,7 @@ func PartnerApplication(ctx workflow.Context, in PartnerInput) (PartnerResult, e
 	sel.Select(ctx)
 
 	if !flowFinished && !t.decided {
-		if err := t.decide(ctx, string(models.PartnerStatusNotEligible), ReasonFallbackTimeout, ""); err != nil {
+		if err := t.decide(ctx, string(models.PartnerStatusNotEligible), ReasonFallbackTimeout, uuid.Nil); err != nil {
 			return t.result, err
 		}
 	}
@@ -165,7 +155,7 @@ func PartnerApplication(ctx workflow.Context, in PartnerInput) (PartnerResult, e
 	case flowErr != nil && !t.decided:
 		return t.fail(ctx, flowErr)
 	case !t.decided:
-		if err := t.decide(ctx, string(models.PartnerStatusNotEligible), ReasonWithoutCallback, ""); err != nil {
+		if err := t.decide(ctx, string(models.PartnerStatusNotEligible), ReasonWithoutCallback, uuid.Nil); err != nil {
 			return t.result, err
 		}
 	}
@@ -179,7 +169,7 @@ func (t *terminal) fail(ctx workflow.Context, cause error) (PartnerResult, error
 	alert := workflow.ExecuteActivity(shortActivity(ctx), a.AlertOperations, activities.AlertInput{
 		CompanyID: t.in.CompanyID, PartnerApplicationID: t.in.PartnerApplicationID, Problem: cause.Error(),
 	})
-	if err := t.decide(ctx, string(models.PartnerStatusError), ReasonProcessing, ""); err != nil {
+	if err := t.decide(ctx, string(models.PartnerStatusError), ReasonProcessing, uuid.Nil); err != nil {
 		return t.result, err
 	}
 	if err := alert.Get(ctx, nil); err != nil {

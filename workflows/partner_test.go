@@ -33,7 +33,7 @@ func partnerEnv(t *testing.T, def string) *testsuite.TestWorkflowEnvironment {
 	var a *activities.Activities
 	e.OnActivity(a.PreparePartner, mock.Anything, mock.Anything).Return(activities.PartnerRun{
 		CompanySlug: "acme", JobID: uuid.New(), CandidateID: uuid.New(), ApplicationID: uuid.New(),
-		Flow: activities.FlowContext{Definition: json.RawMessage(def), Facts: map[string]any{"candidate.email": "a@example.com", "job.isOpen": true, "job.status": "ACTIVE"}},
+		Flow: activities.FlowContext{Definition: json.RawMessage(def), Verdicts: verdicts(t, def, map[string]any{"candidate.email": "a@example.com", "job.isOpen": true, "job.status": "ACTIVE"})},
 	}, nil)
 	e.OnActivity(a.AttemptCallback, mock.Anything, mock.Anything).Return(activities.AttemptResult{State: models.CallbackStateDelivered, Final: true}, nil)
 	return e
@@ -54,7 +54,7 @@ func TestFallbackTimeout(t *testing.T) {
 	 {"type":"partner_callback","partner_callback":{"status":"invited"}}]}`)
 	var a *activities.Activities
 	e.OnActivity(a.OpenSession, mock.Anything, mock.Anything).Return(uuid.New(), nil)
-	e.OnActivity(a.SendInvite, mock.Anything, mock.Anything).Return(activities.SendInviteResult{InterviewLink: "https://app/i/x"}, nil)
+	e.OnActivity(a.SendInvite, mock.Anything, mock.Anything).Return(activities.SendInviteResult{}, nil)
 	var settled []activities.SettleInput
 	e.OnActivity(a.SettlePartner, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.SettleInput) (activities.SettleResult, error) {
 		settled = append(settled, in)

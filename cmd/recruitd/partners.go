@@ -12,7 +12,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
-	"go.temporal.io/sdk/client"
 
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/secretbox"
@@ -197,14 +196,12 @@ func callbacksCmd(e *env) *cobra.Command {
 					return err
 				}
 				defer tc.Close()
-				run, err := tc.ExecuteWorkflow(cmd.Context(), client.StartWorkflowOptions{
-					ID:        workflows.CallbackWorkflowID(c.Slug, cb.ID) + "/redeliver-" + time.Now().UTC().Format("20060102T150405"),
-					TaskQueue: cfg.TemporalTaskQueue,
-				}, workflows.DeliverCallback, workflows.CallbackInput{CompanyID: c.ID, CallbackID: cb.ID, Redeliver: true})
-				if err != nil {
+				start := workflows.CallbackStart(c.Slug, workflows.CallbackInput{CompanyID: c.ID, CallbackID: cb.ID, Redeliver: true},
+					"redeliver-"+time.Now().UTC().Format("20060102T150405"))
+				if err := (workflows.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}).Start(cmd.Context(), &start); err != nil {
 					return err
 				}
-				fmt.Fprintf(e.stdout, "redelivering callback %s (workflow %s)\n", cb.ID, run.GetID())
+				fmt.Fprintf(e.stdout, "redelivering callback %s (workflow %s)\n", cb.ID, start.WorkflowID)
 				return nil
 			})
 		},

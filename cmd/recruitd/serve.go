@@ -25,10 +25,12 @@ import (
 	"github.com/recruitd/recruitd/internal/generate"
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
+	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/mcpserver"
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
 	rtemporal "github.com/recruitd/recruitd/temporal"
+	"github.com/recruitd/recruitd/workflows"
 )
 
 // components says which parts one process runs.
@@ -190,9 +192,13 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 	if err != nil && (comp.api || comp.worker) {
 		return err
 	}
+	var launcher *outbox.Launcher
+	if d.temporal != nil {
+		launcher = &outbox.Launcher{Store: d.store, Starter: workflows.Starter{Client: d.temporal, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
+	}
 	if comp.api {
 		start("api", lns.api, httpapi.NewServer(httpapi.Deps{
-			Log: log, Config: cfg, Store: d.store, Temporal: d.temporal,
+			Log: log, Config: cfg, Store: d.store, Launcher: launcher,
 			Health: d.health, Metrics: d.metrics, Gatherer: d.registry, Box: sealed,
 		}))
 	}
@@ -225,6 +231,12 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		}
 		log.Info("worker started", "task_queue", cfg.TemporalTaskQueue, "namespace", cfg.TemporalNamespace)
 		defer w.Stop()
+		// Starts that a crash between commit and start left behind: the worker's process picks
+		// them up (see internal/outbox).
+		g.Go(func() error {
+			launcher.Run(gctx, 15*time.Second)
+			return nil
+		})
 	}
 	if ready != nil {
 		if err := ready(lns, d); err != nil {

@@ -228,8 +228,14 @@ func (p Predicate) String() string {
 
 // eval reports whether c holds for facts and, when it does not, which predicate decided it.
 func (c *ConditionStep) eval(facts Facts) (ok bool, why string, err error) {
+	return c.evalWith(func(_ string, _ int, p Predicate) (bool, error) { return p.eval(facts) })
+}
+
+// evalWith is eval with each predicate's truth from truth(group, index, predicate), group being
+// "all" or "any".
+func (c *ConditionStep) evalWith(truth func(group string, j int, p Predicate) (bool, error)) (ok bool, why string, err error) {
 	for j, p := range c.All {
-		ok, err := p.eval(facts)
+		ok, err := truth(groupAll, j, p)
 		if err != nil {
 			return false, "", fmt.Errorf("all[%d]: %w", j, err)
 		}
@@ -241,7 +247,7 @@ func (c *ConditionStep) eval(facts Facts) (ok bool, why string, err error) {
 		return true, "", nil
 	}
 	for j, p := range c.Any {
-		ok, err := p.eval(facts)
+		ok, err := truth(groupAny, j, p)
 		if err != nil {
 			return false, "", fmt.Errorf("any[%d]: %w", j, err)
 		}
@@ -250,4 +256,56 @@ func (c *ConditionStep) eval(facts Facts) (ok bool, why string, err error) {
 		}
 	}
 	return false, "no predicate of any is true", nil
+}
+
+const (
+	groupAll = "all"
+	groupAny = "any"
+)
+
+// Verdicts are the truth of a definition's predicates over the facts a run does not make
+// itself (all but session.), keyed by step and predicate. Evaluate computes them where those
+// facts live (an activity reading Postgres) and Run reads them, so that a workflow decides its
+// conditions without ever holding a candidate's name, e-mail or phone.
+type Verdicts map[string]Verdict
+
+// Verdict is one predicate's truth, or why it could not be evaluated.
+type Verdict struct {
+	OK  bool   `json:"ok"`
+	Err string `json:"err,omitempty"`
+}
+
+func verdictKey(step int, group string, j int) string { return fmt.Sprintf("%d.%s.%d", step, group, j) }
+
+// isRunFact reports whether field is a fact Run sets itself (session.*).
+func isRunFact(field string) bool { return strings.HasPrefix(field, "session.") }
+
+// Evaluate computes the verdicts of d's condition predicates over facts.
+func Evaluate(d *Definition, facts Facts) Verdicts {
+	v := Verdicts{}
+	if d == nil {
+		return v
+	}
+	for i, s := range d.Steps {
+		if s.Type != StepCondition || s.Condition == nil {
+			continue
+		}
+		for _, g := range []struct {
+			name string
+			ps   []Predicate
+		}{{groupAll, s.Condition.All}, {groupAny, s.Condition.Any}} {
+			for j, p := range g.ps {
+				if isRunFact(p.Field) {
+					continue
+				}
+				ok, err := p.eval(facts)
+				vd := Verdict{OK: ok}
+				if err != nil {
+					vd.Err = err.Error()
+				}
+				v[verdictKey(i, g.name, j)] = vd
+			}
+		}
+	}
+	return v
 }

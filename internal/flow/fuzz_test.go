@@ -60,7 +60,7 @@ func FuzzParse(f *testing.F) {
 		}
 		ex := &fakeExecutor{}
 		facts := Facts{"candidate.email": "a@b.test", "job.isOpen": true, "job.status": "ACTIVE", "candidate.years": 3}
-		o, err := Run(d, facts, ex)
+		o, err := Run(d, Evaluate(d, facts), ex)
 		if err != nil || o.Result == ResultFailed {
 			t.Fatalf("Run(Parse(%q)) = %s, %v; want no failure with an executor that never fails", b, outcomeString(o), err)
 		}

@@ -3,7 +3,6 @@ package flow
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 )
@@ -16,11 +15,13 @@ const (
 	ResultFailed      = "failed"       // an executor call failed or a step could not run; Run returns the error
 )
 
-// CallbackRecord is a partner callback the executor sent for the run.
+// CallbackRecord is a partner callback the executor sent for the run; SessionID names the
+// session whose interview link an "invited" callback carries (the link itself never enters the
+// run: it opens the interview).
 type CallbackRecord struct {
-	Status        string `json:"status"`
-	Reason        string `json:"reason,omitempty"`
-	InterviewLink string `json:"interviewLink,omitempty"`
+	Status    string `json:"status"`
+	Reason    string `json:"reason,omitempty"`
+	SessionID string `json:"sessionId,omitempty"`
 }
 
 // Outcome is how a run ended. Callback is set only when the executor confirmed the callback, so
@@ -37,9 +38,8 @@ type Outcome struct {
 
 // InviteResult is the interview session an invite created and the channel that delivered it.
 type InviteResult struct {
-	SessionID     string `json:"sessionId"`
-	InterviewLink string `json:"interviewLink"`
-	Channel       string `json:"channel"`
+	SessionID string `json:"sessionId"`
+	Channel   string `json:"channel"`
 }
 
 // Executor performs the side effects of a run; the caller implements it over workflow.Context
@@ -52,9 +52,10 @@ type Executor interface {
 	Sleep(d time.Duration) error
 	// WaitForSession waits until the session is completed or timeout passes.
 	WaitForSession(sessionID string, timeout time.Duration) (completed bool, err error)
-	// PartnerCallback sends the run's partner callback. Run calls it at most once per run; the
-	// executor still guarantees at most one per application (repeats, fallback).
-	PartnerCallback(status, reason, interviewLink string) error
+	// PartnerCallback sends the run's partner callback; an "invited" one carries the interview
+	// link of sessionID ("" otherwise). Run calls it at most once per run; the executor still
+	// guarantees at most one per application (repeats, fallback).
+	PartnerCallback(status, reason, sessionID string) error
 	// SetStatus sets the status of the run's application, candidate or job (target).
 	SetStatus(target, status string) error
 	// Log records a step's progress for the run's history. Messages carry no contact details
@@ -71,14 +72,15 @@ type Executor interface {
 // logged. An executor error ends the run with Result "failed" and is returned, wrapped with
 // the step.
 //
-// facts is not modified: Run works on a copy, to which each invite adds session.id,
-// session.interviewLink and session.channel, and each wait_for_session session.completed.
+// Conditions read verdicts (see Evaluate) for every fact but the session facts Run makes
+// itself: each invite sets session.id, session.channel and session.interviewLink (true: the
+// link exists; the link itself stays out of the run), each wait_for_session session.completed.
 //
 // Run does not call Validate, so that a rule added later never changes the replay of a
 // workflow already running; validate definitions when storing and loading them. A step Run
 // cannot execute (its object missing, an unreadable duration, an invited callback without an
 // invite) fails the run.
-func Run(d *Definition, facts Facts, ex Executor) (Outcome, error) {
+func Run(d *Definition, verdicts Verdicts, ex Executor) (Outcome, error) {
 	if d == nil || ex == nil {
 		err := errors.New("run workflow: definition and executor are required")
 		return Outcome{Result: ResultFailed, Reason: err.Error()}, err
@@ -86,10 +88,7 @@ func Run(d *Definition, facts Facts, ex Executor) (Outcome, error) {
 	if !d.Enabled {
 		return Outcome{Result: ResultStopped, Reason: "definition disabled"}, nil
 	}
-	r := &runner{d: d, ex: ex, facts: maps.Clone(facts)}
-	if r.facts == nil {
-		r.facts = Facts{}
-	}
+	r := &runner{d: d, ex: ex, verdicts: verdicts, facts: Facts{}}
 	for i, s := range d.Steps {
 		r.out.StepsRun = i + 1
 		r.index, r.stepID = i, s.ID
@@ -116,9 +115,10 @@ func stepLabel(i int, id string) string {
 }
 
 type runner struct {
-	d       *Definition
-	ex      Executor
-	facts   Facts
+	d        *Definition
+	ex       Executor
+	verdicts Verdicts
+	facts    Facts // the session facts the run set
 	out     Outcome
 	session *InviteResult // of the latest invite
 
@@ -139,7 +139,19 @@ func (r *runner) step(s Step) (done bool, err error) {
 		if s.Condition == nil {
 			return false, errNoObject
 		}
-		ok, why, err := s.Condition.eval(r.facts)
+		ok, why, err := s.Condition.evalWith(func(group string, j int, p Predicate) (bool, error) {
+			if isRunFact(p.Field) {
+				return p.eval(r.facts)
+			}
+			v, found := r.verdicts[verdictKey(r.index, group, j)]
+			switch {
+			case !found:
+				return false, fmt.Errorf("predicate %s was not evaluated", p)
+			case v.Err != "":
+				return false, errors.New(v.Err)
+			}
+			return v.OK, nil
+		})
 		if err != nil {
 			return false, err
 		}
@@ -165,7 +177,7 @@ func (r *runner) step(s Step) (done bool, err error) {
 		}
 		r.session = &res
 		r.facts[FactSessionID] = res.SessionID
-		r.facts[FactSessionInterviewLink] = res.InterviewLink
+		r.facts[FactSessionInterviewLink] = true
 		r.facts[FactSessionChannel] = res.Channel
 		delete(r.facts, FactSessionCompleted)
 		r.log("invited by %s to session %s", res.Channel, res.SessionID)
@@ -221,10 +233,10 @@ func (r *runner) step(s Step) (done bool, err error) {
 		}
 		switch pc.Status {
 		case CallbackInvited:
-			if r.session == nil || r.session.InterviewLink == "" {
+			if r.session == nil {
 				return false, errors.New(`callback "invited" needs the interview link of an invite step before it`)
 			}
-			return false, r.callback(pc.Status, pc.Reason, r.session.InterviewLink)
+			return false, r.callback(pc.Status, pc.Reason, r.session.SessionID)
 		case CallbackNotEligible:
 			return false, r.callback(pc.Status, pc.Reason, "")
 		}
@@ -274,11 +286,11 @@ func (r *runner) end(a *EndAction, allowContinue bool, why string) (done bool, e
 	return false, fmt.Errorf("unknown outcome %q", a.Outcome)
 }
 
-func (r *runner) callback(status, reason, link string) error {
-	if err := r.ex.PartnerCallback(status, reason, link); err != nil {
+func (r *runner) callback(status, reason, sessionID string) error {
+	if err := r.ex.PartnerCallback(status, reason, sessionID); err != nil {
 		return err
 	}
-	r.out.Callback = &CallbackRecord{Status: status, Reason: reason, InterviewLink: link}
+	r.out.Callback = &CallbackRecord{Status: status, Reason: reason, SessionID: sessionID}
 	r.log("partner callback %q sent", status)
 	return nil
 }

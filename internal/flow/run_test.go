@@ -17,7 +17,6 @@ type fakeExecutor struct {
 	logs      []string
 	invites   int
 	channel   string // of invite results; "" is the step's first channel
-	noLink    bool
 	completed bool
 	fail      map[string]error
 }
@@ -33,11 +32,7 @@ func (f *fakeExecutor) Invite(step InviteStep) (InviteResult, error) {
 	if ch == "" {
 		ch = "first"
 	}
-	res := InviteResult{SessionID: fmt.Sprintf("s-%d", f.invites), InterviewLink: fmt.Sprintf("https://i.test/%d", f.invites), Channel: ch}
-	if f.noLink {
-		res.InterviewLink = ""
-	}
-	return res, nil
+	return InviteResult{SessionID: fmt.Sprintf("s-%d", f.invites), Channel: ch}, nil
 }
 
 func (f *fakeExecutor) Sleep(d time.Duration) error {
@@ -77,7 +72,7 @@ var contactFacts = Facts{"candidate.email": "ana@example.test", "job.isOpen": tr
 
 func TestRun(t *testing.T) {
 	defs := Defaults()
-	invited := &CallbackRecord{Status: "invited", InterviewLink: "https://i.test/1"}
+	invited := &CallbackRecord{Status: "invited", SessionID: "s-1"}
 	tests := []struct {
 		name      string
 		def       *Definition
@@ -87,10 +82,10 @@ func TestRun(t *testing.T) {
 		want      Outcome
 	}{
 		{"partner default, interview completed", defs[TriggerPartnerApplication], contactFacts, fakeExecutor{completed: true},
-			[]string{`Invite([email sms] VIDEO "default")`, `PartnerCallback(invited, "", "https://i.test/1")`, `WaitForSession(s-1, 72h0m0s)`},
+			[]string{`Invite([email sms] VIDEO "default")`, `PartnerCallback(invited, "", "s-1")`, `WaitForSession(s-1, 72h0m0s)`},
 			Outcome{Result: ResultCompleted, Callback: invited, StepsRun: 5}},
 		{"partner default, no interview", defs[TriggerPartnerApplication], contactFacts, fakeExecutor{},
-			[]string{`Invite([email sms] VIDEO "default")`, `PartnerCallback(invited, "", "https://i.test/1")`, `WaitForSession(s-1, 72h0m0s)`},
+			[]string{`Invite([email sms] VIDEO "default")`, `PartnerCallback(invited, "", "s-1")`, `WaitForSession(s-1, 72h0m0s)`},
 			Outcome{Result: ResultStopped, Reason: "session not completed within 72h", Callback: invited, StepsRun: 5}},
 		{"partner default, no contact details", defs[TriggerPartnerApplication], Facts{"candidate.email": "", "job.isOpen": true}, fakeExecutor{},
 			[]string{`PartnerCallback(not_eligible, "no_contact_details", "")`},
@@ -144,12 +139,12 @@ func TestRun(t *testing.T) {
 		{"second callback is not sent", mustParse(t, doc("partner_application", sInvite, sCallback,
 			`{"id":"again","type":"partner_callback","partner_callback":{"status":"not_eligible"}}`, sCallback, sSetStatus)),
 			nil, fakeExecutor{},
-			[]string{`Invite([email sms] VIDEO "")`, `PartnerCallback(invited, "", "https://i.test/1")`, `SetStatus(application, invited)`},
+			[]string{`Invite([email sms] VIDEO "")`, `PartnerCallback(invited, "", "s-1")`, `SetStatus(application, invited)`},
 			Outcome{Result: ResultCompleted, Callback: invited, StepsRun: 5}},
 		{"not_eligible after invited sends no second callback", mustParse(t, doc("partner_application", sInvite, sCallback,
 			`{"type":"wait_for_session","wait_for_session":{"timeout":"1h","onTimeout":{"outcome":"not_eligible","reason":"no_show"}}}`)),
 			nil, fakeExecutor{},
-			[]string{`Invite([email sms] VIDEO "")`, `PartnerCallback(invited, "", "https://i.test/1")`, `WaitForSession(s-1, 1h0m0s)`},
+			[]string{`Invite([email sms] VIDEO "")`, `PartnerCallback(invited, "", "s-1")`, `WaitForSession(s-1, 1h0m0s)`},
 			Outcome{Result: ResultNotEligible, Reason: "no_show", Callback: invited, StepsRun: 3}},
 		{"callback not_eligible, then the condition's not_eligible", mustParse(t, doc("partner_application",
 			`{"type":"partner_callback","partner_callback":{"status":"not_eligible","reason":"first"}}`,
@@ -164,7 +159,7 @@ func TestRun(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ex := tt.ex
 			before := Hash(tt.def)
-			got, err := Run(tt.def, tt.facts, &ex)
+			got, err := Run(tt.def, Evaluate(tt.def, tt.facts), &ex)
 			if err != nil {
 				t.Fatalf("Run() error = %v", err)
 			}
@@ -235,7 +230,7 @@ func TestRunExecutorErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.method, func(t *testing.T) {
 			ex := &fakeExecutor{completed: true, fail: map[string]error{tt.method: boom}}
-			got, err := Run(d, facts, ex)
+			got, err := Run(d, Evaluate(d, facts), ex)
 			if !errors.Is(err, boom) || err.Error() != tt.wantErr {
 				t.Errorf("Run() error = %v, want %q wrapping the executor's", err, tt.wantErr)
 			}
@@ -253,7 +248,7 @@ func TestRunExecutorErrors(t *testing.T) {
 
 	// A failing not_eligible report fails the run.
 	ex := &fakeExecutor{fail: map[string]error{"PartnerCallback": boom}}
-	got, err := Run(Defaults()[TriggerPartnerApplication], Facts{}, ex)
+	got, err := Run(Defaults()[TriggerPartnerApplication], Evaluate(Defaults()[TriggerPartnerApplication], Facts{}), ex)
 	if !errors.Is(err, boom) || got.Result != ResultFailed || got.Callback != nil {
 		t.Errorf("Run(not_eligible, failing callback) = %s, %v, want failed", outcomeString(got), err)
 	}
@@ -263,7 +258,7 @@ func TestRunDisabled(t *testing.T) {
 	d := Defaults()[TriggerPartnerApplication]
 	d.Enabled = false
 	ex := &fakeExecutor{}
-	got, err := Run(d, contactFacts, ex)
+	got, err := Run(d, Evaluate(d, contactFacts), ex)
 	want := Outcome{Result: ResultStopped, Reason: "definition disabled"}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Run(disabled) = %s, %v, want %s", outcomeString(got), err, outcomeString(want))
@@ -278,7 +273,7 @@ func TestRunDoesNotMutateFacts(t *testing.T) {
 	before := maps.Clone(facts)
 	d := mustParse(t, doc("partner_application", sInvite, sWaitSession, cond(`{"field":"session.id","op":"eq","value":"s-1"}`), sSetStatus))
 	ex := &fakeExecutor{}
-	got, err := Run(d, facts, ex)
+	got, err := Run(d, Evaluate(d, facts), ex)
 	if err != nil || got.Result != ResultCompleted {
 		t.Fatalf("Run() = %s, %v, want completed (session.id comes from the invite)", outcomeString(got), err)
 	}
@@ -324,7 +319,7 @@ func TestRunUnvalidated(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Run(tt.d, nil, &fakeExecutor{})
+			got, err := Run(tt.d, Evaluate(tt.d, nil), &fakeExecutor{})
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || got.Result != ResultFailed {
 				t.Errorf("Run(%s) = %s, %v, want failed with %q", tt.name, outcomeString(got), err, tt.wantErr)
 			}
@@ -333,9 +328,10 @@ func TestRunUnvalidated(t *testing.T) {
 	if _, err := Run(Defaults()[TriggerManualInvite], nil, nil); err == nil {
 		t.Error("Run(nil executor) = nil error, want one")
 	}
-	ex := &fakeExecutor{noLink: true}
-	got, err := Run(mustParse(t, doc("partner_application", sInvite, sCallback)), nil, ex)
-	if err == nil || got.Result != ResultFailed || len(ex.calls) != 1 {
+	ex := &fakeExecutor{}
+	got, err := Run(&Definition{Trigger: TriggerPartnerApplication, Enabled: true, Steps: []Step{
+		{Type: StepPartnerCallback, PartnerCallback: &PartnerCallbackStep{Status: CallbackInvited}}}}, nil, ex)
+	if err == nil || got.Result != ResultFailed || len(ex.calls) != 0 {
 		t.Errorf("Run(invited without link) = %s, %v after %q, want failed before the callback", outcomeString(got), err, ex.calls)
 	}
 }
@@ -360,7 +356,7 @@ func TestRunDeterministic(t *testing.T) {
 	var outs [2]Outcome
 	for i := range runs {
 		runs[i] = &fakeExecutor{}
-		outs[i], _ = Run(d, contactFacts, runs[i])
+		outs[i], _ = Run(d, Evaluate(d, contactFacts), runs[i])
 	}
 	if !reflect.DeepEqual(runs[0], runs[1]) || !reflect.DeepEqual(outs[0], outs[1]) {
 		t.Errorf("two runs differ:\n%+v %s\n%+v %s", runs[0], outcomeString(outs[0]), runs[1], outcomeString(outs[1]))

@@ -28,15 +28,25 @@ type Invitation struct {
 	Session          models.InterviewSession
 }
 
+// InvitationInput is an invitation to store: the session's id is chosen by the caller, so the
+// start of its workflow can name it.
+type InvitationInput struct {
+	CompanyID, JobID, SessionID uuid.UUID
+	Candidate                   CandidateInput
+	Source                      models.ApplicationSource
+	Medium                      models.MediumType
+}
+
 // CreateInvitation finds the company's candidate by e-mail (case-insensitive) or phone, or creates
 // one, then creates an application for the job and an INVITED session with a fresh link token,
-// and runs start (which starts the invitation's workflow) before committing, so a crash never
-// leaves rows without a workflow. Concurrent invitations of the same contact are serialised by an
-// advisory lock, so they share one candidate.
-func (s *Store) CreateInvitation(ctx context.Context, companyID, jobID uuid.UUID, in CandidateInput, source models.ApplicationSource, medium models.MediumType, start func(context.Context, *Invitation) error) (*Invitation, error) {
+// and records the start of the invitation's workflow, all in one transaction. Concurrent
+// invitations of the same contact are serialised by an advisory lock, so they share one
+// candidate.
+func (s *Store) CreateInvitation(ctx context.Context, in InvitationInput, start *models.WorkflowStart) (*Invitation, error) {
+	companyID, jobID, source, medium := in.CompanyID, in.JobID, in.Source, in.Medium
 	var inv Invitation
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		c, created, err := findOrCreateCandidate(tx, companyID, in)
+		c, created, err := findOrCreateCandidate(tx, companyID, in.Candidate)
 		if err != nil {
 			return err
 		}
@@ -46,13 +56,13 @@ func (s *Store) CreateInvitation(ctx context.Context, companyID, jobID uuid.UUID
 			return fmt.Errorf("create application: %w", err)
 		}
 		inv.Session = models.InterviewSession{
-			CompanyID: companyID, ApplicationID: &inv.Application.ID, CandidateID: inv.Candidate.ID, JobID: jobID,
+			ID: in.SessionID, CompanyID: companyID, ApplicationID: &inv.Application.ID, CandidateID: inv.Candidate.ID, JobID: jobID,
 			Status: models.SessionStatusInvited, MediumType: medium, InvitedAt: time.Now().UTC(), Decision: models.DecisionNone,
 		}
 		if err := tx.Create(&inv.Session).Error; err != nil {
 			return fmt.Errorf("create session: %w", err)
 		}
-		return start(ctx, &inv)
+		return insertStart(tx, start)
 	})
 	if err != nil {
 		return nil, err
@@ -76,6 +86,17 @@ func fillContact(tx *gorm.DB, c *models.Candidate, email, phone string) error {
 	}
 	if err := tx.Model(c).Where("company_id = ?", c.CompanyID).Updates(updates).Error; err != nil {
 		return fmt.Errorf("update candidate contact: %w", err)
+	}
+	return nil
+}
+
+// CancelSession cancels a session that is still INVITED: its invitation must not be sent.
+func (s *Store) CancelSession(ctx context.Context, companyID, sessionID uuid.UUID) error {
+	err := s.db.WithContext(ctx).Model(&models.InterviewSession{}).
+		Where("company_id = ? AND id = ? AND status = ?", companyID, sessionID, models.SessionStatusInvited).
+		Update("status", models.SessionStatusCancelled).Error
+	if err != nil {
+		return fmt.Errorf("cancel session %s: %w", sessionID, err)
 	}
 	return nil
 }
@@ -226,32 +247,42 @@ func (s *Store) setStatus(ctx context.Context, model any, companyID, id uuid.UUI
 // creates the job's application with the external id, or returns the one that exists for
 // (source, externalID).
 func (s *Store) CreateApplication(ctx context.Context, companyID, jobID uuid.UUID, in CandidateInput, source models.ApplicationSource, externalID string) (*models.Candidate, *models.Application, error) {
-	var cand models.Candidate
-	var app models.Application
+	var cand *models.Candidate
+	var app *models.Application
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var existing []models.Application
-		if err := tx.Where("company_id = ? AND external_id = ? AND source = ?", companyID, externalID, source).Limit(1).Find(&existing).Error; err != nil {
-			return fmt.Errorf("find application: %w", err)
-		}
-		if len(existing) == 1 {
-			app = existing[0]
-			return tx.First(&cand, "company_id = ? AND id = ?", companyID, app.CandidateID).Error
-		}
-		c, _, err := findOrCreateCandidate(tx, companyID, in)
-		if err != nil {
-			return err
-		}
-		cand = *c
-		app = models.Application{CompanyID: companyID, CandidateID: cand.ID, JobID: jobID, ExternalID: &externalID, Source: source, Status: "new"}
-		if err := tx.Create(&app).Error; err != nil {
-			return fmt.Errorf("create application: %w", err)
-		}
-		return nil
+		var err error
+		cand, app, err = createApplication(tx, companyID, jobID, in, source, externalID)
+		return err
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return &cand, &app, nil
+	return cand, app, nil
+}
+
+// createApplication is CreateApplication inside tx.
+func createApplication(tx *gorm.DB, companyID, jobID uuid.UUID, in CandidateInput, source models.ApplicationSource, externalID string) (*models.Candidate, *models.Application, error) {
+	var cand models.Candidate
+	var existing []models.Application
+	if err := tx.Where("company_id = ? AND external_id = ? AND source = ?", companyID, externalID, source).Limit(1).Find(&existing).Error; err != nil {
+		return nil, nil, fmt.Errorf("find application: %w", err)
+	}
+	if len(existing) == 1 {
+		app := existing[0]
+		if err := tx.First(&cand, "company_id = ? AND id = ?", companyID, app.CandidateID).Error; err != nil {
+			return nil, nil, notFound(err, "candidate "+app.CandidateID.String())
+		}
+		return &cand, &app, nil
+	}
+	c, _, err := findOrCreateCandidate(tx, companyID, in)
+	if err != nil {
+		return nil, nil, err
+	}
+	app := models.Application{CompanyID: companyID, CandidateID: c.ID, JobID: jobID, ExternalID: &externalID, Source: source, Status: "new"}
+	if err := tx.Create(&app).Error; err != nil {
+		return nil, nil, fmt.Errorf("create application: %w", err)
+	}
+	return c, &app, nil
 }
 
 // findOrCreateCandidate finds the company's candidate by e-mail (case-insensitive) or phone and

@@ -15,16 +15,15 @@ import (
 	"github.com/recruitd/recruitd/models"
 )
 
-// CreateJob inserts j and, before committing, runs start (which starts the job's generation
-// workflow). ErrConflict when the company already has j.ExternalID: the unique index decides, so
-// concurrent duplicates cannot both succeed. If start fails nothing is stored; if the commit fails
-// after start, the workflow finds no job and ends without effect.
-func (s *Store) CreateJob(ctx context.Context, j *models.Job, start func(context.Context) error) error {
+// CreateJob inserts j and the start of its generation workflow in one transaction.
+// ErrConflict when the company already has j.ExternalID: the unique index decides, so
+// concurrent duplicates cannot both succeed.
+func (s *Store) CreateJob(ctx context.Context, j *models.Job, start *models.WorkflowStart) error {
 	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Create(j).Error; err != nil {
 			return notFound(err, "create job "+j.InterviewerID)
 		}
-		return start(ctx)
+		return insertStart(tx, start)
 	})
 }
 

@@ -105,22 +105,39 @@ func (s *Store) PartnerApplication(ctx context.Context, companyID, id uuid.UUID)
 	return &pa, nil
 }
 
+// PartnerSubmission is a partner application to record: the application, the applicant's
+// candidate (from the ATS record), the start of its run, and the start of a replay's delivery
+// (its callback's id chosen by the caller), which is used only when the applicant's earlier
+// application is settled.
+type PartnerSubmission struct {
+	Application *models.PartnerApplication
+	Candidate   CandidateInput
+	Start       models.WorkflowStart
+	Replay      models.WorkflowStart
+	ReplayID    uuid.UUID
+}
+
 // SubmitResult says what SubmitPartnerApplication did.
 type SubmitResult struct {
 	Application *models.PartnerApplication
 	Created     bool
 	// Replay is the callback created for a repeat of a settled application.
 	Replay *models.Callback
+	// Start is the workflow start the submission needs taken: the run's (new, or an earlier one
+	// not started yet), or the replay's. nil when the run was started before.
+	Start *models.WorkflowStart
 }
 
-// SubmitPartnerApplication records a submission exactly once per (company, ATS applicant).
+// SubmitPartnerApplication records a submission exactly once per (company, ATS applicant), in one
+// transaction.
 //
-// A first submission inserts the application and runs start (which starts its workflow) before
-// committing, so a 202 always has both the row and the workflow. A repeat while in flight
-// changes nothing: the running workflow's callback answers it. A repeat after settlement creates
-// a replay callback of the settled status and runs replay (which delivers it) before
-// committing. Concurrent submissions are serialised on the unique (company, applicant) key.
-func (s *Store) SubmitPartnerApplication(ctx context.Context, pa *models.PartnerApplication, start func(context.Context, *models.PartnerApplication) error, replay func(context.Context, *models.Callback) error) (*SubmitResult, error) {
+// A first submission inserts the application, the applicant's candidate and application, and the
+// start of its run. A repeat while in flight changes nothing (its run's callback answers it) and
+// returns the run's start when it was not taken yet. A repeat after settlement creates a replay
+// callback of the settled status and the start of its delivery. Concurrent submissions are
+// serialised on the unique (company, applicant) key.
+func (s *Store) SubmitPartnerApplication(ctx context.Context, sub PartnerSubmission) (*SubmitResult, error) {
+	pa := sub.Application
 	res := &SubmitResult{}
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		ins := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(pa)
@@ -129,7 +146,23 @@ func (s *Store) SubmitPartnerApplication(ctx context.Context, pa *models.Partner
 		}
 		if ins.RowsAffected == 1 {
 			res.Application, res.Created = pa, true
-			return start(ctx, pa)
+			ext := ""
+			if pa.ATSCandidateID != nil {
+				ext = *pa.ATSCandidateID
+			}
+			cand := sub.Candidate
+			cand.ExternalID = ext
+			c, app, err := createApplication(tx, pa.CompanyID, pa.JobID, cand, models.ApplicationSourcePartner, pa.ATSApplicantID)
+			if err != nil {
+				return err
+			}
+			pa.CandidateID, pa.ApplicationID = &c.ID, &app.ID
+			if err := tx.Model(pa).Where("company_id = ?", pa.CompanyID).
+				Updates(map[string]any{"candidate_id": c.ID, "application_id": app.ID}).Error; err != nil {
+				return fmt.Errorf("attach application: %w", err)
+			}
+			res.Start = &sub.Start
+			return insertStart(tx, &sub.Start)
 		}
 		var cur models.PartnerApplication
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).
@@ -138,18 +171,26 @@ func (s *Store) SubmitPartnerApplication(ctx context.Context, pa *models.Partner
 		}
 		res.Application = &cur
 		if !cur.Status.Settled() {
+			var ws []models.WorkflowStart
+			if err := tx.Where("company_id = ? AND workflow_id = ? AND started_at IS NULL", cur.CompanyID, sub.Start.WorkflowID).
+				Limit(1).Find(&ws).Error; err != nil {
+				return fmt.Errorf("find start of %s: %w", sub.Start.WorkflowID, err)
+			}
+			if len(ws) == 1 {
+				res.Start = &ws[0]
+			}
 			return nil
 		}
 		reason := "repeat_submission"
 		cb := &models.Callback{
-			CompanyID: cur.CompanyID, PartnerApplicationID: cur.ID, PartnerID: pa.PartnerID,
+			ID: sub.ReplayID, CompanyID: cur.CompanyID, PartnerApplicationID: cur.ID, PartnerID: pa.PartnerID,
 			Status: cur.Status, Reason: &reason, InterviewLink: cur.InterviewLink, Replay: true,
 		}
 		if err := tx.Create(cb).Error; err != nil {
 			return fmt.Errorf("create replay callback: %w", err)
 		}
-		res.Replay = cb
-		return replay(ctx, cb)
+		res.Replay, res.Start = cb, &sub.Replay
+		return insertStart(tx, &sub.Replay)
 	})
 	if err != nil {
 		return nil, err

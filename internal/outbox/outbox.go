@@ -1,0 +1,135 @@
+// Package outbox starts workflows from the start outbox (table workflow_starts). A request
+// writes its rows and the workflow's start in one transaction, commits, and only then asks
+// Temporal to start the workflow, so no database connection waits on Temporal and no workflow
+// ever runs before its rows exist. Starts are idempotent (workflows.Starter), so a start that
+// is repeated (a request's retry, the reconciler) never runs the work twice.
+//
+// What each way out of a request leaves:
+//   - started: the row is marked started; the request answers 2xx.
+//   - Temporal did not take the start (down, or slower than the start timeout): the row is marked
+//     refused and the request answers 503 with Retry-After. A repeat of the request starts it;
+//     the reconciler leaves it alone, because the caller was told it did not happen.
+//   - the process died between commit and start: the row is neither; the reconciler starts it.
+package outbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows"
+)
+
+// ErrUnavailable means Temporal did not take a start in time; the caller should answer 503 and
+// the client retry.
+var ErrUnavailable = errors.New("the workflow service is unavailable")
+
+// Launcher starts outbox rows and records how each start went.
+type Launcher struct {
+	Store   *store.Store
+	Starter workflows.Starter
+	Log     *slog.Logger
+	// Timeout bounds one start (default 2 s), so a request answers within about 3 s while
+	// Temporal is down.
+	Timeout time.Duration
+	// Grace is how old a row must be before the reconciler starts it (default 30 s), so it
+	// does not race the request that wrote it.
+	Grace time.Duration
+}
+
+func (l *Launcher) grace() time.Duration {
+	if l.Grace > 0 {
+		return l.Grace
+	}
+	return 30 * time.Second
+}
+
+// Resumable reports whether a repeat of the request that wrote ws should take its start: it
+// was refused (the request answered 503), or it is older than the grace period (the request
+// died). A younger pending start belongs to a request still running.
+func (l *Launcher) Resumable(ws *models.WorkflowStart) bool {
+	return ws.StartedAt == nil && (ws.RefusedAt != nil || time.Since(ws.CreatedAt) > l.grace())
+}
+
+func (l *Launcher) timeout() time.Duration {
+	if l.Timeout > 0 {
+		return l.Timeout
+	}
+	return 2 * time.Second
+}
+
+// Launch starts ws's workflow after the transaction that wrote ws committed. On failure it
+// marks ws refused and returns an error wrapping ErrUnavailable.
+func (l *Launcher) Launch(ctx context.Context, ws *models.WorkflowStart) error {
+	if ws.StartedAt != nil {
+		return nil
+	}
+	if err := l.start(ctx, ws); err != nil {
+		if rerr := l.Store.RefuseStart(context.WithoutCancel(ctx), ws.ID, err.Error()); rerr != nil {
+			l.Log.ErrorContext(ctx, "workflow start refusal not recorded", "workflow_id", ws.WorkflowID, "err", rerr)
+		}
+		l.Log.WarnContext(ctx, "workflow not started", "workflow_id", ws.WorkflowID, "kind", ws.Kind, "err", err)
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	return nil
+}
+
+// start starts ws and marks it started. A mark that fails is logged: the start is idempotent,
+// so the reconciler's repeat costs one call.
+func (l *Launcher) start(ctx context.Context, ws *models.WorkflowStart) error {
+	sctx, cancel := context.WithTimeout(ctx, l.timeout())
+	defer cancel()
+	if err := l.Starter.Start(sctx, ws); err != nil {
+		return err
+	}
+	if err := l.Store.MarkStarted(context.WithoutCancel(ctx), ws.ID); err != nil {
+		l.Log.WarnContext(ctx, "workflow start not recorded", "workflow_id", ws.WorkflowID, "err", err)
+	}
+	now := time.Now()
+	ws.StartedAt = &now
+	return nil
+}
+
+// Reconcile starts, oldest first, up to limit rows that were neither started nor refused and are
+// older than the grace period: those a crash between commit and start left. It returns how many
+// it started; a start that fails again is counted on the row and retried on the next pass.
+func (l *Launcher) Reconcile(ctx context.Context, limit int) (int, error) {
+	rows, err := l.Store.PendingStarts(ctx, time.Now().Add(-l.grace()), limit)
+	if err != nil {
+		return 0, err
+	}
+	started := 0
+	for i := range rows {
+		ws := &rows[i]
+		if err := l.start(ctx, ws); err != nil {
+			l.Log.WarnContext(ctx, "reconciler: workflow not started", "workflow_id", ws.WorkflowID, "attempts", ws.Attempts+1, "err", err)
+			if ferr := l.Store.FailStart(ctx, ws.ID, err.Error()); ferr != nil {
+				return started, ferr
+			}
+			continue
+		}
+		started++
+		l.Log.InfoContext(ctx, "reconciler: started a workflow left unstarted", "workflow_id", ws.WorkflowID, "kind", ws.Kind, "age", time.Since(ws.CreatedAt).Round(time.Second))
+	}
+	return started, nil
+}
+
+// Run reconciles every interval until ctx ends.
+func (l *Launcher) Run(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if _, err := l.Reconcile(ctx, 100); err != nil && ctx.Err() == nil {
+			l.Log.WarnContext(ctx, "reconciler pass failed", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package workflows
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/google/uuid"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/recruitd/recruitd/models"
+)
+
+// Kinds of workflow that recruitd starts from the start outbox (models.WorkflowStart.Kind).
+const (
+	KindJobGeneration      = "job-generation"
+	KindInvite             = "invite"
+	KindPartnerApplication = "partner-application"
+	KindCallback           = "partner-callback"
+)
+
+// kind is how a workflow kind starts: its function, the type of its one input, and the options
+// that differ between kinds.
+type kind struct {
+	fn         any
+	input      reflect.Type
+	runTimeout time.Duration // 0: none (runs that wait days for a candidate)
+}
+
+var kinds = map[string]kind{
+	KindJobGeneration:      {fn: JobGeneration, input: reflect.TypeFor[JobGenerationInput](), runTimeout: time.Hour},
+	KindInvite:             {fn: CustomerFlow, input: reflect.TypeFor[FlowInput]()},
+	KindPartnerApplication: {fn: PartnerApplication, input: reflect.TypeFor[PartnerInput]()},
+	KindCallback:           {fn: DeliverCallback, input: reflect.TypeFor[CallbackInput]()},
+}
+
+// Kinds lists the kinds Starter.Start knows, for tests that run every kind.
+func Kinds() []string {
+	return []string{KindJobGeneration, KindInvite, KindPartnerApplication, KindCallback}
+}
+
+// newStart builds the outbox row of a start; attrs are keyword search attributes besides
+// CompanySlug.
+func newStart(kindName string, companyID uuid.UUID, slug, id string, input any, attrs map[string]string) models.WorkflowStart {
+	raw, err := json.Marshal(input)
+	if err != nil {
+		panic(fmt.Sprintf("workflow input %T does not marshal: %v", input, err)) // inputs are plain structs of ids
+	}
+	return models.WorkflowStart{
+		ID: uuid.New(), CompanyID: companyID, Kind: kindName, WorkflowID: id, CompanySlug: slug,
+		Attributes: models.NewJSON(attrs), Input: raw,
+	}
+}
+
+// JobGenerationStart is the start of a job's interview generation. Its ID,
+// job-generation/<companySlug>/<externalJobId>, is one per job.
+func JobGenerationStart(slug, externalJobID, interviewerID string, in JobGenerationInput) models.WorkflowStart {
+	return newStart(KindJobGeneration, in.CompanyID, slug, JobGenerationWorkflowID(slug, externalJobID), in,
+		map[string]string{InterviewerIDKey.GetName(): interviewerID})
+}
+
+// InviteStart is the start of a manual invitation's customer workflow; in.SessionID is set.
+func InviteStart(slug, interviewerID string, in FlowInput) models.WorkflowStart {
+	return newStart(KindInvite, in.CompanyID, slug, InviteWorkflowID(slug, in.SessionID), in, map[string]string{
+		InterviewerIDKey.GetName(): interviewerID, TriggerKey.GetName(): string(in.Trigger),
+	})
+}
+
+// PartnerApplicationStart is the start of a partner application's run, one per company and ATS
+// applicant.
+func PartnerApplicationStart(slug, atsApplicantID string, in PartnerInput) models.WorkflowStart {
+	return newStart(KindPartnerApplication, in.CompanyID, slug, PartnerApplicationWorkflowID(slug, atsApplicantID), in, map[string]string{
+		TriggerKey.GetName():           string(models.TriggerPartnerApplication),
+		ApplicationStatusKey.GetName(): string(models.PartnerStatusInFlight),
+	})
+}
+
+// CallbackStart is the delivery of one callback (a repeat submission's replay). An operator's
+// redelivery (in.Redeliver) gets an ID of its own per request, named by suffix.
+func CallbackStart(slug string, in CallbackInput, suffix string) models.WorkflowStart {
+	id := CallbackWorkflowID(slug, in.CallbackID)
+	if suffix != "" {
+		id += "/" + suffix
+	}
+	return newStart(KindCallback, in.CompanyID, slug, id, in, nil)
+}
+
+// Starter starts recruitd's workflows. It is the only code that builds start options: the task
+// queue, the CompanySlug search attribute every run carries, and the ID policies that make a
+// start idempotent (a running workflow with the ID is used as it is; a closed one is not run
+// again), so a repeated start never runs the work twice.
+type Starter struct {
+	Client    client.Client
+	TaskQueue string
+}
+
+// ErrUnknownKind means a start names a kind this build does not know.
+var ErrUnknownKind = errors.New("unknown workflow kind")
+
+// Start starts ws's workflow, or finds it started. The error is Temporal's (or the context's)
+// when the start was not taken.
+func (s Starter) Start(ctx context.Context, ws *models.WorkflowStart) error {
+	k, ok := kinds[ws.Kind]
+	if !ok {
+		return fmt.Errorf("start %s: %w %q", ws.WorkflowID, ErrUnknownKind, ws.Kind)
+	}
+	in := reflect.New(k.input)
+	if err := json.Unmarshal(ws.Input, in.Interface()); err != nil {
+		return fmt.Errorf("start %s: decode input: %w", ws.WorkflowID, err)
+	}
+	attrs := []temporal.SearchAttributeUpdate{CompanySlugKey.ValueSet(ws.CompanySlug)}
+	for name, v := range ws.Attributes.V {
+		attrs = append(attrs, temporal.NewSearchAttributeKeyKeyword(name).ValueSet(v))
+	}
+	opts := s.options(ws.WorkflowID, attrs...)
+	opts.WorkflowRunTimeout = k.runTimeout
+	if _, err := s.Client.ExecuteWorkflow(ctx, opts, k.fn, in.Elem().Interface()); err != nil {
+		return fmt.Errorf("start %s: %w", ws.WorkflowID, err)
+	}
+	return nil
+}
+
+// Ping starts the one-activity round trip for a company; suffix makes its ID unique.
+func (s Starter) Ping(ctx context.Context, companySlug, suffix string, companyID uuid.UUID) (client.WorkflowRun, error) {
+	opts := s.options(PingWorkflowID(companySlug, suffix), CompanySlugKey.ValueSet(companySlug))
+	opts.WorkflowRunTimeout = time.Minute
+	return s.Client.ExecuteWorkflow(ctx, opts, Ping, companyID)
+}
+
+func (s Starter) options(id string, attrs ...temporal.SearchAttributeUpdate) client.StartWorkflowOptions {
+	return client.StartWorkflowOptions{
+		ID:                       id,
+		TaskQueue:                s.TaskQueue,
+		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		TypedSearchAttributes:    temporal.NewSearchAttributes(attrs...),
+	}
+}
+
+// callbackChild is how a partner run starts its callback's delivery as a child: the ID and
+// search attribute of CallbackStart, and a delivery that outlives the customer workflow.
+func callbackChild(ctx workflow.Context, slug string, callbackID uuid.UUID) workflow.Context {
+	return workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+		WorkflowID:            CallbackWorkflowID(slug, callbackID),
+		ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
+		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		TypedSearchAttributes: temporal.NewSearchAttributes(CompanySlugKey.ValueSet(slug)),
+	})
+}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"strings"
 
 	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,13 +19,15 @@ func registerCompanies(s *mcp.Server, env *toolkit.Env) {
 		Title: "List accessible companies",
 		Description: "Lists the companies you may query, with their ids. Call it first to map a company name to the " +
 			"companyId that every other tool accepts; the first company listed is the default when companyId is omitted. " +
-			"Platform admins see every company and may filter by name with query.",
+			"Platform admins see every company and may filter by name with query. companyId, like every tool's, names a " +
+			"company you may query (refused otherwise); the list marks it as selected.",
 	}, listCompanies)
 }
 
 // ListCompaniesInput are listCompanies' arguments.
 type ListCompaniesInput struct {
 	Query string `json:"query,omitempty" jsonschema:"substring filter on company names; only platform admins, who may list every company, use it"`
+	toolkit.CompanyArg
 }
 
 // CompanyEntry is one listed company.
@@ -33,12 +36,16 @@ type CompanyEntry struct {
 	Slug    string `json:"slug"`
 	Name    string `json:"name"`
 	Primary bool   `json:"primary" jsonschema:"the default company when companyId is omitted"`
+	// Selected marks the company of the call's companyId.
+	Selected bool `json:"selected" jsonschema:"the company named by companyId (the primary company when companyId is omitted)"`
 }
 
 // ListCompaniesOutput is listCompanies' structured result.
 type ListCompaniesOutput struct {
 	Companies []CompanyEntry `json:"companies"`
 	Truncated bool           `json:"truncated,omitempty"`
+	// SelectedCompanyID is the call's company (companyId, else the primary company).
+	SelectedCompanyID string `json:"selectedCompanyId" jsonschema:"the company named by companyId; the primary company when companyId is omitted"`
 	toolkit.Notices
 }
 
@@ -48,16 +55,18 @@ func listCompanies(ctx context.Context, call *toolkit.Call, in ListCompaniesInpu
 	if len(call.Caller.CompanyIDs) > 0 {
 		primary = call.Caller.CompanyIDs[0]
 	}
-	db := call.Env.Store.SQL()
+	selected := call.Company.ID
+	out.SelectedCompanyID = selected.String()
+	db := call.DB
 	var (
 		q    string
 		args []any
 	)
 	if call.Caller.PlatformAdmin {
 		q = `SELECT id, slug, name FROM companies
-		     WHERE name ILIKE $1
-		     ORDER BY id = $2 DESC, lower(name), id LIMIT $3`
-		args = []any{toolkit.LikeContains(in.Query), primary, maxAdminCompanies + 1}
+		     WHERE name ILIKE $1 OR id = $4
+		     ORDER BY id = $2 DESC, id = $4 DESC, lower(name), id LIMIT $3`
+		args = []any{toolkit.LikeContains(in.Query), primary, maxAdminCompanies + 1, selected}
 	} else {
 		if in.Query != "" {
 			call.Notice("query filters only platform admins' lists; showing all your companies")
@@ -77,7 +86,7 @@ func listCompanies(ctx context.Context, call *toolkit.Call, in ListCompaniesInpu
 		if err := rows.Scan(&id, &e.Slug, &e.Name); err != nil {
 			return out, nil, err
 		}
-		e.ID, e.Primary = id.String(), id == primary
+		e.ID, e.Primary, e.Selected = id.String(), id == primary, id == selected
 		out.Companies = append(out.Companies, e)
 	}
 	if err := rows.Err(); err != nil {
@@ -92,13 +101,18 @@ func listCompanies(ctx context.Context, call *toolkit.Call, in ListCompaniesInpu
 	t.H1("Accessible companies (%d)", len(out.Companies))
 	rowsOut := make([][]string, 0, len(out.Companies))
 	for _, c := range out.Companies {
-		def := ""
+		var marks []string
 		if c.Primary {
-			def = "default"
+			marks = append(marks, "default")
 		}
-		rowsOut = append(rowsOut, []string{c.Name, c.ID, c.Slug, def})
+		if c.Selected {
+			marks = append(marks, "selected (companyId)")
+		}
+		rowsOut = append(rowsOut, []string{c.Name, c.ID, c.Slug, strings.Join(marks, ", ")})
 	}
 	t.Table([]string{"Name", "companyId", "Slug", ""}, rowsOut, "No companies.")
+	t.Blank()
+	t.Line("This call's company: %s (%s).", call.Company.Name, call.Company.ID)
 	return out, &t, nil
 }
 

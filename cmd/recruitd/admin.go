@@ -13,8 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/recruitd/recruitd/docs"
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/config"
+	"github.com/recruitd/recruitd/internal/docsearch"
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/seed"
 	"github.com/recruitd/recruitd/internal/store"
@@ -48,6 +50,12 @@ func migrateCmd(e *env) *cobra.Command {
 					return err
 				}
 				fmt.Fprintf(e.stdout, "applied %d migration(s)\n", len(res))
+				// The documentation index of searchDocumentation, rebuilt when the embedded docs change.
+				changed, err := docsearch.Sync(cmd.Context(), st.SQL(), docs.FS)
+				if err != nil {
+					return fmt.Errorf("index the documentation: %w", err)
+				}
+				fmt.Fprintf(e.stdout, "documentation index %s\n", map[bool]string{true: "rebuilt", false: "up to date"}[changed])
 				return nil
 			})
 		},

@@ -19,9 +19,11 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/recruitd/recruitd/docs"
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/devstack"
+	"github.com/recruitd/recruitd/internal/docsearch"
 	"github.com/recruitd/recruitd/internal/seed"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/migrations"
@@ -190,6 +192,9 @@ func prepareDatabase(ctx context.Context, cfg *config.Config, log *slog.Logger, 
 	defer st.Close()
 	if _, err := migrations.Up(ctx, st.SQL(), log); err != nil {
 		return nil, err
+	}
+	if _, err := docsearch.Sync(ctx, st.SQL(), docs.FS); err != nil {
+		return nil, fmt.Errorf("index the documentation: %w", err)
 	}
 	res, err := seed.Demo(ctx, st, demoKey)
 	if err != nil {

@@ -2,7 +2,6 @@ package docsearch
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"sort"
@@ -92,7 +91,7 @@ var fillers = map[string]bool{
 // each section with a link built from linkBase (for example "https://app.example.com"). A
 // question nothing matches gives an Answer with Found false, not an error; an empty query or
 // one longer than MaxQueryRunes gives ErrEmptyQuery or ErrQueryTooLong.
-func Search(ctx context.Context, db *sql.DB, query string, linkBase string) (*Answer, error) {
+func Search(ctx context.Context, db Querier, query string, linkBase string) (*Answer, error) {
 	query = normaliseQuery(query)
 	if query == "" {
 		return nil, ErrEmptyQuery
@@ -259,7 +258,7 @@ LIMIT 8`
 
 // rankSections returns up to maxSections sections worth quoting, best first: only sections
 // holding every term when there are any; otherwise those holding the most terms, at least half.
-func rankSections(ctx context.Context, db *sql.DB, andText string, terms []string) ([]section, error) {
+func rankSections(ctx context.Context, db Querier, andText string, terms []string) ([]section, error) {
 	rows, err := db.QueryContext(ctx, sectionsSQL, andText, terms)
 	if err != nil {
 		return nil, fmt.Errorf("search docs: %w", err)
@@ -309,7 +308,7 @@ FROM unnest($1::text[]) WITH ORDINALITY AS u(txt, i)
 CROSS JOIN LATERAL (SELECT to_tsvector('english', u.txt) AS v) v, q`
 
 // scoreUnits fills matched and rank of every candidate.
-func scoreUnits(ctx context.Context, db *sql.DB, terms []string, cands []candidate) error {
+func scoreUnits(ctx context.Context, db Querier, terms []string, cands []candidate) error {
 	texts := make([]string, len(cands))
 	for i, c := range cands {
 		texts[i] = c.text

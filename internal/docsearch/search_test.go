@@ -1,4 +1,4 @@
-package docsearch
+package docsearch_test
 
 import (
 	"database/sql"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/recruitd/recruitd/docs"
+	"github.com/recruitd/recruitd/internal/docsearch"
 	"github.com/recruitd/recruitd/internal/pgtest"
 )
 
@@ -20,12 +21,27 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 const linkBase = "https://app.example.com"
 
-// syncedDB returns a database indexed from the real docs.
+// syncedDB returns a database indexed from the real docs, as pgtest builds every test database
+// (the way recruitd migrate does).
 func syncedDB(t testing.TB) *sql.DB {
 	t.Helper()
 	db := pgtest.New(t).SQL
-	if changed, err := Sync(t.Context(), db, docs.FS); err != nil || !changed {
-		t.Fatalf("Sync(docs) = %v, %v; want true, nil", changed, err)
+	want, err := docsearch.Hash(docs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := docsearch.IndexedHash(t.Context(), db); err != nil || got != want {
+		t.Fatalf("IndexedHash(pgtest database) = %q, %v; want the docs' hash %q", got, err, want)
+	}
+	return db
+}
+
+// unindexedDB returns a migrated database whose documentation index was never built.
+func unindexedDB(t testing.TB) *sql.DB {
+	t.Helper()
+	db := pgtest.New(t).SQL
+	if _, err := db.ExecContext(t.Context(), `DELETE FROM doc_sections; DELETE FROM doc_index_state`); err != nil {
+		t.Fatal(err)
 	}
 	return db
 }
@@ -40,14 +56,14 @@ func count(t *testing.T, db *sql.DB, q string, args ...any) int {
 }
 
 func TestSync(t *testing.T) {
-	db := pgtest.New(t).SQL
+	db := unindexedDB(t)
 	ctx := t.Context()
 	v1 := fstest.MapFS{
 		"a.md":      {Data: []byte("# Alpha\n\nintro\n\n## One\n\nfirst body\n\n## Empty\n\n## Two\n\nsecond body\n")},
 		"b.md":      {Data: []byte("# Beta\n\n## One\n\nbeta body\n")},
 		"notes.txt": {Data: []byte("# not a doc")},
 	}
-	changed, err := Sync(ctx, db, v1)
+	changed, err := docsearch.Sync(ctx, db, v1)
 	if err != nil || !changed {
 		t.Fatalf("first Sync = %v, %v; want true, nil", changed, err)
 	}
@@ -68,7 +84,7 @@ func TestSync(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if changed, err := Sync(ctx, db, v1); err != nil || changed {
+	if changed, err := docsearch.Sync(ctx, db, v1); err != nil || changed {
 		t.Fatalf("second Sync = %v, %v; want false, nil", changed, err)
 	}
 	var again time.Time
@@ -77,7 +93,7 @@ func TestSync(t *testing.T) {
 	}
 
 	v2 := fstest.MapFS{"a.md": {Data: []byte("# Alpha\n\n## Three\n\nthird body\n")}}
-	if changed, err := Sync(ctx, db, v2); err != nil || !changed {
+	if changed, err := docsearch.Sync(ctx, db, v2); err != nil || !changed {
 		t.Fatalf("Sync after a change = %v, %v; want true, nil", changed, err)
 	}
 	if n := count(t, db, `SELECT count(*) FROM doc_sections`); n != 1 {
@@ -89,12 +105,12 @@ func TestSync(t *testing.T) {
 }
 
 func TestSyncConcurrent(t *testing.T) {
-	db := pgtest.New(t).SQL
+	db := unindexedDB(t)
 	var wg sync.WaitGroup
 	results := make([]bool, 4)
 	errs := make([]error, 4)
 	for i := range results {
-		wg.Go(func() { results[i], errs[i] = Sync(t.Context(), db, docs.FS) })
+		wg.Go(func() { results[i], errs[i] = docsearch.Sync(t.Context(), db, docs.FS) })
 	}
 	wg.Wait()
 	changed := 0
@@ -139,7 +155,7 @@ func TestSearchRealDocs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
-			a, err := Search(t.Context(), db, tt.query, linkBase+"/")
+			a, err := docsearch.Search(t.Context(), db, tt.query, linkBase+"/")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,10 +172,10 @@ func TestSearchRealDocs(t *testing.T) {
 }
 
 // checkAnswer checks the shape every found answer has.
-func checkAnswer(t *testing.T, a *Answer) {
+func checkAnswer(t *testing.T, a *docsearch.Answer) {
 	t.Helper()
-	if n := len(a.Points); n < 1 || n > maxPoints {
-		t.Errorf("%d points, want 1 to %d", n, maxPoints)
+	if n := len(a.Points); n < 1 || n > docsearch.MaxPoints {
+		t.Errorf("%d points, want 1 to %d", n, docsearch.MaxPoints)
 	}
 	for _, p := range a.Points {
 		if p.Citation < 1 || p.Citation > len(a.Citations) || strings.TrimSpace(p.Text) == "" {
@@ -180,18 +196,18 @@ func checkAnswer(t *testing.T, a *Answer) {
 func TestSearchAnswersAreShort(t *testing.T) {
 	db := syncedDB(t)
 	for _, q := range []string{"how do I create a job", "how do I verify the callback signature", "what are the tools of the MCP server", "integrity checks"} {
-		a, err := Search(t.Context(), db, q, linkBase)
+		a, err := docsearch.Search(t.Context(), db, q, linkBase)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(a.Points) < minPoints {
-			t.Errorf("Search(%q): %d points, want at least %d:\n%s", q, len(a.Points), minPoints, a.Text)
+		if len(a.Points) < docsearch.MinPoints {
+			t.Errorf("Search(%q): %d points, want at least %d:\n%s", q, len(a.Points), docsearch.MinPoints, a.Text)
 		}
 		prose := 0
 		for _, p := range a.Points {
 			prose += len([]rune(p.Text))
 		}
-		if prose > maxAnswerRunes+maxUnitRunes {
+		if prose > docsearch.MaxAnswerRunes+docsearch.MaxUnitRunes {
 			t.Errorf("Search(%q): %d characters of points, want a short answer:\n%s", q, prose, a.Text)
 		}
 	}
@@ -200,7 +216,7 @@ func TestSearchAnswersAreShort(t *testing.T) {
 func TestSearchNoMatch(t *testing.T) {
 	db := syncedDB(t)
 	for _, q := range []string{"quantum banana spaceship", "how do I?", "what is it", "xylophone zeppelin"} {
-		a, err := Search(t.Context(), db, q, linkBase)
+		a, err := docsearch.Search(t.Context(), db, q, linkBase)
 		if err != nil {
 			t.Fatalf("Search(%q): %v", q, err)
 		}
@@ -213,7 +229,7 @@ func TestSearchNoMatch(t *testing.T) {
 func TestSearchFallbackToSomeTerms(t *testing.T) {
 	db := syncedDB(t)
 	// No section holds "unicorn"; sections holding the other terms answer.
-	a, err := Search(t.Context(), db, "partner callback signature unicorn", linkBase)
+	a, err := docsearch.Search(t.Context(), db, "partner callback signature unicorn", linkBase)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +237,7 @@ func TestSearchFallbackToSomeTerms(t *testing.T) {
 		t.Errorf("Search = found %v, match %q, first %+v; want the partner-callbacks docs by some terms\n%s", a.Found, a.Match, a.Citations, a.Text)
 	}
 	// One known term out of four is not enough.
-	a, err = Search(t.Context(), db, "unicorn rainbow glitter callback", linkBase)
+	a, err = docsearch.Search(t.Context(), db, "unicorn rainbow glitter callback", linkBase)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,10 +252,10 @@ func TestSearchQueryValidation(t *testing.T) {
 		query string
 		want  error
 	}{
-		{"", ErrEmptyQuery},
-		{" \t\n ", ErrEmptyQuery},
-		{"\x00\x01", ErrEmptyQuery},
-		{strings.Repeat("job ", 125) + "x", ErrQueryTooLong},
+		{"", docsearch.ErrEmptyQuery},
+		{" \t\n ", docsearch.ErrEmptyQuery},
+		{"\x00\x01", docsearch.ErrEmptyQuery},
+		{strings.Repeat("job ", 125) + "x", docsearch.ErrQueryTooLong},
 		{strings.Repeat("job ", 125), nil},
 		{strings.Repeat("é", 500), nil},
 		{"create\x00job\xff", nil},
@@ -249,7 +265,7 @@ func TestSearchQueryValidation(t *testing.T) {
 		{"-", nil},
 		{`"`, nil},
 	} {
-		_, err := Search(t.Context(), db, tt.query, linkBase)
+		_, err := docsearch.Search(t.Context(), db, tt.query, linkBase)
 		if !errors.Is(err, tt.want) {
 			t.Errorf("Search(%q) error = %v, want %v", tt.query, err, tt.want)
 		}
@@ -260,8 +276,8 @@ func TestSearchQueryValidation(t *testing.T) {
 }
 
 func TestSearchBeforeSync(t *testing.T) {
-	db := pgtest.New(t).SQL
-	a, err := Search(t.Context(), db, "create a job", linkBase)
+	db := unindexedDB(t)
+	a, err := docsearch.Search(t.Context(), db, "create a job", linkBase)
 	if err != nil || a.Found {
 		t.Errorf("Search on an empty index = %+v, %v; want not found, nil", a, err)
 	}
@@ -277,7 +293,7 @@ func TestSearchLatency(t *testing.T) {
 		"HR-suite webhook rows", "assessment link retries", "interview guide template adoption", "rotate an API key",
 	}
 	for _, q := range queries { // warm the connection pool and the plans
-		if _, err := Search(t.Context(), db, q, linkBase); err != nil {
+		if _, err := docsearch.Search(t.Context(), db, q, linkBase); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -285,7 +301,7 @@ func TestSearchLatency(t *testing.T) {
 	for range 20 {
 		for _, q := range queries {
 			start := time.Now()
-			if _, err := Search(t.Context(), db, q, linkBase); err != nil {
+			if _, err := docsearch.Search(t.Context(), db, q, linkBase); err != nil {
 				t.Fatal(err)
 			}
 			d = append(d, time.Since(start))
@@ -302,7 +318,7 @@ func TestSearchLatency(t *testing.T) {
 func BenchmarkSearch(b *testing.B) {
 	db := syncedDB(b)
 	for b.Loop() {
-		if _, err := Search(b.Context(), db, "what happens when my partner callback endpoint is down", linkBase); err != nil {
+		if _, err := docsearch.Search(b.Context(), db, "what happens when my partner callback endpoint is down", linkBase); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -24,11 +24,29 @@ const lockKey int64 = 0x646f637372636800
 
 // Load parses every *.md file at the root of fsys except README.md (the index of the pages,
 // which answers no question itself), in name order, and returns the documents and the content
-// hash of the set.
+// hash of the set (Hash).
 func Load(fsys fs.FS) ([]Doc, string, error) {
+	docs := []Doc{}
+	hash, err := walk(fsys, func(name string, src []byte) {
+		docs = append(docs, Parse(strings.TrimSuffix(path.Base(name), ".md"), src))
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return docs, hash, nil
+}
+
+// Hash is the content hash of the documents Load reads from fsys, without parsing them: the
+// hash Sync records, which the tool server compares with the index's (IndexedHash).
+func Hash(fsys fs.FS) (string, error) {
+	return walk(fsys, func(string, []byte) {})
+}
+
+// walk calls each with every document of fsys in name order and returns their content hash.
+func walk(fsys fs.FS, each func(name string, src []byte)) (string, error) {
 	all, err := fs.Glob(fsys, "*.md")
 	if err != nil {
-		return nil, "", fmt.Errorf("list docs: %w", err)
+		return "", fmt.Errorf("list docs: %w", err)
 	}
 	var names []string
 	for _, n := range all {
@@ -39,11 +57,10 @@ func Load(fsys fs.FS) ([]Doc, string, error) {
 	sort.Strings(names)
 	h := sha256.New()
 	h.Write([]byte(indexVersion))
-	docs := make([]Doc, 0, len(names))
 	for _, name := range names {
 		src, err := fs.ReadFile(fsys, name)
 		if err != nil {
-			return nil, "", fmt.Errorf("read doc %s: %w", name, err)
+			return "", fmt.Errorf("read doc %s: %w", name, err)
 		}
 		var n [8]byte
 		binary.BigEndian.PutUint64(n[:], uint64(len(name)))
@@ -52,23 +69,25 @@ func Load(fsys fs.FS) ([]Doc, string, error) {
 		binary.BigEndian.PutUint64(n[:], uint64(len(src)))
 		h.Write(n[:])
 		h.Write(src)
-		docs = append(docs, Parse(strings.TrimSuffix(path.Base(name), ".md"), src))
+		each(name, src)
 	}
-	return docs, hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// Sync makes doc_sections hold the sections of the markdown files at the root of fsys. When
+// Sync makes doc_sections hold the sections of the markdown files at the root of fsys; it runs
+// where the schema is migrated (recruitd migrate, recruitd dev, the test databases), never in
+// the read-only tool server. When
 // their content hash equals the one recorded in doc_index_state it changes nothing and reports
 // false; otherwise it replaces every row in one transaction and records the new hash. Callers
 // in several processes may run it at once: a transaction-level advisory lock lets one rebuild
 // while the others wait, then find the new hash and change nothing. Sections with an empty body
 // are not stored.
 func Sync(ctx context.Context, db *sql.DB, fsys fs.FS) (changed bool, err error) {
-	docs, hash, err := Load(fsys)
+	hash, err := Hash(fsys)
 	if err != nil {
 		return false, err
 	}
-	if current, err := indexedHash(ctx, db); err != nil {
+	if current, err := IndexedHash(ctx, db); err != nil {
 		return false, err
 	} else if current == hash {
 		return false, nil
@@ -82,10 +101,14 @@ func Sync(ctx context.Context, db *sql.DB, fsys fs.FS) (changed bool, err error)
 	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey); err != nil {
 		return false, fmt.Errorf("sync docs: lock: %w", err)
 	}
-	if current, err := indexedHash(ctx, tx); err != nil {
+	if current, err := IndexedHash(ctx, tx); err != nil {
 		return false, err
 	} else if current == hash {
 		return false, tx.Commit()
+	}
+	docs, hash, err := Load(fsys)
+	if err != nil {
+		return false, err
 	}
 
 	var (
@@ -126,12 +149,15 @@ func Sync(ctx context.Context, db *sql.DB, fsys fs.FS) (changed bool, err error)
 	return true, nil
 }
 
-type queryRower interface {
+// Querier runs statements: a pool, a connection or a transaction.
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// indexedHash returns the recorded content hash, or "" when nothing was indexed yet.
-func indexedHash(ctx context.Context, q queryRower) (string, error) {
+// IndexedHash returns the content hash the index was built from, or "" when it was never
+// built.
+func IndexedHash(ctx context.Context, q Querier) (string, error) {
 	var h string
 	err := q.QueryRowContext(ctx, `SELECT content_hash FROM doc_index_state`).Scan(&h)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -2,8 +2,8 @@
 //
 // The server is TEST_DATABASE_URL (a superuser connection; `make test` starts one cluster per run
 // and exports it) or, when that is unset, a private cluster started once per test process. Each
-// database is a copy of a template migrated once per migration set, so New costs one
-// CREATE DATABASE, not a migration run.
+// database is a copy of a template migrated (and its documentation index built) once per
+// migration and documentation set, so New costs one CREATE DATABASE, not a migration run.
 package pgtest
 
 import (
@@ -29,7 +29,9 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
 
+	"github.com/recruitd/recruitd/docs"
 	"github.com/recruitd/recruitd/internal/devstack"
+	"github.com/recruitd/recruitd/internal/docsearch"
 	"github.com/recruitd/recruitd/migrations"
 )
 
@@ -41,7 +43,8 @@ type DB struct {
 	Gorm *gorm.DB
 }
 
-// New returns a fresh database with every migration applied, dropped when the test ends.
+// New returns a fresh database with every migration applied and the documentation index built
+// (docsearch.Sync of the embedded docs), dropped when the test ends.
 func New(t testing.TB) *DB {
 	t.Helper()
 	s := serverFor(t)
@@ -192,7 +195,11 @@ func (s *server) template(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("fingerprint migrations: %w", err)
 	}
-	name := "recruitd_tmpl_" + fp
+	docsHash, err := docsearch.Hash(docs.FS)
+	if err != nil {
+		return "", fmt.Errorf("fingerprint docs: %w", err)
+	}
+	name := "recruitd_tmpl_" + fp + "_" + docsHash[:8]
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
 	defer cancel()
 	conn, err := s.admin.Conn(ctx)
@@ -230,6 +237,10 @@ func (s *server) buildTemplate(ctx context.Context, conn *sql.Conn, name string)
 		return fmt.Errorf("connect to template database: %w", err)
 	}
 	_, err = migrations.Up(ctx, db, nil)
+	if err == nil {
+		// As recruitd migrate does: the tool server only reads the documentation index.
+		_, err = docsearch.Sync(ctx, db, docs.FS)
+	}
 	db.Close()
 	if err != nil {
 		return fmt.Errorf("migrate template database: %w", err)

@@ -60,12 +60,10 @@ func registerCheatingStats(s *mcp.Server, env *toolkit.Env) {
 
 // CheatingStatsInput are getCheatingDetectionStats' arguments.
 type CheatingStatsInput struct {
-	Metric          string `json:"metric" jsonschema:"the metric: flaggedCandidates, flaggedInterviews, flaggedPercentage, byJob or flaggedDetails"`
-	PositionID      string `json:"positionId,omitempty" jsonschema:"job UUID to limit to; defaults to the current job context when the client has one"`
-	CompanyWide     bool   `json:"companyWide,omitempty" jsonschema:"true for company-wide figures even when a job context is present"`
+	Metric string `json:"metric" jsonschema:"the metric: flaggedCandidates, flaggedInterviews, flaggedPercentage, byJob or flaggedDetails"`
+	toolkit.ScopeArg
 	SortByJobMetric string `json:"sortByJobMetric,omitempty" jsonschema:"byJob only: rate (flagged / evaluated, default) or count (flagged sessions)"`
-	SinceDate       string `json:"sinceDate,omitempty" jsonschema:"inclusive start of the evaluation time: ISO date (UTC) or RFC 3339 timestamp; default no lower bound"`
-	UntilDate       string `json:"untilDate,omitempty" jsonschema:"end of the evaluation time: an ISO date includes that whole day (UTC); default no upper bound"`
+	toolkit.WindowArg
 	toolkit.CompanyArg
 }
 
@@ -104,19 +102,19 @@ type FlaggedSession struct {
 
 // CheatingStatsOutput is getCheatingDetectionStats' structured result.
 type CheatingStatsOutput struct {
-	Metric            string           `json:"metric"`
-	Scope             Scope            `json:"scope"`
-	Window            WindowOut        `json:"window"`
-	Threshold         float64          `json:"threshold" jsonschema:"the company's cheat threshold; flagged means score >= threshold"`
-	FlaggedCandidates *int64           `json:"flaggedCandidates,omitzero"`
-	FlaggedInterviews *int64           `json:"flaggedInterviews,omitzero"`
-	Evaluated         *int64           `json:"evaluated,omitzero" jsonschema:"flaggedPercentage, byJob: sessions with an evaluation"`
-	FlaggedPercentage *float64         `json:"flaggedPercentage,omitzero" jsonschema:"flagged / evaluated in percent (one decimal); absent when nothing was evaluated"`
-	ByJob             []CheatingJobRow `json:"byJob,omitzero"`
-	SortByJobMetric   string           `json:"sortByJobMetric,omitzero"`
-	Jobs              *int64           `json:"jobs,omitzero" jsonschema:"byJob: jobs with evaluations (rows capped at 100)"`
-	FlaggedDetails    []FlaggedSession `json:"flaggedDetails,omitzero"`
-	TotalFlagged      *int64           `json:"totalFlagged,omitzero" jsonschema:"flaggedDetails: all flagged sessions (at most 50 are listed)"`
+	Metric            string            `json:"metric"`
+	Scope             toolkit.Scope     `json:"scope"`
+	Window            toolkit.WindowOut `json:"window"`
+	Threshold         float64           `json:"threshold" jsonschema:"the company's cheat threshold; flagged means score >= threshold"`
+	FlaggedCandidates *int64            `json:"flaggedCandidates,omitzero"`
+	FlaggedInterviews *int64            `json:"flaggedInterviews,omitzero"`
+	Evaluated         *int64            `json:"evaluated,omitzero" jsonschema:"flaggedPercentage, byJob: sessions with an evaluation"`
+	FlaggedPercentage *float64          `json:"flaggedPercentage,omitzero" jsonschema:"flagged / evaluated in percent (one decimal); absent when nothing was evaluated"`
+	ByJob             []CheatingJobRow  `json:"byJob,omitzero"`
+	SortByJobMetric   string            `json:"sortByJobMetric,omitzero"`
+	Jobs              *int64            `json:"jobs,omitzero" jsonschema:"byJob: jobs with evaluations (rows capped at 100)"`
+	FlaggedDetails    []FlaggedSession  `json:"flaggedDetails,omitzero"`
+	TotalFlagged      *int64            `json:"totalFlagged,omitzero" jsonschema:"flaggedDetails: all flagged sessions (at most 50 are listed)"`
 	toolkit.Notices
 }
 
@@ -144,11 +142,12 @@ func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInpu
 	if err != nil {
 		return out, nil, err
 	}
-	scope, job, err := resolveScope(ctx, call, in.PositionID, in.CompanyWide)
+	scope, err := call.Scope(ctx, in.ScopeArg)
+	job := scope.JobID()
 	if err != nil {
 		return out, nil, err
 	}
-	out = CheatingStatsOutput{Metric: string(metric), Scope: scope, Window: windowOut(w, "cheating_evaluations.created_at"), Threshold: co.CheatThreshold}
+	out = CheatingStatsOutput{Metric: string(metric), Scope: scope, Window: w.Out("cheating_evaluations.created_at"), Threshold: co.CheatThreshold}
 
 	q := toolkit.NewQuery(co.ID)
 	thr := q.Arg(co.CheatThreshold)
@@ -164,14 +163,10 @@ func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInpu
 
 	t := &toolkit.Text{}
 	t.H1("Cheating detection: %s", metric)
-	t.KV("Scope", scope.text(), "Window", w.String()+" (by evaluation time)",
+	t.KV("Scope", scope.String(), "Window", w.String()+" (by evaluation time)",
 		"Flag rule", fmt.Sprintf("cheating score >= %s (company cheat threshold)", toolkit.Num(&co.CheatThreshold)))
 	t.Blank()
-	db, err := begin(ctx, call)
-	if err != nil {
-		return out, nil, err
-	}
-	defer db.Rollback()
+	db := call.DB
 	switch metric {
 	case cheatFlaggedCandidates:
 		var n int64
@@ -202,7 +197,7 @@ func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInpu
 		out.FlaggedPercentage = toolkit.Percent(flaggedN, evaluated)
 		t.KV("Flagged percentage", toolkit.Pct(out.FlaggedPercentage), "Flagged interviews", count(flaggedN), "Evaluated interviews", count(evaluated))
 	case cheatByJob:
-		if err := cheatingByJob(ctx, call, db, q, from, flagged, job, w, sort, &out, t); err != nil {
+		if err := cheatingByJob(ctx, call, q, from, flagged, job, w, sort, &out, t); err != nil {
 			return out, nil, err
 		}
 	case cheatFlaggedDetails:
@@ -228,7 +223,7 @@ func evaluatedCount(q *toolkit.Query, w toolkit.Window) string {
 // cheatingByJob lists jobs by flag rate or count. Company-wide for all time, the evaluated counts
 // are job_totals' and the flagged counts come from the flagged evaluations alone; in a window (no
 // rollup has evaluations by job and day) or for one job, one pass over the evaluations in scope.
-func cheatingByJob(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, from, flagged string, job *uuid.UUID, w toolkit.Window,
+func cheatingByJob(ctx context.Context, call *toolkit.Call, q *toolkit.Query, from, flagged string, job *uuid.UUID, w toolkit.Window,
 	sort jobSort, out *CheatingStatsOutput, t *toolkit.Text) error {
 	agg := `SELECT ce.job_id, count(*) AS evaluated, count(*) FILTER (WHERE ` + flagged + `) AS flagged` + from + ` GROUP BY ce.job_id`
 	if job == nil {
@@ -246,47 +241,26 @@ func cheatingByJob(ctx context.Context, call *toolkit.Call, db querier, q *toolk
 			FROM (` + evaluated + `) t
 			LEFT JOIN (SELECT ce.job_id, count(*) AS flagged` + from + ` AND ` + flagged + ` GROUP BY ce.job_id) f ON f.job_id = t.job_id`
 	}
-	order := "a.flagged::float8 / a.evaluated DESC, a.flagged DESC, a.evaluated DESC"
+	order := "a.part::float8 / a.count DESC, a.part DESC, a.count DESC"
 	if sort == sortByCount {
-		order = "a.flagged DESC, a.flagged::float8 / a.evaluated DESC, a.evaluated DESC"
+		order = "a.part DESC, a.part::float8 / a.count DESC, a.count DESC"
 	}
-	lim := q.Arg(cheatingMaxJobs)
-	rows, err := db.QueryContext(ctx, `WITH a AS (`+agg+`)
-		SELECT a.job_id, j.title, a.evaluated, a.flagged, count(*) OVER (), sum(a.evaluated) OVER ()
-		FROM a JOIN jobs j ON j.company_id = $1 AND j.id = a.job_id
-		ORDER BY `+order+`, j.title, a.job_id LIMIT `+lim, q.Args...)
+	r, err := call.RankJobs(ctx, q, agg, order, cheatingMaxJobs, "evaluations", string(sort))
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	out.ByJob, out.SortByJobMetric = []CheatingJobRow{}, string(sort)
-	var jobs, evaluated int64
-	var table [][]string
-	for rows.Next() {
-		var r CheatingJobRow
-		var id uuid.UUID
-		if err := rows.Scan(&id, &r.JobTitle, &r.Evaluated, &r.Flagged, &jobs, &evaluated); err != nil {
-			return err
-		}
-		r.JobID, r.JobLink = id.String(), call.Env.Links.Job(id)
-		r.FlaggedRate = toolkit.Percent(r.Flagged, r.Evaluated)
-		out.ByJob = append(out.ByJob, r)
-		table = append(table, []string{orDash(r.JobTitle), count(r.Evaluated), count(r.Flagged), toolkit.Pct(r.FlaggedRate), r.JobLink})
+	out.ByJob, out.SortByJobMetric = make([]CheatingJobRow, 0, len(r.Rows)), string(sort)
+	for _, j := range r.Rows {
+		out.ByJob = append(out.ByJob, CheatingJobRow{JobID: j.ID.String(), JobTitle: j.Title, JobLink: j.Link, Evaluated: j.Count, Flagged: j.Part, FlaggedRate: j.Rate})
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	if jobs > cheatingMaxJobs {
-		call.Notice("%d jobs have evaluations; showing the top %d by %s", jobs, cheatingMaxJobs, sort)
-	}
-	out.Jobs, out.Evaluated = &jobs, &evaluated
+	out.Jobs, out.Evaluated = &r.Jobs, &r.Count
 	t.Line("Sorted by %s.", map[jobSort]string{sortByRate: "flag rate (ties by flagged count)", sortByCount: "flagged count (ties by rate)"}[sort])
 	t.Blank()
-	t.Table([]string{"Job", "Evaluated", "Flagged", "Flag rate", "Link"}, table, "No evaluated interviews in this scope and window.")
+	r.Table(t, "Job", "Evaluated", "Flagged", "Flag rate", "No evaluated interviews in this scope and window.")
 	return nil
 }
 
-func cheatingDetails(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, from, flagged string, out *CheatingStatsOutput, t *toolkit.Text) error {
+func cheatingDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q *toolkit.Query, from, flagged string, out *CheatingStatsOutput, t *toolkit.Text) error {
 	var total int64
 	if err := db.QueryRowContext(ctx, `SELECT count(*)`+from+` AND `+flagged, q.Args...).Scan(&total); err != nil {
 		return err
@@ -323,11 +297,11 @@ func cheatingDetails(ctx context.Context, call *toolkit.Call, db querier, q *too
 		r.CandidateID, r.CandidateName, r.CandidateLink = cid.String(), fullName(first, last), call.Env.Links.Candidate(cid)
 		r.JobID = jid.String()
 		r.CheatingScore = toolkit.Round(r.CheatingScore, 2)
-		r.SubScores = CheatingScores{nullFloat(eye), nullFloat(head), nullFloat(voice), nullFloat(tr), nullFloat(multi)}
+		r.SubScores = CheatingScores{toolkit.NullFloat(eye), toolkit.NullFloat(head), toolkit.NullFloat(voice), toolkit.NullFloat(tr), toolkit.NullFloat(multi)}
 		r.EvaluatedAt = toolkit.Timestamp(at.Time)
 		out.FlaggedDetails = append(out.FlaggedDetails, r)
 		sc := r.SubScores
-		table = append(table, []string{r.CandidateName, orDash(r.JobTitle), toolkit.Num(&r.CheatingScore), toolkit.Num(sc.EyeTracking), toolkit.Num(sc.HeadTracking),
+		table = append(table, []string{r.CandidateName, toolkit.OrDash(r.JobTitle), toolkit.Num(&r.CheatingScore), toolkit.Num(sc.EyeTracking), toolkit.Num(sc.HeadTracking),
 			toolkit.Num(sc.Voice), toolkit.Num(sc.Transcript), toolkit.Num(sc.MultiPerson), toolkit.Date(at.Time), r.SessionLink})
 	}
 	if err := rows.Err(); err != nil {

@@ -50,9 +50,8 @@ func registerFraudStats(s *mcp.Server, env *toolkit.Env) {
 type FraudStatsInput struct {
 	Metric    string   `json:"metric" jsonschema:"the metric: flaggedCandidates, riskBreakdown or flaggedDetails"`
 	Threshold *float64 `json:"threshold,omitempty" jsonschema:"flag verifications whose overall score is below this value; 0-100, default 50"`
-	SinceDate string   `json:"sinceDate,omitempty" jsonschema:"inclusive start of the verification time: ISO date (UTC) or RFC 3339 timestamp; default no lower bound"`
-	UntilDate string   `json:"untilDate,omitempty" jsonschema:"end of the verification time: an ISO date includes that whole day (UTC); default no upper bound"`
-	Limit     *int     `json:"limit,omitempty" jsonschema:"flaggedDetails only: rows to return, default 20, max 50 (larger values are clamped)"`
+	toolkit.WindowArg
+	Limit *int `json:"limit,omitempty" jsonschema:"flaggedDetails only: rows to return, default 20, max 50 (larger values are clamped)"`
 	toolkit.CompanyArg
 }
 
@@ -97,16 +96,16 @@ type FraudDetail struct {
 
 // FraudStatsOutput is getFraudVerificationStats' structured result.
 type FraudStatsOutput struct {
-	Metric               string         `json:"metric"`
-	Threshold            float64        `json:"threshold"`
-	Window               WindowOut      `json:"window"`
-	FlaggedCandidates    *int64         `json:"flaggedCandidates,omitzero"`
-	FlaggedVerifications *int64         `json:"flaggedVerifications,omitzero" jsonschema:"flaggedCandidates: verifications below the threshold"`
-	Verifications        *int64         `json:"verifications,omitzero" jsonschema:"flaggedCandidates: verifications in the window"`
-	RiskBreakdown        *RiskBreakdown `json:"riskBreakdown,omitzero"`
-	FlaggedDetails       []FraudDetail  `json:"flaggedDetails,omitzero"`
-	TotalFlagged         *int64         `json:"totalFlagged,omitzero" jsonschema:"flaggedDetails: all flagged verifications"`
-	Limit                *int           `json:"limit,omitzero"`
+	Metric               string            `json:"metric"`
+	Threshold            float64           `json:"threshold"`
+	Window               toolkit.WindowOut `json:"window"`
+	FlaggedCandidates    *int64            `json:"flaggedCandidates,omitzero"`
+	FlaggedVerifications *int64            `json:"flaggedVerifications,omitzero" jsonschema:"flaggedCandidates: verifications below the threshold"`
+	Verifications        *int64            `json:"verifications,omitzero" jsonschema:"flaggedCandidates: verifications in the window"`
+	RiskBreakdown        *RiskBreakdown    `json:"riskBreakdown,omitzero"`
+	FlaggedDetails       []FraudDetail     `json:"flaggedDetails,omitzero"`
+	TotalFlagged         *int64            `json:"totalFlagged,omitzero" jsonschema:"flaggedDetails: all flagged verifications"`
+	Limit                *int              `json:"limit,omitzero"`
 	toolkit.Notices
 }
 
@@ -157,7 +156,7 @@ func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (Fr
 	if err != nil {
 		return out, nil, err
 	}
-	out = FraudStatsOutput{Metric: string(metric), Threshold: threshold, Window: windowOut(w, "fraud_verifications.created_at")}
+	out = FraudStatsOutput{Metric: string(metric), Threshold: threshold, Window: w.Out("fraud_verifications.created_at")}
 	q := toolkit.NewQuery(co.ID)
 	flagged := "f.overall_verification_score < " + q.Arg(threshold) + "::numeric"
 	q.Window("f.created_at", w)
@@ -166,11 +165,7 @@ func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (Fr
 	t.H1("Fraud verification: %s", metric)
 	t.KV("Window", w.String()+" (by verification time)", "Flag rule", fmt.Sprintf("overall verification score < %s", toolkit.Num(&threshold)))
 	t.Blank()
-	db, err := begin(ctx, call)
-	if err != nil {
-		return out, nil, err
-	}
-	defer db.Rollback()
+	db := call.DB
 	switch metric {
 	case fraudFlaggedCandidates:
 		var fc int64
@@ -232,7 +227,7 @@ func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (Fr
 
 // flaggedCount counts the verifications of q's window that match flagged: a range of the score
 // index, which holds the time too.
-func flaggedCount(ctx context.Context, db querier, q *toolkit.Query, flagged string) (int64, error) {
+func flaggedCount(ctx context.Context, db toolkit.Querier, q *toolkit.Query, flagged string) (int64, error) {
 	var n int64
 	err := db.QueryRowContext(ctx, `SELECT count(*) FROM fraud_verifications f WHERE f.company_id = $1 AND `+flagged+q.And(), q.Args...).Scan(&n)
 	return n, err
@@ -241,7 +236,7 @@ func flaggedCount(ctx context.Context, db querier, q *toolkit.Query, flagged str
 // fraudTotals counts the company's verifications in w: all of them, then per signal
 // (fraudSignals' order), then per score band (scoreBands' order). Whole UTC days come from
 // fraud_daily, the partial days at the window's ends from the verifications.
-func fraudTotals(ctx context.Context, db querier, company uuid.UUID, w toolkit.Window) ([]int64, error) {
+func fraudTotals(ctx context.Context, db toolkit.Querier, company uuid.UUID, w toolkit.Window) ([]int64, error) {
 	q := toolkit.NewQuery(company)
 	rollupCols, sourceCols := []string{"sum(r.verifications)"}, []string{"count(*)"}
 	for _, s := range fraudSignals {
@@ -277,7 +272,7 @@ func fraudTotals(ctx context.Context, db querier, company uuid.UUID, w toolkit.W
 	return n, err
 }
 
-func fraudDetails(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, flagged string, limit int, out *FraudStatsOutput, t *toolkit.Text) error {
+func fraudDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q *toolkit.Query, flagged string, limit int, out *FraudStatsOutput, t *toolkit.Text) error {
 	total, err := flaggedCount(ctx, db, q, flagged)
 	if err != nil {
 		return err
@@ -314,7 +309,7 @@ func fraudDetails(ctx context.Context, call *toolkit.Call, db querier, q *toolki
 		if err := rows.Scan(&cid, &first, &last, &email, &r.Score, &flags[0], &flags[1], &flags[2], &flags[3], &flags[4], &sid, &title, &at); err != nil {
 			return err
 		}
-		r.CandidateID, r.CandidateName, r.CandidateEmail, r.CandidateLink = cid.String(), fullName(first, last), nullString(email), call.Env.Links.Candidate(cid)
+		r.CandidateID, r.CandidateName, r.CandidateEmail, r.CandidateLink = cid.String(), fullName(first, last), toolkit.NullString(email), call.Env.Links.Candidate(cid)
 		r.Score = toolkit.Round(r.Score, 2)
 		r.Signals = []string{}
 		for i, on := range flags {
@@ -325,7 +320,7 @@ func fraudDetails(ctx context.Context, call *toolkit.Call, db querier, q *toolki
 		if sid.Valid {
 			r.SessionID, r.SessionLink = ptr(sid.UUID.String()), ptr(call.Env.Links.Session(sid.UUID))
 		}
-		r.JobTitle = nullString(title)
+		r.JobTitle = toolkit.NullString(title)
 		r.VerifiedAt = toolkit.Timestamp(at.Time)
 		out.FlaggedDetails = append(out.FlaggedDetails, r)
 		sess := "—"

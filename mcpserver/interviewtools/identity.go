@@ -51,10 +51,9 @@ func registerIdentityStats(s *mcp.Server, env *toolkit.Env) {
 
 // IdentityStatsInput are getIdentityVerificationStats' arguments.
 type IdentityStatsInput struct {
-	Metric    string `json:"metric" jsonschema:"the metric: statusBreakdown, verificationRate, failureReasons or failedDetails"`
-	SinceDate string `json:"sinceDate,omitempty" jsonschema:"inclusive start of the verification start time: ISO date (UTC) or RFC 3339 timestamp; default no lower bound"`
-	UntilDate string `json:"untilDate,omitempty" jsonschema:"end of the verification start time: an ISO date includes that whole day (UTC); default no upper bound"`
-	Limit     *int   `json:"limit,omitempty" jsonschema:"failedDetails only: rows to return, default 20, max 100 (larger values are clamped)"`
+	Metric string `json:"metric" jsonschema:"the metric: statusBreakdown, verificationRate, failureReasons or failedDetails"`
+	toolkit.WindowArg
+	Limit *int `json:"limit,omitempty" jsonschema:"failedDetails only: rows to return, default 20, max 100 (larger values are clamped)"`
 	toolkit.CompanyArg
 }
 
@@ -102,7 +101,7 @@ type FailedVerification struct {
 // IdentityStatsOutput is getIdentityVerificationStats' structured result.
 type IdentityStatsOutput struct {
 	Metric           string                `json:"metric"`
-	Window           WindowOut             `json:"window"`
+	Window           toolkit.WindowOut     `json:"window"`
 	EnabledJobs      int64                 `json:"enabledJobs" jsonschema:"jobs of the company with enable_identity_verification"`
 	StatusBreakdown  []IdentityStatusCount `json:"statusBreakdown,omitzero"`
 	Total            *int64                `json:"total,omitzero" jsonschema:"statusBreakdown: all verifications in the window"`
@@ -133,11 +132,7 @@ func identityStats(ctx context.Context, call *toolkit.Call, in IdentityStatsInpu
 		return out, nil, err
 	}
 	co := call.Company
-	db, err := begin(ctx, call)
-	if err != nil {
-		return out, nil, err
-	}
-	defer db.Rollback()
+	db := call.DB
 	var enabled int64
 	var any bool
 	if err := db.QueryRowContext(ctx, `SELECT
@@ -152,7 +147,7 @@ func identityStats(ctx context.Context, call *toolkit.Call, in IdentityStatsInpu
 	if enabled == 0 {
 		call.Notice("no job has enable_identity_verification on now; these are past verifications")
 	}
-	out = IdentityStatsOutput{Metric: string(metric), Window: windowOut(w, "identity_verifications.created_at"), EnabledJobs: enabled}
+	out = IdentityStatsOutput{Metric: string(metric), Window: w.Out("identity_verifications.created_at"), EnabledJobs: enabled}
 	q := toolkit.NewQuery(co.ID)
 	q.Window("v.created_at", w)
 
@@ -232,7 +227,7 @@ func identityCounts(q *toolkit.Query, w toolkit.Window, failed bool) string {
 	}) + `) c(status, reason, n)`
 }
 
-func failureReasons(ctx context.Context, call *toolkit.Call, db querier, w toolkit.Window, out *IdentityStatsOutput, t *toolkit.Text) error {
+func failureReasons(ctx context.Context, call *toolkit.Call, db toolkit.Querier, w toolkit.Window, out *IdentityStatsOutput, t *toolkit.Text) error {
 	q := toolkit.NewQuery(call.Company.ID)
 	counts := identityCounts(q, w, true)
 	none, lim := q.Arg(noReason), q.Arg(idMaxReasons)
@@ -272,7 +267,7 @@ func failureReasons(ctx context.Context, call *toolkit.Call, db querier, w toolk
 }
 
 // failedDetails lists the newest failed verifications of q's window w.
-func failedDetails(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, w toolkit.Window, limit int, out *IdentityStatsOutput, t *toolkit.Text) error {
+func failedDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q *toolkit.Query, w toolkit.Window, limit int, out *IdentityStatsOutput, t *toolkit.Text) error {
 	var total int64
 	cq := toolkit.NewQuery(call.Company.ID)
 	if err := db.QueryRowContext(ctx, `SELECT coalesce(sum(n), 0)::bigint FROM (`+identityCounts(cq, w, true)+`) x`, cq.Args...).Scan(&total); err != nil {
@@ -305,15 +300,15 @@ func failedDetails(ctx context.Context, call *toolkit.Call, db querier, q *toolk
 		if err := rows.Scan(&cid, &first, &last, &email, &jid, &r.JobTitle, &sid, &reason, &started, &completed); err != nil {
 			return err
 		}
-		r.CandidateID, r.CandidateName, r.CandidateEmail, r.CandidateLink = cid.String(), fullName(first, last), nullString(email), call.Env.Links.Candidate(cid)
+		r.CandidateID, r.CandidateName, r.CandidateEmail, r.CandidateLink = cid.String(), fullName(first, last), toolkit.NullString(email), call.Env.Links.Candidate(cid)
 		r.JobID, r.JobLink = jid.String(), call.Env.Links.Job(jid)
 		if sid.Valid {
 			r.SessionID, r.SessionLink = ptr(sid.UUID.String()), ptr(call.Env.Links.Session(sid.UUID))
 		}
-		r.FailureReason = nullString(reason)
-		r.StartedAt, r.CompletedAt = toolkit.Timestamp(started.Time), nullTime(completed)
+		r.FailureReason = toolkit.NullString(reason)
+		r.StartedAt, r.CompletedAt = toolkit.Timestamp(started.Time), toolkit.NullTime(completed)
 		out.FailedDetails = append(out.FailedDetails, r)
-		table = append(table, []string{r.CandidateName, toolkit.Str(r.CandidateEmail), orDash(r.JobTitle), toolkit.Str(r.FailureReason),
+		table = append(table, []string{r.CandidateName, toolkit.Str(r.CandidateEmail), toolkit.OrDash(r.JobTitle), toolkit.Str(r.FailureReason),
 			toolkit.Date(started.Time), r.CandidateLink})
 	}
 	if err := rows.Err(); err != nil {

@@ -128,11 +128,7 @@ func candidateReport(ctx context.Context, call *toolkit.Call, in CandidateReport
 	out = CandidateReportOutput{Candidates: []ReportCandidate{}, SessionLimit: limit, FraudDetectionEnabled: co.FraudDetectionEnabled,
 		CheatDetectionEnabled: co.ModelCheatDetectionEnabled, CheatThreshold: co.CheatThreshold}
 	jobName := strings.TrimSpace(in.JobName)
-	db, err := begin(ctx, call)
-	if err != nil {
-		return out, nil, err
-	}
-	defer db.Rollback()
+	db := call.DB
 
 	// Candidates.
 	q := toolkit.NewQuery(co.ID)
@@ -164,7 +160,7 @@ func candidateReport(ctx context.Context, call *toolkit.Call, in CandidateReport
 		if err := rows.Scan(&id, &first, &last, &em, &phone, &c.Title, &c.Location); err != nil {
 			return out, nil, err
 		}
-		c.CandidateID, c.Name, c.Email, c.Phone, c.Link = id.String(), fullName(first, last), nullString(em), nullString(phone), call.Env.Links.Candidate(id)
+		c.CandidateID, c.Name, c.Email, c.Phone, c.Link = id.String(), fullName(first, last), toolkit.NullString(em), toolkit.NullString(phone), call.Env.Links.Candidate(id)
 		out.Candidates = append(out.Candidates, c)
 		ids = append(ids, id.String())
 	}
@@ -204,7 +200,7 @@ func sessionFilter(q *toolkit.Query, jobName string, status models.SessionStatus
 	return f
 }
 
-func reportSessions(ctx context.Context, call *toolkit.Call, db querier, ids []string, jobName string, status models.SessionStatus, limit int, byID map[uuid.UUID]*ReportCandidate) error {
+func reportSessions(ctx context.Context, call *toolkit.Call, db toolkit.Querier, ids []string, jobName string, status models.SessionStatus, limit int, byID map[uuid.UUID]*ReportCandidate) error {
 	co := call.Company
 	q := toolkit.NewQuery(co.ID)
 	idsArg := q.Arg(ids)
@@ -268,19 +264,19 @@ func reportSessions(ctx context.Context, call *toolkit.Call, db querier, ids []s
 		}
 		r.SessionID, r.SessionLink = sid.String(), call.Env.Links.Session(sid)
 		r.JobID, r.JobLink = jid.String(), call.Env.Links.Job(jid)
-		r.InvitedAt, r.CompletedAt = toolkit.Timestamp(invited.Time), nullTime(completed)
-		r.RecruiterRating, r.ServiceRating = nullFloat(rr), nullFloat(sr)
-		r.RecruiterReview, r.ServiceReview = nullString(rrev), nullString(srev)
+		r.InvitedAt, r.CompletedAt = toolkit.Timestamp(invited.Time), toolkit.NullTime(completed)
+		r.RecruiterRating, r.ServiceRating = toolkit.NullFloat(rr), toolkit.NullFloat(sr)
+		r.RecruiterReview, r.ServiceReview = toolkit.NullString(rrev), toolkit.NullString(srev)
 		r.Notes = []Note{}
 		if r.Status == string(models.SessionStatusCompleted) && completed.Valid && invited.Valid {
 			r.InviteToCompletionSeconds = ptr(int64(completed.Time.Sub(invited.Time).Seconds()))
 		}
 		if co.FraudDetectionEnabled && fraud.Valid {
-			r.FraudVerificationScore = nullFloat(fraud)
+			r.FraudVerificationScore = toolkit.NullFloat(fraud)
 			r.FraudHighRisk = ptr(fraud.Float64 < fraudHighRiskBelow)
 		}
 		if co.ModelCheatDetectionEnabled && cheat.Valid {
-			r.CheatingScore = nullFloat(cheat)
+			r.CheatingScore = toolkit.NullFloat(cheat)
 			r.CheatingFlagged = ptr(cheat.Float64 >= co.CheatThreshold)
 		}
 		if c := byID[cid]; c != nil {
@@ -290,7 +286,7 @@ func reportSessions(ctx context.Context, call *toolkit.Call, db querier, ids []s
 	return rows.Err()
 }
 
-func reportNotes(ctx context.Context, call *toolkit.Call, db querier, ids []string, byID map[uuid.UUID]*ReportCandidate) error {
+func reportNotes(ctx context.Context, call *toolkit.Call, db toolkit.Querier, ids []string, byID map[uuid.UUID]*ReportCandidate) error {
 	var sessionIDs []string
 	sessions := map[uuid.UUID]*ReportSession{}
 	for _, c := range byID {
@@ -358,8 +354,8 @@ func reportText(call *toolkit.Call, in CandidateReportInput, jobName string, sta
 	co := call.Company
 	for _, c := range out.Candidates {
 		t.H2("%s", c.Name)
-		t.KV("Candidate id", c.CandidateID, "E-mail", toolkit.Str(c.Email), "Phone", toolkit.Str(c.Phone), "Title", orDash(c.Title),
-			"Location", orDash(c.Location), "Link", c.Link,
+		t.KV("Candidate id", c.CandidateID, "E-mail", toolkit.Str(c.Email), "Phone", toolkit.Str(c.Phone), "Title", toolkit.OrDash(c.Title),
+			"Location", toolkit.OrDash(c.Location), "Link", c.Link,
 			"Sessions", fmt.Sprintf("%d shown of %d", len(c.Sessions), c.TotalSessions))
 		if len(c.Notes) > 0 {
 			t.Line("General notes (newest first):")
@@ -369,7 +365,7 @@ func reportText(call *toolkit.Call, in CandidateReportInput, jobName string, sta
 		}
 		for _, s := range c.Sessions {
 			t.Blank()
-			t.Line("### %s: %s (%s)", orDash(s.JobTitle), s.Status, s.MediumType)
+			t.Line("### %s: %s (%s)", toolkit.OrDash(s.JobTitle), s.Status, s.MediumType)
 			itc := "n/a (not completed)"
 			if s.InviteToCompletionSeconds != nil {
 				itc = fmt.Sprintf("%s (%d s)", duration(float64(*s.InviteToCompletionSeconds)), *s.InviteToCompletionSeconds)

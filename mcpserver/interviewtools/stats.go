@@ -61,14 +61,12 @@ func registerInterviewStats(s *mcp.Server, env *toolkit.Env) {
 
 // InterviewStatsInput are getInterviewStats' arguments.
 type InterviewStatsInput struct {
-	Metric      string   `json:"metric" jsonschema:"the metric: completedCandidates, completedInterviews, averageDuration, byInterviewer, byStatus, byMediumType or topCandidates"`
-	PositionID  string   `json:"positionId,omitempty" jsonschema:"job UUID to limit to; defaults to the current job context when the client has one"`
-	CompanyWide bool     `json:"companyWide,omitempty" jsonschema:"true for company-wide figures even when a job context is present"`
-	SinceDate   string   `json:"sinceDate,omitempty" jsonschema:"inclusive start: ISO date (YYYY-MM-DD, UTC) or RFC 3339 timestamp; omitted means no lower bound"`
-	UntilDate   string   `json:"untilDate,omitempty" jsonschema:"end: an ISO date includes that whole day (UTC); an RFC 3339 timestamp is exclusive; omitted means no upper bound"`
-	Limit       *int     `json:"limit,omitempty" jsonschema:"topCandidates only: how many to return, default 10, max 100 (larger values are clamped)"`
-	Decision    []string `json:"decision,omitempty" jsonschema:"topCandidates only: keep sessions whose recruiter decision is one of NONE, ACCEPTED, REJECTED, SUBMITTED, PLACED, HIRED"`
-	MediumType  []string `json:"mediumType,omitempty" jsonschema:"keep sessions of these interview media: VIDEO, PHONE, EXTERNAL, BOTH, WHATSAPP, PHONE_SMS, SMS, NONE (applies to every metric)"`
+	Metric string `json:"metric" jsonschema:"the metric: completedCandidates, completedInterviews, averageDuration, byInterviewer, byStatus, byMediumType or topCandidates"`
+	toolkit.ScopeArg
+	toolkit.WindowArg
+	Limit      *int     `json:"limit,omitempty" jsonschema:"topCandidates only: how many to return, default 10, max 100 (larger values are clamped)"`
+	Decision   []string `json:"decision,omitempty" jsonschema:"topCandidates only: keep sessions whose recruiter decision is one of NONE, ACCEPTED, REJECTED, SUBMITTED, PLACED, HIRED"`
+	MediumType []string `json:"mediumType,omitempty" jsonschema:"keep sessions of these interview media: VIDEO, PHONE, EXTERNAL, BOTH, WHATSAPP, PHONE_SMS, SMS, NONE (applies to every metric)"`
 	toolkit.CompanyArg
 }
 
@@ -127,10 +125,10 @@ type TopCandidate struct {
 // InterviewStatsOutput is getInterviewStats' structured result; only the requested metric's
 // field is present.
 type InterviewStatsOutput struct {
-	Metric      string    `json:"metric"`
-	Scope       Scope     `json:"scope"`
-	Window      WindowOut `json:"window"`
-	MediumTypes []string  `json:"mediumTypes,omitzero" jsonschema:"the mediumType filter applied"`
+	Metric      string            `json:"metric"`
+	Scope       toolkit.Scope     `json:"scope"`
+	Window      toolkit.WindowOut `json:"window"`
+	MediumTypes []string          `json:"mediumTypes,omitzero" jsonschema:"the mediumType filter applied"`
 
 	CompletedCandidates *int64           `json:"completedCandidates,omitzero"`
 	CompletedInterviews *int64           `json:"completedInterviews,omitzero"`
@@ -177,7 +175,8 @@ func interviewStats(ctx context.Context, call *toolkit.Call, in InterviewStatsIn
 	if err != nil {
 		return out, nil, err
 	}
-	scope, job, err := resolveScope(ctx, call, in.PositionID, in.CompanyWide)
+	scope, err := call.Scope(ctx, in.ScopeArg)
+	job := scope.JobID()
 	if err != nil {
 		return out, nil, err
 	}
@@ -185,7 +184,7 @@ func interviewStats(ctx context.Context, call *toolkit.Call, in InterviewStatsIn
 	if metric == metricByStatus || metric == metricByInterviewer || metric == metricByMediumType {
 		basis = "invited_at"
 	}
-	out = InterviewStatsOutput{Metric: string(metric), Scope: scope, Window: windowOut(w, "interview_sessions."+basis), MediumTypes: toolkit.Strings(mediums)}
+	out = InterviewStatsOutput{Metric: string(metric), Scope: scope, Window: w.Out("interview_sessions." + basis), MediumTypes: toolkit.Strings(mediums)}
 
 	q := toolkit.NewQuery(call.Company.ID)
 	f := newFilters(q, job, mediums)
@@ -193,14 +192,10 @@ func interviewStats(ctx context.Context, call *toolkit.Call, in InterviewStatsIn
 	t := &toolkit.Text{}
 	t.H1("Interview stats: %s", metric)
 	desc := map[string]string{"completed_at": "completion time", "invited_at": "invitation time"}[basis]
-	t.KV("Scope", scope.text(), "Window", w.String()+" (by "+desc+")", "Media", mediaText(mediums))
+	t.KV("Scope", scope.String(), "Window", w.String()+" (by "+desc+")", "Media", mediaText(mediums))
 	t.Blank()
 
-	db, err := begin(ctx, call)
-	if err != nil {
-		return out, nil, err
-	}
-	defer db.Rollback()
+	db := call.DB
 	switch metric {
 	case metricCompletedCandidates:
 		n, err := completedCandidates(ctx, db, q, f, w)
@@ -246,7 +241,7 @@ func interviewStats(ctx context.Context, call *toolkit.Call, in InterviewStatsIn
 			byMediumType(counts, mediums, &out, t)
 		}
 	case metricByInterviewer:
-		if err := byInterviewer(ctx, call, db, q, f, w, &out, t); err != nil {
+		if err := byInterviewer(ctx, call, q, f, w, &out, t); err != nil {
 			return out, nil, err
 		}
 	case metricTopCandidates:
@@ -274,7 +269,7 @@ type completionCounts struct {
 
 // completions counts the sessions completed in w: company-wide from completion_slots for the
 // whole slots and the sessions of the partial slots at the ends, for a job from its sessions.
-func completions(ctx context.Context, db querier, q *toolkit.Query, f filters, w toolkit.Window) (completionCounts, error) {
+func completions(ctx context.Context, db toolkit.Querier, q *toolkit.Query, f filters, w toolkit.Window) (completionCounts, error) {
 	source := func(w toolkit.Window) string {
 		return `SELECT count(*), count(s.duration_seconds), coalesce(sum(s.duration_seconds), 0)
 			FROM interview_sessions s WHERE s.company_id = $1 AND s.status = 'COMPLETED'` + f.on("s") + q.Range("s.completed_at", w)
@@ -298,7 +293,7 @@ func completions(ctx context.Context, db querier, q *toolkit.Query, f filters, w
 // completedCandidates counts the distinct candidates with a session completed in w. Company-wide
 // it reads the completion spans of candidate_journeys (all media) or candidate_media (per
 // medium); for a job it reads the job's sessions.
-func completedCandidates(ctx context.Context, db querier, q *toolkit.Query, f filters, w toolkit.Window) (int64, error) {
+func completedCandidates(ctx context.Context, db toolkit.Querier, q *toolkit.Query, f filters, w toolkit.Window) (int64, error) {
 	var stmt string
 	switch {
 	case f.job != "":
@@ -355,7 +350,7 @@ type statusMedium struct{ status, medium string }
 // sessionCounts counts the sessions invited in w by status and medium: company-wide from
 // session_daily for the whole days and the sessions of the partial days at the ends, for a job
 // from its sessions.
-func sessionCounts(ctx context.Context, db querier, q *toolkit.Query, f filters, w toolkit.Window) (map[statusMedium]int64, error) {
+func sessionCounts(ctx context.Context, db toolkit.Querier, q *toolkit.Query, f filters, w toolkit.Window) (map[statusMedium]int64, error) {
 	source := func(w toolkit.Window) string {
 		return `SELECT s.status, s.medium_type, count(*) FROM interview_sessions s
 			WHERE s.company_id = $1` + f.on("s") + q.Range("s.invited_at", w) + ` GROUP BY 1, 2`
@@ -442,7 +437,7 @@ func byMediumType(counts map[statusMedium]int64, filter []models.MediumType, out
 // byInterviewer counts sessions invited in w per job: company-wide without a medium filter from
 // job_totals (all time) or job_daily plus the sessions of the partial days at the window's ends;
 // with a job or a medium filter from the sessions (job_daily has no medium).
-func byInterviewer(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, f filters, w toolkit.Window, out *InterviewStatsOutput, t *toolkit.Text) error {
+func byInterviewer(ctx context.Context, call *toolkit.Call, q *toolkit.Query, f filters, w toolkit.Window, out *InterviewStatsOutput, t *toolkit.Text) error {
 	source := func(w toolkit.Window) string {
 		return `SELECT s.job_id, count(*) AS sessions, count(*) FILTER (WHERE s.status = 'COMPLETED') AS completed
 			FROM interview_sessions s WHERE s.company_id = $1` + f.on("s") + q.Range("s.invited_at", w) + `
@@ -460,47 +455,26 @@ func byInterviewer(ctx context.Context, call *toolkit.Call, db querier, q *toolk
 				return `SELECT job_id, sessions, completed FROM job_daily WHERE company_id = $1 AND sessions <> 0` + q.DayRange("day", w)
 			}, source) + `) u GROUP BY job_id HAVING sum(sessions) > 0`
 	}
-	lim := q.Arg(maxInterviewerRows)
-	rows, err := db.QueryContext(ctx, `WITH agg AS (`+agg+`)
-		SELECT a.job_id, j.title, j.status, a.sessions, a.completed, count(*) OVER (), sum(a.sessions) OVER ()
-		FROM agg a JOIN jobs j ON j.company_id = $1 AND j.id = a.job_id
-		ORDER BY a.sessions DESC, a.completed DESC, j.title, a.job_id
-		LIMIT `+lim, q.Args...)
+	r, err := call.RankJobs(ctx, q, agg, "a.count DESC, a.part DESC", maxInterviewerRows, "sessions", "sessions")
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	out.ByInterviewer = []InterviewerRow{}
-	var jobs, total int64
-	var table [][]string
-	for rows.Next() {
-		var r InterviewerRow
-		var id uuid.UUID
-		if err := rows.Scan(&id, &r.JobTitle, &r.JobStatus, &r.Sessions, &r.Completed, &jobs, &total); err != nil {
-			return err
-		}
-		r.JobID, r.JobLink = id.String(), call.Env.Links.Job(id)
-		r.CompletionRate = toolkit.Percent(r.Completed, r.Sessions)
-		out.ByInterviewer = append(out.ByInterviewer, r)
-		table = append(table, []string{orDash(r.JobTitle), count(r.Sessions), count(r.Completed), toolkit.Pct(r.CompletionRate), r.JobLink})
+	out.ByInterviewer = make([]InterviewerRow, 0, len(r.Rows))
+	for _, j := range r.Rows {
+		out.ByInterviewer = append(out.ByInterviewer, InterviewerRow{JobID: j.ID.String(), JobTitle: j.Title, JobStatus: j.Status, JobLink: j.Link,
+			Sessions: j.Count, Completed: j.Part, CompletionRate: j.Rate})
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	if jobs > maxInterviewerRows {
-		call.Notice("%d jobs have sessions; showing the %d with the most sessions", jobs, maxInterviewerRows)
-	}
-	out.InterviewerJobs, out.TotalSessions = &jobs, &total
-	t.Table([]string{"Job (interviewer)", "Sessions", "Completed", "Completion rate", "Link"}, table, "No sessions in this scope and window.")
+	out.InterviewerJobs, out.TotalSessions = &r.Jobs, &r.Count
+	r.Table(t, "Job (interviewer)", "Sessions", "Completed", "Completion rate", "No sessions in this scope and window.")
 	t.Blank()
-	t.KV("Jobs", count(jobs), "Total sessions", count(total))
+	t.KV("Jobs", count(r.Jobs), "Total sessions", count(r.Count))
 	t.Line("Completion rate = sessions now COMPLETED / sessions invited in the window.")
 	return nil
 }
 
 // topCandidates ranks the rated completed sessions: the top rows first (an index walk in rank
 // order, interview_sessions_company_rank_idx), then their candidates and jobs.
-func topCandidates(ctx context.Context, call *toolkit.Call, db querier, q *toolkit.Query, f filters, w toolkit.Window, decisions []models.Decision, limit int, out *InterviewStatsOutput, t *toolkit.Text) error {
+func topCandidates(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q *toolkit.Query, f filters, w toolkit.Window, decisions []models.Decision, limit int, out *InterviewStatsOutput, t *toolkit.Text) error {
 	decision := ""
 	if len(decisions) > 0 {
 		decision = " AND s.decision = ANY(" + q.Arg(toolkit.Strings(decisions)) + "::text[])"
@@ -537,12 +511,12 @@ func topCandidates(ctx context.Context, call *toolkit.Call, db querier, q *toolk
 		}
 		r.Rank = len(out.TopCandidates) + 1
 		r.SessionID, r.SessionLink = sid.String(), call.Env.Links.Session(sid)
-		r.CandidateID, r.CandidateLink, r.CandidateName, r.CandidateEmail = cid.String(), call.Env.Links.Candidate(cid), fullName(first, last), nullString(email)
+		r.CandidateID, r.CandidateLink, r.CandidateName, r.CandidateEmail = cid.String(), call.Env.Links.Candidate(cid), fullName(first, last), toolkit.NullString(email)
 		r.JobID = jid.String()
-		r.RecruiterRating, r.ServiceRating = nullFloat(rr), nullFloat(sr)
+		r.RecruiterRating, r.ServiceRating = toolkit.NullFloat(rr), toolkit.NullFloat(sr)
 		r.CompletedAt = toolkit.Timestamp(completed.Time)
 		out.TopCandidates = append(out.TopCandidates, r)
-		table = append(table, []string{fmt.Sprint(r.Rank), r.CandidateName, orDash(r.JobTitle), toolkit.Num(r.RecruiterRating), toolkit.Num(r.ServiceRating),
+		table = append(table, []string{fmt.Sprint(r.Rank), r.CandidateName, toolkit.OrDash(r.JobTitle), toolkit.Num(r.RecruiterRating), toolkit.Num(r.ServiceRating),
 			r.Decision, toolkit.Date(completed.Time), r.CandidateLink, r.SessionLink})
 	}
 	if err := rows.Err(); err != nil {

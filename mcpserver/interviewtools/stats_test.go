@@ -84,7 +84,7 @@ func TestInterviewStatsCounts(t *testing.T) {
 
 	o, text := stat(map[string]any{"metric": "completedInterviews", "positionId": j1}, nil)
 	contains(t, "scoped text", text, "Backend Engineer", f.h.Env.Links.Job(f.job["J1"]), "Completed interviews: 4", "positionId")
-	if o.Scope.JobTitle == nil || *o.Scope.JobTitle != "Backend Engineer" || o.Window.Basis != "interview_sessions.completed_at" {
+	if o.Scope.Job == nil || o.Scope.Job.Title != "Backend Engineer" || o.Window.Basis != "interview_sessions.completed_at" {
 		t.Errorf("scope/window = %+v %+v", o.Scope, o.Window)
 	}
 	// A job context naming a job of another company is ignored with a notice.

@@ -43,8 +43,7 @@ type TimeOfDayInput struct {
 	Timezone           string `json:"timezone,omitempty" jsonschema:"IANA time zone name for the hour buckets and the dates, default America/New_York"`
 	BusinessHoursStart *int   `json:"businessHoursStart,omitempty" jsonschema:"first business hour, 0-23, default 9"`
 	BusinessHoursEnd   *int   `json:"businessHoursEnd,omitempty" jsonschema:"end of business hours, 1-24, exclusive, default 18 (an 18:xx interview is after hours)"`
-	PositionID         string `json:"positionId,omitempty" jsonschema:"job UUID to limit to; defaults to the current job context when the client has one"`
-	CompanyWide        bool   `json:"companyWide,omitempty" jsonschema:"true for company-wide figures even when a job context is present"`
+	toolkit.ScopeArg
 	toolkit.CompanyArg
 }
 
@@ -64,15 +63,15 @@ type BusinessHours struct {
 
 // TimeOfDayOutput is getInterviewTimeOfDayBreakdown's structured result.
 type TimeOfDayOutput struct {
-	Timezone          string        `json:"timezone"`
-	Window            WindowOut     `json:"window"`
-	BusinessHours     BusinessHours `json:"businessHours"`
-	Scope             Scope         `json:"scope"`
-	Buckets           []HourBucket  `json:"buckets" jsonschema:"24 buckets, hour 0 to 23"`
-	Total             int64         `json:"total" jsonschema:"completed interviews in the window"`
-	InHoursCount      int64         `json:"inHoursCount"`
-	AfterHoursCount   int64         `json:"afterHoursCount"`
-	AfterHoursPercent *float64      `json:"afterHoursPercent" jsonschema:"afterHoursCount / total in percent (one decimal); null when total is 0"`
+	Timezone          string            `json:"timezone"`
+	Window            toolkit.WindowOut `json:"window"`
+	BusinessHours     BusinessHours     `json:"businessHours"`
+	Scope             toolkit.Scope     `json:"scope"`
+	Buckets           []HourBucket      `json:"buckets" jsonschema:"24 buckets, hour 0 to 23"`
+	Total             int64             `json:"total" jsonschema:"completed interviews in the window"`
+	InHoursCount      int64             `json:"inHoursCount"`
+	AfterHoursCount   int64             `json:"afterHoursCount"`
+	AfterHoursPercent *float64          `json:"afterHoursPercent" jsonschema:"afterHoursCount / total in percent (one decimal); null when total is 0"`
 	toolkit.Notices
 }
 
@@ -106,20 +105,17 @@ func timeOfDay(ctx context.Context, call *toolkit.Call, in TimeOfDayInput) (Time
 	if err != nil {
 		return out, nil, err
 	}
-	scope, job, err := resolveScope(ctx, call, in.PositionID, in.CompanyWide)
+	scope, err := call.Scope(ctx, in.ScopeArg)
+	job := scope.JobID()
 	if err != nil {
 		return out, nil, err
 	}
-	out = TimeOfDayOutput{Timezone: tz, Window: windowOut(w, "interview_sessions.completed_at"), BusinessHours: BusinessHours{start, end}, Scope: scope}
+	out = TimeOfDayOutput{Timezone: tz, Window: w.Out("interview_sessions.completed_at"), BusinessHours: BusinessHours{start, end}, Scope: scope}
 
 	q := toolkit.NewQuery(call.Company.ID)
 	zone := q.Arg(tz)
 	f := newFilters(q, job, nil)
-	db, err := begin(ctx, call)
-	if err != nil {
-		return out, nil, err
-	}
-	defer db.Rollback()
+	db := call.DB
 	stmt := hourCounts(q, f, zone, w)
 	rows, err := db.QueryContext(ctx, stmt, q.Args...)
 	if err != nil {
@@ -161,7 +157,7 @@ func timeOfDay(ctx context.Context, call *toolkit.Call, in TimeOfDayInput) (Time
 
 	t := &toolkit.Text{}
 	t.H1("Completed interviews by hour of day (%s)", tz)
-	t.KV("Scope", scope.text(),
+	t.KV("Scope", scope.String(),
 		"Window", windowInZone(w, loc)+" (by completion time)",
 		"Business hours", fmt.Sprintf("%02d:00 to %02d:00 (end exclusive)", start, end),
 		"Completed interviews", count(out.Total),

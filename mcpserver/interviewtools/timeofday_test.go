@@ -120,7 +120,7 @@ func TestTimeOfDay(t *testing.T) {
 	}
 	o = tod(nil, map[string]any{jobMeta: f.job["J2"].String()})
 	eq("J2 context", hours(o), map[int]int64{18: 1, 10: 1})
-	if o.Scope.Source != "jobContext" || *o.Scope.JobTitle != "Sales Associate" {
+	if o.Scope.Source != "jobContext" || o.Scope.Job == nil || o.Scope.Job.Title != "Sales Associate" {
 		t.Errorf("J2 scope = %+v", o.Scope)
 	}
 	o = tod(map[string]any{"companyWide": true}, map[string]any{jobMeta: f.job["J2"].String()})

@@ -170,16 +170,13 @@ func candidateVerification(ctx context.Context, call *toolkit.Call, in Candidate
 		call.Notice("looked up by %s (it takes precedence); ignored %s", out.LookupBy, strings.Join(ignored, ", "))
 	}
 
-	db, err := begin(ctx, call)
-	if err != nil {
-		return out, nil, err
-	}
-	defer db.Rollback()
+	db := call.DB
+	var err error
 	var sess *sessionRow
 	var candidateID uuid.UUID
 	switch out.LookupBy {
 	case "sessionId":
-		id, err := parseUUID("sessionId", in.SessionID)
+		id, err := toolkit.ParseID("sessionId", in.SessionID)
 		if err != nil {
 			return out, nil, err
 		}
@@ -191,7 +188,7 @@ func candidateVerification(ctx context.Context, call *toolkit.Call, in Candidate
 		}
 		candidateID = sess.candidateID
 	case "candidateId":
-		if candidateID, err = parseUUID("candidateId", in.CandidateID); err != nil {
+		if candidateID, err = toolkit.ParseID("candidateId", in.CandidateID); err != nil {
 			return out, nil, err
 		}
 	default:
@@ -210,8 +207,8 @@ func candidateVerification(ctx context.Context, call *toolkit.Call, in Candidate
 	if err != nil {
 		return out, nil, err
 	}
-	out.Candidate = VerificationCandidate{CandidateID: candidateID.String(), Name: fullName(first, last), Email: nullString(email),
-		Phone: nullString(phone), Link: call.Env.Links.Candidate(candidateID)}
+	out.Candidate = VerificationCandidate{CandidateID: candidateID.String(), Name: fullName(first, last), Email: toolkit.NullString(email),
+		Phone: toolkit.NullString(phone), Link: call.Env.Links.Candidate(candidateID)}
 	if sess == nil {
 		if sess, err = scanSession(db.QueryRowContext(ctx, sessionSelect+`s.candidate_id = $2 ORDER BY s.invited_at DESC, s.created_at DESC, s.id LIMIT 1`,
 			co.ID, candidateID)); err != nil {
@@ -221,7 +218,7 @@ func candidateVerification(ctx context.Context, call *toolkit.Call, in Candidate
 	if sess != nil {
 		out.Session = &VerificationSession{SessionID: sess.id.String(), SessionLink: call.Env.Links.Session(sess.id), JobID: sess.jobID.String(),
 			JobTitle: sess.jobTitle, JobLink: call.Env.Links.Job(sess.jobID), Status: sess.status, MediumType: sess.medium,
-			InvitedAt: toolkit.Timestamp(sess.invited.Time), CompletedAt: nullTime(sess.completed)}
+			InvitedAt: toolkit.Timestamp(sess.invited.Time), CompletedAt: toolkit.NullTime(sess.completed)}
 	}
 	if err := cheatingBlock(ctx, call, db, sess, &out); err != nil {
 		return out, nil, err
@@ -237,7 +234,7 @@ func candidateVerification(ctx context.Context, call *toolkit.Call, in Candidate
 
 // matchCandidate resolves an e-mail or name lookup to the matching candidate with the most
 // recent interview; the other matches go to out.OtherMatches.
-func matchCandidate(ctx context.Context, call *toolkit.Call, db querier, in CandidateVerificationInput, out *CandidateVerificationOutput) (uuid.UUID, error) {
+func matchCandidate(ctx context.Context, call *toolkit.Call, db toolkit.Querier, in CandidateVerificationInput, out *CandidateVerificationOutput) (uuid.UUID, error) {
 	q := toolkit.NewQuery(call.Company.ID)
 	what := ""
 	if out.LookupBy == "email" {
@@ -270,7 +267,7 @@ func matchCandidate(ctx context.Context, call *toolkit.Call, db querier, in Cand
 		}
 		ids = append(ids, id)
 		if len(ids) > 1 && len(out.OtherMatches) < verificationOtherMatches {
-			out.OtherMatches = append(out.OtherMatches, OtherMatch{CandidateID: id.String(), Name: fullName(first, last), Email: nullString(email),
+			out.OtherMatches = append(out.OtherMatches, OtherMatch{CandidateID: id.String(), Name: fullName(first, last), Email: toolkit.NullString(email),
 				Link: call.Env.Links.Candidate(id)})
 		}
 	}
@@ -287,7 +284,7 @@ func matchCandidate(ctx context.Context, call *toolkit.Call, db querier, in Cand
 	return ids[0], nil
 }
 
-func cheatingBlock(ctx context.Context, call *toolkit.Call, db querier, sess *sessionRow, out *CandidateVerificationOutput) error {
+func cheatingBlock(ctx context.Context, call *toolkit.Call, db toolkit.Querier, sess *sessionRow, out *CandidateVerificationOutput) error {
 	co := call.Company
 	switch {
 	case !co.ModelCheatDetectionEnabled && !co.FraudDetectionEnabled:
@@ -313,7 +310,7 @@ func cheatingBlock(ctx context.Context, call *toolkit.Call, db querier, sess *se
 	}
 	b.Score, b.Threshold = toolkit.Round(b.Score, 2), co.CheatThreshold
 	b.Flagged = b.Score >= co.CheatThreshold
-	b.SubScores = CheatingScores{nullFloat(eye), nullFloat(head), nullFloat(voice), nullFloat(tr), nullFloat(multi)}
+	b.SubScores = CheatingScores{toolkit.NullFloat(eye), toolkit.NullFloat(head), toolkit.NullFloat(voice), toolkit.NullFloat(tr), toolkit.NullFloat(multi)}
 	b.EvaluatedAt = toolkit.Timestamp(at.Time)
 	out.Cheating = &b
 	verdict := "not flagged"
@@ -324,7 +321,7 @@ func cheatingBlock(ctx context.Context, call *toolkit.Call, db querier, sess *se
 	return nil
 }
 
-func fraudBlock(ctx context.Context, call *toolkit.Call, db querier, candidateID uuid.UUID, sess *sessionRow, out *CandidateVerificationOutput) error {
+func fraudBlock(ctx context.Context, call *toolkit.Call, db toolkit.Querier, candidateID uuid.UUID, sess *sessionRow, out *CandidateVerificationOutput) error {
 	co := call.Company
 	if !co.FraudDetectionEnabled {
 		out.FraudNote = "fraud detection is off for this company (fraud_detection_enabled)"
@@ -379,7 +376,7 @@ func fraudBlock(ctx context.Context, call *toolkit.Call, db querier, candidateID
 	return nil
 }
 
-func identityBlock(ctx context.Context, call *toolkit.Call, db querier, candidateID uuid.UUID, sess *sessionRow, out *CandidateVerificationOutput) error {
+func identityBlock(ctx context.Context, call *toolkit.Call, db toolkit.Querier, candidateID uuid.UUID, sess *sessionRow, out *CandidateVerificationOutput) error {
 	co := call.Company
 	var row *sql.Row
 	const sel = `SELECT v.status, v.failure_reason, v.job_id, j.title, v.session_id, v.created_at, v.completed_at
@@ -412,11 +409,11 @@ func identityBlock(ctx context.Context, call *toolkit.Call, db querier, candidat
 	if err != nil {
 		return err
 	}
-	b.FailureReason, b.JobID = nullString(reason), jid.String()
+	b.FailureReason, b.JobID = toolkit.NullString(reason), jid.String()
 	if sid.Valid {
 		b.SessionID = ptr(sid.UUID.String())
 	}
-	b.StartedAt, b.CompletedAt = toolkit.Timestamp(started.Time), nullTime(completed)
+	b.StartedAt, b.CompletedAt = toolkit.Timestamp(started.Time), toolkit.NullTime(completed)
 	out.Identity = &b
 	out.IdentityNote = fmt.Sprintf("ID verification %s for job %q", b.Status, b.JobTitle)
 	if b.FailureReason != nil {

@@ -84,7 +84,7 @@ func atsConnection(ctx context.Context, call *toolkit.Call, _ ATSInput) (ATSOutp
 		configured                    models.StringArray
 	)
 	// Only presence columns are read: ats_credentials (the sealed secrets) is never selected.
-	err := call.Env.Store.SQL().QueryRowContext(ctx, `
+	err := call.DB.QueryRowContext(ctx, `
 		SELECT ats_type, ats_credential_fields, kombo_integration_id, kombo_status, auto_job_import_enabled,
 		       EXISTS (SELECT 1 FROM jsonb_array_elements(decision_sync_fields) e
 		               WHERE jsonb_typeof(e) = 'object'
@@ -117,7 +117,7 @@ func atsConnection(ctx context.Context, call *toolkit.Call, _ ATSInput) (ATSOutp
 	if komboID.Valid && strings.TrimSpace(komboID.String) != "" {
 		out.Kombo.IntegrationID, out.Kombo.Configured = &komboID.String, true
 	}
-	out.Kombo.Status = optStr(komboStatus)
+	out.Kombo.Status = toolkit.NullString(komboStatus)
 	return out, atsText(&out), nil
 }
 

@@ -13,7 +13,7 @@ func TestInterviewGuide(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	m, r := f.decode(t, "getInterviewGuideDetails", map[string]any{"positionId": f.j[1].String()})
-	if m["hasGuide"] != true || jsonPath(t, m, "scope.kind") != "positionId" || jsonPath(t, m, "scope.job.title") != "Senior Backend Engineer" {
+	if m["hasGuide"] != true || jsonPath(t, m, "scope.source") != "positionId" || jsonPath(t, m, "scope.job.title") != "Senior Backend Engineer" {
 		t.Fatalf("guide = %v", m)
 	}
 	for path, want := range map[string]any{
@@ -42,7 +42,7 @@ func TestInterviewGuide(t *testing.T) {
 	// The job context is used without positionId; positionId wins over it.
 	r = f.call(t, "getInterviewGuideDetails", map[string]any{}, map[string]any{"io.recruitd/jobId": f.j[2].String()})
 	r.Decode(t, &m)
-	if jsonPath(t, m, "scope.kind") != "jobContext" || jsonPath(t, m, "guide.gradingCriteria.0.template.name") != "Assessment Basics" {
+	if jsonPath(t, m, "scope.source") != "jobContext" || jsonPath(t, m, "guide.gradingCriteria.0.template.name") != "Assessment Basics" {
 		t.Errorf("job context guide = %v", m)
 	}
 	r = f.call(t, "getInterviewGuideDetails", map[string]any{"positionId": f.j[6].String()}, map[string]any{"io.recruitd/jobId": f.j[2].String()})
@@ -57,16 +57,24 @@ func TestInterviewGuide(t *testing.T) {
 	}
 	contains(t, r.Text, "The interview guide is still being generated.")
 
-	// Neither: the error lists recent jobs with guides (not the deleted J7, not Globex's).
-	res := f.h.Call(t, f.acmeKey, "getInterviewGuideDetails", map[string]any{}, nil)
-	if !res.IsError {
-		t.Fatalf("no job: %s", res.Text)
+	// Neither: the company-level answer is the guide of the most recently updated active job (J6;
+	// not the paused J3, the deleted J7 or Globex's), with the other recent guides listed.
+	m, r = f.decode(t, "getInterviewGuideDetails", map[string]any{})
+	if jsonPath(t, m, "scope.source") != "companyDefault" || jsonPath(t, m, "scope.job.id") != f.j[6].String() || m["hasGuide"] != true ||
+		jsonPath(t, m, "guide.questions.0.text") != "Show us your portfolio." {
+		t.Errorf("getInterviewGuideDetails({}) scope %v, hasGuide %v; want J6's guide chosen by companyDefault", m["scope"], m["hasGuide"])
 	}
-	contains(t, res.Text, "pass positionId", "open a job", `"Senior Backend Engineer" (positionId `+f.j[1].String()+")", "Product Designer")
-	lacks(t, res.Text, "Legacy Deleted Job", "Globex", "Data Analyst")
+	others, _ := m["otherGuides"].([]any)
+	if len(others) != 2 || jsonPath(t, m, "otherGuides.0.jobId") != f.j[2].String() || jsonPath(t, m, "otherGuides.1.jobId") != f.j[1].String() ||
+		jsonPath(t, m, "otherGuides.0.guideId") == "" {
+		t.Errorf("getInterviewGuideDetails({}) otherGuides = %v, want J2 then J1 with their guide ids", m["otherGuides"])
+	}
+	contains(t, r.Text, "Interview guide: Product Designer", "no job given: the most recently updated active job with a guide",
+		"Other recent guides (2)", "Backend Engineer", f.j[2].String(), f.j[1].String(), "Show us your portfolio.")
+	lacks(t, r.Text, "Legacy Deleted Job", "Globex", "Sales Manager")
 	empty := f.h.Call(t, tooltest.KeyCaller(f.initech), "getInterviewGuideDetails", map[string]any{}, nil)
-	if !empty.IsError || !strings.Contains(empty.Text, "no interview guides yet") {
-		t.Errorf("Initech without job = %v %s", empty.IsError, empty.Text)
+	if empty.IsError || !strings.Contains(empty.Text, "no active job with an interview guide") || !strings.Contains(string(empty.Structured), `"hasGuide":false`) {
+		t.Errorf("getInterviewGuideDetails({}) for Initech = error %v %s %s; want an answer saying there is no guide", empty.IsError, empty.Text, empty.Structured)
 	}
 	f.toolError(t, "getInterviewGuideDetails", map[string]any{"positionId": uuid.NewString()}, nil, "is not a job of this company")
 	f.toolError(t, "getInterviewGuideDetails", map[string]any{"positionId": "Sales Manager"}, nil, "is not a job UUID")

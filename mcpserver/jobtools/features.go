@@ -106,7 +106,7 @@ func companyFeatures(ctx context.Context, call *toolkit.Call, in FeaturesInput) 
 		flagsJSON             []byte
 		activeJobs, ivJobs    int
 	)
-	err := call.Env.Store.SQL().QueryRowContext(ctx, `
+	err := call.DB.QueryRowContext(ctx, `
 		SELECT c.fraud_detection_enabled, c.model_cheat_detection_enabled, c.cheat_threshold::float8,
 		       c.hr_suite_account, c.features,
 		       (SELECT count(*) FROM jobs j WHERE j.company_id = $1 AND j.status = 'ACTIVE' AND NOT j.is_deleted),

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,8 +15,9 @@ import (
 	"github.com/recruitd/recruitd/models"
 )
 
-// maxGuideSuggestions bounds the jobs suggested when getInterviewGuideDetails has no job.
-const maxGuideSuggestions = 10
+// maxOtherGuides bounds the other recent guides listed when getInterviewGuideDetails answers at
+// company level.
+const maxOtherGuides = 10
 
 func registerGuide(s *mcp.Server, env *toolkit.Env) {
 	toolkit.Add(s, env, &mcp.Tool{
@@ -24,25 +26,36 @@ func registerGuide(s *mcp.Server, env *toolkit.Env) {
 		Description: "The interview guide (script) of one job: intro and outro, learning objectives, skills assessed, every " +
 			"question in order (text, skill, source: generated from the job description / additional / structured, allowed " +
 			"answers and report tag for structured questions, the template it was copied from) and the grading criteria.\n" +
-			"Uses the job currently open in the client (job context) when no positionId is given. Without either it returns " +
-			"an error listing recent jobs with guides, so you can pass one's id as positionId (getJobDetails with jobName " +
-			"also finds a job's id).",
+			"Uses positionId when given, else the job currently open in the client (job context). Without either it answers " +
+			"at company level: the guide of the most recently updated active job (scope.source companyDefault says so), and " +
+			"otherGuides lists the other recent active jobs with guides, so you can pass one's id as positionId " +
+			"(getJobDetails with jobName also finds a job's id).",
 		InputSchema: toolkit.InputSchema[GuideInput](nil),
 	}, guideDetails)
 }
 
 // GuideInput are getInterviewGuideDetails' arguments.
 type GuideInput struct {
-	PositionID string `json:"positionId,omitempty" jsonschema:"the job UUID; defaults to the job open in the client"`
+	PositionID string `json:"positionId,omitempty" jsonschema:"the job UUID; defaults to the job open in the client, else the most recently updated active job with a guide"`
 	toolkit.CompanyArg
 }
 
 // GuideOutput is getInterviewGuideDetails' structured result.
 type GuideOutput struct {
-	Scope    scope      `json:"scope" jsonschema:"the job and how it was chosen (positionId or jobContext)"`
-	HasGuide bool       `json:"hasGuide" jsonschema:"false while the guide is being generated or when generation failed"`
-	Guide    *guideBody `json:"guide" jsonschema:"null when hasGuide is false"`
+	Scope       toolkit.Scope `json:"scope" jsonschema:"the job and how it was chosen: positionId, jobContext or companyDefault (the most recently updated active job with a guide)"`
+	HasGuide    bool          `json:"hasGuide" jsonschema:"false while the guide is being generated, when generation failed, or when the company has no active job with a guide"`
+	Guide       *guideBody    `json:"guide" jsonschema:"null when hasGuide is false"`
+	OtherGuides []guideRef    `json:"otherGuides,omitempty" jsonschema:"companyDefault only: the other active jobs with guides, most recently updated first (at most 10)"`
 	toolkit.Notices
+}
+
+// guideRef is a job's guide in a list.
+type guideRef struct {
+	JobID        string `json:"jobId" jsonschema:"pass it as positionId to see this guide"`
+	JobTitle     string `json:"jobTitle"`
+	GuideID      string `json:"guideId"`
+	JobUpdatedAt string `json:"jobUpdatedAt"`
+	JobLink      string `json:"jobLink"`
 }
 
 type guideBody struct {
@@ -77,66 +90,58 @@ type guideCriteria struct {
 
 func guideDetails(ctx context.Context, call *toolkit.Call, in GuideInput) (GuideOutput, *toolkit.Text, error) {
 	var out GuideOutput
-	var id *uuid.UUID
-	kind := "jobContext"
-	if p := strings.TrimSpace(in.PositionID); p != "" {
-		pid, err := parseJobID("positionId", p)
-		if err != nil {
-			return out, nil, err
-		}
-		id, kind = &pid, "positionId"
-	} else {
-		var err error
-		if id, err = call.JobContext(ctx); err != nil {
-			return out, nil, err
-		}
-		if id == nil {
-			return out, nil, noJobError(ctx, call)
-		}
-	}
-	job, ok, err := loadJobRef(ctx, call, *id)
-	if err != nil {
+	var err error
+	if out.Scope, err = call.Scope(ctx, toolkit.ScopeArg{PositionID: in.PositionID}); err != nil {
 		return out, nil, err
 	}
-	if !ok {
-		return out, nil, toolkit.Errorf("positionId %s is not a job of this company; getJobsSummary lists job ids", id)
+	if out.Scope.Job == nil {
+		if err := latestGuides(ctx, call, &out); err != nil {
+			return out, nil, err
+		}
+		if out.Scope.Job == nil {
+			return out, guideText(&out), nil
+		}
 	}
-	out.Scope = scope{Kind: kind, Job: &job}
-	if out.Guide, err = loadGuide(ctx, call, *id); err != nil {
+	if out.Guide, err = loadGuide(ctx, call, *out.Scope.JobID()); err != nil {
 		return out, nil, err
 	}
 	out.HasGuide = out.Guide != nil
 	return out, guideText(&out), nil
 }
 
-// noJobError is the tool error for a call without a job: it lists recent jobs with guides.
-func noJobError(ctx context.Context, call *toolkit.Call) error {
-	var list []string
-	err := collect(ctx, call.Env.Store.SQL(), `
-		SELECT j.id, j.title FROM interview_guides g
-		JOIN jobs j ON j.company_id = $1 AND j.id = g.job_id
-		WHERE g.company_id = $1 AND NOT j.is_deleted
-		ORDER BY g.created_at DESC, g.id LIMIT $2`, []any{call.Company.ID, maxGuideSuggestions}, func(r *sql.Rows) error {
-		var id uuid.UUID
-		var title string
-		if err := r.Scan(&id, &title); err != nil {
+// latestGuides is the company-level answer: the most recently updated active job with a guide
+// becomes the scope (source companyDefault) and the next ones are listed in OtherGuides.
+func latestGuides(ctx context.Context, call *toolkit.Call, out *GuideOutput) error {
+	out.Scope.Source, out.OtherGuides = toolkit.ScopeCompanyDefault, []guideRef{}
+	var first *uuid.UUID
+	err := collect(ctx, call.DB, `
+		SELECT j.id, j.title, g.id, j.updated_at FROM jobs j
+		JOIN interview_guides g ON g.company_id = $1 AND g.job_id = j.id
+		WHERE j.company_id = $1 AND j.status = 'ACTIVE' AND NOT j.is_deleted
+		ORDER BY j.updated_at DESC, j.id LIMIT $2`, []any{call.Company.ID, maxOtherGuides + 1}, func(r *sql.Rows) error {
+		var jid, gid uuid.UUID
+		var g guideRef
+		var updated time.Time
+		if err := r.Scan(&jid, &g.JobTitle, &gid, &updated); err != nil {
 			return err
 		}
-		list = append(list, fmt.Sprintf("%q (positionId %s)", title, id))
+		if first == nil {
+			first = &jid
+			return nil
+		}
+		g.JobID, g.GuideID, g.JobUpdatedAt, g.JobLink = jid.String(), gid.String(), tsStr(updated), call.Env.Links.Job(jid)
+		out.OtherGuides = append(out.OtherGuides, g)
 		return nil
 	})
-	if err != nil {
+	if err != nil || first == nil {
 		return err
 	}
-	msg := "no job given: pass positionId (a job UUID) or open a job in the client."
-	if len(list) == 0 {
-		return toolkit.Errorf("%s This company has no interview guides yet.", msg)
-	}
-	return toolkit.Errorf("%s Most recent jobs with interview guides: %s", msg, strings.Join(list, "; "))
+	out.Scope.Job, err = call.Job(ctx, *first)
+	return err
 }
 
 func loadGuide(ctx context.Context, call *toolkit.Call, jobID uuid.UUID) (*guideBody, error) {
-	db := call.Env.Store.SQL()
+	db := call.DB
 	g := &guideBody{Questions: []guideQuestion{}, GradingCriteria: []guideCriteria{}}
 	var gid uuid.UUID
 	var lo, skills models.StringArray
@@ -166,7 +171,7 @@ func loadGuide(ctx context.Context, call *toolkit.Call, jobID uuid.UUID) (*guide
 		if err := r.Scan(&q.Position, &q.Text, &skill, &q.Source, &answers, &tag, &instr, &tid, &tname); err != nil {
 			return err
 		}
-		q.Skill, q.TagName, q.TagInstructions, q.Answers = optStr(skill), optStr(tag), optStr(instr), nonNil(answers)
+		q.Skill, q.TagName, q.TagInstructions, q.Answers = toolkit.NullString(skill), toolkit.NullString(tag), toolkit.NullString(instr), nonNil(answers)
 		if tid.Valid {
 			q.Template = &templateRef{ID: tid.UUID.String(), Name: tname.String}
 		}
@@ -207,9 +212,24 @@ func nonNil(a models.StringArray) []string {
 func guideText(o *GuideOutput) *toolkit.Text {
 	var t toolkit.Text
 	j := o.Scope.Job
+	if j == nil {
+		t.H1("Interview guide")
+		t.Line("No job was given and this company has no active job with an interview guide. Pass positionId (getJobsSummary lists job ids).")
+		return &t
+	}
 	t.H1("Interview guide: %s", j.Title)
-	src := map[string]string{"positionId": "positionId", "jobContext": "the job open in the client"}[o.Scope.Kind]
+	src := map[string]string{toolkit.ScopePositionID: "positionId", toolkit.ScopeJobContext: "the job open in the client",
+		toolkit.ScopeCompanyDefault: "no job given: the most recently updated active job with a guide"}[o.Scope.Source]
 	t.KV("Job id", j.ID, "Chosen by", src, "Status", j.Status, "Deleted", yesNo(j.Deleted), "Link", j.Link)
+	if o.Scope.Source == toolkit.ScopeCompanyDefault {
+		t.H2("Other recent guides (%d)", len(o.OtherGuides))
+		rows := make([][]string, 0, len(o.OtherGuides))
+		for _, g := range o.OtherGuides {
+			rows = append(rows, []string{g.JobTitle, g.JobID, g.GuideID, g.JobUpdatedAt})
+		}
+		t.Table([]string{"Job", "positionId", "Guide id", "Job updated"}, rows, "None.")
+		t.Line("Pass a positionId to see another job's guide.")
+	}
 	g := o.Guide
 	if g == nil {
 		t.Blank()

@@ -52,18 +52,18 @@ type JobDetailsInput struct {
 
 // JobDetailsOutput is getJobDetails' structured result.
 type JobDetailsOutput struct {
-	MatchedBy      string         `json:"matchedBy" jsonschema:"how the job was identified: jobId, externalId, jobName or jobContext"`
-	OtherMatches   []jobRef       `json:"otherMatches,omitempty" jsonschema:"other jobs matching jobName, best first (pass one's id as jobId to see it)"`
-	Job            jobConfig      `json:"job"`
-	Pipeline       pipelineCounts `json:"pipeline"`
-	SessionLimit   int            `json:"sessionLimit" jsonschema:"the limit applied to recentSessions"`
-	SessionStatus  *string        `json:"sessionStatus" jsonschema:"the status filter applied to recentSessions; null when none"`
-	RecentSessions []sessionRow   `json:"recentSessions" jsonschema:"the job's sessions, newest invitation first"`
+	MatchedBy      string           `json:"matchedBy" jsonschema:"how the job was identified: jobId, externalId, jobName or jobContext"`
+	OtherMatches   []toolkit.JobRef `json:"otherMatches,omitempty" jsonschema:"other jobs matching jobName, best first (pass one's id as jobId to see it)"`
+	Job            jobConfig        `json:"job"`
+	Pipeline       pipelineCounts   `json:"pipeline"`
+	SessionLimit   int              `json:"sessionLimit" jsonschema:"the limit applied to recentSessions"`
+	SessionStatus  *string          `json:"sessionStatus" jsonschema:"the status filter applied to recentSessions; null when none"`
+	RecentSessions []sessionRow     `json:"recentSessions" jsonschema:"the job's sessions, newest invitation first"`
 	toolkit.Notices
 }
 
 type jobConfig struct {
-	jobRef
+	toolkit.JobRef
 	InterviewerID               string       `json:"interviewerId" jsonschema:"the id used to invite candidates (<company slug>-<externalId>)"`
 	ExternalTitle               string       `json:"externalTitle" jsonschema:"candidate-facing title"`
 	Active                      bool         `json:"active" jsonschema:"status ACTIVE and not deleted"`
@@ -162,14 +162,14 @@ func identifyJob(ctx context.Context, call *toolkit.Call, in JobDetailsInput, ou
 	if len(given) > 1 {
 		return uuid.Nil, toolkit.Errorf("pass exactly one of jobId, externalId or jobName (got %s)", strings.Join(given, " and "))
 	}
-	db := call.Env.Store.SQL()
+	db := call.DB
 	switch {
 	case jobID != "":
-		id, err := parseJobID("jobId", jobID)
+		id, err := toolkit.ParseJobID("jobId", jobID)
 		if err != nil {
 			return uuid.Nil, err
 		}
-		if _, ok, err := loadJobRef(ctx, call, id); err != nil || !ok {
+		if j, err := call.Job(ctx, id); err != nil || j == nil {
 			if err == nil {
 				err = toolkit.Errorf("no job with id %s in this company; getJobsSummary lists job ids", id)
 			}
@@ -189,10 +189,11 @@ func identifyJob(ctx context.Context, call *toolkit.Call, in JobDetailsInput, ou
 		out.MatchedBy = "jobName"
 		return matchJobName(ctx, call, name, out)
 	}
-	id, err := call.JobContext(ctx)
+	sc, err := call.Scope(ctx, toolkit.ScopeArg{})
 	if err != nil {
 		return uuid.Nil, err
 	}
+	id := sc.JobID()
 	if id == nil {
 		return uuid.Nil, toolkit.Errorf("pass one of jobId, externalId or jobName (no job is open in the client to use as context); getJobsSummary lists the company's jobs")
 	}
@@ -206,11 +207,11 @@ func identifyJob(ctx context.Context, call *toolkit.Call, in JobDetailsInput, ou
 // alternatives.
 func matchJobName(ctx context.Context, call *toolkit.Call, name string, out *JobDetailsOutput) (uuid.UUID, error) {
 	type match struct {
-		jobRef
+		toolkit.JobRef
 		allWords bool
 	}
 	var matches []match
-	err := collect(ctx, call.Env.Store.SQL(), `
+	err := collect(ctx, call.DB, `
 		SELECT id, title, external_id, status, is_open, all_words FROM (
 			SELECT id, title, external_id, status, is_open, created_at,
 			       lower(title) = lower($2) AS exact,
@@ -244,7 +245,7 @@ func matchJobName(ctx context.Context, call *toolkit.Call, name string, out *Job
 	}
 	for _, m := range matches[1:] {
 		if m.allWords || !matches[0].allWords {
-			out.OtherMatches = append(out.OtherMatches, m.jobRef)
+			out.OtherMatches = append(out.OtherMatches, m.JobRef)
 		}
 	}
 	if len(out.OtherMatches) > 0 {
@@ -261,7 +262,7 @@ func loadJobConfig(ctx context.Context, call *toolkit.Call, id uuid.UUID, j *job
 		createdAt                  sql.NullTime
 		generatedAt                sql.NullTime
 	)
-	err := call.Env.Store.SQL().QueryRowContext(ctx, `
+	err := call.DB.QueryRowContext(ctx, `
 		SELECT j.id, j.external_id, j.interviewer_id, j.title, j.external_title, j.status, j.failure_reason,
 		       j.is_open, j.is_deleted, j.enable_identity_verification, j.created_at, j.generated_at,
 		       t.id, t.name, j.created_by_user_id, u.name,
@@ -283,15 +284,15 @@ func loadJobConfig(ctx context.Context, call *toolkit.Call, id uuid.UUID, j *job
 	}
 	j.ID, j.Link = jid.String(), call.Env.Links.Job(jid)
 	j.Active = j.Status == string(models.JobStatusActive) && !j.Deleted
-	j.FailureReason = optStr(failure)
+	j.FailureReason = toolkit.NullString(failure)
 	j.CreatedAt = tsStr(createdAt.Time)
-	j.GeneratedAt = optTS(generatedAt)
+	j.GeneratedAt = toolkit.NullTime(generatedAt)
 	j.Guide.Exists = guideID.Valid
 	if tplID.Valid {
 		j.ResumeFitTemplate = &templateRef{ID: tplID.UUID.String(), Name: tplName.String}
 	}
 	if userID.Valid {
-		j.CreatedBy = &userRef{ID: userID.UUID.String(), Name: optStr(userName)}
+		j.CreatedBy = &userRef{ID: userID.UUID.String(), Name: toolkit.NullString(userName)}
 	}
 	return nil
 }
@@ -304,7 +305,7 @@ func loadPipeline(ctx context.Context, call *toolkit.Call, id uuid.UUID) (pipeli
 	for _, d := range models.AllDecisions() {
 		p.Decisions[string(d)] = 0
 	}
-	db := call.Env.Store.SQL()
+	db := call.DB
 	err := db.QueryRowContext(ctx, `
 		SELECT count(*), count(DISTINCT candidate_id) FROM applications WHERE company_id = $1 AND job_id = $2`,
 		call.Company.ID, id).Scan(&p.Applications, &p.Candidates)
@@ -336,7 +337,7 @@ func recentSessions(ctx context.Context, call *toolkit.Call, id uuid.UUID, statu
 		statuses = []string{string(status)}
 	}
 	out := []sessionRow{}
-	err := collect(ctx, call.Env.Store.SQL(), `
+	err := collect(ctx, call.DB, `
 		SELECT s.id, s.candidate_id, c.first_name, c.last_name, s.status, s.medium_type, s.decision,
 		       s.invited_at, s.started_at, s.completed_at, s.duration_seconds
 		FROM unnest($3::text[]) AS st(status)
@@ -365,7 +366,7 @@ func recentSessions(ctx context.Context, call *toolkit.Call, id uuid.UUID, statu
 			s.CandidateID, s.CandidateLink = cid.String(), call.Env.Links.Candidate(cid)
 			s.CandidateName = candidateName(first, last)
 			s.InvitedAt = tsStr(invited.Time)
-			s.StartedAt, s.CompletedAt = optTS(started), optTS(completed)
+			s.StartedAt, s.CompletedAt = toolkit.NullTime(started), toolkit.NullTime(completed)
 			if duration.Valid {
 				d := int(duration.Int64)
 				s.DurationSeconds = &d

@@ -45,24 +45,22 @@ func registerPipelineStats(s *mcp.Server, env *toolkit.Env) {
 
 // PipelineStatsInput are getCandidatePipelineStats' arguments.
 type PipelineStatsInput struct {
-	Metric      string `json:"metric" jsonschema:"byStatus, byDecision or funnel"`
-	PositionID  string `json:"positionId,omitempty" jsonschema:"a job UUID to limit the figures to; defaults to the job open in the client, if any"`
-	CompanyWide bool   `json:"companyWide,omitempty" jsonschema:"true to count the whole company even when a job is open in the client"`
-	SinceDate   string `json:"sinceDate,omitempty" jsonschema:"ISO date (YYYY-MM-DD) or RFC 3339 time; start of the window (see the metric for which date)"`
-	UntilDate   string `json:"untilDate,omitempty" jsonschema:"ISO date (inclusive) or RFC 3339 time (exclusive); end of the window"`
+	Metric string `json:"metric" jsonschema:"byStatus, byDecision or funnel"`
+	toolkit.ScopeArg
+	toolkit.WindowArg
 	toolkit.CompanyArg
 }
 
 // PipelineStatsOutput is getCandidatePipelineStats' structured result; the block of the chosen
 // metric is set.
 type PipelineStatsOutput struct {
-	Metric     string         `json:"metric"`
-	Scope      scope          `json:"scope"`
-	Window     windowOut      `json:"window"`
-	WindowOn   string         `json:"windowOn" jsonschema:"which dates the window applies to"`
-	ByStatus   *statusBlock   `json:"byStatus,omitempty"`
-	ByDecision *decisionBlock `json:"byDecision,omitempty"`
-	Funnel     *funnelBlock   `json:"funnel,omitempty"`
+	Metric     string            `json:"metric"`
+	Scope      toolkit.Scope     `json:"scope"`
+	Window     toolkit.WindowOut `json:"window"`
+	WindowOn   string            `json:"windowOn" jsonschema:"which dates the window applies to"`
+	ByStatus   *statusBlock      `json:"byStatus,omitempty"`
+	ByDecision *decisionBlock    `json:"byDecision,omitempty"`
+	Funnel     *funnelBlock      `json:"funnel,omitempty"`
 	toolkit.Notices
 }
 
@@ -110,11 +108,12 @@ func pipelineStats(ctx context.Context, call *toolkit.Call, in PipelineStatsInpu
 	if err != nil {
 		return out, nil, err
 	}
-	job, kind, err := resolveScope(ctx, call, in.PositionID, in.CompanyWide)
+	scope, err := call.Scope(ctx, in.ScopeArg)
 	if err != nil {
 		return out, nil, err
 	}
-	out.Metric, out.Scope, out.Window = string(metric), scope{Kind: kind, Job: job}, windowJSON(w)
+	job := scope.Job
+	out.Metric, out.Scope, out.Window = string(metric), scope, w.Out("")
 	switch metric {
 	case metricByStatus:
 		if job == nil {
@@ -141,7 +140,7 @@ func pipelineStats(ctx context.Context, call *toolkit.Call, in PipelineStatsInpu
 	return out, pipelineText(&out), nil
 }
 
-func byStatus(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Window) (*statusBlock, error) {
+func byStatus(ctx context.Context, call *toolkit.Call, job *toolkit.JobRef, w toolkit.Window) (*statusBlock, error) {
 	q := toolkit.NewQuery(call.Company.ID)
 	var stmt string
 	if job == nil {
@@ -160,7 +159,7 @@ func byStatus(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Wi
 			GROUP BY c.status`
 	}
 	b := &statusBlock{Statuses: []statusCount{}}
-	err := collect(ctx, call.Env.Store.SQL(), stmt+` ORDER BY count(*) DESC, 1`, q.Args, func(r *sql.Rows) error {
+	err := collect(ctx, call.DB, stmt+` ORDER BY count(*) DESC, 1`, q.Args, func(r *sql.Rows) error {
 		var s statusCount
 		if err := r.Scan(&s.Status, &s.Candidates); err != nil {
 			return err
@@ -176,7 +175,7 @@ func byStatus(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Wi
 }
 
 // sessionScope is the WHERE clause of the scope's sessions invited in w.
-func sessionScope(q *toolkit.Query, job *jobRef, w toolkit.Window) string {
+func sessionScope(q *toolkit.Query, job *toolkit.JobRef, w toolkit.Window) string {
 	where := "company_id = $1"
 	if job != nil {
 		where += " AND job_id = " + q.Arg(job.ID) + "::uuid"
@@ -186,7 +185,7 @@ func sessionScope(q *toolkit.Query, job *jobRef, w toolkit.Window) string {
 
 // byDecision counts the scope's sessions invited in w per decision. Company-wide it reads
 // session_daily for the whole UTC days of w and the sessions of the partial days at its ends.
-func byDecision(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Window) (*decisionBlock, error) {
+func byDecision(ctx context.Context, call *toolkit.Call, job *toolkit.JobRef, w toolkit.Window) (*decisionBlock, error) {
 	q := toolkit.NewQuery(call.Company.ID)
 	source := func(w toolkit.Window) string {
 		return `SELECT decision, count(*) FROM interview_sessions WHERE ` + sessionScope(q, job, w) + ` GROUP BY decision`
@@ -201,7 +200,7 @@ func byDecision(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.
 	}
 	counts := map[string]int{}
 	b := &decisionBlock{Decisions: []decisionCount{}}
-	err := collect(ctx, call.Env.Store.SQL(), `SELECT decision, sum(n)::bigint FROM (`+union+`) p(decision, n) GROUP BY decision`, q.Args, func(r *sql.Rows) error {
+	err := collect(ctx, call.DB, `SELECT decision, sum(n)::bigint FROM (`+union+`) p(decision, n) GROUP BY decision`, q.Args, func(r *sql.Rows) error {
 		var d string
 		var n int
 		if err := r.Scan(&d, &n); err != nil {
@@ -232,7 +231,7 @@ var funnelStages = []struct{ stage, label string }{
 // funnel counts the cohort of candidates who entered the scope's pipeline in w by the stages they
 // ever reached. Company-wide it reads journey_daily and candidate_journeys; for a job it derives the same
 // per-candidate facts from the job's applications and sessions.
-func funnel(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Window) (*funnelBlock, error) {
+func funnel(ctx context.Context, call *toolkit.Call, job *toolkit.JobRef, w toolkit.Window) (*funnelBlock, error) {
 	q := toolkit.NewQuery(call.Company.ID)
 	const stages = `count(*) FILTER (WHERE invited), count(*) FILTER (WHERE started), count(*) FILTER (WHERE completed),
 		count(*) FILTER (WHERE positive), count(*) FILTER (WHERE hired)`
@@ -271,7 +270,7 @@ func funnel(ctx context.Context, call *toolkit.Call, job *jobRef, w toolkit.Wind
 		) j WHERE true` + q.Range("entered_at", w)
 	}
 	n := make([]int, len(funnelStages))
-	if err := call.Env.Store.SQL().QueryRowContext(ctx, stmt, q.Args...).Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5]); err != nil {
+	if err := call.DB.QueryRowContext(ctx, stmt, q.Args...).Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5]); err != nil {
 		return nil, err
 	}
 	b := &funnelBlock{Stages: make([]funnelStage, len(funnelStages))}
@@ -290,10 +289,7 @@ func pipelineText(o *PipelineStatsOutput) *toolkit.Text {
 	var t toolkit.Text
 	title := map[string]string{"byStatus": "Candidates by status", "byDecision": "Sessions by decision", "funnel": "Candidate funnel"}[o.Metric]
 	t.H1("%s", title)
-	t.KV("Scope", scopeText(o.Scope.Job, o.Scope.Kind), "Window", windowText(o.Window), "Window applies to", o.WindowOn)
-	if o.Scope.Job != nil {
-		t.KV("Job link", o.Scope.Job.Link)
-	}
+	t.KV("Scope", o.Scope.String(), "Window", o.Window.String(), "Window applies to", o.WindowOn)
 	t.Blank()
 	switch {
 	case o.ByStatus != nil:

@@ -60,7 +60,7 @@ type PositionStatsInput struct {
 // set.
 type PositionStatsOutput struct {
 	Metric                string                 `json:"metric"`
-	CreatedWindow         windowOut              `json:"createdWindow" jsonschema:"position creation window"`
+	CreatedWindow         toolkit.WindowOut      `json:"createdWindow" jsonschema:"position creation window"`
 	Status                *string                `json:"status" jsonschema:"the job status filter; null when none"`
 	OpenPositions         *openPositions         `json:"openPositions,omitempty"`
 	TotalPositions        *totalPositions        `json:"totalPositions,omitempty"`
@@ -93,7 +93,7 @@ type candidatesPerPosition struct {
 }
 
 type positionRow struct {
-	jobRef
+	toolkit.JobRef
 	CreatedAt  string `json:"createdAt"`
 	Candidates *int   `json:"candidates,omitempty" jsonschema:"distinct candidates who applied (candidatesPerPosition only)"`
 
@@ -110,7 +110,7 @@ func positionStats(ctx context.Context, call *toolkit.Call, in PositionStatsInpu
 	if err != nil {
 		return out, nil, err
 	}
-	out.Metric, out.CreatedWindow = string(metric), windowJSON(w)
+	out.Metric, out.CreatedWindow = string(metric), w.Out("")
 	q := toolkit.NewQuery(call.Company.ID)
 	where := "company_id = $1 AND NOT is_deleted" + q.Range("created_at", w)
 	if s := strings.TrimSpace(in.Status); s != "" {
@@ -157,7 +157,7 @@ func positionStats(ctx context.Context, call *toolkit.Call, in PositionStatsInpu
 // company, read through jobs_company_created_idx / jobs_company_status_idx).
 func loadPositions(ctx context.Context, call *toolkit.Call, where string, args []any) ([]positionRow, error) {
 	jobs := []positionRow{}
-	err := collect(ctx, call.Env.Store.SQL(), `
+	err := collect(ctx, call.DB, `
 		SELECT id, title, external_id, status, is_open, created_at FROM jobs
 		WHERE `+where+` ORDER BY created_at DESC, id DESC`, args, func(r *sql.Rows) error {
 		var p positionRow
@@ -190,7 +190,7 @@ func perPosition(ctx context.Context, call *toolkit.Call, jobs []positionRow, wh
 		return o, nil
 	}
 	counts := map[uuid.UUID]int{}
-	err := collect(ctx, call.Env.Store.SQL(), `
+	err := collect(ctx, call.DB, `
 		SELECT job_id, applicants FROM job_totals
 		WHERE company_id = $1 AND job_id IN (SELECT id FROM jobs WHERE `+where+`)`, args, func(r *sql.Rows) error {
 		var id uuid.UUID
@@ -233,7 +233,7 @@ func perPosition(ctx context.Context, call *toolkit.Call, jobs []positionRow, wh
 
 func positionsText(o *PositionStatsOutput) *toolkit.Text {
 	var t toolkit.Text
-	filters := "created " + windowText(o.CreatedWindow)
+	filters := "created " + o.CreatedWindow.String()
 	if o.Status != nil {
 		filters += "; status " + *o.Status
 	}

@@ -74,7 +74,7 @@ func TestPipelineStatsByStatus(t *testing.T) {
 		t.Errorf("company byStatus = %v, want %v", got, want)
 	}
 	expect(t, m, map[string]float64{"byStatus.totalCandidates": 5, "byStatus.statuses.0.percent": 40})
-	if jsonPath(t, m, "byStatus.statuses.0.status") != "new" || jsonPath(t, m, "scope.kind") != "companyWide" || jsonPath(t, m, "scope.job") != nil {
+	if jsonPath(t, m, "byStatus.statuses.0.status") != "new" || jsonPath(t, m, "scope.source") != "companyWide" || jsonPath(t, m, "scope.job") != nil {
 		t.Errorf("byStatus = %v", m)
 	}
 	contains(t, r.Text, "Scope:             company-wide", "candidate creation date", "new           2           40.0%")
@@ -143,20 +143,20 @@ func TestPipelineScope(t *testing.T) {
 		return num(t, m, "byDecision.totalSessions"), m
 	}
 	byDecision := map[string]any{"metric": "byDecision"}
-	if n, m := sessions(byDecision, ctxJ1); n != 4 || jsonPath(t, m, "scope.kind") != "jobContext" || jsonPath(t, m, "scope.job.id") != f.j[1].String() {
+	if n, m := sessions(byDecision, ctxJ1); n != 4 || jsonPath(t, m, "scope.source") != "jobContext" || jsonPath(t, m, "scope.job.id") != f.j[1].String() {
 		t.Errorf("job context: %v sessions, scope %v", n, m["scope"])
 	}
-	if n, m := sessions(map[string]any{"metric": "byDecision", "positionId": f.j[2].String()}, ctxJ1); n != 1 || jsonPath(t, m, "scope.kind") != "positionId" {
+	if n, m := sessions(map[string]any{"metric": "byDecision", "positionId": f.j[2].String()}, ctxJ1); n != 1 || jsonPath(t, m, "scope.source") != "positionId" {
 		t.Errorf("positionId over job context: %v sessions, scope %v", n, m["scope"])
 	}
-	if n, m := sessions(map[string]any{"metric": "byDecision", "companyWide": true}, ctxJ1); n != 6 || jsonPath(t, m, "scope.kind") != "companyWide" {
+	if n, m := sessions(map[string]any{"metric": "byDecision", "companyWide": true}, ctxJ1); n != 6 || jsonPath(t, m, "scope.source") != "companyWide" {
 		t.Errorf("companyWide over job context: %v sessions, scope %v", n, m["scope"])
 	}
 	if n, _ := sessions(byDecision, nil); n != 6 {
 		t.Errorf("no context: %v sessions", n)
 	}
 	r := f.call(t, "getCandidatePipelineStats", byDecision, ctxJ1)
-	contains(t, r.Text, `Scope:             job "Senior Backend Engineer" (`+f.j[1].String()+", jobContext)", "https://app.example.com/jobs/"+f.j[1].String())
+	contains(t, r.Text, `Scope:             job "Senior Backend Engineer" (`+f.j[1].String()+", from the job open in the client)", "https://app.example.com/jobs/"+f.j[1].String())
 	// A context that is not a job is ignored with a notice.
 	r = f.call(t, "getCandidatePipelineStats", byDecision, map[string]any{"io.recruitd/jobId": "not-a-uuid"})
 	noticeIn(t, r, `ignored the job context io.recruitd/jobId "not-a-uuid": not a UUID`)

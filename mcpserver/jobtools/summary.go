@@ -79,15 +79,15 @@ type JobsSummaryOutput struct {
 }
 
 type summaryFilters struct {
-	UserID            *string   `json:"userId"`
-	UserName          *string   `json:"userName" jsonschema:"the resolved member's full name"`
-	Window            windowOut `json:"createdWindow" jsonschema:"job creation window"`
-	IncludeClosedJobs bool      `json:"includeClosedJobs"`
-	Status            *string   `json:"status"`
+	UserID            *string           `json:"userId"`
+	UserName          *string           `json:"userName" jsonschema:"the resolved member's full name"`
+	Window            toolkit.WindowOut `json:"createdWindow" jsonschema:"job creation window"`
+	IncludeClosedJobs bool              `json:"includeClosedJobs"`
+	Status            *string           `json:"status"`
 }
 
 type jobSummary struct {
-	jobRef
+	toolkit.JobRef
 	CreatedAt         string `json:"createdAt"`
 	Sessions          int    `json:"sessions" jsonschema:"interview sessions of any status"`
 	CompletedSessions int    `json:"completedSessions" jsonschema:"sessions with status COMPLETED"`
@@ -121,7 +121,7 @@ func jobsSummary(ctx context.Context, call *toolkit.Call, in JobsSummaryInput) (
 		return out, nil, err
 	}
 	out.Limit, out.Offset = limit, offset
-	out.Filters.Window = windowJSON(w)
+	out.Filters.Window = w.Out("")
 	out.Filters.IncludeClosedJobs = in.IncludeClosedJobs == nil || *in.IncludeClosedJobs
 
 	q := toolkit.NewQuery(call.Company.ID)
@@ -146,7 +146,7 @@ func jobsSummary(ctx context.Context, call *toolkit.Call, in JobsSummaryInput) (
 		where += " AND j.created_by_user_id = " + q.Arg(*creator)
 	}
 
-	db := call.Env.Store.SQL()
+	db := call.DB
 	// Totals over the whole filtered set. jobsWithInterviews probes the sessions index once per
 	// job (EXISTS stops at the first entry), never counting the company's sessions.
 	err = db.QueryRowContext(ctx, `
@@ -208,7 +208,7 @@ func resolveCreator(ctx context.Context, call *toolkit.Call, userID, userName st
 	if userID != "" && userName != "" {
 		return nil, toolkit.Errorf("pass userId or userName, not both")
 	}
-	db := call.Env.Store.SQL()
+	db := call.DB
 	if userID != "" {
 		id, err := uuid.Parse(userID)
 		if err != nil {
@@ -292,7 +292,7 @@ func pageSessionCounts(ctx context.Context, call *toolkit.Call, ids []string, jo
 	for i := range jobs {
 		byID[jobs[i].ID] = &jobs[i]
 	}
-	return collect(ctx, call.Env.Store.SQL(), `
+	return collect(ctx, call.DB, `
 		SELECT job_id, count(*), count(*) FILTER (WHERE status = 'COMPLETED')
 		FROM interview_sessions WHERE company_id = $1 AND job_id = ANY ($2::uuid[])
 		GROUP BY job_id`, []any{call.Company.ID, textArray(ids)}, func(r *sql.Rows) error {
@@ -318,7 +318,7 @@ func coverage(ctx context.Context, call *toolkit.Call, w toolkit.Window) (atsCov
 	if call.Company.ATSType == nil || *call.Company.ATSType != coverageATSType {
 		return c, nil
 	}
-	db := call.Env.Store.SQL()
+	db := call.DB
 	c.Supported = true
 	q := toolkit.NewQuery(call.Company.ID)
 	typeArg := q.Arg(string(coverageATSType))
@@ -361,7 +361,7 @@ func summaryText(o *JobsSummaryOutput) *toolkit.Text {
 		filters = append(filters, "created by "+who)
 	}
 	if f.Window.Since != nil || f.Window.Until != nil {
-		filters = append(filters, "created "+windowText(f.Window))
+		filters = append(filters, "created "+f.Window.String())
 	}
 	if !f.IncludeClosedJobs {
 		filters = append(filters, "open jobs only")
@@ -412,23 +412,11 @@ func summaryText(o *JobsSummaryOutput) *toolkit.Text {
 	}
 	t.KV(
 		"ATS", *c.ATSType,
-		"Window", windowText(f.Window)+" (report weeks starting in it)",
+		"Window", f.Window.String()+" (report weeks starting in it)",
 		"Weeks covered", itoa(*c.WeeksCovered),
 		"ATS jobs created", itoa(*c.ATSJobsCreated),
 		"Imported into the service", fmt.Sprintf("%d (%s)", *c.ServiceJobsImported, toolkit.Pct(c.CoveragePercent)),
 		"With interviews", fmt.Sprintf("%d (%s)", *c.ServiceJobsWithInterviews, toolkit.Pct(c.InterviewPercent)),
 	)
 	return &t
-}
-
-func windowText(w windowOut) string {
-	switch {
-	case w.Since == nil && w.Until == nil:
-		return "all time"
-	case w.Until == nil:
-		return "since " + *w.Since
-	case w.Since == nil:
-		return "before " + *w.Until
-	}
-	return *w.Since + " to " + *w.Until + " (end exclusive)"
 }

@@ -93,7 +93,7 @@ func listTemplates(ctx context.Context, call *toolkit.Call, in TemplatesInput) (
 		return out, nil, err
 	}
 	out.TopN = topN
-	db := call.Env.Store.SQL()
+	db := call.DB
 	if err := db.QueryRowContext(ctx, `
 		SELECT count(*) FROM jobs WHERE company_id = $1 AND status = 'ACTIVE' AND NOT is_deleted`,
 		call.Company.ID).Scan(&out.ActiveJobs); err != nil {
@@ -124,7 +124,7 @@ func listTemplates(ctx context.Context, call *toolkit.Call, in TemplatesInput) (
 
 func resumeFitStats(ctx context.Context, call *toolkit.Call, st *templateStats, topN int, includeUnused bool) error {
 	st.AdoptionMethod = "exact"
-	db := call.Env.Store.SQL()
+	db := call.DB
 	if err := db.QueryRowContext(ctx, `
 		SELECT count(*) FROM jobs
 		WHERE company_id = $1 AND status = 'ACTIVE' AND NOT is_deleted AND resume_fit_template_id IS NOT NULL`,
@@ -149,7 +149,7 @@ func resumeFitStats(ctx context.Context, call *toolkit.Call, st *templateStats, 
 
 func guideTemplateStats(ctx context.Context, call *toolkit.Call, st *templateStats, topN int) error {
 	st.AdoptionMethod, st.AdoptionNote = "proxy", proxyNote
-	db := call.Env.Store.SQL()
+	db := call.DB
 	// The template marks are read through the partial (company_id, template_id) indexes.
 	if err := db.QueryRowContext(ctx, `
 		SELECT count(*) FROM jobs j

@@ -24,28 +24,33 @@ type DocsOutput struct {
 	toolkit.Notices
 }
 
-// docIndex syncs the embedded docs into Postgres once per process (Sync itself is cheap when the
-// content hash is unchanged, and safe across processes); a failed sync is retried next call.
-type docIndex struct {
-	mu     sync.Mutex
-	synced bool
-}
+// docsHash is the content hash of the embedded docs, which the index must have been built from.
+var docsHash = sync.OnceValues(func() (string, error) { return docsearch.Hash(docs.FS) })
 
-func (d *docIndex) ensure(ctx context.Context, env *toolkit.Env) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.synced {
-		return nil
-	}
-	if _, err := docsearch.Sync(ctx, env.Store.SQL(), docs.FS); err != nil {
+// checkIndex refuses to answer from an index that was never built, and notices one built from
+// other docs than this server's. The index is built by recruitd migrate; the tool server only
+// reads it.
+func checkIndex(ctx context.Context, call *toolkit.Call) error {
+	want, err := docsHash()
+	if err != nil {
 		return err
 	}
-	d.synced = true
+	have, err := docsearch.IndexedHash(ctx, call.DB)
+	if err != nil {
+		return err
+	}
+	switch {
+	case have == "":
+		return toolkit.Errorf("the documentation index has not been built on this server's database; it is built by `recruitd migrate` " +
+			"(and by recruitd dev): ask an operator to run it, then ask again")
+	case have != want:
+		call.Notice("the documentation index was built from another version of the docs than this server's, so answers may be out of date; " +
+			"`recruitd migrate` rebuilds it")
+	}
 	return nil
 }
 
 func registerDocs(s *mcp.Server, env *toolkit.Env) {
-	idx := &docIndex{}
 	toolkit.Add(s, env, &mcp.Tool{
 		Name:  "searchDocumentation",
 		Title: "Search the product documentation",
@@ -55,12 +60,12 @@ func registerDocs(s *mcp.Server, env *toolkit.Env) {
 			"Use it for 'how do I…' and 'what happens when…' questions, not for questions about a company's data. " +
 			"Quote the citation links so the user can read more.",
 	}, func(ctx context.Context, call *toolkit.Call, in DocsInput) (DocsOutput, *toolkit.Text, error) {
-		if err := idx.ensure(ctx, env); err != nil {
+		if err := checkIndex(ctx, call); err != nil {
 			return DocsOutput{}, nil, err
 		}
 		// The documentation is the same for every company; companyId is accepted (and checked) for
 		// uniformity with the other tools.
-		ans, err := docsearch.Search(ctx, env.Store.SQL(), in.Query, env.Links.Base())
+		ans, err := docsearch.Search(ctx, call.DB, in.Query, env.Links.Base())
 		if errors.Is(err, docsearch.ErrEmptyQuery) || errors.Is(err, docsearch.ErrQueryTooLong) {
 			return DocsOutput{}, nil, toolkit.Errorf("%v", err)
 		}

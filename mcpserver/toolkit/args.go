@@ -1,15 +1,10 @@
 package toolkit
 
 import (
-	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // Limit resolves an optional count argument: nil is def; below min is a tool error; above max
@@ -74,23 +69,21 @@ func join[T ~string](vs []T) string {
 	return strings.Join(s, ", ")
 }
 
+// WindowArg is the optional date window of a tool whose window is all time by default; embed it
+// in inputs and pass its fields to Call.Window. The tool's description says which timestamp it
+// filters on.
+type WindowArg struct {
+	SinceDate string `json:"sinceDate,omitempty" jsonschema:"inclusive start: an ISO date (YYYY-MM-DD, UTC) or an RFC 3339 timestamp; omitted means no lower bound"`
+	UntilDate string `json:"untilDate,omitempty" jsonschema:"end: an ISO date includes that whole day (UTC); an RFC 3339 timestamp is exclusive; omitted means no upper bound"`
+}
+
 // Window is a half-open time range [Since, Until); a nil end is unbounded.
 type Window struct {
 	Since, Until *time.Time
 }
 
 // String describes the window for output text.
-func (w Window) String() string {
-	switch {
-	case w.Since == nil && w.Until == nil:
-		return "all time"
-	case w.Until == nil:
-		return "since " + Timestamp(*w.Since)
-	case w.Since == nil:
-		return "before " + Timestamp(*w.Until)
-	}
-	return Timestamp(*w.Since) + " to " + Timestamp(*w.Until) + " (end exclusive)"
-}
+func (w Window) String() string { return w.Out("").String() }
 
 // Window parses optional sinceDate/untilDate arguments in loc (UTC when nil). A date
 // ("2026-03-01") covers the whole day, so untilDate is inclusive of its day; a full RFC 3339
@@ -145,58 +138,34 @@ func parseDate(s string, loc *time.Location) (time.Time, bool, error) {
 	return time.Time{}, false, fmt.Errorf("%q is not an ISO date (YYYY-MM-DD) or RFC 3339 timestamp", s)
 }
 
-// Position resolves the job a job-scoped tool is about: companyWide ignores any job; an
-// explicit positionId must be a job of the call's company; otherwise the request's job context
-// (_meta JobContextMetaKey) applies when it names a job of the company, and is ignored with a
-// notice when it does not. nil means company-wide.
-func (c *Call) Position(ctx context.Context, positionID string, companyWide bool) (*uuid.UUID, error) {
-	if companyWide {
-		return nil, nil
-	}
-	if positionID != "" {
-		id, err := uuid.Parse(positionID)
-		if err != nil {
-			return nil, Errorf("positionId %q is not a job UUID; getJobsSummary lists job ids", positionID)
-		}
-		ok, err := c.jobExists(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, Errorf("positionId %s is not a job of this company", id)
-		}
-		return &id, nil
-	}
-	return c.JobContext(ctx)
+// WindowOut is a date window as applied, in outputs.
+type WindowOut struct {
+	Since *string `json:"since" jsonschema:"inclusive start (RFC 3339, UTC); null means unbounded"`
+	Until *string `json:"until" jsonschema:"exclusive end (RFC 3339, UTC); null means unbounded"`
+	Basis string  `json:"basis,omitempty" jsonschema:"the timestamp the window filters on"`
 }
 
-// JobContext returns the request's current job context when it names a job of the company.
-func (c *Call) JobContext(ctx context.Context) (*uuid.UUID, error) {
-	if c.jobContext == "" {
-		return nil, nil
+// Out is w as applied to the timestamp basis ("" when the output says it elsewhere).
+func (w Window) Out(basis string) WindowOut {
+	out := WindowOut{Basis: basis}
+	if w.Since != nil {
+		out.Since = new(Timestamp(*w.Since))
 	}
-	id, err := uuid.Parse(c.jobContext)
-	if err != nil {
-		c.Notice("ignored the job context %s %q: not a UUID", JobContextMetaKey, c.jobContext)
-		return nil, nil
+	if w.Until != nil {
+		out.Until = new(Timestamp(*w.Until))
 	}
-	ok, err := c.jobExists(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		c.Notice("ignored the job context %s: not a job of this company", id)
-		return nil, nil
-	}
-	return &id, nil
+	return out
 }
 
-func (c *Call) jobExists(ctx context.Context, id uuid.UUID) (bool, error) {
-	var one int
-	err := c.Env.Store.SQL().QueryRowContext(ctx,
-		`SELECT 1 FROM jobs WHERE company_id = $1 AND id = $2`, c.Company.ID, id).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
+// String describes the window for output text.
+func (w WindowOut) String() string {
+	switch {
+	case w.Since == nil && w.Until == nil:
+		return "all time"
+	case w.Until == nil:
+		return "since " + *w.Since
+	case w.Since == nil:
+		return "before " + *w.Until
 	}
-	return err == nil, err
+	return *w.Since + " to " + *w.Until + " (end exclusive)"
 }

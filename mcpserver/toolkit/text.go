@@ -1,6 +1,7 @@
 package toolkit
 
 import (
+	"database/sql"
 	"fmt"
 	"math"
 	"strings"
@@ -173,4 +174,36 @@ func Bool(b *bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// NullString is a nullable column as an optional output field.
+func NullString(s sql.NullString) *string {
+	if !s.Valid {
+		return nil
+	}
+	return &s.String
+}
+
+// NullFloat is a nullable number as an optional output field, rounded to two decimals.
+func NullFloat(f sql.NullFloat64) *float64 {
+	if !f.Valid {
+		return nil
+	}
+	return new(Round(f.Float64, 2))
+}
+
+// NullTime is a nullable timestamp as an optional RFC 3339 output field.
+func NullTime(t sql.NullTime) *string {
+	if !t.Valid {
+		return nil
+	}
+	return new(Timestamp(t.Time))
+}
+
+// OrDash is s, or "—" when empty.
+func OrDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
 }

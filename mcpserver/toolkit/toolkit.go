@@ -13,6 +13,7 @@ package toolkit
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -21,6 +22,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"gorm.io/gorm"
 
 	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/store"
@@ -94,11 +97,22 @@ func (n *Notices) setNotices(s []string) { n.Messages = s }
 
 type noticed interface{ setNotices([]string) }
 
+// Querier runs statements: the call's read-only transaction (Call.DB).
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
 // Call is one tool invocation's resolved context.
 type Call struct {
 	Env    *Env
 	Caller *Caller
-	// Company is the company the call is scoped to; nil for tools without CompanyArg.
+	// DB is the call's read-only, repeatable-read transaction: every query of the call sees one
+	// snapshot (a count and its detail rows agree), and Postgres refuses any write in it. Add
+	// opens it before the handler runs and rolls it back after.
+	DB Querier
+	// Company is the company the call is scoped to, loaded in DB; nil for tools without
+	// CompanyArg.
 	Company *models.Company
 	// Now is the call's clock reading, for default windows.
 	Now time.Time
@@ -156,19 +170,35 @@ func run[In, Out any](ctx context.Context, e *Env, req *mcp.CallToolRequest, in 
 		return zero, nil, errors.New("no caller in the request context")
 	}
 	call := &Call{Env: e, Caller: caller, Now: e.now()}
-	if sc, ok := any(in).(scoped); ok {
+	var companyID uuid.UUID
+	sc, scoped := any(in).(scoped)
+	if scoped {
 		id, err := caller.Company(sc.companyArg())
 		if err != nil {
 			return zero, nil, &toolError{err.Error()}
 		}
-		c, err := e.Store.Company(ctx, id)
-		if errors.Is(err, store.ErrNotFound) {
-			return zero, nil, Errorf("company %s does not exist; run listCompanies", id)
+		companyID = id
+	}
+	tx := e.Store.DB().WithContext(ctx).Begin(&sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead})
+	if tx.Error != nil {
+		return zero, nil, fmt.Errorf("begin the call's snapshot: %w", tx.Error)
+	}
+	defer tx.Rollback()
+	db, ok := tx.Statement.ConnPool.(*sql.Tx)
+	if !ok {
+		return zero, nil, fmt.Errorf("begin the call's snapshot: connection pool %T is not a *sql.Tx", tx.Statement.ConnPool)
+	}
+	call.DB = db
+	if scoped {
+		var c models.Company
+		err := tx.Take(&c, "id = ?", companyID).Error
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return zero, nil, Errorf("company %s does not exist; run listCompanies", companyID)
 		}
 		if err != nil {
-			return zero, nil, err
+			return zero, nil, fmt.Errorf("load company %s: %w", companyID, err)
 		}
-		call.Company = c
+		call.Company = &c
 	}
 	if req != nil && req.Params != nil {
 		if v, ok := req.Params.Meta[JobContextMetaKey].(string); ok {

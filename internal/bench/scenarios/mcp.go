@@ -1,21 +1,13 @@
-package main
+package scenarios
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"maps"
 	"net"
 	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -33,12 +25,6 @@ import (
 	"github.com/recruitd/recruitd/migrations"
 )
 
-type mcpBenchOptions struct {
-	dir        string
-	candidates int
-	iterations int
-}
-
 // mcpTargets are the issue's p95 targets; every other tool must stay under defaultMCPTarget.
 var mcpTargets = map[string]time.Duration{"searchCandidates": 500 * time.Millisecond, "searchDocumentation": 500 * time.Millisecond}
 
@@ -48,17 +34,12 @@ const defaultMCPTarget = 250 * time.Millisecond
 // slower than this land in the Postgres log, and the slowest three are printed.
 const slowPlanThreshold = "40ms"
 
-// runMCPBench seeds (once, kept in dir) one company with o.candidates candidates and three
-// sessions each, serves the tool server in this process, and calls every tool o.iterations
-// times with varied arguments through the real Streamable HTTP transport.
-func runMCPBench(ctx context.Context, e *env, o mcpBenchOptions) error {
-	cfg, _, err := e.load()
-	if err != nil {
-		return err
-	}
-	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	out := e.stdout
-	dir, err := filepath.Abs(filepath.Join(o.dir, fmt.Sprintf("mcp-%d", o.candidates)))
+// MCP seeds (once, kept in o.Dir) one company with o.Candidates candidates and three sessions
+// each, serves the tool server in this process, and calls every tool o.Iterations times with
+// varied arguments through the real Streamable HTTP transport.
+func MCP(ctx context.Context, env Env, o Options) error {
+	cfg, log, out := env.config(), env.Log, env.Out
+	dir, err := filepath.Abs(filepath.Join(o.Dir, fmt.Sprintf("mcp-%d", o.Candidates)))
 	if err != nil {
 		return err
 	}
@@ -89,20 +70,8 @@ func runMCPBench(ctx context.Context, e *env, o mcpBenchOptions) error {
 		return err
 	}
 
-	// Seed with the CLI users run (its progress bar shows); it skips data that already exists.
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	if cfg.EncryptionKey == "" {
-		if cfg.EncryptionKey, err = newEncryptionKey(); err != nil {
-			return err
-		}
-	}
-	seedCmd := exec.CommandContext(ctx, self, "seed", "demo", "--companies", "1", "--candidates", strconv.Itoa(o.candidates))
-	seedCmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "RECRUITD_ENCRYPTION_KEY="+cfg.EncryptionKey, "RECRUITD_DEMO_API_KEY=")
-	seedCmd.Stdout, seedCmd.Stderr = out, e.stderr
-	if err := seedCmd.Run(); err != nil {
+	// Seed with the CLI users run (its progress shows); it skips data that already exists.
+	if err := env.Seed(ctx, cfg, dbURL, o.Candidates); err != nil {
 		return fmt.Errorf("seed: %w", err)
 	}
 	co, err := st.CompanyBySlug(ctx, seed.DemoSlug)
@@ -122,7 +91,7 @@ func runMCPBench(ctx context.Context, e *env, o mcpBenchOptions) error {
 	if _, err := st.CreateAPIKey(ctx, co.ID, "bench-mcp", key); err != nil {
 		return err
 	}
-	args, err := mcpBenchArguments(ctx, st, co.ID.String())
+	args, err := mcpArguments(ctx, st, co.ID.String())
 	if err != nil {
 		return err
 	}
@@ -179,7 +148,7 @@ func runMCPBench(ctx context.Context, e *env, o mcpBenchOptions) error {
 		}
 		var lat bench.Latencies
 		span := logSpan{from: fileSize(pg.LogPath())}
-		for i := range o.iterations {
+		for i := range o.Iterations {
 			begin := time.Now()
 			if _, err := callTool(ctx, cs, tool, sets[i%len(sets)]); err != nil {
 				return err
@@ -210,7 +179,7 @@ func runMCPBench(ctx context.Context, e *env, o mcpBenchOptions) error {
 }
 
 // callTool calls a tool and turns a tool error into an error: the bench measures answers.
-func callTool(ctx context.Context, cs *mcp.ClientSession, name string, a benchCall) (*mcp.CallToolResult, error) {
+func callTool(ctx context.Context, cs *mcp.ClientSession, name string, a toolCall) (*mcp.CallToolResult, error) {
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: a.args, Meta: a.meta})
 	if err != nil {
 		return nil, fmt.Errorf("%s(%v): %w", name, a.args, err)
@@ -227,13 +196,13 @@ func callTool(ctx context.Context, cs *mcp.ClientSession, name string, a benchCa
 	return res, nil
 }
 
-type benchCall struct {
+type toolCall struct {
 	args map[string]any
 	meta mcp.Meta
 }
 
-// mcpBenchArguments builds varied arguments for every tool from the seeded data.
-func mcpBenchArguments(ctx context.Context, st *store.Store, companyID string) (map[string][]benchCall, error) {
+// mcpArguments builds varied arguments for every tool from the seeded data.
+func mcpArguments(ctx context.Context, st *store.Store, companyID string) (map[string][]toolCall, error) {
 	db := st.SQL()
 	strs := func(q string) ([]string, error) {
 		rows, err := db.QueryContext(ctx, q, companyID)
@@ -286,20 +255,20 @@ func mcpBenchArguments(ctx context.Context, st *store.Store, companyID string) (
 	if err != nil {
 		return nil, err
 	}
-	a := func(kv ...any) benchCall {
+	a := func(kv ...any) toolCall {
 		m := map[string]any{}
 		for i := 0; i+1 < len(kv); i += 2 {
 			m[kv[i].(string)] = kv[i+1]
 		}
-		return benchCall{args: m}
+		return toolCall{args: m}
 	}
-	withJob := func(c benchCall, job string) benchCall {
+	withJob := func(c toolCall, job string) toolCall {
 		c.meta = mcp.Meta{"io.recruitd/jobId": job}
 		return c
 	}
 	yearAgo := time.Now().AddDate(-1, 0, 0).Format(time.DateOnly)
 	quarterAgo := time.Now().AddDate(0, -3, 0).Format(time.DateOnly)
-	var out = map[string][]benchCall{
+	var out = map[string][]toolCall{
 		"listCompanies": {a()},
 		"searchCandidates": {
 			a("query", "senior software engineer with Go and Kubernetes near Austin, TX"),
@@ -380,83 +349,6 @@ func mcpBenchArguments(ctx context.Context, st *store.Store, companyID string) (
 	return out, nil
 }
 
-// logSpan is a byte range [from, to) of the Postgres log.
-type logSpan struct{ from, to int64 }
-
-type slowPlan struct {
-	ms   float64
-	text string
-}
-
-// printSlowPlans prints the n slowest statements auto_explain logged in the spans, with plans.
-func printSlowPlans(out io.Writer, logPath string, spans []logSpan, n int) {
-	f, err := os.Open(logPath)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	var plans []slowPlan
-	for _, sp := range spans {
-		plans = append(plans, readPlans(io.NewSectionReader(f, sp.from, sp.to-sp.from))...)
-	}
-	printPlans(out, logPath, plans, n)
-}
-
-// readPlans parses the auto_explain entries of a piece of the log.
-func readPlans(r io.Reader) []slowPlan {
-	var plans []slowPlan
-	head := regexp.MustCompile(`duration: ([0-9.]+) ms\s+plan:`)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	var cur *slowPlan
-	for sc.Scan() {
-		line := sc.Text()
-		if m := head.FindStringSubmatch(line); m != nil {
-			v, _ := strconv.ParseFloat(m[1], 64)
-			plans = append(plans, slowPlan{ms: v})
-			cur = &plans[len(plans)-1]
-			continue
-		}
-		if cur != nil && (strings.HasPrefix(line, "\t") || strings.HasPrefix(line, " ")) {
-			cur.text += line + "\n"
-			continue
-		}
-		cur = nil
-	}
-	return plans
-}
-
-// printPlans prints the n slowest distinct statements of plans.
-func printPlans(out io.Writer, logPath string, plans []slowPlan, n int) {
-	sort.Slice(plans, func(i, j int) bool { return plans[i].ms > plans[j].ms })
-	// One plan per statement: the slowest run of each of the n slowest distinct statements.
-	seen := map[string]bool{}
-	distinct := plans[:0:0]
-	for _, p := range plans {
-		key := queryText(p.text)
-		if !seen[key] {
-			seen[key] = true
-			distinct = append(distinct, p)
-		}
-	}
-	if len(plans) == 0 {
-		fmt.Fprintf(out, "no statement took longer than %s\n", slowPlanThreshold)
-		return
-	}
-	fmt.Fprintf(out, "\n%d statement(s) took longer than %s; the slowest %d distinct ones with their plans (all in %s):\n", len(plans), slowPlanThreshold, min(n, len(distinct)), logPath)
-	for _, p := range distinct[:min(n, len(distinct))] {
-		fmt.Fprintf(out, "\n--- %.1f ms\n%s", p.ms, p.text)
-	}
-}
-
-func fileSize(path string) int64 {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return 0
-	}
-	return fi.Size()
-}
-
 func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000) }
 
 type bearerTransport struct{ key string }
@@ -465,17 +357,4 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.key)
 	return http.DefaultTransport.RoundTrip(r)
-}
-
-// queryText is the "Query Text:" part of an auto_explain entry (its lines are indented twice),
-// without the plan, whose buffer counts differ between runs of one statement.
-func queryText(entry string) string {
-	var b strings.Builder
-	for i, line := range strings.Split(entry, "\n") {
-		if i > 0 && !strings.HasPrefix(line, "\t\t") {
-			break
-		}
-		b.WriteString(strings.TrimSpace(line) + " ")
-	}
-	return b.String()
 }

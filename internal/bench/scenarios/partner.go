@@ -1,0 +1,163 @@
+package scenarios
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"time"
+
+	"github.com/recruitd/recruitd/internal/atssim"
+	"github.com/recruitd/recruitd/internal/bench"
+	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/secretbox"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
+)
+
+// callbackClock records when each application's first callback arrived.
+type callbackClock struct {
+	mu sync.Mutex
+	at map[string]time.Time
+}
+
+func (c *callbackClock) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	var p struct{ ApplicationID string }
+	_ = json.NewDecoder(req.Body).Decode(&p)
+	now := time.Now()
+	c.mu.Lock()
+	if _, seen := c.at[p.ApplicationID]; !seen {
+		c.at[p.ApplicationID] = now
+	}
+	c.mu.Unlock()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (c *callbackClock) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.at)
+}
+
+// Partner measures the 202 latency of partner submissions under a steady rate and the time to
+// their callbacks, then how fast a burst of submissions settles, against the floor.
+func Partner(ctx context.Context, env Env, o Options) error {
+	n := int(o.Rate*o.Duration.Seconds()) + o.Burst + 10
+	records := make([]atssim.Record, n)
+	for i := range records {
+		records[i] = atssim.Record{ATSType: models.ATSTypeA, ApplicantID: int64(100000 + i), JobID: 5001, CandidateID: int64(200000 + i),
+			FirstName: "Bench", LastName: fmt.Sprint(i), Email: fmt.Sprintf("bench%d@example.com", i)}
+	}
+	creds := atssim.Credentials{RestToken: "bench-token"}
+	sim := httptest.NewServer(atssim.New(records, creds).Handler())
+	defer sim.Close()
+	clock := &callbackClock{at: map[string]time.Time{}}
+	recv := httptest.NewServer(clock)
+	defer recv.Close()
+
+	r, err := startRig(ctx, env, func(r *rig, key *models.APIKey) error {
+		r.cfg.CallbackAllowPrivate, r.cfg.PartnerRateLimit, r.cfg.PartnerRateBurst = true, 10000, 10000
+		k, err := r.cfg.EncryptionKeyBytes()
+		if err != nil {
+			return err
+		}
+		b, err := secretbox.New(k)
+		if err != nil {
+			return err
+		}
+		ats := models.ATSTypeA
+		if err := r.st.DB().WithContext(ctx).Model(r.co).Update("ats_type", ats).Error; err != nil {
+			return err
+		}
+		if err := r.st.SetATSCredentials(ctx, r.co.ID, b, map[string]string{"baseUrl": sim.URL, "restToken": creds.RestToken}); err != nil {
+			return err
+		}
+		p := &models.Partner{CompanyID: r.co.ID, Name: "bench", CallbackURL: recv.URL}
+		if err := r.st.CreatePartner(ctx, b, p, store.PartnerSecrets{CallbackSecret: "cbs_bench", SigningSecret: "whsec_bench"}); err != nil {
+			return err
+		}
+		if err := r.st.BindAPIKey(ctx, r.co.ID, key.ID, p.ID); err != nil {
+			return err
+		}
+		job := &models.Job{CompanyID: r.co.ID, ExternalID: "5001", InterviewerID: "bench-5001", Title: "Nurse", ExternalTitle: "Nurse", Description: "d", Status: models.JobStatusActive, IsOpen: true}
+		if err := r.st.DB().WithContext(ctx).Create(job).Error; err != nil {
+			return err
+		}
+		def := flow.Defaults()[flow.TriggerPartnerApplication]
+		raw, _ := json.Marshal(def)
+		_, err = r.st.SaveWorkflowDefinition(ctx, r.co.ID, models.TriggerPartnerApplication, raw, true, flow.Hash(def))
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	defer r.close(ctx)
+	out := r.out
+	floor := r.floor(ctx, o.Burst, o.Concurrency)
+
+	var mu sync.Mutex
+	next := 0
+	accepted := map[string]time.Time{}
+	submit := func(ctx context.Context) error {
+		mu.Lock()
+		id := 100000 + next
+		next++
+		mu.Unlock()
+		status, body, err := r.post(ctx, "/v2/api/partner-applications", fmt.Sprintf(`{"atsApplicantId":"%d","atsJobId":"5001"}`, id))
+		if err != nil {
+			return err
+		}
+		if status != http.StatusAccepted {
+			return fmt.Errorf("submit: %d %s", status, body)
+		}
+		var resp struct{ ApplicationID string }
+		_ = json.Unmarshal(body, &resp)
+		mu.Lock()
+		accepted[resp.ApplicationID] = time.Now()
+		mu.Unlock()
+		return nil
+	}
+	_ = submit(ctx) // warm-up
+
+	fmt.Fprintf(out, "202 latency: partner submissions at %.0f/s for %s…\n", o.Rate, o.Duration)
+	lat, failedReq := bench.OpenLoop(ctx, o.Rate, o.Duration, out, submit)
+	mu.Lock()
+	want := len(accepted)
+	mu.Unlock()
+	if err := bench.WaitFor(ctx, 5*time.Minute, 20*time.Millisecond, func(context.Context) (bool, error) { return clock.count() >= want, nil }); err != nil {
+		return fmt.Errorf("latency-phase callbacks: %w", err)
+	}
+	var toCallback bench.Latencies
+	mu.Lock()
+	clock.mu.Lock()
+	for id, t202 := range accepted {
+		if tcb, ok := clock.at[id]; ok {
+			toCallback = append(toCallback, tcb.Sub(t202))
+		}
+	}
+	clock.mu.Unlock()
+	mu.Unlock()
+
+	fmt.Fprintf(out, "settlement throughput: %d submissions, %d in flight, timed until every callback arrived…\n", o.Burst, o.Concurrency)
+	before := clock.count()
+	begin := time.Now()
+	failedBurst := bench.Burst(ctx, o.Burst, o.Concurrency, func(ctx context.Context, _ int) error { return submit(ctx) })
+	if err := bench.WaitFor(ctx, 10*time.Minute, 20*time.Millisecond, func(context.Context) (bool, error) {
+		return clock.count() >= before+o.Burst-failedBurst, nil
+	}); err != nil {
+		return fmt.Errorf("burst callbacks: %w", err)
+	}
+	perSec := float64(o.Burst-failedBurst) / time.Since(begin).Seconds()
+	ratio := perSec / floor
+	fmt.Fprintf(out, "\nscenario partner\n")
+	fmt.Fprintf(out, "  202 latency at %.0f req/s:          p50 %s, p99 %s (%d submissions, %d failed)   target p99 < 100ms: %s\n",
+		o.Rate, lat.Percentile(50).Round(100*time.Microsecond), lat.Percentile(99).Round(100*time.Microsecond), len(lat)+failedReq, failedReq, verdict(lat.Percentile(99) < 100*time.Millisecond))
+	fmt.Fprintf(out, "  202 → callback received:          p50 %s, p99 %s (%d callbacks)   target p50 < 1s: %s\n",
+		toCallback.Percentile(50).Round(time.Millisecond), toCallback.Percentile(99).Round(time.Millisecond), len(toCallback), verdict(toCallback.Percentile(50) < time.Second))
+	fmt.Fprintf(out, "  floor (one-activity workflow):    %.1f workflows/s\n", floor)
+	fmt.Fprintf(out, "  applications settled:             %.1f/s (%d failed to submit)\n", perSec, failedBurst)
+	fmt.Fprintf(out, "  ratio settled/floor:              %.2f   target >= 0.5: %s\n", ratio, verdict(ratio >= 0.5))
+	return nil
+}

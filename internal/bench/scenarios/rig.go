@@ -1,0 +1,133 @@
+package scenarios
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/recruitd/recruitd/internal/apikey"
+	"github.com/recruitd/recruitd/internal/bench"
+	"github.com/recruitd/recruitd/internal/config"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/migrations"
+	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows"
+)
+
+// rig is a throwaway stack with api and worker serving one bench company.
+type rig struct {
+	cfg       *config.Config
+	out       io.Writer
+	stack     *Stack
+	st        *store.Store
+	co        *models.Company
+	key       string
+	base      string
+	tc        client.Client
+	hc        *http.Client
+	stopServe context.CancelFunc
+	served    chan error
+}
+
+// startRig starts the stack, creates the company and its key, runs prepare (which may adjust
+// cfg and the company), then serves api and worker in this process.
+func startRig(ctx context.Context, env Env, prepare func(*rig, *models.APIKey) error) (*rig, error) {
+	r := &rig{cfg: env.config(), out: env.Out, served: make(chan error, 1), hc: &http.Client{Timeout: 10 * time.Second}}
+	fmt.Fprintln(r.out, "starting a throwaway Postgres and Temporal dev server (in memory)…")
+	var err error
+	if r.stack, err = env.Stack(ctx); err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*rig, error) { r.close(ctx); return nil, err }
+	if err := r.stack.Postgres.EnsureDatabase(ctx, "recruitd"); err != nil {
+		return fail(err)
+	}
+	cfg := r.cfg
+	cfg.DatabaseURL, cfg.TemporalAddress = r.stack.Postgres.URL("recruitd"), r.stack.TemporalAddress
+	cfg.APIAddr, cfg.MessagingMode, cfg.DBMaxConns = "127.0.0.1:0", "outbox", 40
+	if r.st, err = store.Open(ctx, cfg.DatabaseURL, 4, nil); err != nil {
+		return fail(err)
+	}
+	if _, err := migrations.Up(ctx, r.st.SQL(), nil); err != nil {
+		return fail(err)
+	}
+	r.co = &models.Company{Slug: "bench", Name: "Bench Co", DefaultJobStatus: models.JobStatusActive}
+	if err := r.st.CreateCompany(ctx, r.co); err != nil {
+		return fail(err)
+	}
+	r.key, _ = apikey.Generate()
+	k, err := r.st.CreateAPIKey(ctx, r.co.ID, "bench", r.key)
+	if err != nil {
+		return fail(err)
+	}
+	if prepare != nil {
+		if err := prepare(r, k); err != nil {
+			return fail(err)
+		}
+	}
+	serveCtx, stop := context.WithCancel(ctx)
+	r.stopServe = stop
+	up := make(chan struct{})
+	go func() {
+		r.served <- env.Serve(serveCtx, cfg, func(apiBase string, tc client.Client) {
+			r.base, r.tc = apiBase, tc
+			close(up)
+		})
+	}()
+	select {
+	case <-up:
+	case err := <-r.served:
+		r.stopServe = nil
+		return fail(err)
+	}
+	return r, nil
+}
+
+func (r *rig) close(ctx context.Context) {
+	if r.stopServe != nil {
+		r.stopServe()
+		<-r.served
+	}
+	if r.st != nil {
+		r.st.Close()
+	}
+	r.stack.Stop(ctx)
+}
+
+// floor measures one-activity workflows (Ping) per second, after a warm-up.
+func (r *rig) floor(ctx context.Context, burst, concurrency int) float64 {
+	starter := workflows.Starter{Client: r.tc, TaskQueue: r.cfg.TemporalTaskQueue}
+	ping := func(ctx context.Context, id string) error {
+		run, err := starter.Ping(ctx, r.co.Slug, id, r.co.ID)
+		if err != nil {
+			return err
+		}
+		return run.Get(ctx, nil)
+	}
+	bench.Burst(ctx, concurrency, concurrency, func(ctx context.Context, i int) error { return ping(ctx, fmt.Sprint("warm-", i)) })
+	fmt.Fprintf(r.out, "floor: %d one-activity workflows (Ping), %d in flight…\n", burst, concurrency)
+	begin := time.Now()
+	failed := bench.Burst(ctx, burst, concurrency, func(ctx context.Context, i int) error { return ping(ctx, fmt.Sprint(i)) })
+	f := float64(burst-failed) / time.Since(begin).Seconds()
+	fmt.Fprintf(r.out, "  %.1f workflows/s (%d failed)\n", f, failed)
+	return f
+}
+
+// post sends a JSON request with the bench key and returns the status and body.
+func (r *rig) post(ctx context.Context, path, body string) (int, []byte, error) {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, r.base+path, strings.NewReader(body))
+	req.Header.Set("X-API-Key", r.key)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := r.hc.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b, nil
+}

@@ -1,0 +1,109 @@
+// Package scenarios holds the load scenarios of `recruitd bench` (make bench): each one sets up
+// what it measures, drives it with the load generators of package bench, and prints its figures
+// against a floor measured in the same run. Adding a scenario means adding it to All; a new MCP
+// tool joins the mcp scenario in mcpArguments (and mcpTargets when its target differs).
+//
+// The command gives a scenario what only it has (Env): a throwaway Postgres and Temporal stack,
+// the in-process api and worker, the seed command.
+package scenarios
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/recruitd/recruitd/internal/config"
+	"github.com/recruitd/recruitd/internal/devstack"
+)
+
+// Scenario is one benchmark.
+type Scenario struct {
+	Name string
+	// Help says what the scenario measures, lines of at most 110 characters.
+	Help string
+	Run  func(ctx context.Context, env Env, o Options) error
+}
+
+// All is every scenario, in the order `make bench` runs them.
+var All = []Scenario{
+	{Name: "jobs", Run: Jobs, Help: "createJob accept latency p50/p99 at --rate requests/s for --duration, then --burst jobs created\n" +
+		"--concurrency at a time and timed until all are generated (jobs/s as a ratio of the floor)."},
+	{Name: "partner", Run: Partner, Help: "202 latency p50/p99 at --rate submissions/s for --duration, time from 202 to callback received p50/p99,\n" +
+		"then --burst submissions timed until every callback arrived (settled/s as a ratio of the floor)."},
+	{Name: "mcp", Run: MCP, Help: "seeds one company with --candidates candidates (3 sessions each) in a Postgres cluster kept under --dir,\n" +
+		"serves the tool server in this process and calls every tool --iterations times with varied arguments\n" +
+		"through the Streamable HTTP transport: p50/p95 per tool against the targets and the tools/list round-trip floor,\n" +
+		"then the plans of the three slowest statements (auto_explain)."},
+}
+
+// Names lists the scenarios' names.
+func Names() []string {
+	var out []string
+	for _, s := range All {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// Find returns the scenario called name.
+func Find(name string) (Scenario, error) {
+	for _, s := range All {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	return Scenario{}, fmt.Errorf("unknown scenario %q (available: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Options are the knobs of the scenarios; each reads its own.
+type Options struct {
+	Rate        float64       // jobs, partner: requests per second in the latency phase
+	Duration    time.Duration // jobs, partner: length of the latency phase
+	Burst       int           // jobs, partner: workflows (floor) and jobs or submissions (throughput) per burst
+	Concurrency int           // jobs, partner: calls in flight during bursts
+	Candidates  int           // mcp: candidates of the bench company
+	Iterations  int           // mcp: measured calls per tool
+	Dir         string        // mcp: folder of the kept Postgres cluster
+}
+
+// Env is what a scenario needs from the command that runs it.
+type Env struct {
+	// Config is the process configuration, with an encryption key set; scenarios change their
+	// own copies.
+	Config *config.Config
+	Log    *slog.Logger // warnings and errors of what runs in this process
+	Out    io.Writer    // the report and progress
+	// Stack starts a throwaway Postgres cluster and in-memory Temporal dev server.
+	Stack func(ctx context.Context) (*Stack, error)
+	// Serve runs the api and the worker with cfg in this process until ctx ends, calling ready
+	// once the api listens.
+	Serve func(ctx context.Context, cfg *config.Config, ready func(apiBase string, tc client.Client)) error
+	// Seed runs `recruitd seed demo --companies 1 --candidates n` against databaseURL with
+	// cfg's encryption key and no demo API key.
+	Seed func(ctx context.Context, cfg *config.Config, databaseURL string, candidates int) error
+}
+
+// Stack is a throwaway Postgres cluster and Temporal dev server.
+type Stack struct {
+	Postgres        *devstack.Postgres
+	TemporalAddress string
+	Stop            func(context.Context) // removes everything
+}
+
+// config returns a copy of env's configuration for a scenario to change.
+func (env Env) config() *config.Config {
+	cfg := *env.Config
+	return &cfg
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "meets target"
+	}
+	return "MISSES target"
+}

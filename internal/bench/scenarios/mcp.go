@@ -14,9 +14,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/recruitd/recruitd/docs"
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/bench"
 	"github.com/recruitd/recruitd/internal/devstack"
+	"github.com/recruitd/recruitd/internal/docsearch"
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/seed"
@@ -67,6 +69,9 @@ func MCP(ctx context.Context, env Env, o Options) error {
 	}
 	defer st.Close()
 	if _, err := migrations.Up(ctx, st.SQL(), nil); err != nil {
+		return err
+	}
+	if _, err := docsearch.Sync(ctx, st.SQL(), docs.FS); err != nil { // as recruitd migrate does
 		return err
 	}
 

@@ -15,10 +15,10 @@ import (
 )
 
 type authenticator struct {
-	store       *store.Store
-	log         *slog.Logger
-	realm       string
-	metadataURL string
+	store *store.Store
+	log   *slog.Logger
+	// base is the tool server's base address of a request: the challenge's realm.
+	base func(*http.Request) string
 }
 
 // require re-validates the bearer token on every request; failures answer 401 with the
@@ -27,13 +27,13 @@ func (a *authenticator) require(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if !ok || strings.TrimSpace(token) == "" {
-			a.challenge(w, "", "missing bearer token")
+			a.challenge(w, r, "", "missing bearer token")
 			return
 		}
 		company, _, err := a.store.Authenticate(r.Context(), strings.TrimSpace(token))
 		switch {
 		case errors.Is(err, store.ErrUnknownKey), errors.Is(err, store.ErrRevokedKey):
-			a.challenge(w, "invalid_token", "invalid or revoked token")
+			a.challenge(w, r, "invalid_token", "invalid or revoked token")
 			return
 		case err != nil:
 			a.log.ErrorContext(r.Context(), "mcp authentication", "err", err)
@@ -45,8 +45,9 @@ func (a *authenticator) require(next http.Handler) http.Handler {
 	})
 }
 
-func (a *authenticator) challenge(w http.ResponseWriter, code, desc string) {
-	h := fmt.Sprintf(`Bearer realm=%q, resource_metadata=%q`, a.realm, a.metadataURL)
+func (a *authenticator) challenge(w http.ResponseWriter, r *http.Request, code, desc string) {
+	base := a.base(r)
+	h := fmt.Sprintf(`Bearer realm=%q, resource_metadata=%q`, base, base+"/.well-known/oauth-protected-resource")
 	if code != "" {
 		h += fmt.Sprintf(`, error=%q, error_description=%q`, code, desc)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -75,13 +76,15 @@ func NewServer(d Deps) (http.Handler, error) {
 		Logger:                       d.Log.With("component", "mcp"),
 	})
 
-	base := strings.TrimSuffix(d.Config.MCPBaseURL, "/")
-	prm := auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
-		Resource:               base + "/mcp",
-		BearerMethodsSupported: []string{"header"},
-		ResourceName:           "recruitd tool server",
+	base := baseURL(strings.TrimSuffix(d.Config.MCPBaseURL, "/"))
+	prm := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+			Resource:               base(r) + "/mcp",
+			BearerMethodsSupported: []string{"header"},
+			ResourceName:           "recruitd tool server",
+		}).ServeHTTP(w, r)
 	})
-	a := &authenticator{store: d.Store, log: d.Log, realm: base, metadataURL: base + "/.well-known/oauth-protected-resource"}
+	a := &authenticator{store: d.Store, log: d.Log, base: base}
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", health.Live)
@@ -89,12 +92,28 @@ func NewServer(d Deps) (http.Handler, error) {
 	mux.Handle("GET /metrics", promhttp.HandlerFor(d.Gatherer, promhttp.HandlerOpts{}))
 	mux.Handle("GET /.well-known/oauth-protected-resource", prm)
 	mux.Handle("GET /.well-known/oauth-protected-resource/mcp", prm)
-	origins, err := allowedOrigins(base, d.Config.MCPAllowedOrigins)
+	origins, err := allowedOrigins(d.Config.MCPBaseURL, d.Config.MCPAllowedOrigins)
 	if err != nil {
 		return nil, err
 	}
 	mux.Handle("/mcp", checkOrigin(origins, limitBody(d.Config.MaxBodyBytes, a.require(transport))))
 	return d.Metrics.Wrap("mcp", mux), nil
+}
+
+// baseURL returns the tool server's base address ({mcp_url}) of a request: the configured one
+// (MCP_BASE_URL, which follows MCP_ADDR when unset), or, when its port is 0 (MCP_ADDR asked for
+// any free port), http:// and the address the request arrived at, so the challenge and the
+// metadata name the port really bound.
+func baseURL(configured string) func(*http.Request) string {
+	if u, err := url.Parse(configured); err != nil || u.Port() != "0" {
+		return func(*http.Request) string { return configured }
+	}
+	return func(r *http.Request) string {
+		if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+			return config.ListenURL(a.String())
+		}
+		return configured
+	}
 }
 
 // limitBody answers 413 to a declared body over n bytes and cuts off longer streamed ones.

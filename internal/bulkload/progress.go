@@ -64,18 +64,20 @@ type ProgressOptions struct {
 
 // Progress is the board of a load: every table with its rows, rate, share done and ETA,
 // redrawn in place on a terminal; elsewhere, a line per table when it starts indexing and when
-// it is loaded, every 10s a line per table in progress, and the final state of each.
+// it is loaded, every 10s a line per table in progress, a line per phase, and the final state
+// of each table.
 type Progress struct {
 	o       ProgressOptions
 	w       io.Writer
 	tables  []*TableProgress
 	phase   atomic.Pointer[string]
+	logged  string // the phase of the last log line (log mode)
 	display *progress.Display
 }
 
 // NewProgress returns the board of a load shown on w (nil: none), in phase "load".
 func NewProgress(w io.Writer, o ProgressOptions) *Progress {
-	p := &Progress{o: o, w: w}
+	p := &Progress{o: o, w: w, logged: "load"}
 	p.SetPhase("load")
 	return p
 }
@@ -128,8 +130,9 @@ func (p *Progress) draw(f progress.Frame) []string {
 			out = append(out, fmt.Sprintf("%s: %s %s", p.o.Label, progress.Clock(f.Elapsed), strings.Join(strings.Fields(p.tableLine(t, f.Now)), " ")))
 		}
 	}
-	if f.Final {
-		out = append(out, fmt.Sprintf("%s: %s %s", p.o.Label, progress.Clock(f.Elapsed), *p.phase.Load()))
+	if phase := *p.phase.Load(); f.Final || phase != p.logged {
+		out = append(out, fmt.Sprintf("%s: %s %s", p.o.Label, progress.Clock(f.Elapsed), phase))
+		p.logged = phase
 	}
 	return out
 }

@@ -43,18 +43,22 @@ func TestProgressLogsALinePerStep(t *testing.T) {
 	draw(frame(12*time.Second, false, false)) // still indexing: quiet
 	big.SetState(Ready)
 	draw(frame(13*time.Second, false, false)) // loaded
+	p.SetPhase("analyze")
+	draw(frame(14*time.Second, false, false)) // a phase of its own
+	draw(frame(15*time.Second, false, false))
 	p.Committed()
 	p.SetPhase("done")
-	draw(frame(14*time.Second, true, true)) // the tables of unknown size (the others are summed up by the caller) and the phase
+	draw(frame(16*time.Second, true, true)) // the tables of unknown size (the others are summed up by the caller) and the phase
 
 	want := []string{
 		"seed: 0:10 candidates 500 / ~2,000 25%",
 		"seed: 0:11 candidates 2,000 / 2,000 100%",
 		"seed: 0:13 candidates 2,000 / 2,000 100%",
-		"seed: 0:14 candidates 2,000 / 2,000 100%",
-		"seed: 0:14 done",
+		"seed: 0:14 analyze",
+		"seed: 0:16 candidates 2,000 / 2,000 100%",
+		"seed: 0:16 done",
 	}
-	ends := []string{"copying", "index 1/2 candidates_earth_idx", "waiting to commit", "committed", "done"}
+	ends := []string{"copying", "index 1/2 candidates_earth_idx", "waiting to commit", "analyze", "committed", "done"}
 	if len(lines) != len(want) {
 		t.Fatalf("log lines =\n%s\nwant %d lines", strings.Join(lines, "\n"), len(want))
 	}

@@ -78,8 +78,9 @@ type fixture struct {
 }
 
 type fixtureOpts struct {
-	env map[string]string
-	msg channels.Config
+	env      map[string]string
+	msg      channels.Config
+	temporal *temporaltest.Server
 }
 
 type fixtureOpt func(*fixtureOpts)
@@ -93,6 +94,9 @@ func withEnv(kv ...string) fixtureOpt {
 		}
 	}
 }
+
+// withTemporal uses srv instead of the test process's shared Temporal server.
+func withTemporal(srv *temporaltest.Server) fixtureOpt { return func(o *fixtureOpts) { o.temporal = srv } }
 
 // withMessaging replaces the outbox with live channels.
 func withMessaging(c channels.Config) fixtureOpt { return func(o *fixtureOpts) { o.msg = c } }
@@ -115,7 +119,10 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tc := temporaltest.New(t).Client(t)
+	if o.temporal == nil {
+		o.temporal = temporaltest.New(t)
+	}
+	tc := o.temporal.Client(t)
 	cfg.TemporalTaskQueue = temporaltest.TaskQueue(t)
 	reg := prometheus.NewRegistry()
 	key := make([]byte, 32)

@@ -96,6 +96,11 @@ const (
 
 func newPartnerFixture(t *testing.T, env ...string) *partnerFixture {
 	t.Helper()
+	return newPartnerFixtureWith(t, withEnv(env...))
+}
+
+func newPartnerFixtureWith(t *testing.T, opts ...fixtureOpt) *partnerFixture {
+	t.Helper()
 	sim := atssim.New([]atssim.Record{
 		{ATSType: models.ATSTypeA, ApplicantID: 1001, JobID: 5001, CandidateID: 7001, FirstName: "Ada", LastName: "Quinn", Email: "ada@example.com", Phone: "+14155550101"},
 		{ATSType: models.ATSTypeA, ApplicantID: 1002, JobID: 5001, CandidateID: 7002, FirstName: "Ben", Email: "ben@example.com"},
@@ -103,7 +108,7 @@ func newPartnerFixture(t *testing.T, env ...string) *partnerFixture {
 	}, atssim.Credentials{RestToken: "sim-token"})
 	simSrv := httptest.NewServer(sim.Handler())
 	t.Cleanup(simSrv.Close)
-	f := &partnerFixture{fixture: newFixture(t, withEnv(env...)), sim: sim}
+	f := &partnerFixture{fixture: newFixture(t, opts...), sim: sim}
 	ctx := t.Context()
 	// Workflow ids hold the slug, and tests share one Temporal server: a slug per test keeps
 	// their partner-application runs apart.

@@ -1,0 +1,172 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	workflowpb "go.temporal.io/api/workflow/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/recruitd/recruitd/internal/atssim"
+	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows"
+)
+
+// Marker values: personal data that must never reach Temporal. Each is distinctive enough that
+// finding it in a history's bytes can only mean it leaked.
+var personalMarkers = []string{
+	"Zqxfirstmarker", "Zqxlastmarker", "zqx.marker@example.com", "4155550199", // the ATS applicant
+	"Vwjfirstmarker", "Vwjlastmarker", "vwj.marker@example.com", "4155550188", // the invited candidate
+}
+
+// TestNoPersonalDataInTemporal runs every workflow kind recruitd starts with marker values for
+// names, e-mail addresses and phones, then reads every event of every history through the
+// Temporal API and finds none of the markers and no interview-link token. It also lists the
+// test's workflows by CompanySlug and finds each kind there. A new workflow kind joins the table.
+func TestNoPersonalDataInTemporal(t *testing.T) {
+	f := newPartnerFixture(t)
+	f.sim.Set(atssim.Record{ATSType: models.ATSTypeA, ApplicantID: 1099, JobID: 5001, CandidateID: 7099,
+		FirstName: "Zqxfirstmarker", LastName: "Zqxlastmarker", Email: "zqx.marker@example.com", Phone: "+1 (415) 555-0199"})
+
+	kinds := []struct {
+		kind string
+		run  func(t *testing.T)
+	}{
+		{workflows.KindJobGeneration, func(t *testing.T) {
+			job := f.createJob(t, f.acmeKey, map[string]any{"externalJobId": "pii-1", "jobDescription": "We are hiring a Registered Nurse. Requirements: RN license."})
+			f.awaitGenerated(t, f.acmeKey, job.Payload)
+		}},
+		{workflows.KindInvite, func(t *testing.T) {
+			resp := f.send(t, http.MethodPost, "/v1/api/inviteCandidate", f.acmeKey, map[string]any{
+				"interviewerId": "acme-" + simJob,
+				"candidate":     map[string]any{"firstName": "Vwjfirstmarker", "lastName": "Vwjlastmarker", "email": "vwj.marker@example.com", "phone": "+14155550188"},
+			})
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("inviteCandidate = %d", resp.StatusCode)
+			}
+			awaitText(t, f.outbox, "vwj.marker@example.com")
+		}},
+		{workflows.KindPartnerApplication, func(t *testing.T) {
+			if status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1099","atsJobId":"5001"}`); status != http.StatusAccepted {
+				t.Fatalf("submit = %d %v", status, body)
+			}
+			if got := f.recv.await(t, 1); got[0].Status != "invited" || got[0].InterviewLink == "" {
+				t.Fatalf("callback = %+v, want invited with a link", got[0])
+			}
+		}},
+		{workflows.KindCallback, func(t *testing.T) {
+			// A repeat after settlement replays the terminal callback, link included.
+			if status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1099"}`); status != http.StatusAccepted {
+				t.Fatalf("repeat = %d %v", status, body)
+			}
+			if got := f.recv.await(t, 2); got[1].Reason != "repeat_submission" || got[1].InterviewLink == "" {
+				t.Fatalf("replay = %+v, want a replay with the link", got[1])
+			}
+		}},
+	}
+	for _, k := range workflows.Kinds() {
+		if !slices.ContainsFunc(kinds, func(c struct {
+			kind string
+			run  func(t *testing.T)
+		}) bool {
+			return c.kind == k
+		}) {
+			t.Errorf("workflow kind %q has no row in this test's table: add one that runs it with marker values", k)
+		}
+	}
+	for _, k := range kinds {
+		t.Run(k.kind, k.run)
+	}
+	if t.Failed() {
+		return
+	}
+
+	var tokens []string
+	if err := f.st.DB().Model(&models.InterviewSession{}).Where("company_id = ?", f.acme.ID).Pluck("link_token", &tokens).Error; err != nil || len(tokens) < 2 {
+		t.Fatalf("link tokens = %d, %v; want the invitations' sessions", len(tokens), err)
+	}
+	needles := append(slices.Clone(personalMarkers), tokens...)
+
+	execs := listWorkflows(t, f.tc, fmt.Sprintf("TaskQueue = %q", f.queue), len(kinds))
+	bySlug := listWorkflows(t, f.tc, fmt.Sprintf("CompanySlug = %q", f.acme.Slug), len(kinds))
+	seen := map[string]bool{}
+	for _, e := range bySlug {
+		seen[strings.SplitN(e.GetExecution().GetWorkflowId(), "/", 2)[0]] = true
+	}
+	for _, k := range kinds {
+		if !seen[k.kind] {
+			t.Errorf("no %s workflow listed by CompanySlug = %q (listed %d)", k.kind, f.acme.Slug, len(bySlug))
+		}
+	}
+	events := 0
+	for _, e := range execs {
+		id, run := e.GetExecution().GetWorkflowId(), e.GetExecution().GetRunId()
+		if !slices.ContainsFunc(bySlug, func(b *workflowpb.WorkflowExecutionInfo) bool { return b.GetExecution().GetRunId() == run }) {
+			t.Errorf("workflow %s on the test's queue is not listed by CompanySlug", id)
+		}
+		it := f.tc.GetWorkflowHistory(t.Context(), id, run, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+		for it.HasNext() {
+			ev, err := it.Next()
+			if err != nil {
+				t.Fatalf("history of %s: %v", id, err)
+			}
+			events++
+			raw, err := proto.Marshal(ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw = bytes.ToLower(raw)
+			for _, n := range needles {
+				if bytes.Contains(raw, []byte(strings.ToLower(n))) {
+					t.Errorf("history of %s, event %d (%s), holds %q", id, ev.GetEventId(), ev.GetEventType(), n)
+				}
+			}
+		}
+	}
+	t.Logf("scanned %d events of %d workflows for %d needles", events, len(execs), len(needles))
+}
+
+// listWorkflows lists open and closed workflows matching query, waiting (visibility is
+// eventually consistent) until at least min are listed.
+func listWorkflows(t *testing.T, tc client.Client, query string, min int) []*workflowpb.WorkflowExecutionInfo {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var out []*workflowpb.WorkflowExecutionInfo
+		var token []byte
+		for {
+			resp, err := tc.ListWorkflow(t.Context(), &workflowservice.ListWorkflowExecutionsRequest{Query: query, NextPageToken: token})
+			if err != nil {
+				t.Fatalf("list workflows %s: %v", query, err)
+			}
+			out = append(out, resp.GetExecutions()...)
+			if token = resp.GetNextPageToken(); len(token) == 0 {
+				break
+			}
+		}
+		if len(out) >= min || time.Now().After(deadline) {
+			return out
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// awaitText waits until the outbox holds s.
+func awaitText(t *testing.T, b *syncBuffer, s string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(b.String(), s) {
+		if time.Now().After(deadline) {
+			t.Fatalf("outbox lacks %q after 30s", s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -36,9 +36,11 @@ func registerCandidateReport(s *mcp.Server, env *toolkit.Env) {
 			"only candidates with a matching session are listed. limit is the number of sessions per candidate, newest first (default 5, max 20). " +
 			"At most 10 candidates are returned (most recently updated first). Each session lists up to 10 of its recruiter notes, newest first; " +
 			"notes not tied to a session are listed per candidate, also up to 10. " +
-			"inviteToCompletionSeconds is null unless the session is COMPLETED. fraudHighRisk (score below 50) and fraudVerificationScore are null when the " +
-			"company's fraud_detection_enabled is off or no verification exists; cheatingFlagged (score at or above the company's cheat threshold) and " +
-			"cheatingScore are null when model_cheat_detection_enabled is off or the session has no evaluation.",
+			"inviteToCompletionSeconds is null unless the session is COMPLETED. fraudHighRisk (score below 50) and fraudVerificationScore come from the " +
+			"session's own fraud verification, else the candidate's latest one (fraudCheck says which: thisSession, candidate, otherSession); they are " +
+			"null when the company's fraud_detection_enabled is off (fraudCheck off) or the candidate was never verified (fraudCheck none). " +
+			"cheatingFlagged (score at or above the company's cheat threshold) and cheatingScore are null when model_cheat_detection_enabled is off " +
+			"(cheatingEvaluation off) or the session has no evaluation (cheatingEvaluation notEvaluated).",
 	}, candidateReport)
 }
 
@@ -76,11 +78,25 @@ type ReportSession struct {
 	ServiceReview             *string  `json:"serviceReview" jsonschema:"the AI interviewer's review"`
 	Notes                     []Note   `json:"notes" jsonschema:"up to 10 recruiter notes on this session, newest first"`
 	InviteToCompletionSeconds *int64   `json:"inviteToCompletionSeconds" jsonschema:"seconds from invitation to completion; null unless COMPLETED"`
-	FraudHighRisk             *bool    `json:"fraudHighRisk" jsonschema:"true when the fraud verification score is below 50; null when fraud detection is off or there is no verification"`
-	FraudVerificationScore    *float64 `json:"fraudVerificationScore" jsonschema:"0-100, lower is riskier; null when fraud detection is off or there is no verification"`
-	CheatingFlagged           *bool    `json:"cheatingFlagged" jsonschema:"true when the cheating score is at or above the company's cheat threshold; null when cheating detection is off or there is no evaluation"`
-	CheatingScore             *float64 `json:"cheatingScore" jsonschema:"raw cheating score 0-100; null when cheating detection is off or there is no evaluation"`
+	FraudHighRisk             *bool    `json:"fraudHighRisk" jsonschema:"true when the fraud verification score is below 50; null when fraud detection is off or the candidate was never verified (see fraudCheck)"`
+	FraudVerificationScore    *float64 `json:"fraudVerificationScore" jsonschema:"0-100, lower is riskier; null when fraud detection is off or the candidate was never verified (see fraudCheck)"`
+	FraudCheck                string   `json:"fraudCheck" jsonschema:"which fraud verification the two fraud figures come from: thisSession, candidate (a check tied to no session), otherSession (the candidate's latest check, made for another session), none (detection on, never verified) or off (fraud_detection_enabled is off)"`
+	FraudCheckSessionID       *string  `json:"fraudCheckSessionId" jsonschema:"the session the fraud verification was made for (thisSession, otherSession); null otherwise"`
+	CheatingFlagged           *bool    `json:"cheatingFlagged" jsonschema:"true when the cheating score is at or above the company's cheat threshold; null when cheating detection is off or the session has no evaluation (see cheatingEvaluation)"`
+	CheatingScore             *float64 `json:"cheatingScore" jsonschema:"raw cheating score 0-100; null when cheating detection is off or the session has no evaluation (see cheatingEvaluation)"`
+	CheatingEvaluation        string   `json:"cheatingEvaluation" jsonschema:"evaluated, notEvaluated (detection on, the session has no cheating evaluation) or off (model_cheat_detection_enabled is off)"`
 }
+
+// Values of ReportSession.FraudCheck and CheatingEvaluation.
+const (
+	checkThisSession  = "thisSession"
+	checkCandidate    = "candidate"
+	checkOtherSession = "otherSession"
+	checkNone         = "none"
+	checkOff          = "off"
+	evaluated         = "evaluated"
+	notEvaluated      = "notEvaluated"
+)
 
 // ReportCandidate is one candidate of a report.
 type ReportCandidate struct {
@@ -236,14 +252,15 @@ func reportSessions(ctx context.Context, call *toolkit.Call, db toolkit.Querier,
 		CROSS JOIN LATERAL (
 			SELECT s.id, s.candidate_id, s.job_id, j.title, s.status, s.medium_type, s.invited_at, s.completed_at, s.decision,
 				s.recruiter_rating, s.service_rating, s.recruiter_review, s.service_review,
-				ce.cheating_score, fv.overall_verification_score
+				ce.cheating_score, fv.overall_verification_score, fv.session_id
 			FROM interview_sessions s
 			JOIN jobs j ON j.company_id = $1 AND j.id = s.job_id
 			LEFT JOIN cheating_evaluations ce ON ce.company_id = $1 AND ce.session_id = s.id
 			LEFT JOIN LATERAL (
-				SELECT f.overall_verification_score FROM fraud_verifications f
-				WHERE f.company_id = $1 AND f.candidate_id = s.candidate_id AND (f.session_id = s.id OR f.session_id IS NULL)
-				ORDER BY f.session_id IS NULL, f.created_at DESC, f.id LIMIT 1) fv ON true
+				-- The session's own check, else the candidate's latest (as getCandidateVerification).
+				SELECT f.overall_verification_score, f.session_id FROM fraud_verifications f
+				WHERE f.company_id = $1 AND f.candidate_id = s.candidate_id
+				ORDER BY f.session_id IS NOT DISTINCT FROM s.id DESC, f.created_at DESC, f.id LIMIT 1) fv ON true
 			WHERE s.company_id = $1 AND s.candidate_id = cid.id`+filter+`
 			ORDER BY s.invited_at DESC, s.created_at DESC, s.id
 			LIMIT `+lim+`) x`, q.Args...)
@@ -258,8 +275,9 @@ func reportSessions(ctx context.Context, call *toolkit.Call, db toolkit.Querier,
 		var completed sql.NullTime
 		var rr, sr, cheat, fraud sql.NullFloat64
 		var rrev, srev sql.NullString
+		var fraudSession uuid.NullUUID
 		if err := rows.Scan(&sid, &cid, &jid, &r.JobTitle, &r.Status, &r.MediumType, &invited, &completed, &r.Decision,
-			&rr, &sr, &rrev, &srev, &cheat, &fraud); err != nil {
+			&rr, &sr, &rrev, &srev, &cheat, &fraud, &fraudSession); err != nil {
 			return err
 		}
 		r.SessionID, r.SessionLink = sid.String(), call.Env.Links.Session(sid)
@@ -271,13 +289,30 @@ func reportSessions(ctx context.Context, call *toolkit.Call, db toolkit.Querier,
 		if r.Status == string(models.SessionStatusCompleted) && completed.Valid && invited.Valid {
 			r.InviteToCompletionSeconds = ptr(int64(completed.Time.Sub(invited.Time).Seconds()))
 		}
-		if co.FraudDetectionEnabled && fraud.Valid {
+		r.FraudCheck, r.CheatingEvaluation = checkOff, checkOff
+		switch {
+		case !co.FraudDetectionEnabled:
+		case !fraud.Valid:
+			r.FraudCheck = checkNone
+		default:
 			r.FraudVerificationScore = toolkit.NullFloat(fraud)
 			r.FraudHighRisk = ptr(fraud.Float64 < fraudHighRiskBelow)
+			r.FraudCheck = checkCandidate
+			if fraudSession.Valid {
+				r.FraudCheck, r.FraudCheckSessionID = checkOtherSession, ptr(fraudSession.UUID.String())
+				if fraudSession.UUID == sid {
+					r.FraudCheck = checkThisSession
+				}
+			}
 		}
-		if co.ModelCheatDetectionEnabled && cheat.Valid {
+		switch {
+		case !co.ModelCheatDetectionEnabled:
+		case !cheat.Valid:
+			r.CheatingEvaluation = notEvaluated
+		default:
 			r.CheatingScore = toolkit.NullFloat(cheat)
 			r.CheatingFlagged = ptr(cheat.Float64 >= co.CheatThreshold)
+			r.CheatingEvaluation = evaluated
 		}
 		if c := byID[cid]; c != nil {
 			c.Sessions = append(c.Sessions, r)
@@ -370,19 +405,17 @@ func reportText(call *toolkit.Call, in CandidateReportInput, jobName string, sta
 			if s.InviteToCompletionSeconds != nil {
 				itc = fmt.Sprintf("%s (%d s)", duration(float64(*s.InviteToCompletionSeconds)), *s.InviteToCompletionSeconds)
 			}
-			fraud := "n/a (fraud detection off)"
-			if co.FraudDetectionEnabled {
-				fraud = "no verification"
-				if s.FraudVerificationScore != nil {
-					fraud = fmt.Sprintf("%s/100, high risk: %s", toolkit.Num(s.FraudVerificationScore), toolkit.Bool(s.FraudHighRisk))
+			fraud := map[string]string{checkOff: "n/a (fraud detection off)", checkNone: "no verification of this candidate"}[s.FraudCheck]
+			if s.FraudVerificationScore != nil {
+				which := map[string]string{checkThisSession: "check of this session", checkCandidate: "candidate-level check"}[s.FraudCheck]
+				if s.FraudCheck == checkOtherSession {
+					which = "the candidate's latest check, made for session " + *s.FraudCheckSessionID
 				}
+				fraud = fmt.Sprintf("%s/100, high risk: %s (%s)", toolkit.Num(s.FraudVerificationScore), toolkit.Bool(s.FraudHighRisk), which)
 			}
-			cheat := "n/a (cheating detection off)"
-			if co.ModelCheatDetectionEnabled {
-				cheat = "not evaluated"
-				if s.CheatingScore != nil {
-					cheat = fmt.Sprintf("%s (threshold %s), flagged: %s", toolkit.Num(s.CheatingScore), toolkit.Num(&co.CheatThreshold), toolkit.Bool(s.CheatingFlagged))
-				}
+			cheat := map[string]string{checkOff: "n/a (cheating detection off)", notEvaluated: "not evaluated"}[s.CheatingEvaluation]
+			if s.CheatingScore != nil {
+				cheat = fmt.Sprintf("%s (threshold %s), flagged: %s", toolkit.Num(s.CheatingScore), toolkit.Num(&co.CheatThreshold), toolkit.Bool(s.CheatingFlagged))
 			}
 			t.KV("Session", s.SessionLink, "Job", s.JobLink, "Invited", s.InvitedAt, "Completed", toolkit.Str(s.CompletedAt),
 				"Invite to completion", itc, "Decision", s.Decision,

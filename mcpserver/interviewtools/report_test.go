@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/recruitd/recruitd/mcpserver/interviewtools"
+	"github.com/recruitd/recruitd/mcpserver/toolkit/tooltest"
 )
 
 type reportOut = interviewtools.CandidateReportOutput
@@ -148,21 +149,35 @@ func TestCandidateReportSessions(t *testing.T) {
 		"S1 note 12", "General note B", "28h 30m 00s (102600 s)", "30/100, high risk: yes", "85 (threshold 70), flagged: yes", "2 shown of 2")
 	notContains(t, "report text", r.Text, "S1 note 02", "S1 note 01")
 
-	// Jane: S8 CANCELLED (newest) and S2 COMPLETED. Non-completed → inviteToCompletionSeconds null; S8 has no fraud row of its
-	// own and Jane no candidate-level one → null; no cheating evaluation → null. S2: F2 80 → not high risk; cheating 40 → not flagged.
-	o, _ = call[reportOut](t, f, nil, "getCandidateReport", map[string]any{"email": "jane@example.com"}, nil)
+	// Jane: S8 CANCELLED (newest) and S2 COMPLETED. Non-completed → inviteToCompletionSeconds null. S8 has no fraud row of its
+	// own and Jane no candidate-level one → her latest check, F2 of S2 (80, not high risk), as getCandidateVerification
+	// reports; no cheating evaluation → null, "notEvaluated". S2: F2 80 → not high risk; cheating 40 → not flagged.
+	o, r = call[reportOut](t, f, nil, "getCandidateReport", map[string]any{"email": "jane@example.com"}, nil)
 	jane := o.Candidates[0]
 	if got := reportSessions(f, jane); !slices.Equal(got, []string{"S8", "S2"}) {
 		t.Fatalf("jane sessions = %v", got)
 	}
 	s8, s2 := jane.Sessions[0], jane.Sessions[1]
-	if s8.InviteToCompletionSeconds != nil || s8.CompletedAt != nil || s8.FraudHighRisk != nil || s8.FraudVerificationScore != nil ||
-		s8.CheatingFlagged != nil || s8.CheatingScore != nil || s8.RecruiterRating != nil || s8.Notes == nil || len(s8.Notes) != 0 {
+	if s8.InviteToCompletionSeconds != nil || s8.CompletedAt != nil || f64(s8.FraudVerificationScore) != 80 || s8.FraudHighRisk == nil || *s8.FraudHighRisk ||
+		s8.FraudCheck != "otherSession" || s8.FraudCheckSessionID == nil || *s8.FraudCheckSessionID != f.sess["S2"].String() ||
+		s8.CheatingFlagged != nil || s8.CheatingScore != nil || s8.CheatingEvaluation != "notEvaluated" || s8.RecruiterRating != nil || s8.Notes == nil || len(s8.Notes) != 0 {
 		t.Errorf("S8 = %+v", s8)
 	}
-	if f64(s2.FraudVerificationScore) != 80 || *s2.FraudHighRisk || f64(s2.CheatingScore) != 40 || *s2.CheatingFlagged || s2.RecruiterRating != nil ||
-		*s2.InviteToCompletionSeconds != 99000 {
+	if f64(s2.FraudVerificationScore) != 80 || *s2.FraudHighRisk || s2.FraudCheck != "thisSession" || f64(s2.CheatingScore) != 40 || *s2.CheatingFlagged ||
+		s2.CheatingEvaluation != "evaluated" || s2.RecruiterRating != nil || *s2.InviteToCompletionSeconds != 99000 {
 		t.Errorf("S2 = %+v", s2)
+	}
+	contains(t, "jane text", r.Text, "80/100, high risk: no (the candidate's latest check, made for session "+f.sess["S2"].String()+")",
+		"80/100, high risk: no (check of this session)", "Cheating score:       not evaluated")
+	var ver struct {
+		Fraud *struct {
+			Score float64 `json:"score"`
+		} `json:"fraud"`
+	}
+	vr := f.h.OK(t, tooltest.KeyCaller(f.acme), "getCandidateVerification", map[string]any{"email": "jane@example.com"})
+	vr.Decode(t, &ver)
+	if ver.Fraud == nil || ver.Fraud.Score != f64(s8.FraudVerificationScore) {
+		t.Errorf("getCandidateVerification(jane) fraud %+v, getCandidateReport S8 fraud %v; want the same score", ver.Fraud, f64(s8.FraudVerificationScore))
 	}
 	// Bob: the candidate-level fraud check F3 (49.5, no session) applies to his sessions; S3's cheating 70 = threshold → flagged.
 	// 11 general notes → the 10 newest.
@@ -171,7 +186,8 @@ func TestCandidateReportSessions(t *testing.T) {
 	if got := reportSessions(f, bob); !slices.Equal(got, []string{"S3", "S6"}) {
 		t.Fatalf("bob sessions = %v", got)
 	}
-	if s3 := bob.Sessions[0]; f64(s3.FraudVerificationScore) != 49.5 || !*s3.FraudHighRisk || f64(s3.CheatingScore) != 70 || !*s3.CheatingFlagged {
+	if s3 := bob.Sessions[0]; f64(s3.FraudVerificationScore) != 49.5 || !*s3.FraudHighRisk || s3.FraudCheck != "candidate" || s3.FraudCheckSessionID != nil ||
+		f64(s3.CheatingScore) != 70 || !*s3.CheatingFlagged {
 		t.Errorf("S3 = %+v", s3)
 	}
 	if s6 := bob.Sessions[1]; s6.Status != "EXPIRED" || s6.InviteToCompletionSeconds != nil || f64(s6.FraudVerificationScore) != 49.5 || s6.CheatingScore != nil {
@@ -220,7 +236,8 @@ func TestCandidateReportFlags(t *testing.T) {
 	}
 	// Both flags off: all four integrity fields null although rows exist.
 	s := peter()
-	if s.FraudHighRisk != nil || s.FraudVerificationScore != nil || s.CheatingFlagged != nil || s.CheatingScore != nil {
+	if s.FraudHighRisk != nil || s.FraudVerificationScore != nil || s.CheatingFlagged != nil || s.CheatingScore != nil ||
+		s.FraudCheck != "off" || s.CheatingEvaluation != "off" {
 		t.Errorf("flags off = %+v", s)
 	}
 	_, r := call[reportOut](t, f, f.initech, "getCandidateReport", map[string]any{"name": "peter"}, nil)
@@ -241,9 +258,11 @@ func TestCandidateReportFlags(t *testing.T) {
 	if s := peter(); f64(s.CheatingScore) != 90 || *s.CheatingFlagged {
 		t.Errorf("threshold 95 = %+v", s)
 	}
-	// Enabled but no evaluation: null (S10 of acme).
-	o, _ := call[reportOut](t, f, nil, "getCandidateReport", map[string]any{"name": "mendez", "jobName": "sales"}, nil)
-	if s := o.Candidates[0].Sessions[0]; s.CheatingScore != nil || s.CheatingFlagged != nil || s.FraudVerificationScore != nil {
+	// Enabled but no evaluation and no verification of the candidate: null, said apart (S10 of acme).
+	o, r := call[reportOut](t, f, nil, "getCandidateReport", map[string]any{"name": "mendez", "jobName": "sales"}, nil)
+	if s := o.Candidates[0].Sessions[0]; s.CheatingScore != nil || s.CheatingFlagged != nil || s.CheatingEvaluation != "notEvaluated" ||
+		s.FraudVerificationScore != nil || s.FraudHighRisk != nil || s.FraudCheck != "none" {
 		t.Errorf("S10 = %+v", s)
 	}
+	contains(t, "S10 text", r.Text, "no verification of this candidate", "not evaluated")
 }

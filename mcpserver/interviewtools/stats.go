@@ -104,7 +104,7 @@ type MediumCount struct {
 	CompletionRate *float64 `json:"completionRate" jsonschema:"completed / sessions in percent; null when no session"`
 }
 
-// TopCandidate is one ranked completed session.
+// TopCandidate is one ranked candidate and their best rated completed session.
 type TopCandidate struct {
 	Rank            int      `json:"rank"`
 	CandidateID     string   `json:"candidateId"`
@@ -472,34 +472,68 @@ func byInterviewer(ctx context.Context, call *toolkit.Call, q *toolkit.Query, f 
 	return nil
 }
 
-// topCandidates ranks the rated completed sessions: the top rows first (an index walk in rank
-// order, interview_sessions_company_rank_idx), then their candidates and jobs.
+// topCandidates ranks candidates by their best rated completed session, one row each. The
+// sessions are walked in rank order (an index walk, interview_sessions_company_rank_idx) a page at
+// a time, each page joined to its candidates and jobs; a candidate's first session in that order
+// is their best, later ones are skipped, and the walk stops once limit candidates are found. (A
+// candidate has few sessions, so one page of a little more than limit rows nearly always does.)
 func topCandidates(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q *toolkit.Query, f filters, w toolkit.Window, decisions []models.Decision, limit int, out *InterviewStatsOutput, t *toolkit.Text) error {
 	decision := ""
 	if len(decisions) > 0 {
 		decision = " AND s.decision = ANY(" + q.Arg(toolkit.Strings(decisions)) + "::text[])"
 	}
+	page := limit + limit/4 + 4
+	where := f.on("s") + decision + q.Range("s.completed_at", w)
 	stmt := `WITH top AS (
 			SELECT s.id, s.candidate_id, s.job_id, s.recruiter_rating, s.service_rating, s.decision, s.medium_type, s.completed_at
 			FROM interview_sessions s
 			WHERE s.company_id = $1 AND s.status = 'COMPLETED'
-			  AND (s.recruiter_rating IS NOT NULL OR s.service_rating IS NOT NULL)` + f.on("s") + decision + q.Range("s.completed_at", w) + `
+			  AND (s.recruiter_rating IS NOT NULL OR s.service_rating IS NOT NULL)` + where + `
 			ORDER BY s.recruiter_rating DESC NULLS LAST, s.service_rating DESC NULLS LAST, s.completed_at DESC, s.id
-			LIMIT ` + q.Arg(limit) + `)
+			LIMIT ` + q.Arg(page) + ` OFFSET ` + q.Arg(0) + `)
 		SELECT top.id, top.candidate_id, c.first_name, c.last_name, c.email, top.job_id, j.title, top.recruiter_rating, top.service_rating,
 			top.decision, top.medium_type, top.completed_at
 		FROM top
 		JOIN candidates c ON c.company_id = $1 AND c.id = top.candidate_id
 		JOIN jobs j ON j.company_id = $1 AND j.id = top.job_id
 		ORDER BY top.recruiter_rating DESC NULLS LAST, top.service_rating DESC NULLS LAST, top.completed_at DESC, top.id`
-	rows, err := db.QueryContext(ctx, stmt, q.Args...)
+	offsetArg := len(q.Args) - 1
+	out.TopCandidates = []TopCandidate{}
+	seen := map[uuid.UUID]bool{}
+	var table [][]string
+	for start := 0; len(out.TopCandidates) < limit; start += page {
+		q.Args[offsetArg] = start
+		n, err := rankPage(ctx, call, db, stmt, q.Args, limit, seen, out, &table)
+		if err != nil {
+			return fmt.Errorf("rank top candidates: %w", err)
+		}
+		if n < page {
+			break
+		}
+	}
+	filter := "all decisions"
+	if len(decisions) > 0 {
+		filter = "decision in " + fmt.Sprint(toolkit.Strings(decisions))
+	}
+	t.Line("Candidates ranked by their best completed interview (recruiter rating, then AI service rating; unrated sessions are left out), one row each; %s; limit %d.", filter, limit)
+	t.Blank()
+	t.Table([]string{"#", "Candidate", "Job", "Recruiter", "Service", "Decision", "Completed", "Candidate link", "Session link"}, table,
+		"No rated completed interview in this scope and window.")
+	return nil
+}
+
+// rankPage reads one page of ranked sessions, adding the best session of every candidate not
+// seen yet until out holds limit of them; it returns how many sessions the page had.
+func rankPage(ctx context.Context, call *toolkit.Call, db toolkit.Querier, stmt string, args []any, limit int, seen map[uuid.UUID]bool,
+	out *InterviewStatsOutput, table *[][]string) (int, error) {
+	rows, err := db.QueryContext(ctx, stmt, args...)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer rows.Close()
-	out.TopCandidates = []TopCandidate{}
-	var table [][]string
+	n := 0
 	for rows.Next() {
+		n++
 		var r TopCandidate
 		var sid, cid, jid uuid.UUID
 		var first, last string
@@ -507,8 +541,12 @@ func topCandidates(ctx context.Context, call *toolkit.Call, db toolkit.Querier, 
 		var rr, sr sql.NullFloat64
 		var completed sql.NullTime
 		if err := rows.Scan(&sid, &cid, &first, &last, &email, &jid, &r.JobTitle, &rr, &sr, &r.Decision, &r.MediumType, &completed); err != nil {
-			return err
+			return n, err
 		}
+		if seen[cid] || len(out.TopCandidates) >= limit {
+			continue
+		}
+		seen[cid] = true
 		r.Rank = len(out.TopCandidates) + 1
 		r.SessionID, r.SessionLink = sid.String(), call.Env.Links.Session(sid)
 		r.CandidateID, r.CandidateLink, r.CandidateName, r.CandidateEmail = cid.String(), call.Env.Links.Candidate(cid), fullName(first, last), toolkit.NullString(email)
@@ -516,19 +554,8 @@ func topCandidates(ctx context.Context, call *toolkit.Call, db toolkit.Querier, 
 		r.RecruiterRating, r.ServiceRating = toolkit.NullFloat(rr), toolkit.NullFloat(sr)
 		r.CompletedAt = toolkit.Timestamp(completed.Time)
 		out.TopCandidates = append(out.TopCandidates, r)
-		table = append(table, []string{fmt.Sprint(r.Rank), r.CandidateName, toolkit.OrDash(r.JobTitle), toolkit.Num(r.RecruiterRating), toolkit.Num(r.ServiceRating),
+		*table = append(*table, []string{fmt.Sprint(r.Rank), r.CandidateName, toolkit.OrDash(r.JobTitle), toolkit.Num(r.RecruiterRating), toolkit.Num(r.ServiceRating),
 			r.Decision, toolkit.Date(completed.Time), r.CandidateLink, r.SessionLink})
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	filter := "all decisions"
-	if len(decisions) > 0 {
-		filter = "decision in " + fmt.Sprint(toolkit.Strings(decisions))
-	}
-	t.Line("Completed interviews ranked by recruiter rating, then AI service rating (unrated sessions are left out); %s; limit %d.", filter, limit)
-	t.Blank()
-	t.Table([]string{"#", "Candidate", "Job", "Recruiter", "Service", "Decision", "Completed", "Candidate link", "Session link"}, table,
-		"No rated completed interview in this scope and window.")
-	return nil
+	return n, rows.Err()
 }

@@ -238,9 +238,10 @@ func TestInterviewStatsTopCandidates(t *testing.T) {
 		}
 		return s
 	}
-	// Recruiter rating desc, then service rating desc; unrated S10 S11 left out.
+	// Candidates by their best session: recruiter rating desc, then service rating desc; John Smith's S4 (8) is
+	// behind his S1 (9), so he is listed once; unrated S10 S11 left out.
 	o, r := top(nil)
-	if got := sessions(o); !slices.Equal(got, []string{"S1", "S4", "S3", "S9", "S2"}) || *o.Limit != 10 {
+	if got := sessions(o); !slices.Equal(got, []string{"S1", "S3", "S9", "S2"}) || *o.Limit != 10 {
 		t.Errorf("topCandidates = %v (limit %d)", got, *o.Limit)
 	}
 	c := o.TopCandidates[0]
@@ -249,8 +250,8 @@ func TestInterviewStatsTopCandidates(t *testing.T) {
 		c.JobTitle != "Backend Engineer" || c.CompletedAt != "2026-03-02T14:30:00Z" {
 		t.Errorf("first = %+v", c)
 	}
-	if o.TopCandidates[4].RecruiterRating != nil || f64(o.TopCandidates[4].ServiceRating) != 9.5 {
-		t.Errorf("last = %+v", o.TopCandidates[4])
+	if o.TopCandidates[3].Rank != 4 || o.TopCandidates[3].RecruiterRating != nil || f64(o.TopCandidates[3].ServiceRating) != 9.5 {
+		t.Errorf("last = %+v", o.TopCandidates[3])
 	}
 	contains(t, "top text", r.Text, "John Smith", "Jane Smithers", f.h.Env.Links.Session(f.sess["S1"]), f.h.Env.Links.Candidate(f.cand["C2"]), "2026-03-02")
 
@@ -259,11 +260,11 @@ func TestInterviewStatsTopCandidates(t *testing.T) {
 		t.Errorf("decision filter = %v %v", got, o.Decisions)
 	}
 	o, _ = top(map[string]any{"limit": 2})
-	if got := sessions(o); !slices.Equal(got, []string{"S1", "S4"}) || len(o.Messages) != 0 {
+	if got := sessions(o); !slices.Equal(got, []string{"S1", "S3"}) || len(o.Messages) != 0 {
 		t.Errorf("limit 2 = %v %v", got, o.Messages)
 	}
 	o, r = top(map[string]any{"limit": 500})
-	if *o.Limit != 100 || len(o.TopCandidates) != 5 {
+	if *o.Limit != 100 || len(o.TopCandidates) != 4 {
 		t.Errorf("limit 500 = %d", *o.Limit)
 	}
 	hasNotice(t, "limit clamp", o.Notices, r, "limit 500 is above the maximum 100; used 100")

@@ -43,3 +43,35 @@ func TestSearchDocumentation(t *testing.T) {
 	h.ToolError(t, caller, "searchDocumentation", map[string]any{"query": strings.Repeat("job ", 200)}, "longer than 500")
 	h.AssertIsolated(t, acme, globex, "searchDocumentation", map[string]any{"query": "create a job"})
 }
+
+// TestSearchDocumentationNeverBuildsTheIndex: the tool reads the index recruitd migrate builds;
+// without one it says so, with one built from other docs it answers with a notice, and it writes
+// nothing either way.
+func TestSearchDocumentationNeverBuildsTheIndex(t *testing.T) {
+	h := tooltest.New(t, time.Time{}, searchtools.Register)
+	acme := h.Company(t, "acme", "Acme Corp", nil)
+	caller := tooltest.KeyCaller(acme)
+	ask := map[string]any{"query": "how do I create a job"}
+
+	if _, err := h.DB.SQL.ExecContext(t.Context(), `UPDATE doc_index_state SET content_hash = 'older docs'`); err != nil {
+		t.Fatal(err)
+	}
+	r := h.OK(t, caller, "searchDocumentation", ask)
+	var out struct {
+		Found   bool     `json:"found"`
+		Notices []string `json:"notices"`
+	}
+	r.Decode(t, &out)
+	if !out.Found || len(out.Notices) != 1 || !strings.Contains(out.Notices[0], "built from another version of the docs") || !strings.Contains(r.Text, "recruitd migrate") {
+		t.Errorf("searchDocumentation on a stale index = found %v, notices %v\n%s", out.Found, out.Notices, r.Text)
+	}
+
+	if _, err := h.DB.SQL.ExecContext(t.Context(), `DELETE FROM doc_sections; DELETE FROM doc_index_state`); err != nil {
+		t.Fatal(err)
+	}
+	h.ToolError(t, caller, "searchDocumentation", ask, "the documentation index has not been built")
+	var rows int
+	if err := h.DB.SQL.QueryRowContext(t.Context(), `SELECT (SELECT count(*) FROM doc_sections) + (SELECT count(*) FROM doc_index_state)`).Scan(&rows); err != nil || rows != 0 {
+		t.Errorf("index rows after searchDocumentation on a missing index = %d, %v; want 0 (the tool builds nothing)", rows, err)
+	}
+}

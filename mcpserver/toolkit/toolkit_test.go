@@ -2,6 +2,7 @@ package toolkit_test
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 	"testing"
 	"time"
@@ -31,6 +32,15 @@ func register(done chan error) func(*mcp.Server, *toolkit.Env) {
 				return sleepOutput{}, nil, toolkit.Errorf("bad argument")
 			case "internal":
 				return sleepOutput{}, nil, context.DeadlineExceeded
+			case "write":
+				w, ok := call.DB.(interface {
+					ExecContext(context.Context, string, ...any) (sql.Result, error)
+				})
+				if !ok {
+					return sleepOutput{}, nil, toolkit.Errorf("call.DB %T cannot execute statements", call.DB)
+				}
+				_, err := w.ExecContext(ctx, `UPDATE companies SET name = 'Hacked' WHERE id = $1`, call.Company.ID)
+				return sleepOutput{}, nil, toolkit.Errorf("write: %v", err)
 			case "sleep":
 				_, err := call.Env.Store.SQL().ExecContext(ctx, `SELECT pg_sleep(30)`)
 				done <- err
@@ -95,5 +105,17 @@ func TestClientGoingAwayCancelsTheQuery(t *testing.T) {
 	var n int
 	if err := h.DB.SQL.QueryRowContext(t.Context(), `SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND state = 'active'`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("pg_sleep still active in %d backends (%v)", n, err)
+	}
+}
+
+// TestCallsCannotWrite: a tool's queries run in a read-only transaction, so Postgres refuses a
+// write whatever the tool does.
+func TestCallsCannotWrite(t *testing.T) {
+	h := tooltest.New(t, time.Time{}, register(nil))
+	acme := h.Company(t, "acme", "Acme Corp", nil)
+	h.ToolError(t, tooltest.KeyCaller(acme), "probe", map[string]any{"fail": "write"}, "cannot execute UPDATE in a read-only transaction")
+	var name string
+	if err := h.DB.SQL.QueryRowContext(t.Context(), `SELECT name FROM companies WHERE id = $1`, acme.ID).Scan(&name); err != nil || name != "Acme Corp" {
+		t.Errorf("company name after the write attempt = %q, %v; want Acme Corp", name, err)
 	}
 }

@@ -1,0 +1,167 @@
+package outbox_test
+
+import (
+	"errors"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/client"
+
+	"github.com/recruitd/recruitd/activities"
+	"github.com/recruitd/recruitd/internal/generate"
+	"github.com/recruitd/recruitd/internal/outbox"
+	"github.com/recruitd/recruitd/internal/pgtest"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/internal/temporaltest"
+	"github.com/recruitd/recruitd/models"
+	rtemporal "github.com/recruitd/recruitd/temporal"
+	"github.com/recruitd/recruitd/workflows"
+)
+
+type fixture struct {
+	st       *store.Store
+	co       *models.Company
+	launcher *outbox.Launcher
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	db := pgtest.New(t)
+	st, err := store.FromSQL(db.SQL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	co := &models.Company{Slug: "acme-" + uuid.NewString()[:8], Name: "Acme", DefaultJobStatus: models.JobStatusActive}
+	if err := st.CreateCompany(t.Context(), co); err != nil {
+		t.Fatal(err)
+	}
+	tc := temporaltest.New(t).Client(t)
+	queue := temporaltest.TaskQueue(t)
+	log := slog.New(slog.DiscardHandler)
+	w := rtemporal.NewWorker(tc, queue, &activities.Activities{Store: st, Log: log, Generator: generate.NewLocal()}, time.Second)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	return &fixture{st: st, co: co, launcher: &outbox.Launcher{
+		Store: st, Starter: workflows.Starter{Client: tc, TaskQueue: queue}, Log: log, Grace: time.Millisecond,
+	}}
+}
+
+// commitJob does what createJob does up to the commit: the job and its start, in one
+// transaction.
+func (f *fixture) commitJob(t *testing.T, ext string) (*models.Job, *models.WorkflowStart) {
+	t.Helper()
+	j := &models.Job{ID: uuid.New(), CompanyID: f.co.ID, ExternalID: ext, InterviewerID: f.co.Slug + "-" + ext,
+		Description: "We are hiring a Registered Nurse. Requirements: RN license.", Status: models.JobStatusGenerating, IsOpen: true}
+	ws := workflows.JobGenerationStart(f.co.Slug, ext, j.InterviewerID, workflows.JobGenerationInput{CompanyID: f.co.ID, JobID: j.ID})
+	if err := f.st.CreateJob(t.Context(), j, &ws); err != nil {
+		t.Fatal(err)
+	}
+	return j, &ws
+}
+
+func (f *fixture) awaitStatus(t *testing.T, jobID uuid.UUID, want models.JobStatus) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		j, err := f.st.Job(t.Context(), f.co.ID, jobID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Status == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job status = %s after 30s, want %s", j.Status, want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestCrashBetweenCommitAndStart: the process dies after the commit and before the start. The
+// reconciler starts what it left, once; the job is generated.
+func TestCrashBetweenCommitAndStart(t *testing.T) {
+	f := newFixture(t)
+	job, ws := f.commitJob(t, "crash-1")
+	// The process died here: Launch never ran.
+
+	n, err := f.launcher.Reconcile(t.Context(), 100)
+	if err != nil || n != 1 {
+		t.Fatalf("Reconcile() = %d, %v; want 1 start", n, err)
+	}
+	f.awaitStatus(t, job.ID, models.JobStatusActive)
+	got, err := f.st.WorkflowStart(t.Context(), f.co.ID, ws.WorkflowID)
+	if err != nil || got.StartedAt == nil || got.RefusedAt != nil {
+		t.Fatalf("start after Reconcile = %+v, %v; want started", got, err)
+	}
+	if n, err := f.launcher.Reconcile(t.Context(), 100); err != nil || n != 0 {
+		t.Errorf("second Reconcile() = %d, %v; want nothing left to start", n, err)
+	}
+	// A repeated start (a request's retry racing the reconciler) does not run the work again.
+	if err := f.launcher.Starter.Start(t.Context(), ws); err != nil {
+		t.Errorf("Start(already started) = %v, want nil", err)
+	}
+}
+
+// TestStartRefusedWhileTemporalIsDown: Launch gives up within its timeout, marks the start
+// refused, and the reconciler leaves it to the caller's retry.
+func TestStartRefusedWhileTemporalIsDown(t *testing.T) {
+	f := newFixture(t)
+	dead, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(dead.Close)
+	down := *f.launcher
+	down.Starter.Client, down.Timeout = dead, 300*time.Millisecond
+	job, ws := f.commitJob(t, "down-1")
+
+	begin := time.Now()
+	err = down.Launch(t.Context(), ws)
+	if !errors.Is(err, outbox.ErrUnavailable) {
+		t.Fatalf("Launch(Temporal down) = %v, want ErrUnavailable", err)
+	}
+	if d := time.Since(begin); d > 2*time.Second {
+		t.Errorf("Launch(Temporal down) took %s, want about its 300ms timeout", d)
+	}
+	got, err := f.st.WorkflowStart(t.Context(), f.co.ID, ws.WorkflowID)
+	if err != nil || got.RefusedAt == nil || got.StartedAt != nil {
+		t.Fatalf("start after a refused Launch = %+v, %v; want refused", got, err)
+	}
+	if !f.launcher.Resumable(got) {
+		t.Error("Resumable(refused) = false, want true: the caller's retry takes it")
+	}
+	if n, err := f.launcher.Reconcile(t.Context(), 100); err != nil || n != 0 {
+		t.Errorf("Reconcile() = %d, %v; want a refused start left alone", n, err)
+	}
+
+	// The caller's retry, with Temporal back.
+	if err := f.launcher.Launch(t.Context(), got); err != nil {
+		t.Fatalf("Launch(retry) = %v", err)
+	}
+	f.awaitStatus(t, job.ID, models.JobStatusActive)
+}
+
+func TestResumable(t *testing.T) {
+	l := &outbox.Launcher{Grace: time.Minute}
+	now := time.Now()
+	old := now.Add(-2 * time.Minute)
+	tests := []struct {
+		name string
+		ws   models.WorkflowStart
+		want bool
+	}{
+		{"request still running", models.WorkflowStart{CreatedAt: now}, false},
+		{"left by a crash", models.WorkflowStart{CreatedAt: old}, true},
+		{"refused", models.WorkflowStart{CreatedAt: now, RefusedAt: &now}, true},
+		{"started", models.WorkflowStart{CreatedAt: old, StartedAt: &now}, false},
+	}
+	for _, tt := range tests {
+		if got := l.Resumable(&tt.ws); got != tt.want {
+			t.Errorf("Resumable(%s) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -48,7 +48,8 @@ func registerInterviewStats(s *mcp.Server, env *toolkit.Env) {
 			"- byInterviewer: per job, sessions invited, sessions completed and completion rate (completed / invited).\n" +
 			"- byStatus: sessions per status (INVITED, STARTED, COMPLETED, EXPIRED, CANCELLED).\n" +
 			"- byMediumType: sessions and completed sessions per interview medium (VIDEO, PHONE, ...).\n" +
-			"- topCandidates: best-rated completed interviews, ranked by recruiter rating, then by the AI service rating; " +
+			"- topCandidates: candidates ranked by their best-rated completed interview (recruiter rating, then the AI service rating), " +
+			"one row per candidate with that session; " +
 			"limit (default 10, max 100) and decision filter apply only here.\n" +
 			"Dates: sinceDate/untilDate are ISO dates (untilDate inclusive) or RFC 3339 timestamps, no default (all time). " +
 			"Completion metrics (completedCandidates, completedInterviews, averageDuration, topCandidates) filter on the completion time; " +

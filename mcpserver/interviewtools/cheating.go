@@ -52,7 +52,7 @@ func registerCheatingStats(s *mcp.Server, env *toolkit.Env) {
 			"- byJob: per job, evaluated and flagged sessions and the flag rate; sortByJobMetric rate (default; ties by count) or count; top 100 jobs.\n" +
 			"- flaggedDetails: the flagged sessions with their sub-scores, highest score first (at most 50).\n" +
 			"sinceDate/untilDate filter on the evaluation time (ISO dates, untilDate inclusive, UTC; default all time). " +
-			"Scope: positionId limits to one job; otherwise the client's current job context applies when present; companyWide=true ignores both. " +
+			"Scope: positionId limits to one job; otherwise the client's current job context applies when present; companyWide: true ignores the job context (positionId together with companyWide: true is refused). " +
 			"Requires the company flag model_cheat_detection_enabled or fraud_detection_enabled.",
 		InputSchema: toolkit.InputSchema[CheatingStatsInput](map[string][]string{"metric": toolkit.Strings(cheatingMetrics), "sortByJobMetric": toolkit.Strings(jobSorts)}),
 	}, cheatingStats)

@@ -4,9 +4,9 @@
 // during the interview, fraud signals of the identity, government-ID verification) and one
 // candidate's full integrity picture (getCandidateVerification).
 //
-// Every query is plain parameterised SQL on the call's company: each table a query touches,
-// joined ones included, is constrained by company_id = $1. Predicates are added only for the
-// filters actually given (never `$n IS NULL OR ...`), so every statement can use a range index.
+// Every query is plain parameterised SQL on the call's company, in the call's read-only snapshot
+// (toolkit.Call.DB): each table a query touches, joined ones included, is constrained by
+// company_id = $1. Predicates are added only for the filters actually given (never `$n IS NULL OR ...`), so every statement can use a range index.
 // Company-wide statistics read the rollups of migration 00007 (see rollup.go).
 package interviewtools
 

@@ -54,7 +54,7 @@ func registerInterviewStats(s *mcp.Server, env *toolkit.Env) {
 			"Dates: sinceDate/untilDate are ISO dates (untilDate inclusive) or RFC 3339 timestamps, no default (all time). " +
 			"Completion metrics (completedCandidates, completedInterviews, averageDuration, topCandidates) filter on the completion time; " +
 			"byStatus, byInterviewer and byMediumType filter on the invitation time (the cohort of sessions invited in the window). " +
-			"Scope: positionId limits to one job; without it the client's current job context is used when there is one; companyWide=true ignores both. " +
+			"Scope: positionId limits to one job; without it the client's current job context is used when there is one; companyWide: true ignores the job context (positionId together with companyWide: true is refused). " +
 			"mediumType filters every metric. Needs no company feature flag.",
 		InputSchema: toolkit.InputSchema[InterviewStatsInput](map[string][]string{"metric": toolkit.Strings(statsMetrics)}),
 	}, interviewStats)

@@ -31,7 +31,7 @@ func registerTimeOfDay(s *mcp.Server, env *toolkit.Env) {
 			"exclusive: with the defaults an interview completed at 17:59 is in business hours and one at 18:00 is after hours. " +
 			"sinceDate/untilDate are ISO dates read in that timezone (untilDate inclusive); default the last 30 days. " +
 			"Returns all 24 hour buckets (zeros included), inHoursCount, afterHoursCount and afterHoursPercent (null when there is no interview). " +
-			"Scope: positionId limits to one job; otherwise the client's current job context applies when present; companyWide=true ignores both. " +
+			"Scope: positionId limits to one job; otherwise the client's current job context applies when present; companyWide: true ignores the job context (positionId together with companyWide: true is refused). " +
 			"Needs no company feature flag.",
 	}, timeOfDay)
 }

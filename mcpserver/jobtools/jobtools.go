@@ -2,9 +2,9 @@
 // configuration: job details and summaries, position and pipeline statistics, interview guides,
 // templates, company features and the ATS connection.
 //
-// Every query is parameterised SQL on the store's *sql.DB with company_id = $1 on every table it
-// touches (users are reached only through the company's memberships), so a tool never reads
-// another company's rows. Soft-deleted jobs are left out everywhere except getJobDetails and
+// Every query is parameterised SQL in the call's read-only snapshot (toolkit.Call.DB) with
+// company_id = $1 on every table it touches (users are reached only through the company's
+// memberships), so a tool never reads another company's rows. Soft-deleted jobs are left out everywhere except getJobDetails and
 // getInterviewGuideDetails asked for one job by id (where the output says it is deleted).
 package jobtools
 

@@ -37,7 +37,7 @@ func registerPipelineStats(s *mcp.Server, env *toolkit.Env) {
 			"-> positive decision (ACCEPTED, SUBMITTED, PLACED or HIRED) -> hired, with stage-to-stage and overall " +
 			"conversion percentages.\n" +
 			"Scope: positionId (a job UUID) limits to that job; without it the job open in the client (job context) is used " +
-			"when there is one; companyWide: true ignores the job context. sinceDate/untilDate are optional ISO dates " +
+			"when there is one; companyWide: true ignores the job context (positionId together with companyWide: true is refused). sinceDate/untilDate are optional ISO dates " +
 			"(untilDate inclusive); without them all time is counted.",
 		InputSchema: toolkit.InputSchema[PipelineStatsInput](map[string][]string{"metric": toolkit.Strings(pipelineMetrics)}),
 	}, pipelineStats)

@@ -1,13 +1,17 @@
-// Package toolkit is what every MCP tool family shares: the caller and its company scope, the
-// current job context, argument bounds and enumerations, date windows, readable text output,
-// and registration with the go-sdk (read-only annotations, error hygiene, metrics).
+// Package toolkit is what every MCP tool family shares, so that the tools speak one vocabulary:
+// the caller and its company scope, the call's read-only snapshot (Call.DB), the job scope
+// (ScopeArg, Call.Scope, Scope), argument bounds and enumerations, date windows (WindowArg,
+// Window, WindowOut), ids (ParseID, ParseJobID), nullable columns (NullString, NullFloat,
+// NullTime), ranked per-job tables (Call.RankJobs), readable text output, and registration with
+// the go-sdk (read-only annotations, error hygiene, metrics).
 //
 // A tool is a handler of typed input returning its structured output and its text:
 //
 //	toolkit.Add(s, env, &mcp.Tool{Name: "getX", Description: "..."}, func(ctx context.Context, call *toolkit.Call, in XInput) (XOutput, *toolkit.Text, error) {...})
 //
-// Inputs that take a companyId embed CompanyArg; Add resolves it against the caller before the
-// handler runs, so call.Company is always a company the caller may see. Outputs embed Notices so
+// Inputs that take a companyId embed CompanyArg; Add resolves it against the caller and loads the
+// company in the call's snapshot before the handler runs, so call.Company is always a company
+// the caller may see. Outputs embed Notices so
 // that clamped arguments are reported in structuredContent as well as in the text.
 package toolkit
 

@@ -10,9 +10,12 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
 
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
 
 	"github.com/recruitd/recruitd/internal/config"
 )
@@ -31,6 +34,7 @@ func Dial(ctx context.Context, cfg *config.Config, log *slog.Logger, metrics cli
 		return nil, err
 	}
 	opts.ConnectionOptions.TLS = tlsCfg
+	opts.ConnectionOptions.DialOptions = ReconnectOptions()
 	if cfg.TemporalAPIKey != "" {
 		opts.Credentials = client.NewAPIKeyStaticCredentials(cfg.TemporalAPIKey)
 	}
@@ -65,6 +69,16 @@ func tlsConfig(cfg *config.Config) (*tls.Config, error) {
 		t.RootCAs = pool
 	}
 	return t, nil
+}
+
+// ReconnectOptions make a client reconnect to a frontend that came back within about a second
+// (the SDK's default backoff grows to 10 s, so requests would be refused for that long after an
+// outage ended).
+func ReconnectOptions() []grpc.DialOption {
+	return []grpc.DialOption{grpc.WithConnectParams(grpc.ConnectParams{
+		Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: time.Second},
+		MinConnectTimeout: 2 * time.Second,
+	})}
 }
 
 // NewLogger bridges slog to the SDK's logger; SDK lines carry component=temporal.

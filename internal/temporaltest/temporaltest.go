@@ -79,9 +79,10 @@ func (s *Server) Client(t testing.TB) client.Client {
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	c, err := client.DialContext(ctx, client.Options{
-		HostPort:  s.Address,
-		Namespace: s.Namespace,
-		Logger:    devstack.QuietLogger(),
+		HostPort:          s.Address,
+		Namespace:         s.Namespace,
+		Logger:            devstack.QuietLogger(),
+		ConnectionOptions: client.ConnectionOptions{DialOptions: temporal.ReconnectOptions()},
 	})
 	if err != nil {
 		t.Fatalf("temporaltest: dial %s: %v", s.Address, err)

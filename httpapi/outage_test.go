@@ -1,0 +1,253 @@
+package httpapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/recruitd/recruitd/internal/atssim"
+	"github.com/recruitd/recruitd/internal/devstack"
+	"github.com/recruitd/recruitd/internal/temporaltest"
+	"github.com/recruitd/recruitd/models"
+	rtemporal "github.com/recruitd/recruitd/temporal"
+	"github.com/recruitd/recruitd/workflows"
+)
+
+// outcome is one request of the outage test's load.
+type outcome struct {
+	kind       string
+	key        string // externalJobId, e-mail or ATS applicant id
+	phase      string
+	status     int
+	code       string
+	retryAfter string
+	took       time.Duration
+	workflowID string // of a 2xx
+}
+
+// TestTemporalOutage stops the Temporal server under a steady 5 requests/s of createJob,
+// inviteCandidate and partner submissions, then starts it again. Every request answers within
+// 3 s, with 2xx or with 503, a retryable code and Retry-After; while Temporal is down no database
+// connection waits on it and GET /v1/api/company stays fast; every 2xx has its row and its
+// workflow, and every 503 retried afterwards succeeds and gets its workflow too.
+func TestTemporalOutage(t *testing.T) {
+	ctx := t.Context()
+	root, err := devstack.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli, err := devstack.FindTemporalCLI(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbFile := filepath.Join(t.TempDir(), "temporal.db")
+	startTemporal := func(port int) *devstack.Temporal {
+		srv, err := devstack.StartTemporal(ctx, devstack.TemporalOptions{CLI: cli, Port: port, DBFile: dbFile, Headless: true, SearchAttributes: rtemporal.SearchAttributes()})
+		if err != nil {
+			t.Fatalf("start Temporal: %v", err)
+		}
+		return srv
+	}
+	tmp := startTemporal(0)
+	_, portText, _ := net.SplitHostPort(tmp.Address())
+	port, _ := strconv.Atoi(portText)
+	t.Cleanup(func() { _ = tmp.Stop(context.WithoutCancel(ctx)) })
+
+	f := newPartnerFixtureWith(t, withTemporal(&temporaltest.Server{Address: tmp.Address(), Namespace: tmp.Namespace()}))
+	for i := range 200 {
+		f.sim.Set(atssim.Record{ATSType: models.ATSTypeA, ApplicantID: int64(3000 + i), JobID: 5001, CandidateID: int64(8000 + i),
+			FirstName: "Load", Email: fmt.Sprintf("load%d@example.com", i)})
+	}
+
+	var mu sync.Mutex
+	var results []outcome
+	phase := "before"
+	var sent atomic.Int64
+	send := func() {
+		n := int(sent.Add(1))
+		o := outcome{kind: []string{workflows.KindJobGeneration, workflows.KindInvite, workflows.KindPartnerApplication}[n%3]}
+		mu.Lock()
+		o.phase = phase
+		mu.Unlock()
+		o.key, o.status, o.code, o.retryAfter, o.took, o.workflowID = f.outageRequest(t, o.kind, n)
+		mu.Lock()
+		results = append(results, o)
+		mu.Unlock()
+	}
+	var company []time.Duration
+	var inUse []int
+	probe := func() {
+		begin := time.Now()
+		resp := f.get(t, "/v1/api/company", http.Header{"X-Api-Key": {f.acmeKey}})
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("GET /v1/api/company during the outage = %d", resp.StatusCode)
+		}
+		mu.Lock()
+		company = append(company, time.Since(begin))
+		inUse = append(inUse, f.st.SQL().Stats().InUse)
+		mu.Unlock()
+	}
+
+	var wg sync.WaitGroup
+	load := func(d time.Duration, during bool) {
+		tick := time.NewTicker(200 * time.Millisecond) // 5 requests/s
+		defer tick.Stop()
+		end := time.After(d)
+		for {
+			select {
+			case <-end:
+				return
+			case <-tick.C:
+				wg.Add(1)
+				go func() { defer wg.Done(); send() }()
+				if during {
+					wg.Add(1)
+					go func() { defer wg.Done(); probe() }()
+				}
+			}
+		}
+	}
+	load(3*time.Second, false)
+	if err := tmp.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	phase = "outage"
+	mu.Unlock()
+	load(6*time.Second, true)
+	wg.Wait()
+	tmp = startTemporal(port)
+	mu.Lock()
+	phase = "after"
+	mu.Unlock()
+	load(4*time.Second, false)
+	wg.Wait()
+
+	count := map[string]int{}
+	for _, o := range results {
+		count[o.phase+" "+strconv.Itoa(o.status)]++
+		if o.took > 3*time.Second {
+			t.Errorf("%s %s (%s) answered %d after %s, want within 3s", o.kind, o.key, o.phase, o.status, o.took)
+		}
+		switch {
+		case o.status == http.StatusOK || o.status == http.StatusAccepted:
+		case o.status == http.StatusServiceUnavailable:
+			if o.code != "TEMPORARILY_UNAVAILABLE" || o.retryAfter == "" {
+				t.Errorf("%s %s: 503 with code %q and Retry-After %q, want TEMPORARILY_UNAVAILABLE and a delay", o.kind, o.key, o.code, o.retryAfter)
+			}
+		default:
+			t.Errorf("%s %s (%s) answered %d %s, want 2xx or 503", o.kind, o.key, o.phase, o.status, o.code)
+		}
+	}
+	t.Logf("answers by phase: %v", count)
+	if count["before 200"]+count["before 202"] == 0 || count["outage 503"] == 0 || count["after 200"]+count["after 202"] == 0 {
+		t.Fatalf("answers by phase %v: want successes before and after the outage and 503s during it", count)
+	}
+	slices.Sort(company)
+	slices.Sort(inUse)
+	t.Logf("during the outage: GET /v1/api/company p50 %s max %s; pool connections in use max %d", company[len(company)/2], company[len(company)-1], inUse[len(inUse)-1])
+	if company[len(company)-1] > 500*time.Millisecond {
+		t.Errorf("GET /v1/api/company took up to %s while Temporal was down, want well under 500ms", company[len(company)-1])
+	}
+	if inUse[len(inUse)-1] > 3 {
+		t.Errorf("%d database connections in use while requests waited on Temporal, want none held across a Temporal call", inUse[len(inUse)-1])
+	}
+
+	// Every 503 retried now succeeds; then every 2xx has its row and its workflow.
+	for i, o := range results {
+		if o.status != http.StatusServiceUnavailable {
+			continue
+		}
+		_, status, code, _, _, id := f.outageRetry(t, o)
+		if status != http.StatusOK && status != http.StatusAccepted {
+			t.Errorf("retry of %s %s = %d %s, want 2xx", o.kind, o.key, status, code)
+		}
+		results[i].status, results[i].workflowID = status, id
+	}
+	tc := (&temporaltest.Server{Address: tmp.Address(), Namespace: tmp.Namespace()}).Client(t)
+	for _, o := range results {
+		if o.workflowID == "" {
+			t.Errorf("%s %s answered %d without a workflow id to check", o.kind, o.key, o.status)
+			continue
+		}
+		if _, err := tc.DescribeWorkflowExecution(ctx, o.workflowID, ""); err != nil {
+			t.Errorf("%s %s answered %d, but its workflow %s: %v", o.kind, o.key, o.status, o.workflowID, err)
+		}
+	}
+	// Exactly one callback per accepted applicant, none for the refused attempts.
+	applicants := map[string]bool{}
+	for _, o := range results {
+		if o.kind == workflows.KindPartnerApplication {
+			applicants[o.key] = true
+		}
+	}
+	got := f.recv.await(t, len(applicants))
+	time.Sleep(500 * time.Millisecond)
+	if n := len(f.recv.callbacks()); n != len(applicants) {
+		t.Errorf("%d callbacks for %d accepted applicants (%d before waiting), want one each", n, len(applicants), len(got))
+	}
+}
+
+// outageRequest sends request n of kind and returns its key, status, error code, Retry-After,
+// duration and, for a 2xx, the workflow id it should have started.
+func (f *partnerFixture) outageRequest(t *testing.T, kind string, n int) (key string, status int, code, retryAfter string, took time.Duration, workflowID string) {
+	return f.outageSend(t, kind, n, "")
+}
+
+func (f *partnerFixture) outageRetry(t *testing.T, o outcome) (string, int, string, string, time.Duration, string) {
+	return f.outageSend(t, o.kind, 0, o.key)
+}
+
+// outageSend sends request n of kind, or repeats the earlier request whose key is key.
+func (f *partnerFixture) outageSend(t *testing.T, kind string, n int, key string) (string, int, string, string, time.Duration, string) {
+	t.Helper()
+	begin := time.Now()
+	var resp *http.Response
+	switch kind {
+	case workflows.KindJobGeneration:
+		if key == "" {
+			key = fmt.Sprintf("outage-%d", n)
+		}
+		resp = f.send(t, http.MethodPost, "/v1/api/createJob", f.acmeKey, map[string]any{"externalJobId": key, "jobDescription": "We are hiring a Registered Nurse. Requirements: RN license."})
+	case workflows.KindInvite:
+		if key == "" {
+			key = fmt.Sprintf("cand%d@example.com", n)
+		}
+		resp = f.send(t, http.MethodPost, "/v1/api/inviteCandidate", f.acmeKey, map[string]any{"interviewerId": "acme-" + simJob, "candidate": map[string]any{"firstName": "Load", "email": key}})
+	default:
+		if key == "" {
+			key = fmt.Sprint(3000 + n%200)
+		}
+		resp = f.send(t, http.MethodPost, "/v2/api/partner-applications", f.key, map[string]any{"atsApplicantId": key, "atsJobId": simJob})
+	}
+	took := time.Since(begin)
+	defer resp.Body.Close()
+	var body struct {
+		Code      string `json:"code"`
+		Payload   string `json:"payload"`
+		SessionID string `json:"sessionId"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&body)
+	id := ""
+	if resp.StatusCode/100 == 2 {
+		switch kind {
+		case workflows.KindJobGeneration:
+			id = workflows.JobGenerationWorkflowID(f.acme.Slug, key)
+		case workflows.KindInvite:
+			id = "invite/" + f.acme.Slug + "/" + body.SessionID
+		default:
+			id = workflows.PartnerApplicationWorkflowID(f.acme.Slug, key)
+		}
+	}
+	return key, resp.StatusCode, body.Code, resp.Header.Get("Retry-After"), took, id
+}

@@ -85,6 +85,7 @@ func registerCandidates(s *mcp.Server, env *toolkit.Env) {
 				return out, nil, err
 			}
 		}
+		call.EndSnapshot() // talent.Search runs in a read-only transaction of its own
 		res, err := talent.Search(ctx, env.Store.SQL(), call.Company.ID, talent.Params{
 			Query: in.Query, Limit: limit, RadiusMiles: in.Radius, RecencyDays: in.Recency, Status: in.Status, StatusOperator: op,
 		})

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -123,6 +124,18 @@ type Call struct {
 
 	jobContext string
 	notices    []string
+	endSnap    func()
+}
+
+// EndSnapshot rolls back the call's snapshot early, giving its connection back to the pool, for
+// a handler whose remaining work runs in a read-only transaction of its own
+// (searchCandidates: internal/talent opens one on the pool). Call.DB must not be used after.
+// Holding the snapshot's connection while waiting for a second one could exhaust the pool under
+// concurrent calls.
+func (c *Call) EndSnapshot() {
+	if c.endSnap != nil {
+		c.endSnap()
+	}
 }
 
 // Notice records an adjustment to report with the output.
@@ -187,7 +200,9 @@ func run[In, Out any](ctx context.Context, e *Env, req *mcp.CallToolRequest, in 
 	if tx.Error != nil {
 		return zero, nil, fmt.Errorf("begin the call's snapshot: %w", tx.Error)
 	}
-	defer tx.Rollback()
+	var once sync.Once
+	call.endSnap = func() { once.Do(func() { tx.Rollback() }) }
+	defer call.EndSnapshot()
 	db, ok := tx.Statement.ConnPool.(*sql.Tx)
 	if !ok {
 		return zero, nil, fmt.Errorf("begin the call's snapshot: connection pool %T is not a *sql.Tx", tx.Statement.ConnPool)

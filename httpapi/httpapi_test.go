@@ -96,7 +96,9 @@ func withEnv(kv ...string) fixtureOpt {
 }
 
 // withTemporal uses srv instead of the test process's shared Temporal server.
-func withTemporal(srv *temporaltest.Server) fixtureOpt { return func(o *fixtureOpts) { o.temporal = srv } }
+func withTemporal(srv *temporaltest.Server) fixtureOpt {
+	return func(o *fixtureOpts) { o.temporal = srv }
+}
 
 // withMessaging replaces the outbox with live channels.
 func withMessaging(c channels.Config) fixtureOpt { return func(o *fixtureOpts) { o.msg = c } }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/recruitd/recruitd/docs"
@@ -222,11 +221,7 @@ func pingWorker(ctx context.Context, tc client.Client, queue string, c *models.C
 	begin := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	run, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:                    workflows.PingWorkflowID(c.Slug, "dev-"+begin.UTC().Format("20060102T150405.000")),
-		TaskQueue:             queue,
-		TypedSearchAttributes: temporal.NewSearchAttributes(workflows.CompanySlugKey.ValueSet(c.Slug)),
-	}, workflows.Ping, c.ID)
+	run, err := workflows.Starter{Client: tc, TaskQueue: queue}.Ping(ctx, c.Slug, "dev-"+begin.UTC().Format("20060102T150405.000"), c.ID)
 	if err != nil {
 		return 0, fmt.Errorf("worker self-check: start ping: %w", err)
 	}

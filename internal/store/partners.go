@@ -198,16 +198,6 @@ func (s *Store) SubmitPartnerApplication(ctx context.Context, sub PartnerSubmiss
 	return res, nil
 }
 
-// AttachApplication records the candidate and application a partner application created.
-func (s *Store) AttachApplication(ctx context.Context, companyID, id, candidateID, applicationID uuid.UUID) error {
-	err := s.db.WithContext(ctx).Model(&models.PartnerApplication{}).Where("company_id = ? AND id = ?", companyID, id).
-		Updates(map[string]any{"candidate_id": candidateID, "application_id": applicationID}).Error
-	if err != nil {
-		return fmt.Errorf("attach application: %w", err)
-	}
-	return nil
-}
-
 // ErrAlreadySettled means an application's terminal callback was decided before.
 var ErrAlreadySettled = errors.New("partner application already settled")
 

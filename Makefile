@@ -15,7 +15,7 @@ dev: bin/recruitd bin/temporal
 	./bin/recruitd dev
 
 ## test: the whole suite against a throwaway Postgres cluster and Temporal dev server
-test: bin/recruitd bin/temporal
+test: bin/recruitd bin/temporal node_modules/.package-lock.json
 	./bin/recruitd stack -- $(GO) test $(GOTESTFLAGS) ./...
 
 ## bench: load scenarios against a throwaway stack, reported as ratios of the Temporal floor
@@ -28,6 +28,12 @@ build: bin/recruitd
 
 bin/recruitd: FORCE
 	$(GO) build -o bin/recruitd ./cmd/recruitd
+
+# The official MCP TypeScript client, which the tests drive the tool server with. npm ci writes
+# node_modules/.package-lock.json, so a lock file newer than the install reinstalls.
+node_modules/.package-lock.json: package-lock.json
+	@command -v npm >/dev/null || { echo "npm not found: install Node.js 20 (Debian: apt-get install nodejs npm)"; exit 1; }
+	npm ci --no-audit --no-fund
 
 # The Temporal CLI (dev server and Web UI). Later versions cannot be `go install`ed.
 bin/temporal:

@@ -438,8 +438,9 @@ func TestProductionProcesses(t *testing.T) {
 
 	mcpHeaders := map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 	r = call(t, "POST", "http://"+mcpAddr+"/mcp", mcpHeaders, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
-	if r.status != 401 || !strings.Contains(r.header.Get("WWW-Authenticate"), `realm="http://localhost:8081"`) ||
-		!strings.Contains(r.header.Get("WWW-Authenticate"), `resource_metadata="http://localhost:8081/.well-known/oauth-protected-resource"`) {
+	// MCP_BASE_URL is unset: the challenge names where the server listens (MCP_ADDR).
+	if r.status != 401 || !strings.Contains(r.header.Get("WWW-Authenticate"), `realm="http://`+mcpAddr+`"`) ||
+		!strings.Contains(r.header.Get("WWW-Authenticate"), `resource_metadata="http://`+mcpAddr+`/.well-known/oauth-protected-resource"`) {
 		t.Errorf("unauthenticated MCP call = %d, WWW-Authenticate %q", r.status, r.header.Get("WWW-Authenticate"))
 	}
 	mcpHeaders["Authorization"] = "Bearer " + demoKey[1]

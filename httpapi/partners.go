@@ -46,6 +46,7 @@ var (
 	errJobMismatch        = newError(http.StatusUnprocessableEntity, "ID_MISMATCH", "atsJobId does not match the applicant record")
 	errCandidateMismatch  = newError(http.StatusUnprocessableEntity, "ID_MISMATCH", "atsCandidateId does not match the applicant record")
 	errATSUnavailable     = newError(http.StatusServiceUnavailable, "ATS_UNAVAILABLE", "the ATS did not answer in time or failed; retry with backoff")
+	errOtherPartner       = newError(http.StatusConflict, "SUBMITTED_BY_ANOTHER_PARTNER", "this applicant was submitted by another partner; only that partner receives its status and callbacks")
 )
 
 // limiters holds one token bucket per API key.
@@ -143,6 +144,10 @@ func (s *server) submitPartnerApplication(c *gin.Context) {
 		}
 	}
 	if prev, err := s.Store.PartnerApplicationByApplicant(ctx, co.ID, applicant); err == nil {
+		if prev.PartnerID != *key.PartnerID {
+			s.fail(c, errOtherPartner)
+			return
+		}
 		if jobID != "" && prev.ATSJobID != jobID {
 			s.fail(c, errJobMismatch)
 			return
@@ -249,6 +254,10 @@ func (s *server) submit(c *gin.Context, co *models.Company, pa *models.PartnerAp
 	})
 	sub.Replay = workflows.CallbackStart(co.Slug, workflows.CallbackInput{CompanyID: co.ID, CallbackID: sub.ReplayID}, "")
 	res, err := s.Store.SubmitPartnerApplication(ctx, sub)
+	if errors.Is(err, store.ErrOtherPartner) {
+		s.fail(c, errOtherPartner)
+		return
+	}
 	if err != nil {
 		s.fail(c, fmt.Errorf("submit partner application: %w", err))
 		return

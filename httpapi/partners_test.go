@@ -385,3 +385,56 @@ func TestWorkerRestartAfterAccept(t *testing.T) {
 		t.Errorf("callbacks after the restart = %+v, want exactly one invited", got)
 	}
 }
+
+// TestPartnerCannotReadAnotherPartnersApplicant: partner B, with its own key of the same company,
+// repeats partner A's applicant, before and after A's callback. B gets 409 and no callback, and A
+// gets nothing but its own one callback.
+func TestPartnerCannotReadAnotherPartnersApplicant(t *testing.T) {
+	f := newPartnerFixture(t)
+	ctx := t.Context()
+	sec := store.PartnerSecrets{CallbackSecret: "cbs_other_secret", SigningSecret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}
+	other := newReceiver(t, sec)
+	p := &models.Partner{CompanyID: f.acme.ID, Name: "otherboard", CallbackURL: other.srv.URL + "/callbacks"}
+	if err := f.st.CreatePartner(ctx, f.box, p, sec); err != nil {
+		t.Fatal(err)
+	}
+	otherKey, _ := apikey.Generate()
+	k, err := f.st.CreateAPIKey(ctx, f.acme.ID, "other partner", otherKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.st.BindAPIKey(ctx, f.acme.ID, k.ID, p.ID); err != nil {
+		t.Fatal(err)
+	}
+
+	status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1001","atsJobId":"5001"}`)
+	if status != http.StatusAccepted {
+		t.Fatalf("A's submission = %d %v", status, body)
+	}
+	// While in flight, then after A's callback: the same answer, nothing of A's submission.
+	for _, when := range []string{"in flight", "settled"} {
+		if when == "settled" {
+			f.recv.await(t, 1)
+		}
+		for _, req := range []string{`{"atsApplicantId":"1001"}`, `{"atsApplicantId":"1001","atsJobId":"5001"}`} {
+			st, b, _ := f.submit(t, otherKey, req)
+			if st != http.StatusConflict || b["code"] != "SUBMITTED_BY_ANOTHER_PARTNER" || b["applicationId"] != nil {
+				t.Errorf("B's repeat %s (%s) = %d %v, want 409 SUBMITTED_BY_ANOTHER_PARTNER without an application id", req, when, st, b)
+			}
+		}
+	}
+	time.Sleep(500 * time.Millisecond)
+	if got := other.callbacks(); len(got) != 0 {
+		t.Errorf("partner B received %d callbacks of A's applicant: %+v", len(got), got)
+	}
+	if got := f.recv.callbacks(); len(got) != 1 {
+		t.Errorf("partner A received %d callbacks, want its one", len(got))
+	}
+	// B's own applicant is B's.
+	if st, b, _ := f.submit(t, otherKey, `{"atsApplicantId":"1002","atsJobId":"5001"}`); st != http.StatusAccepted {
+		t.Fatalf("B's own submission = %d %v", st, b)
+	}
+	if got := other.await(t, 1); got[0].Status != "invited" {
+		t.Errorf("B's callback = %+v", got[0])
+	}
+}

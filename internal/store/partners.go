@@ -128,8 +128,13 @@ type SubmitResult struct {
 	Start *models.WorkflowStart
 }
 
+// ErrOtherPartner means an applicant was submitted by another partner of the company, which
+// alone receives its status and callbacks.
+var ErrOtherPartner = errors.New("applicant submitted by another partner")
+
 // SubmitPartnerApplication records a submission exactly once per (company, ATS applicant), in one
-// transaction.
+// transaction. A repeat by another partner than the first submitter's is ErrOtherPartner and
+// changes nothing.
 //
 // A first submission inserts the application, the applicant's candidate and application, and the
 // start of its run. A repeat while in flight changes nothing (its run's callback answers it) and
@@ -168,6 +173,9 @@ func (s *Store) SubmitPartnerApplication(ctx context.Context, sub PartnerSubmiss
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).
 			First(&cur, "company_id = ? AND ats_applicant_id = ?", pa.CompanyID, pa.ATSApplicantID).Error; err != nil {
 			return notFound(err, "partner application "+pa.ATSApplicantID)
+		}
+		if cur.PartnerID != pa.PartnerID {
+			return ErrOtherPartner
 		}
 		res.Application = &cur
 		if !cur.Status.Settled() {

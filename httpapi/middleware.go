@@ -86,6 +86,18 @@ func (s *server) authenticate(c *gin.Context) {
 	c.Next()
 }
 
+// require lets through only keys that have scope: 403 INSUFFICIENT_SCOPE otherwise.
+func (s *server) require(scope models.Scope) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if !callerKey(c).Has(scope) {
+			s.fail(c, newError(http.StatusForbidden, "INSUFFICIENT_SCOPE",
+				"this API key lacks the "+string(scope)+" scope; ask the company for a key with it (recruitd apikey create --scope "+string(scope)+")"))
+			return
+		}
+		c.Next()
+	}
+}
+
 func requestID(c *gin.Context) string { return c.GetString(ctxRequestID) }
 
 // company is the authenticated caller's company; only valid behind authenticate.

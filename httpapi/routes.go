@@ -8,6 +8,7 @@ import (
 
 	"github.com/recruitd/recruitd/api"
 	"github.com/recruitd/recruitd/internal/health"
+	"github.com/recruitd/recruitd/models"
 )
 
 // routes is the whole REST surface. api/openapi.yaml documents exactly these routes (a test
@@ -18,17 +19,18 @@ func (s *server) routes(r *gin.Engine) {
 	r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(s.Gatherer, promhttp.HandlerOpts{})))
 	r.GET("/openapi.yaml", func(c *gin.Context) { c.Data(http.StatusOK, "application/yaml", api.OpenAPI) })
 
+	// Each route names the API key scope it needs (docs/authentication.md).
 	v1 := r.Group("/v1/api", s.authenticate)
 	v1.GET("/company", s.getCompany)
-	v1.POST("/createJob", s.createJob)
-	v1.GET("/interviewers", s.listInterviewers)
-	v1.GET("/interviewers/:interviewerId", s.getInterviewer)
-	v1.POST("/inviteCandidate", s.inviteCandidate)
-	v1.GET("/workflows/:trigger", s.getWorkflow)
-	v1.PUT("/workflows/:trigger", s.putWorkflow)
+	v1.POST("/createJob", s.require(models.ScopeJobs), s.createJob)
+	v1.GET("/interviewers", s.require(models.ScopeJobs), s.listInterviewers)
+	v1.GET("/interviewers/:interviewerId", s.require(models.ScopeJobs), s.getInterviewer)
+	v1.POST("/inviteCandidate", s.require(models.ScopeInvitations), s.inviteCandidate)
+	v1.GET("/workflows/:trigger", s.require(models.ScopeWorkflows), s.getWorkflow)
+	v1.PUT("/workflows/:trigger", s.require(models.ScopeWorkflows), s.putWorkflow)
 
 	v2 := r.Group("/v2/api", s.authenticate)
-	v2.POST("/partner-applications", s.submitPartnerApplication)
+	v2.POST("/partner-applications", s.require(models.ScopePartnerApplications), s.submitPartnerApplication)
 
 	r.NoRoute(func(c *gin.Context) { s.fail(c, errNoRoute) })
 	r.NoMethod(func(c *gin.Context) { s.fail(c, errNoMethod) })

@@ -7,10 +7,12 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
 )
 
@@ -30,7 +32,7 @@ func (a *authenticator) require(next http.Handler) http.Handler {
 			a.challenge(w, r, "", "missing bearer token")
 			return
 		}
-		company, _, err := a.store.Authenticate(r.Context(), strings.TrimSpace(token))
+		company, key, err := a.store.Authenticate(r.Context(), strings.TrimSpace(token))
 		switch {
 		case errors.Is(err, store.ErrUnknownKey), errors.Is(err, store.ErrRevokedKey):
 			a.challenge(w, r, "invalid_token", "invalid or revoked token")
@@ -40,9 +42,30 @@ func (a *authenticator) require(next http.Handler) http.Handler {
 			http.Error(w, `{"error":"server_error"}`, http.StatusInternalServerError)
 			return
 		}
+		if !key.Has(models.ScopeMCPRead) {
+			a.forbid(w, r, models.ScopeMCPRead)
+			return
+		}
+		if key.LastUsedAt == nil || time.Since(*key.LastUsedAt) > time.Minute {
+			if err := a.store.TouchAPIKey(r.Context(), company.ID, key.ID, time.Now().UTC()); err != nil {
+				a.log.WarnContext(r.Context(), "api key last-used not recorded", "err", err)
+			}
+		}
 		caller := &toolkit.Caller{Kind: toolkit.CallerAPIKey, CompanyIDs: []uuid.UUID{company.ID}}
 		next.ServeHTTP(w, toolkit.WithRequest(r, caller))
 	})
+}
+
+// forbid answers a valid key that lacks scope: 403 insufficient_scope with the challenge
+// (RFC 6750 3.1), naming the scope the tool server needs.
+func (a *authenticator) forbid(w http.ResponseWriter, r *http.Request, scope models.Scope) {
+	base := a.base(r)
+	desc := "this API key lacks the " + string(scope) + " scope"
+	w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer realm=%q, resource_metadata=%q, error="insufficient_scope", scope=%q, error_description=%q`,
+		base, base+"/.well-known/oauth-protected-resource", string(scope), desc))
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusForbidden)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": "insufficient_scope", "error_description": desc})
 }
 
 func (a *authenticator) challenge(w http.ResponseWriter, r *http.Request, code, desc string) {

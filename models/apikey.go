@@ -1,6 +1,7 @@
 package models
 
 import (
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -23,7 +24,34 @@ type APIKey struct {
 	RevokedAt  *time.Time `gorm:"column:revoked_at"`
 	// PartnerID binds the key to a partner: callbacks of submissions made with it go there.
 	PartnerID *uuid.UUID `gorm:"column:partner_id;type:uuid"`
+	// Scopes are what the key may do (AllScopes for a customer's key).
+	Scopes StringArray `gorm:"column:scopes;type:text[]"`
 }
+
+// Scope is something an API key may do.
+type Scope string
+
+// Scopes. GET /v1/api/company (who am I) needs none.
+const (
+	ScopeJobs                Scope = "jobs"                 // createJob, interviewers
+	ScopeInvitations         Scope = "invitations"          // inviteCandidate
+	ScopeWorkflows           Scope = "workflows"            // workflow definitions
+	ScopePartnerApplications Scope = "partner-applications" // partner submissions
+	ScopeAssessmentLinks     Scope = "assessment-links"     // assessment-link pushes
+	ScopeHRSuiteWebhook      Scope = "hrsuite-webhook"      // HR-suite deliveries
+	ScopeMCPRead             Scope = "mcp:read"             // the tool server
+)
+
+var allScopes = []Scope{ScopeJobs, ScopeInvitations, ScopeWorkflows, ScopePartnerApplications, ScopeAssessmentLinks, ScopeHRSuiteWebhook, ScopeMCPRead}
+
+// AllScopes returns every Scope: a customer's key has them all.
+func AllScopes() []Scope { return slices.Clone(allScopes) }
+
+// ParseScope parses s, ignoring case.
+func ParseScope(s string) (Scope, error) { return parseEnum("scope", s, allScopes) }
+
+// Has reports whether the key may do s.
+func (k *APIKey) Has(s Scope) bool { return slices.Contains(k.Scopes, string(s)) }
 
 // TableName implements gorm's tabler.
 func (APIKey) TableName() string { return "api_keys" }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"regexp"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -300,6 +301,7 @@ func parseCredentials(kvs []string) (map[string]string, error) {
 func apikeyCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{Use: "apikey", Short: "Manage company API keys (only hashes are stored)"}
 	var slug, name, partner string
+	var scopeNames []string
 	companyFlag := func(c *cobra.Command) {
 		c.Flags().StringVar(&slug, "company", "", "company slug (required)")
 		_ = c.MarkFlagRequired("company")
@@ -310,11 +312,15 @@ func apikeyCmd(e *env) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return e.withCompany(cmd.Context(), slug, func(st *store.Store, c *models.Company) error {
+				scopes, err := keyScopes(scopeNames, partner != "")
+				if err != nil {
+					return err
+				}
 				key, err := apikey.Generate()
 				if err != nil {
 					return err
 				}
-				k, err := st.CreateAPIKey(cmd.Context(), c.ID, name, key)
+				k, err := st.CreateAPIKey(cmd.Context(), c.ID, name, key, scopes...)
 				if err != nil {
 					return err
 				}
@@ -331,7 +337,8 @@ func apikeyCmd(e *env) *cobra.Command {
 					}
 				}
 				fmt.Fprintf(e.stdout, "%s\n", key)
-				fmt.Fprintf(e.stderr, "created API key %s (id %s, prefix %s) for %s; it is shown only this once\n", name, k.ID, k.Prefix, c.Slug)
+				fmt.Fprintf(e.stderr, "created API key %s (id %s, prefix %s) for %s with scopes %s; it is shown only this once\n",
+					name, k.ID, k.Prefix, c.Slug, strings.Join(k.Scopes, ","))
 				return nil
 			})
 		},
@@ -339,6 +346,8 @@ func apikeyCmd(e *env) *cobra.Command {
 	companyFlag(create)
 	create.Flags().StringVar(&name, "name", "default", "label to tell keys apart")
 	create.Flags().StringVar(&partner, "partner", "", "bind the key to this partner: callbacks of its submissions go to the partner")
+	create.Flags().StringSliceVar(&scopeNames, "scope", nil, "what the key may do, repeatable or comma-separated: "+scopeList()+
+		" (default: every scope; with --partner: partner-applications)")
 
 	revoke := &cobra.Command{
 		Use:   "revoke ID|PREFIX",
@@ -368,9 +377,14 @@ func apikeyCmd(e *env) *cobra.Command {
 					return err
 				}
 				tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tNAME\tPREFIX\tCREATED\tLAST USED\tREVOKED")
+				fmt.Fprintln(tw, "ID\tNAME\tPREFIX\tSCOPES\tPARTNER\tCREATED\tLAST USED\tREVOKED")
 				for _, k := range keys {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Prefix, k.CreatedAt.Format(time.RFC3339), fmtTime(k.LastUsedAt), fmtTime(k.RevokedAt))
+					bound := "-"
+					if k.PartnerID != nil {
+						bound = k.PartnerID.String()
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Prefix, strings.Join(k.Scopes, ","), bound,
+						k.CreatedAt.Format(time.RFC3339), fmtTime(k.LastUsedAt), fmtTime(k.RevokedAt))
 				}
 				return tw.Flush()
 			})
@@ -379,6 +393,36 @@ func apikeyCmd(e *env) *cobra.Command {
 	companyFlag(list)
 	cmd.AddCommand(create, revoke, list)
 	return cmd
+}
+
+// keyScopes parses --scope values; none means every scope, or only partner submissions for a
+// key bound to a partner (least privilege where the purpose is known).
+func keyScopes(names []string, partnerBound bool) ([]models.Scope, error) {
+	if len(names) == 0 {
+		if partnerBound {
+			return []models.Scope{models.ScopePartnerApplications}, nil
+		}
+		return models.AllScopes(), nil
+	}
+	var out []models.Scope
+	for _, n := range names {
+		sc, err := models.ParseScope(strings.TrimSpace(n))
+		if err != nil {
+			return nil, fmt.Errorf("--scope: %w", err)
+		}
+		if !slices.Contains(out, sc) {
+			out = append(out, sc)
+		}
+	}
+	return out, nil
+}
+
+func scopeList() string {
+	var names []string
+	for _, sc := range models.AllScopes() {
+		names = append(names, string(sc))
+	}
+	return strings.Join(names, ", ")
 }
 
 // withCompany is withStore for commands that act on one company, named by its slug.

@@ -344,5 +344,9 @@ func DemoIntegrations(ctx context.Context, st *store.Store, box *secretbox.Box, 
 	if err != nil {
 		return err
 	}
-	return st.BindAPIKey(ctx, c.ID, k.ID, p.ID)
+	if err := st.BindAPIKey(ctx, c.ID, k.ID, p.ID); err != nil {
+		return err
+	}
+	// Bound to the demo partner, the demo key still does everything (README's curls).
+	return st.SetAPIKeyScopes(ctx, c.ID, k.ID, models.AllScopes())
 }

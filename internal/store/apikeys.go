@@ -18,13 +18,17 @@ var (
 	ErrRevokedKey = errors.New("revoked api key")
 )
 
-// CreateAPIKey stores the hash of key for the company. ErrConflict when the key already exists.
-func (s *Store) CreateAPIKey(ctx context.Context, companyID uuid.UUID, name, key string) (*models.APIKey, error) {
+// CreateAPIKey stores the hash of key for the company, with scopes (every scope when none is
+// given: a customer's key). ErrConflict when the key already exists.
+func (s *Store) CreateAPIKey(ctx context.Context, companyID uuid.UUID, name, key string, scopes ...models.Scope) (*models.APIKey, error) {
 	prefix, ok := apikey.Prefix(key)
 	if !ok {
 		return nil, fmt.Errorf("api key shorter than %d characters", apikey.MinLen)
 	}
-	k := &models.APIKey{CompanyID: companyID, Name: name, Prefix: prefix, KeyHash: apikey.Hash(key)}
+	if len(scopes) == 0 {
+		scopes = models.AllScopes()
+	}
+	k := &models.APIKey{CompanyID: companyID, Name: name, Prefix: prefix, KeyHash: apikey.Hash(key), Scopes: scopeStrings(scopes)}
 	if err := s.db.WithContext(ctx).Create(k).Error; err != nil {
 		return nil, notFound(err, "create api key "+prefix)
 	}
@@ -59,6 +63,27 @@ func (s *Store) Authenticate(ctx context.Context, key string) (*models.Company, 
 		return nil, nil, err
 	}
 	return c, match, nil
+}
+
+// SetAPIKeyScopes replaces the scopes of the company's key.
+func (s *Store) SetAPIKeyScopes(ctx context.Context, companyID, keyID uuid.UUID, scopes []models.Scope) error {
+	res := s.db.WithContext(ctx).Model(&models.APIKey{}).Where("company_id = ? AND id = ?", companyID, keyID).
+		Update("scopes", models.StringArray(scopeStrings(scopes)))
+	if res.Error != nil {
+		return fmt.Errorf("set scopes of api key %s: %w", keyID, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("api key %s: %w", keyID, ErrNotFound)
+	}
+	return nil
+}
+
+func scopeStrings(scopes []models.Scope) []string {
+	out := make([]string, len(scopes))
+	for i, sc := range scopes {
+		out[i] = string(sc)
+	}
+	return out
 }
 
 // TouchAPIKey records that the key was used at.

@@ -142,7 +142,7 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 	f.startWorker = func() worker.Worker {
 		w := rtemporal.NewWorker(tc, cfg.TemporalTaskQueue, &activities.Activities{
 			Store: st, Log: log, Generator: generate.NewLocal(), Channels: router, AppURL: cfg.AppURL,
-			Box: sealed, Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets()}),
+			Box: sealed, Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets(), AllowHTTP: true}),
 		}, time.Second)
 		if err := w.Start(); err != nil {
 			t.Fatal(err)

@@ -147,7 +147,7 @@ func TestReceiverFailingThreeTimes(t *testing.T) {
 
 	e := env(t)
 	e.RegisterActivity(&activities.Activities{Store: st, Log: slog.New(slog.DiscardHandler), Box: box,
-		Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets()})})
+		Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets(), AllowHTTP: true})})
 	start := e.Now()
 	e.ExecuteWorkflow(DeliverCallback, CallbackInput{CompanyID: co.ID, CallbackID: cb.ID})
 	var state string

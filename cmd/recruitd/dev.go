@@ -101,6 +101,9 @@ func runDev(ctx context.Context, e *env) error {
 	if err := startDevServices(ctx, e, cfg, log, dir, svc); err != nil {
 		return err
 	}
+	if cfg.MessagingMode == "" {
+		cfg.MessagingMode = "outbox" // print invitations instead of sending them
+	}
 	if e.getenv("CALLBACK_ALLOW_PRIVATE") == "" {
 		cfg.CallbackAllowPrivate = true // the demo partner's callback sink is on loopback
 	}

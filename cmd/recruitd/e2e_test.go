@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -337,6 +338,17 @@ func TestProductionProcesses(t *testing.T) {
 		"API_ADDR=127.0.0.1:0", "MCP_ADDR=127.0.0.1:0", "WORKER_METRICS_ADDR=127.0.0.1:0",
 	}
 
+	// A worker (or api) without MESSAGING_MODE refuses to start rather than print messages.
+	for _, which := range []string{"worker", "api"} {
+		cmd := exec.Command(binary(t), which)
+		cmd.Env = append(os.Environ(), append(slices.Clone(env), "MESSAGING_MODE=")...)
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "MESSAGING_MODE is not set") {
+			t.Errorf("recruitd %s without MESSAGING_MODE = %v:\n%s\nwant an exit naming MESSAGING_MODE", which, err, out)
+		}
+	}
+	env = append(env, "MESSAGING_MODE=outbox")
+
 	files, _ := filepath.Glob("../../migrations/*.sql")
 	if len(files) == 0 {
 		t.Fatal("no migrations found")
@@ -360,6 +372,19 @@ func TestProductionProcesses(t *testing.T) {
 		"--ats-credential", "baseUrl=https://ats.example.com", "--ats-credential", "apiKey=s3cret-ats")
 	if out := runCmd(t, env, "company", "list"); !strings.Contains(out, "acme") || !strings.Contains(out, "ATS-B") || !strings.Contains(out, "demo") {
 		t.Errorf("company list printed %q", out)
+	}
+	// Outside development a partner's callback URL must be https.
+	add := exec.Command(binary(t), "partners", "add", "--company", "acme", "--name", "plain", "--callback-url", "http://partner.example.com/cb")
+	add.Env = append(os.Environ(), env...)
+	if out, err := add.CombinedOutput(); err == nil || !strings.Contains(string(out), "want an absolute https URL") {
+		t.Errorf("partners add with an http callback URL = %v:\n%s\nwant refused", err, out)
+	}
+	if out := runCmd(t, env, "partners", "add", "--company", "acme", "--name", "board", "--callback-url", "https://partner.example.com/cb"); !strings.Contains(out, "signing secret") {
+		t.Errorf("partners add (https) printed %q", out)
+	}
+	runCmd(t, env, "apikey", "create", "--company", "acme", "--name", "board-key", "--partner", "board")
+	if out := runCmd(t, env, "apikey", "list", "--company", "acme"); !regexp.MustCompile(`board-key\s+\S+\s+partner-applications\s`).MatchString(out) {
+		t.Errorf("apikey list printed %q, want the partner-bound key with only partner-applications", out)
 	}
 	var sealed []byte
 	if err := db.SQL.QueryRow(`SELECT ats_credentials FROM companies WHERE slug = 'acme'`).Scan(&sealed); err != nil || len(sealed) == 0 || bytes.Contains(sealed, []byte("s3cret-ats")) {

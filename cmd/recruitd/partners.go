@@ -6,13 +6,13 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"net/url"
 	"text/tabwriter"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
+	"github.com/recruitd/recruitd/internal/callbacks"
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
@@ -40,11 +40,13 @@ func box(cfg *config.Config) (*secretbox.Box, error) {
 }
 
 // addPartner validates and stores a partner, generating the secrets not given.
-func addPartner(ctx context.Context, st *store.Store, b *secretbox.Box, companyID uuid.UUID, name, callbackURL string, sec store.PartnerSecrets) (*models.Partner, store.PartnerSecrets, error) {
-	u, err := url.Parse(callbackURL)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil {
-		return nil, sec, fmt.Errorf("callback URL %q: want an absolute http(s) URL without credentials", callbackURL)
+// Callback URLs must be https unless allowHTTP (CALLBACK_ALLOW_PRIVATE, dev).
+func addPartner(ctx context.Context, st *store.Store, b *secretbox.Box, companyID uuid.UUID, name, callbackURL string, sec store.PartnerSecrets, allowHTTP bool) (*models.Partner, store.PartnerSecrets, error) {
+	if _, err := callbacks.CheckURL(callbackURL, allowHTTP); err != nil {
+		want := "an absolute https URL without credentials (http only with CALLBACK_ALLOW_PRIVATE=true, for development)"
+		return nil, sec, fmt.Errorf("callback URL %q: want %s", callbackURL, want)
 	}
+	var err error
 	if sec.CallbackSecret == "" {
 		if sec.CallbackSecret, err = newSecret("cbs_"); err != nil {
 			return nil, sec, err
@@ -84,7 +86,7 @@ func partnersCmd(e *env) *cobra.Command {
 				return fmt.Errorf("partners add needs RECRUITD_ENCRYPTION_KEY: %w", err)
 			}
 			return e.withCompany(cmd.Context(), slug, func(st *store.Store, c *models.Company) error {
-				p, sec, err := addPartner(cmd.Context(), st, b, c.ID, name, callbackURL, store.PartnerSecrets{CallbackSecret: callbackSecret})
+				p, sec, err := addPartner(cmd.Context(), st, b, c.ID, name, callbackURL, store.PartnerSecrets{CallbackSecret: callbackSecret}, cfg.CallbackAllowPrivate)
 				if err != nil {
 					return err
 				}

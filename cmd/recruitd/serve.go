@@ -53,6 +53,11 @@ func serveCmd(e *env, which string) *cobra.Command {
 			}
 			log.Info("configuration", cfg.LogAttrs()...)
 			comp := components{api: which == "api", mcp: which == "mcp", worker: which == "worker"}
+			if comp.api || comp.worker {
+				if err := cfg.RequireMessagingMode(); err != nil {
+					return err
+				}
+			}
 			return serve(cmd.Context(), cfg, log, e.stdout, comp, nil)
 		},
 	}
@@ -286,7 +291,7 @@ func newActivities(cfg *config.Config, log *slog.Logger, st *store.Store, out io
 	}
 	opts := callbacks.Options{UserAgent: "recruitd-callbacks/1"}
 	if cfg.CallbackAllowPrivate {
-		opts.AllowedNets = callbacks.PrivateNets()
+		opts.AllowedNets, opts.AllowHTTP = callbacks.PrivateNets(), true
 		log.Warn("partner callbacks may reach private and loopback addresses (CALLBACK_ALLOW_PRIVATE)")
 	}
 	log.Info("worker dependencies", "generator", fmt.Sprintf("%T", gen), "messaging_mode", cfg.MessagingMode)

@@ -103,6 +103,9 @@ type Options struct {
 	// AllowedNets are ranges the SSRF guard would refuse but may be dialed anyway (dev and
 	// tests: see PrivateNets). Default none.
 	AllowedNets []netip.Prefix
+	// AllowHTTP lets callbacks go to http URLs (dev and tests). Otherwise only https is used:
+	// the callback secret and interview links must not travel in clear.
+	AllowHTTP bool
 	// UserAgent is sent as user-agent; "" means "recruitd-callbacks".
 	UserAgent string
 	// Now is the clock of webhook-timestamp, Attempt.At and HTTP-date Retry-After; nil means
@@ -116,6 +119,7 @@ type Sender struct {
 	timeout   time.Duration
 	userAgent string
 	now       func() time.Time
+	allowHTTP bool
 }
 
 const (
@@ -179,6 +183,7 @@ func NewSender(o Options) *Sender {
 		timeout:   timeout,
 		userAgent: o.UserAgent,
 		now:       o.Now,
+		allowHTTP: o.AllowHTTP,
 	}
 	if s.userAgent == "" {
 		s.userAgent = defaultUserAgent
@@ -200,7 +205,7 @@ func (s *Sender) Deliver(ctx context.Context, t Target, webhookID string, p Payl
 }
 
 func (s *Sender) deliver(ctx context.Context, t Target, webhookID string, p Payload, at Attempt) (Attempt, Outcome) {
-	u, err := checkURL(t.URL)
+	u, err := CheckURL(t.URL, s.allowHTTP)
 	if err != nil {
 		at.ErrorClass = ClassInvalidURL
 		return at, GiveUp
@@ -268,15 +273,15 @@ func (s *Sender) deliver(ctx context.Context, t Target, webhookID string, p Payl
 
 var errInvalidURL = errors.New("invalid callback URL")
 
-// checkURL accepts absolute http and https URLs with a host and without userinfo. Its errors
-// leave the URL out: a query string may carry a token.
-func checkURL(raw string) (*url.URL, error) {
+// CheckURL accepts absolute https URLs (and http ones when allowHTTP) with a host and without
+// userinfo. Its errors leave the URL out: a query string may carry a token.
+func CheckURL(raw string, allowHTTP bool) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, errInvalidURL
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
-	if (u.Scheme != "http" && u.Scheme != "https") || u.User != nil || u.Opaque != "" || u.Hostname() == "" {
+	if (u.Scheme != "https" && (u.Scheme != "http" || !allowHTTP)) || u.User != nil || u.Opaque != "" || u.Hostname() == "" {
 		return nil, errInvalidURL
 	}
 	return u, nil

@@ -27,7 +27,7 @@ var testPayload = Payload{ApplicationID: "0d8f6a52-4a5e-4d53-9a53-7f0b1c1f6e01",
 // loopback is a Sender that may reach httptest servers.
 func loopback(t *testing.T, o Options) *Sender {
 	t.Helper()
-	o.AllowedNets = PrivateNets()
+	o.AllowedNets, o.AllowHTTP = PrivateNets(), true
 	return NewSender(o)
 }
 
@@ -243,7 +243,7 @@ func TestDeliverSSRF(t *testing.T) {
 	defer srv.Close()
 	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
 
-	guarded := NewSender(Options{Timeout: 2 * time.Second})
+	guarded := NewSender(Options{Timeout: 2 * time.Second, AllowHTTP: true}) // the SSRF guard, not the scheme, refuses these
 	dev := loopback(t, Options{Timeout: 2 * time.Second})
 	tests := []struct {
 		s       *Sender
@@ -307,6 +307,14 @@ func TestDeliverInvalidTarget(t *testing.T) {
 		if a.ErrorClass != ClassInvalidURL || o != GiveUp {
 			t.Errorf("Deliver(%q) = class %q, %v; want invalid_url, give up", u, a.ErrorClass, o)
 		}
+	}
+	// Outside development an http URL is refused: the secret header and links would travel in clear.
+	strict := NewSender(Options{AllowedNets: PrivateNets()})
+	if a, o := strict.Deliver(context.Background(), target(srv.URL), "cb-1", testPayload, 1); a.ErrorClass != ClassInvalidURL || o != GiveUp {
+		t.Errorf("Deliver(%q) without AllowHTTP = class %q, %v; want invalid_url, give up", srv.URL, a.ErrorClass, o)
+	}
+	if _, err := CheckURL("https://partner.example.com/cb?token=x", false); err != nil {
+		t.Errorf("CheckURL(https) = %v", err)
 	}
 	for name, tc := range map[string]struct {
 		target Target

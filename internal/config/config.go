@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/url"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -47,7 +48,7 @@ type Config struct {
 	LLMModel   string        `env:"LLM_MODEL" default:"gpt-4o-mini" doc:"Model name sent to the LLM endpoint."`
 	LLMTimeout time.Duration `env:"LLM_TIMEOUT" default:"60s" doc:"Timeout of one LLM request."`
 
-	MessagingMode      string `env:"MESSAGING_MODE" default:"outbox" doc:"outbox: record and print every message, send nothing (the recruitd dev default); live: send through SMTP and Twilio."`
+	MessagingMode      string `env:"MESSAGING_MODE" doc:"Required by api and worker: live sends through SMTP and Twilio; outbox records and prints every message (recipient and interview link) and sends nothing, for development (the recruitd dev default)."`
 	SMTPHost           string `env:"SMTP_HOST" doc:"SMTP server for e-mail (live mode)."`
 	SMTPPort           int    `env:"SMTP_PORT" default:"587" doc:"SMTP port."`
 	SMTPUsername       string `env:"SMTP_USERNAME" doc:"SMTP user (empty: no authentication)."`
@@ -230,7 +231,7 @@ func (c *Config) validate() []error {
 	if c.LLMTimeout <= 0 {
 		check("LLM_TIMEOUT", errors.New("must be positive"))
 	}
-	if c.MessagingMode != "outbox" && c.MessagingMode != "live" {
+	if c.MessagingMode != "" && c.MessagingMode != "outbox" && c.MessagingMode != "live" {
 		check("MESSAGING_MODE", fmt.Errorf("%q: want outbox or live", c.MessagingMode))
 	}
 	if c.SMTPTLS != "none" && c.SMTPTLS != "starttls" && c.SMTPTLS != "tls" {
@@ -299,14 +300,44 @@ func (c *Config) LogAttrs() []any {
 	return attrs
 }
 
+// RequireMessagingMode reports a clear error when MESSAGING_MODE is unset: a process that sends
+// messages must not fall back to printing them (recipients and interview links) by default.
+func (c *Config) RequireMessagingMode() error {
+	if c.MessagingMode == "" {
+		return errors.New("MESSAGING_MODE is not set: set MESSAGING_MODE=live to send through SMTP and Twilio, or MESSAGING_MODE=outbox to print messages instead of sending them (development only)")
+	}
+	return nil
+}
+
+// secretParam matches query parameter names whose values are secrets.
+var secretParam = regexp.MustCompile(`(?i)pass|secret|token|key|auth|cred|sig`)
+
+// mask hides a secret for logs. A URL keeps its scheme, host, path and harmless parameters: the
+// password of its user info and the values of parameters named like secrets are masked, and its
+// fragment dropped. Anything else shows as "****".
 func mask(val string) string {
 	if val == "" {
 		return ""
 	}
-	if u, err := url.Parse(val); err == nil && u.Scheme != "" && u.Host != "" {
-		return u.Redacted()
+	u, err := url.Parse(val)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return "****"
 	}
-	return "****"
+	u.Fragment, u.RawFragment = "", ""
+	if u.RawQuery != "" {
+		q, err := url.ParseQuery(u.RawQuery)
+		if err != nil {
+			u.RawQuery = "****"
+		} else {
+			for name := range q {
+				if secretParam.MatchString(name) {
+					q[name] = []string{"****"}
+				}
+			}
+			u.RawQuery = q.Encode()
+		}
+	}
+	return strings.ReplaceAll(u.Redacted(), "%2A%2A%2A%2A", "****")
 }
 
 func hostPort(s string) error {

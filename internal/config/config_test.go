@@ -88,6 +88,36 @@ func TestLogAttrsMaskSecrets(t *testing.T) {
 	}
 }
 
+func TestMask(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"plain-secret", "****"},
+		{"postgres://app:hunter2@db:5432/recruitd?sslmode=disable", "postgres://app:xxxxx@db:5432/recruitd?sslmode=disable"},
+		{"postgres://db/recruitd?password=hunter2&sslmode=require", "postgres://db/recruitd?password=****&sslmode=require"},
+		{"postgres://db/recruitd?sslmode=verify-full&sslkey=/k&PGPASSWORD=x", "postgres://db/recruitd?PGPASSWORD=****&sslkey=****&sslmode=verify-full"},
+		{"https://api.example.com/v1?api_key=abc#token=xyz", "https://api.example.com/v1?api_key=****"},
+	}
+	for _, tt := range tests {
+		if got := mask(tt.in); got != tt.want {
+			t.Errorf("mask(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRequireMessagingMode(t *testing.T) {
+	c, err := Load(env(map[string]string{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.RequireMessagingMode(); err == nil || !strings.Contains(err.Error(), "MESSAGING_MODE is not set") {
+		t.Errorf("RequireMessagingMode() with no MESSAGING_MODE = %v, want a clear error", err)
+	}
+	c.MessagingMode = "live"
+	if err := c.RequireMessagingMode(); err != nil {
+		t.Errorf("RequireMessagingMode(live) = %v", err)
+	}
+}
+
 // TestREADMEDocumentsEveryVariable keeps the README's configuration table and Vars() in step.
 func TestREADMEDocumentsEveryVariable(t *testing.T) {
 	b, err := os.ReadFile("../../README.md")

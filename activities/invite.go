@@ -76,7 +76,7 @@ func (a *Activities) SendInvite(ctx context.Context, in SendInviteInput) (SendIn
 		if ferr := a.Store.FinishMessage(ctx, in.CompanyID, row.ID, store.MessageResult{Status: models.MessageStatusFailed, Provider: provider, Error: err.Error()}); ferr != nil {
 			a.Log.ErrorContext(ctx, "message outcome not recorded", "message_id", row.ID, "err", ferr)
 		}
-		a.Log.WarnContext(ctx, "invitation not delivered", "company", company.Slug, "session_id", sess.ID, "channel", in.Channel, "err", err)
+		a.Log.WarnContext(ctx, "invitation not delivered", "company", company.Slug, "session_id", sess.ID, "channel", in.Channel, "err", channels.Redacted(err))
 		if channels.IsPermanent(err) {
 			return SendInviteResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePermanent, err)
 		}

@@ -40,9 +40,22 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
+// platformReasons are the reasons the platform writes; a definition's own reason (free text a
+// company wrote) is counted as "workflow", so the label stays a small, fixed set.
+var platformReasons = map[string]bool{
+	"": true, "workflow_completed_without_callback": true, "fallback_timeout": true, "processing_failed": true, "repeat_submission": true,
+}
+
+func reasonLabel(reason string) string {
+	if platformReasons[reason] {
+		return reason
+	}
+	return "workflow"
+}
+
 func (m *Metrics) settled(status, reason string) {
 	if m != nil {
-		m.settledTotal.WithLabelValues(status, reason).Inc()
+		m.settledTotal.WithLabelValues(status, reasonLabel(reason)).Inc()
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"regexp"
 	"strings"
 
 	"github.com/recruitd/recruitd/internal/phone"
@@ -93,4 +94,28 @@ func Address(ch models.MessageChannel, email, phoneE164 string) (addr string, ok
 		addr = cmp.Or(email, phoneE164)
 	}
 	return addr, addr != ""
+}
+
+// addressLike matches what a provider's error text may quote of a recipient: e-mail addresses
+// and runs of seven or more digits (phone numbers, with their usual separators).
+var addressLike = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+|\+?\(?\d[\d ()./-]{5,}\d`)
+
+// Redacted is err's text for logs, with addresses and phone numbers replaced: a provider's
+// error may quote the recipient ("unsubscribed recipient +14155550101").
+func Redacted(err error) string {
+	if err == nil {
+		return ""
+	}
+	return addressLike.ReplaceAllStringFunc(err.Error(), func(m string) string {
+		digits := 0
+		for _, r := range m {
+			if r >= '0' && r <= '9' {
+				digits++
+			}
+		}
+		if !strings.Contains(m, "@") && digits < 7 {
+			return m
+		}
+		return "[redacted]"
+	})
 }

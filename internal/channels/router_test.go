@@ -249,3 +249,17 @@ func TestAddress(t *testing.T) {
 		}
 	}
 }
+
+func TestRedacted(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"twilio: 21610 unsubscribed recipient +14155550101", "twilio: 21610 unsubscribed recipient [redacted]"},
+		{"smtp 550 5.1.1 <ada.quinn@example.com>: user unknown", "smtp 550 5.1.1 <[redacted]>: user unknown"},
+		{"to (415) 555-0101 failed", "to [redacted] failed"},
+		{"timeout after 10s (attempt 3)", "timeout after 10s (attempt 3)"},
+	}
+	for _, tt := range tests {
+		if got := Redacted(errors.New(tt.in)); got != tt.want {
+			t.Errorf("Redacted(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

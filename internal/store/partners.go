@@ -23,10 +23,13 @@ type PartnerSecrets struct {
 // CreatePartner stores a partner with its secrets sealed under the company.
 func (s *Store) CreatePartner(ctx context.Context, box *secretbox.Box, p *models.Partner, sec PartnerSecrets) error {
 	var err error
-	if p.CallbackSecret, err = box.Seal([]byte(sec.CallbackSecret), p.CompanyID[:]); err != nil {
+	if p.ID == uuid.Nil {
+		p.ID = uuid.New()
+	}
+	if p.CallbackSecret, err = box.Seal([]byte(sec.CallbackSecret), partnerSecretAD(p, "callback_secret")); err != nil {
 		return err
 	}
-	if p.SigningSecret, err = box.Seal([]byte(sec.SigningSecret), p.CompanyID[:]); err != nil {
+	if p.SigningSecret, err = box.Seal([]byte(sec.SigningSecret), partnerSecretAD(p, "signing_secret")); err != nil {
 		return err
 	}
 	if err := s.db.WithContext(ctx).Create(p).Error; err != nil {
@@ -62,13 +65,19 @@ func (s *Store) ListPartners(ctx context.Context, companyID uuid.UUID) ([]models
 	return ps, nil
 }
 
+// partnerSecretAD binds a sealed partner secret to its company, its row and its column, so a
+// sealed value copied to another row or column does not open.
+func partnerSecretAD(p *models.Partner, column string) []byte {
+	return []byte("partners/" + p.CompanyID.String() + "/" + p.ID.String() + "/" + column)
+}
+
 // OpenPartnerSecrets decrypts a partner's secrets.
 func OpenPartnerSecrets(box *secretbox.Box, p *models.Partner) (PartnerSecrets, error) {
-	cb, err := box.Open(p.CallbackSecret, p.CompanyID[:])
+	cb, err := box.Open(p.CallbackSecret, partnerSecretAD(p, "callback_secret"))
 	if err != nil {
 		return PartnerSecrets{}, fmt.Errorf("callback secret of partner %s: %w", p.Name, err)
 	}
-	sg, err := box.Open(p.SigningSecret, p.CompanyID[:])
+	sg, err := box.Open(p.SigningSecret, partnerSecretAD(p, "signing_secret"))
 	if err != nil {
 		return PartnerSecrets{}, fmt.Errorf("signing secret of partner %s: %w", p.Name, err)
 	}

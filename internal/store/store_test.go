@@ -147,3 +147,31 @@ func TestOpenAppliesSettingsToEveryConnection(t *testing.T) {
 		}
 	}
 }
+
+// TestPartnerSecretsAreBoundToTheirRowAndColumn: a sealed partner secret swapped into another
+// partner's row, or into the other column of its own row, does not open.
+func TestPartnerSecretsAreBoundToTheirRowAndColumn(t *testing.T) {
+	st := newStore(t)
+	acme := company(t, st, "acme")
+	box, _ := secretbox.New(bytes.Repeat([]byte{1}, 32))
+	a := &models.Partner{CompanyID: acme.ID, Name: "a", CallbackURL: "https://a.example.com/cb"}
+	b := &models.Partner{CompanyID: acme.ID, Name: "b", CallbackURL: "https://b.example.com/cb"}
+	for _, p := range []*models.Partner{a, b} {
+		if err := st.CreatePartner(t.Context(), box, p, store.PartnerSecrets{CallbackSecret: "cbs_" + p.Name, SigningSecret: "whsec_" + p.Name}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sec, err := store.OpenPartnerSecrets(box, a); err != nil || sec.CallbackSecret != "cbs_a" || sec.SigningSecret != "whsec_a" {
+		t.Fatalf("OpenPartnerSecrets(a) = %+v, %v", sec, err)
+	}
+	swapped := *b
+	swapped.CallbackSecret = a.CallbackSecret
+	if _, err := store.OpenPartnerSecrets(box, &swapped); !errors.Is(err, secretbox.ErrOpen) {
+		t.Errorf("a's callback secret in b's row: err = %v, want ErrOpen", err)
+	}
+	crossed := *a
+	crossed.CallbackSecret, crossed.SigningSecret = a.SigningSecret, a.CallbackSecret
+	if _, err := store.OpenPartnerSecrets(box, &crossed); !errors.Is(err, secretbox.ErrOpen) {
+		t.Errorf("columns swapped: err = %v, want ErrOpen", err)
+	}
+}

@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
+	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -64,16 +67,31 @@ func (s *server) limitBody(c *gin.Context) {
 	c.Next()
 }
 
-// authenticate resolves X-API-Key (any header-name case) to the caller's company.
+// authenticate resolves X-API-Key (any header-name case) to the caller's company. A client IP
+// that spent its failed-authentication budget gets 429 before any key lookup; a key over its
+// request rate gets 429.
 func (s *server) authenticate(c *gin.Context) {
+	ip := c.RemoteIP() // the peer: forwarded-for headers are the client's to forge
+	if empty, wait := s.authFailures.Empty(ip); empty {
+		s.fail(c, tooMany("AUTH_RATE_LIMITED", "too many failed authentications from this address; retry after the Retry-After delay", wait))
+		return
+	}
 	key := c.GetHeader("X-API-Key")
 	if key == "" {
+		s.authFailures.Take(ip)
 		s.fail(c, errMissingKey)
 		return
 	}
 	company, k, err := s.Store.Authenticate(c.Request.Context(), key)
+	if errors.Is(err, store.ErrUnknownKey) || errors.Is(err, store.ErrRevokedKey) {
+		s.authFailures.Take(ip)
+	}
 	if err != nil {
 		s.fail(c, err)
+		return
+	}
+	if ok, wait := s.keyLimits.Allow(k.ID.String()); !ok {
+		s.fail(c, tooMany("RATE_LIMITED", "too many requests with this API key; retry after the Retry-After delay", wait))
 		return
 	}
 	if k.LastUsedAt == nil || time.Since(*k.LastUsedAt) > time.Minute {
@@ -96,6 +114,11 @@ func (s *server) require(scope models.Scope) gin.HandlerFunc {
 		}
 		c.Next()
 	}
+}
+
+// tooMany is a 429 answer whose Retry-After covers wait.
+func tooMany(code, message string, wait time.Duration) *apiError {
+	return &apiError{status: http.StatusTooManyRequests, code: code, message: message, retryAfter: max(1, int(math.Ceil(wait.Seconds())))}
 }
 
 func requestID(c *gin.Context) string { return c.GetString(ctxRequestID) }

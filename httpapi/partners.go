@@ -4,16 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
-	"golang.org/x/time/rate"
 
 	"github.com/recruitd/recruitd/internal/ats"
 	"github.com/recruitd/recruitd/internal/phone"
@@ -49,30 +46,6 @@ var (
 	errOtherPartner       = newError(http.StatusConflict, "SUBMITTED_BY_ANOTHER_PARTNER", "this applicant was submitted by another partner; only that partner receives its status and callbacks")
 )
 
-// limiters holds one token bucket per API key.
-type limiters struct {
-	mu    sync.Mutex
-	every rate.Limit
-	burst int
-	m     map[uuid.UUID]*rate.Limiter
-}
-
-func (l *limiters) allow(key uuid.UUID) (bool, time.Duration) {
-	l.mu.Lock()
-	lim, ok := l.m[key]
-	if !ok {
-		lim = rate.NewLimiter(l.every, l.burst)
-		l.m[key] = lim
-	}
-	l.mu.Unlock()
-	r := lim.Reserve()
-	if d := r.Delay(); d > 0 {
-		r.Cancel()
-		return false, d
-	}
-	return true, 0
-}
-
 func isATSID(s string) bool {
 	n, err := strconv.ParseInt(s, 10, 64)
 	return err == nil && n > 0 && strconv.FormatInt(n, 10) == s
@@ -85,9 +58,8 @@ func isATSID(s string) bool {
 // the job derived from the record (404/409); then records the submission (202).
 func (s *server) submitPartnerApplication(c *gin.Context) {
 	key := callerKey(c)
-	if ok, wait := s.limits.allow(key.ID); !ok {
-		c.Header("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-		s.fail(c, newError(http.StatusTooManyRequests, "RATE_LIMITED", "too many submissions with this API key; retry after the Retry-After delay"))
+	if ok, wait := s.partnerLimits.Allow(key.ID.String()); !ok {
+		s.fail(c, tooMany("RATE_LIMITED", "too many submissions with this API key; retry after the Retry-After delay", wait))
 		return
 	}
 	var req PartnerApplicationRequest

@@ -7,14 +7,13 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
-	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
-	"golang.org/x/time/rate"
 
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/outbox"
+	"github.com/recruitd/recruitd/internal/ratelimit"
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 )
@@ -35,7 +34,9 @@ type Deps struct {
 
 type server struct {
 	Deps
-	limits *limiters
+	partnerLimits *ratelimit.Buckets // partner submissions per key
+	keyLimits     *ratelimit.Buckets // requests per key, every authenticated route
+	authFailures  *ratelimit.Buckets // failed authentications per client IP
 }
 
 // NewServer returns the REST API handler.
@@ -44,7 +45,11 @@ func NewServer(d Deps) http.Handler {
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	r.ContextWithFallback = true
-	s := &server{Deps: d, limits: &limiters{every: rate.Limit(d.Config.PartnerRateLimit), burst: d.Config.PartnerRateBurst, m: map[uuid.UUID]*rate.Limiter{}}}
+	s := &server{Deps: d,
+		partnerLimits: ratelimit.New(d.Config.PartnerRateLimit, d.Config.PartnerRateBurst),
+		keyLimits:     ratelimit.New(d.Config.APIRateLimit, d.Config.APIRateBurst),
+		authFailures:  ratelimit.New(d.Config.AuthFailureLimit, d.Config.AuthFailureBurst),
+	}
 	r.Use(s.observe, s.recover, s.limitBody)
 	s.routes(r)
 	return r

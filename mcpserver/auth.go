@@ -5,36 +5,52 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
+	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/recruitd/recruitd/internal/ratelimit"
 	"github.com/recruitd/recruitd/internal/store"
-	"github.com/recruitd/recruitd/models"
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
+	"github.com/recruitd/recruitd/models"
 )
 
 type authenticator struct {
-	store *store.Store
-	log   *slog.Logger
+	store        *store.Store
+	log          *slog.Logger
+	keyLimits    *ratelimit.Buckets // requests per key
+	authFailures *ratelimit.Buckets // failed authentications per client IP
+	calls        *ratelimit.Slots   // requests in flight per key
 	// base is the tool server's base address of a request: the challenge's realm.
 	base func(*http.Request) string
 }
 
 // require re-validates the bearer token on every request; failures answer 401 with the
-// WWW-Authenticate challenge of the spec (realm and resource_metadata).
+// WWW-Authenticate challenge of the spec (realm and resource_metadata). A client IP that spent
+// its failed-authentication budget, a key over its request rate and a key with
+// MCP_MAX_CONCURRENT_CALLS requests in flight get 429 with Retry-After.
 func (a *authenticator) require(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ip, _, _ := net.SplitHostPort(r.RemoteAddr) // the peer: forwarded-for headers are the client's to forge
+		if empty, wait := a.authFailures.Empty(ip); empty {
+			tooMany(w, wait, "too many failed authentications from this address")
+			return
+		}
 		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if !ok || strings.TrimSpace(token) == "" {
+			a.authFailures.Take(ip)
 			a.challenge(w, r, "", "missing bearer token")
 			return
 		}
 		company, key, err := a.store.Authenticate(r.Context(), strings.TrimSpace(token))
 		switch {
 		case errors.Is(err, store.ErrUnknownKey), errors.Is(err, store.ErrRevokedKey):
+			a.authFailures.Take(ip)
 			a.challenge(w, r, "invalid_token", "invalid or revoked token")
 			return
 		case err != nil:
@@ -46,6 +62,15 @@ func (a *authenticator) require(next http.Handler) http.Handler {
 			a.forbid(w, r, models.ScopeMCPRead)
 			return
 		}
+		if ok, wait := a.keyLimits.Allow(key.ID.String()); !ok {
+			tooMany(w, wait, "too many requests with this API key")
+			return
+		}
+		if !a.calls.Acquire(key.ID.String()) {
+			tooMany(w, time.Second, "too many tool calls in flight with this API key")
+			return
+		}
+		defer a.calls.Release(key.ID.String())
 		if key.LastUsedAt == nil || time.Since(*key.LastUsedAt) > time.Minute {
 			if err := a.store.TouchAPIKey(r.Context(), company.ID, key.ID, time.Now().UTC()); err != nil {
 				a.log.WarnContext(r.Context(), "api key last-used not recorded", "err", err)
@@ -54,6 +79,14 @@ func (a *authenticator) require(next http.Handler) http.Handler {
 		caller := &toolkit.Caller{Kind: toolkit.CallerAPIKey, CompanyIDs: []uuid.UUID{company.ID}}
 		next.ServeHTTP(w, toolkit.WithRequest(r, caller))
 	})
+}
+
+// tooMany answers 429 with a Retry-After covering wait.
+func tooMany(w http.ResponseWriter, wait time.Duration, desc string) {
+	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusTooManyRequests)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": "rate_limited", "error_description": desc + "; retry after the Retry-After delay"})
 }
 
 // forbid answers a valid key that lacks scope: 403 insufficient_scope with the challenge

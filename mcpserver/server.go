@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -21,6 +22,7 @@ import (
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/links"
+	"github.com/recruitd/recruitd/internal/ratelimit"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/mcpserver/interviewtools"
 	"github.com/recruitd/recruitd/mcpserver/jobtools"
@@ -33,7 +35,13 @@ import (
 // it saves, hash aggregates over a job's or a window's sessions should not spill to disk, and
 // every statement is planned for its arguments: the best plan for a window depends on its width
 // (an index range for a day, a scan for a year), and a cached generic plan would keep one for all.
-var PostgresSettings = map[string]string{"jit": "off", "work_mem": "64MB", "plan_cache_mode": "force_custom_plan"}
+// statement_timeout (MCP_STATEMENT_TIMEOUT) keeps any one statement from holding a connection.
+func PostgresSettings(cfg *config.Config) map[string]string {
+	return map[string]string{
+		"jit": "off", "work_mem": "64MB", "plan_cache_mode": "force_custom_plan",
+		"statement_timeout": strconv.FormatInt(cfg.MCPStatementTimeout.Milliseconds(), 10),
+	}
+}
 
 // Deps are the server's collaborators, wired in cmd/recruitd.
 type Deps struct {
@@ -84,7 +92,11 @@ func NewServer(d Deps) (http.Handler, error) {
 			ResourceName:           "recruitd tool server",
 		}).ServeHTTP(w, r)
 	})
-	a := &authenticator{store: d.Store, log: d.Log, base: base}
+	a := &authenticator{store: d.Store, log: d.Log, base: base,
+		keyLimits:    ratelimit.New(d.Config.APIRateLimit, d.Config.APIRateBurst),
+		authFailures: ratelimit.New(d.Config.AuthFailureLimit, d.Config.AuthFailureBurst),
+		calls:        ratelimit.NewSlots(d.Config.MCPMaxConcurrentCalls),
+	}
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", health.Live)

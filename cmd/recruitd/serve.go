@@ -81,7 +81,7 @@ func connect(ctx context.Context, cfg *config.Config, log *slog.Logger, withTemp
 	d.metrics = httpmetrics.New(d.registry)
 	var settings map[string]string
 	if !withTemporal {
-		settings = mcpserver.PostgresSettings
+		settings = mcpserver.PostgresSettings(cfg)
 	}
 	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DBMaxConns, log, settings)
 	if err != nil {

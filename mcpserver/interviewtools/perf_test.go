@@ -237,7 +237,8 @@ measure:
 	}
 }
 
-// perfSettings are the tool server's connection settings (mcpserver.PostgresSettings).
+// perfSettings are the tool server's planner settings (mcpserver.PostgresSettings, without its
+// statement_timeout: the perf test's own bounds apply).
 var perfSettings = map[string]string{"jit": "off", "work_mem": "64MB"}
 
 // perfTarget is where TestPerf runs: a fresh pgtest database, or the migrated database of

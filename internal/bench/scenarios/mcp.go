@@ -63,7 +63,7 @@ func MCP(ctx context.Context, env Env, o Options) error {
 		return err
 	}
 	dbURL := pg.URL("recruitd")
-	st, err := store.Open(ctx, dbURL, 8, nil, mcpserver.PostgresSettings)
+	st, err := store.Open(ctx, dbURL, 8, nil, mcpserver.PostgresSettings(cfg))
 	if err != nil {
 		return err
 	}
@@ -107,6 +107,7 @@ func MCP(ctx context.Context, env Env, o Options) error {
 	}
 	base := "http://" + ln.Addr().String()
 	cfg.MCPBaseURL = base
+	cfg.APIRateLimit, cfg.MCPMaxConcurrentCalls = 0, 0 // one bench key sends the whole load
 	reg := prometheus.NewRegistry()
 	h, err := mcpserver.NewServer(mcpserver.Deps{
 		Log: log, Config: cfg, Store: st, Health: health.New(time.Second, map[string]health.Check{"postgres": st.Ping}),

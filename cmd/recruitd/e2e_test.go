@@ -379,8 +379,10 @@ func TestProductionProcesses(t *testing.T) {
 	if out, err := add.CombinedOutput(); err == nil || !strings.Contains(string(out), "want an absolute https URL") {
 		t.Errorf("partners add with an http callback URL = %v:\n%s\nwant refused", err, out)
 	}
-	if out := runCmd(t, env, "partners", "add", "--company", "acme", "--name", "board", "--callback-url", "https://partner.example.com/cb"); !strings.Contains(out, "signing secret") {
-		t.Errorf("partners add (https) printed %q", out)
+	partnerOut := runCmd(t, env, "partners", "add", "--company", "acme", "--name", "board", "--callback-url", "https://partner.example.com/cb")
+	partnerSecrets := regexp.MustCompile(`(?m)(?:x-service-callback-secret|signing secret \(Standard Webhooks\)): (\S+)$`).FindAllStringSubmatch(partnerOut, -1)
+	if len(partnerSecrets) != 2 {
+		t.Errorf("partners add (https) printed %q, want both secrets", partnerOut)
 	}
 	runCmd(t, env, "apikey", "create", "--company", "acme", "--name", "board-key", "--partner", "board")
 	if out := runCmd(t, env, "apikey", "list", "--company", "acme"); !regexp.MustCompile(`board-key\s+\S+\s+partner-applications\s`).MatchString(out) {
@@ -504,6 +506,19 @@ func TestProductionProcesses(t *testing.T) {
 
 	for _, p := range []*proc{api, mcp, worker} {
 		p.interrupt(t)
+	}
+	// No secret this test created or configured appears in any process's log.
+	secrets := map[string]string{"acme's API key": acmeKey, "the demo key": demoKey[1], "an ATS credential": "s3cret-ats",
+		"the encryption key": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="}
+	for i, m := range partnerSecrets {
+		secrets[fmt.Sprintf("partner secret %d", i+1)] = m[1]
+	}
+	for _, p := range []*proc{api, mcp, worker} {
+		for what, secret := range secrets {
+			if strings.Contains(p.output(), secret) {
+				t.Errorf("recruitd %s logged %s", p.cmd.Args[1], what)
+			}
+		}
 	}
 	if out := runCmd(t, env, "migrate", "down"); !strings.Contains(out, "rolled back "+latest) {
 		t.Errorf("migrate down printed %q, want %s rolled back", out, latest)

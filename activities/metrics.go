@@ -14,6 +14,7 @@ type Metrics struct {
 	callbacksTotal *prometheus.CounterVec
 	toDelivered    prometheus.Histogram
 	alertsTotal    prometheus.Counter
+	assessment     *assessmentMetrics
 }
 
 // NewMetrics registers the worker's metrics on reg.
@@ -37,6 +38,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}),
 	}
 	reg.MustRegister(m.settledTotal, m.attemptsTotal, m.callbacksTotal, m.toDelivered, m.alertsTotal)
+	m.assessment = newAssessmentMetrics(reg)
 	return m
 }
 

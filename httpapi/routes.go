@@ -31,6 +31,7 @@ func (s *server) routes(r *gin.Engine) {
 
 	v2 := r.Group("/v2/api", s.authenticate)
 	v2.POST("/partner-applications", s.require(models.ScopePartnerApplications), s.submitPartnerApplication)
+	v2.POST("/assessment-links", s.require(models.ScopeAssessmentLinks), s.assessmentLinks())
 
 	r.NoRoute(func(c *gin.Context) { s.fail(c, errNoRoute) })
 	r.NoMethod(func(c *gin.Context) { s.fail(c, errNoMethod) })

@@ -27,6 +27,10 @@ var personalMarkers = []string{
 	"Vwjfirstmarker", "Vwjlastmarker", "vwj.marker@example.com", "4155550188", // the invited candidate
 }
 
+// assessmentMarker is the candidate-specific part of an assessment link: it opens the
+// candidate's assessment and must stay in Postgres.
+const assessmentMarker = "Qkzassessmarker7731"
+
 // TestNoPersonalDataInTemporal runs every workflow kind recruitd starts with marker values for
 // names, e-mail addresses and phones, then reads every event of every history through the
 // Temporal API and finds none of the markers and no interview-link token. It also lists the
@@ -71,6 +75,24 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 				t.Fatalf("replay = %+v, want a replay with the link", got[1])
 			}
 		}},
+		{workflows.KindAssessmentLink, func(t *testing.T) {
+			// The invited candidate's application gets an ATS id, then a link for it.
+			var app models.Application
+			if err := f.st.DB().Joins("JOIN candidates c ON c.id = applications.candidate_id").
+				First(&app, "applications.company_id = ? AND c.email = ?", f.acme.ID, "vwj.marker@example.com").Error; err != nil {
+				t.Fatal(err)
+			}
+			if err := f.st.SetApplicationExternalID(t.Context(), f.acme.ID, app.ID, "AD-4411"); err != nil {
+				t.Fatal(err)
+			}
+			resp := f.send(t, http.MethodPost, "/v2/api/assessment-links", f.acmeKey, map[string]any{
+				"applicationId": "AD-4411", "assessmentUrl": "https://assess.example.com/t/" + assessmentMarker, "orderId": "ORD-1",
+			})
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("assessment link = %d", resp.StatusCode)
+			}
+			awaitText(t, f.outbox, assessmentMarker)
+		}},
 	}
 	for _, k := range workflows.Kinds() {
 		if !slices.ContainsFunc(kinds, func(c struct {
@@ -94,6 +116,7 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 		t.Fatalf("link tokens = %d, %v; want the invitations' sessions", len(tokens), err)
 	}
 	needles := append(slices.Clone(personalMarkers), tokens...)
+	needles = append(needles, assessmentMarker)
 
 	execs := listWorkflows(t, f.tc, fmt.Sprintf("TaskQueue = %q", f.queue), len(kinds))
 	bySlug := listWorkflows(t, f.tc, fmt.Sprintf("CompanySlug = %q", f.acme.Slug), len(kinds))

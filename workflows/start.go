@@ -23,6 +23,7 @@ const (
 	KindInvite             = "invite"
 	KindPartnerApplication = "partner-application"
 	KindCallback           = "partner-callback"
+	KindAssessmentLink     = "assessment-link"
 )
 
 // kind is how a workflow kind starts: its function, the type of its one input, and the options
@@ -31,6 +32,10 @@ type kind struct {
 	fn         any
 	input      reflect.Type
 	runTimeout time.Duration // 0: none (runs that wait days for a candidate)
+	// signal, when set, makes the kind's starts signal-with-start: a start signals the running
+	// workflow of the ID, or starts one if none runs, also after a closed run (the run reads its
+	// work from Postgres, so running again does nothing twice).
+	signal string
 }
 
 var kinds = map[string]kind{
@@ -38,11 +43,12 @@ var kinds = map[string]kind{
 	KindInvite:             {fn: CustomerFlow, input: reflect.TypeFor[FlowInput]()},
 	KindPartnerApplication: {fn: PartnerApplication, input: reflect.TypeFor[PartnerInput]()},
 	KindCallback:           {fn: DeliverCallback, input: reflect.TypeFor[CallbackInput]()},
+	KindAssessmentLink:     {fn: AssessmentLinkDelivery, input: reflect.TypeFor[AssessmentLinkInput](), signal: AssessmentLinkSignal},
 }
 
 // Kinds lists the kinds Starter.Start knows, for tests that run every kind.
 func Kinds() []string {
-	return []string{KindJobGeneration, KindInvite, KindPartnerApplication, KindCallback}
+	return []string{KindJobGeneration, KindInvite, KindPartnerApplication, KindCallback, KindAssessmentLink}
 }
 
 // newStart builds the outbox row of a start; attrs are keyword search attributes besides
@@ -91,6 +97,12 @@ func CallbackStart(slug string, in CallbackInput, suffix string) models.Workflow
 	return newStart(KindCallback, in.CompanyID, slug, id, in, nil)
 }
 
+// AssessmentLinkStart is the delivery of an application's current assessment link, one run per
+// application at a time; a push while it runs signals it.
+func AssessmentLinkStart(slug string, in AssessmentLinkInput) models.WorkflowStart {
+	return newStart(KindAssessmentLink, in.CompanyID, slug, AssessmentLinkWorkflowID(slug, in.ApplicationID), in, nil)
+}
+
 // Starter starts recruitd's workflows. It is the only code that builds start options: the task
 // queue, the CompanySlug search attribute every run carries, and the ID policies that make a
 // start idempotent (a running workflow with the ID is used as it is; a closed one is not run
@@ -120,8 +132,21 @@ func (s Starter) Start(ctx context.Context, ws *models.WorkflowStart) error {
 	}
 	opts := s.options(ws.WorkflowID, attrs...)
 	opts.WorkflowRunTimeout = k.runTimeout
+	if k.signal != "" {
+		return s.signalWithStart(ctx, k, opts, in.Elem().Interface())
+	}
 	if _, err := s.Client.ExecuteWorkflow(ctx, opts, k.fn, in.Elem().Interface()); err != nil {
 		return fmt.Errorf("start %s: %w", ws.WorkflowID, err)
+	}
+	return nil
+}
+
+// signalWithStart signals the running workflow of opts.ID with k.signal (no payload), or starts
+// it with input and the signal. A closed run of the ID does not block a new one.
+func (s Starter) signalWithStart(ctx context.Context, k kind, opts client.StartWorkflowOptions, input any) error {
+	opts.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE
+	if _, err := s.Client.SignalWithStartWorkflow(ctx, opts.ID, k.signal, nil, opts, k.fn, input); err != nil {
+		return fmt.Errorf("signal-with-start %s: %w", opts.ID, err)
 	}
 	return nil
 }

@@ -1,0 +1,269 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
+)
+
+// PlanAssessmentLinkInput names the application whose current link is due.
+type PlanAssessmentLinkInput struct {
+	CompanyID     uuid.UUID
+	ApplicationID uuid.UUID
+}
+
+// AssessmentPlan is how to deliver an application's current link: its id (uuid.Nil when no link
+// waits to be sent) and the channels to try, in order. It holds no URL and no contact.
+type AssessmentPlan struct {
+	LinkID   uuid.UUID
+	Channels []models.MessageChannel
+}
+
+// assessmentFallback is the order channels are tried in after the conversation's own, the
+// default order of invitations.
+var assessmentFallback = []models.MessageChannel{models.MessageChannelEmail, models.MessageChannelSMS}
+
+// PlanAssessmentLink finds the application's link that waits to be sent and the channels to
+// send it through: the candidate's conversation channel first (the channel of their latest
+// message, an invitation included), then e-mail and SMS, each only when the candidate can be
+// reached on it. A phone call cannot carry a link, so a conversation held by phone continues by
+// SMS.
+func (a *Activities) PlanAssessmentLink(ctx context.Context, in PlanAssessmentLinkInput) (AssessmentPlan, error) {
+	link, err := a.Store.PendingAssessmentLink(ctx, in.CompanyID, in.ApplicationID)
+	if errors.Is(err, store.ErrNotFound) {
+		return AssessmentPlan{}, nil
+	}
+	if err != nil {
+		return AssessmentPlan{}, err
+	}
+	app, err := a.Store.Application(ctx, in.CompanyID, in.ApplicationID)
+	if err != nil {
+		return AssessmentPlan{}, permanentIfMissing(err)
+	}
+	cand, err := a.Store.Candidate(ctx, in.CompanyID, app.CandidateID)
+	if err != nil {
+		return AssessmentPlan{}, permanentIfMissing(err)
+	}
+	conv, ok, err := a.Store.ConversationChannel(ctx, in.CompanyID, cand.ID)
+	if err != nil {
+		return AssessmentPlan{}, err
+	}
+	return AssessmentPlan{LinkID: link.ID, Channels: assessmentChannels(conv, ok, deref(cand.Email), deref(cand.Phone))}, nil
+}
+
+// assessmentChannels orders the channels a link is tried on: the conversation's (when ok), then
+// the fallback, without repeats, each only when the candidate has an address for it.
+func assessmentChannels(conv models.MessageChannel, ok bool, email, phoneE164 string) []models.MessageChannel {
+	var order []models.MessageChannel
+	if ok {
+		switch conv {
+		case models.MessageChannelPhone:
+			conv = models.MessageChannelSMS
+		case models.MessageChannelOutbox:
+			conv = models.MessageChannelEmail
+		}
+		order = append(order, conv)
+	}
+	order = append(order, assessmentFallback...)
+	var out []models.MessageChannel
+	for _, ch := range order {
+		if slices.Contains(out, ch) {
+			continue
+		}
+		if _, ok := channels.Address(ch, email, phoneE164); ok {
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+// SendAssessmentLinkInput is one delivery attempt of a link through one channel.
+type SendAssessmentLinkInput struct {
+	CompanyID uuid.UUID
+	LinkID    uuid.UUID
+	Channel   models.MessageChannel
+}
+
+// SendAssessmentLinkResult is a finished attempt: the message that carried the link, or Replaced
+// when a newer link took its place before it went out (nothing was sent).
+type SendAssessmentLinkResult struct {
+	MessageID uuid.UUID
+	Replaced  bool
+}
+
+// SendAssessmentLink sends the link to the candidate through one channel, in the company's
+// words, and records the attempt in the candidate's conversation, delivered or failed. A link
+// already sent is not sent again. A channel the candidate cannot be reached on, or a provider's
+// permanent refusal, is a non-retryable error, so the workflow falls back to the next channel at
+// once; other failures are retried.
+func (a *Activities) SendAssessmentLink(ctx context.Context, in SendAssessmentLinkInput) (SendAssessmentLinkResult, error) {
+	link, err := a.Store.AssessmentLink(ctx, in.CompanyID, in.LinkID)
+	if err != nil {
+		return SendAssessmentLinkResult{}, permanentIfMissing(err)
+	}
+	switch {
+	case link.SentAt != nil:
+		out := SendAssessmentLinkResult{}
+		if link.MessageID != nil {
+			out.MessageID = *link.MessageID
+		}
+		return out, nil
+	case link.ReplacedAt != nil:
+		return SendAssessmentLinkResult{Replaced: true}, nil
+	case link.FailedAt != nil:
+		return SendAssessmentLinkResult{}, temporal.NewNonRetryableApplicationError("assessment link "+link.ID.String()+" failed before", ErrTypePermanent, nil)
+	}
+	app, err := a.Store.Application(ctx, in.CompanyID, link.ApplicationID)
+	if err != nil {
+		return SendAssessmentLinkResult{}, permanentIfMissing(err)
+	}
+	cand, err := a.Store.Candidate(ctx, in.CompanyID, app.CandidateID)
+	if err != nil {
+		return SendAssessmentLinkResult{}, permanentIfMissing(err)
+	}
+	job, err := a.Store.Job(ctx, in.CompanyID, app.JobID)
+	if err != nil {
+		return SendAssessmentLinkResult{}, permanentIfMissing(err)
+	}
+	company, err := a.Store.Company(ctx, in.CompanyID)
+	if err != nil {
+		return SendAssessmentLinkResult{}, err
+	}
+	to, ok := channels.Address(in.Channel, deref(cand.Email), deref(cand.Phone))
+	if !ok {
+		return SendAssessmentLinkResult{}, temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("candidate has no address for %s", in.Channel), ErrTypePermanent, nil)
+	}
+	msg := assessmentMessage(in.Channel, to, cand, job, company, link.URL)
+	row := &models.Message{
+		CompanyID: in.CompanyID, CandidateID: cand.ID, ApplicationID: &app.ID,
+		Direction: models.MessageDirectionOutbound, Channel: in.Channel, Status: models.MessageStatusQueued,
+		ToAddress: to, Body: msg.Text,
+	}
+	if msg.Subject != "" {
+		row.Subject = &msg.Subject
+	}
+	if err := a.Store.CreateMessage(ctx, row); err != nil {
+		return SendAssessmentLinkResult{}, err
+	}
+	receipt, provider, err := a.Channels.Send(ctx, msg)
+	if err != nil {
+		if ferr := a.Store.FinishMessage(ctx, in.CompanyID, row.ID, store.MessageResult{Status: models.MessageStatusFailed, Provider: provider, Error: err.Error()}); ferr != nil {
+			a.Log.ErrorContext(ctx, "message outcome not recorded", "message_id", row.ID, "err", ferr)
+		}
+		a.Log.WarnContext(ctx, "assessment link not delivered", "company", company.Slug, "link_id", link.ID, "channel", in.Channel, "err", err)
+		if channels.IsPermanent(err) {
+			return SendAssessmentLinkResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePermanent, err)
+		}
+		return SendAssessmentLinkResult{}, fmt.Errorf("send %s assessment link: %w", in.Channel, err)
+	}
+	if err := a.Store.FinishMessage(ctx, in.CompanyID, row.ID, store.MessageResult{
+		Status: models.MessageStatusSent, Provider: provider, ProviderMessageID: receipt.ProviderMessageID,
+	}); err != nil {
+		return SendAssessmentLinkResult{}, err
+	}
+	sent, err := a.Store.MarkAssessmentLinkSent(ctx, in.CompanyID, link.ID, row.ID)
+	if err != nil {
+		return SendAssessmentLinkResult{}, err
+	}
+	a.Metrics.assessmentSent(in.Channel, sent.SentAt.Sub(link.ReceivedAt))
+	a.Log.InfoContext(ctx, "assessment link sent", "company", company.Slug, "link_id", link.ID, "order_id", deref(link.OrderID),
+		"channel", in.Channel, "provider", provider, "replaced_meanwhile", sent.ReplacedAt != nil)
+	return SendAssessmentLinkResult{MessageID: row.ID}, nil
+}
+
+// FailAssessmentLinkInput names a link that no channel delivered.
+type FailAssessmentLinkInput struct {
+	CompanyID uuid.UUID
+	LinkID    uuid.UUID
+	Tried     []models.MessageChannel
+}
+
+// FailAssessmentLink records that no channel delivered the link; a newer push is the way to try
+// again.
+func (a *Activities) FailAssessmentLink(ctx context.Context, in FailAssessmentLinkInput) error {
+	l, err := a.Store.FailAssessmentLink(ctx, in.CompanyID, in.LinkID)
+	if errors.Is(err, store.ErrLinkNotPending) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	a.Metrics.assessmentFailed()
+	tried := make([]string, len(in.Tried))
+	for i, ch := range in.Tried {
+		tried[i] = string(ch)
+	}
+	a.Log.WarnContext(ctx, "assessment link not delivered on any channel", "link_id", l.ID, "order_id", deref(l.OrderID), "tried", strings.Join(tried, ","))
+	return nil
+}
+
+// assessmentMessage writes the company's message that carries the link, for a channel.
+func assessmentMessage(ch models.MessageChannel, to string, cand *models.Candidate, job *models.Job, co *models.Company, link string) channels.Message {
+	name := strings.TrimSpace(cand.FirstName)
+	if name == "" {
+		name = "there"
+	}
+	title := job.ExternalTitle
+	if title == "" {
+		title = job.Title
+	}
+	m := channels.Message{Channel: ch, To: to}
+	switch ch {
+	case models.MessageChannelEmail:
+		m.Subject = fmt.Sprintf("Your assessment for %s at %s", title, co.Name)
+		m.Text = fmt.Sprintf("Hi %s,\n\nThe next step of your application for the %s role at %s is an assessment. Take it here:\n\n%s\n\nThis link is yours alone; please do not share it.\n\nGood luck!\n%s", name, title, co.Name, link, co.Name)
+	default:
+		m.Text = fmt.Sprintf("Hi %s, %s here: the next step for %s is an assessment. Take it here: %s", name, co.Name, title, link)
+	}
+	return m
+}
+
+// assessmentMetrics are the worker's assessment-link metrics.
+type assessmentMetrics struct {
+	delivered *prometheus.CounterVec
+	failed    prometheus.Counter
+	latency   prometheus.Histogram
+}
+
+func newAssessmentMetrics(reg prometheus.Registerer) *assessmentMetrics {
+	m := &assessmentMetrics{
+		delivered: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "recruitd_assessment_links_delivered_total", Help: "Assessment links sent to the candidate, by channel.",
+		}, []string{"channel"}),
+		failed: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "recruitd_assessment_links_failed_total", Help: "Assessment links that no channel delivered.",
+		}),
+		latency: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "recruitd_assessment_link_delivery_seconds", Help: "Time from an assessment link's receipt to its message being sent.",
+			Buckets: []float64{.05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 300},
+		}),
+	}
+	reg.MustRegister(m.delivered, m.failed, m.latency)
+	return m
+}
+
+func (m *Metrics) assessmentSent(ch models.MessageChannel, latency time.Duration) {
+	if m == nil || m.assessment == nil {
+		return
+	}
+	m.assessment.delivered.WithLabelValues(string(ch)).Inc()
+	m.assessment.latency.Observe(latency.Seconds())
+}
+
+func (m *Metrics) assessmentFailed() {
+	if m != nil && m.assessment != nil {
+		m.assessment.failed.Inc()
+	}
+}

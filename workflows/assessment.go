@@ -1,0 +1,108 @@
+package workflows
+
+import (
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/recruitd/recruitd/activities"
+)
+
+// AssessmentLinkWorkflowID names the delivery run of an application's assessment links: one
+// per application at a time.
+func AssessmentLinkWorkflowID(companySlug string, applicationID uuid.UUID) string {
+	return KindAssessmentLink + "/" + companySlug + "/" + applicationID.String()
+}
+
+// AssessmentLinkSignal tells a running delivery that a push changed the application's links. It
+// carries nothing: the run reads the current link from Postgres.
+const AssessmentLinkSignal = "assessment-link-pushed"
+
+// AssessmentLinkInput names the application whose current assessment link a run delivers.
+type AssessmentLinkInput struct {
+	CompanyID     uuid.UUID
+	ApplicationID uuid.UUID
+}
+
+// AssessmentLinkResult counts what a run did: links sent, links replaced before they went out,
+// links no channel delivered.
+type AssessmentLinkResult struct {
+	Sent, Skipped, Failed int
+}
+
+// assessmentRounds bounds the rounds of one run before it continues as new, so a run that keeps
+// receiving pushes keeps a short history.
+const assessmentRounds = 100
+
+// AssessmentLinkDelivery sends the application's current assessment link to the candidate if it
+// has not been sent, then ends, unless a push signalled meanwhile: then it looks again. Every
+// round reads Postgres, so a signal is only a nudge; a push whose signal was lost is picked up by
+// the next run (the outbox reconciler or a later push starts one).
+func AssessmentLinkDelivery(ctx workflow.Context, in AssessmentLinkInput) (AssessmentLinkResult, error) {
+	var res AssessmentLinkResult
+	pushed := workflow.GetSignalChannel(ctx, AssessmentLinkSignal)
+	for round := 0; ; round++ {
+		for pushed.ReceiveAsync(nil) {
+		}
+		again, err := deliverAssessmentLink(ctx, in, &res)
+		if err != nil {
+			upsertOutcome(ctx, "failed")
+			return res, err
+		}
+		if !again && !pushed.ReceiveAsync(nil) {
+			upsertOutcome(ctx, "done")
+			return res, nil
+		}
+		if round+1 >= assessmentRounds {
+			return res, workflow.NewContinueAsNewError(ctx, AssessmentLinkDelivery, in)
+		}
+	}
+}
+
+// deliverAssessmentLink sends the current link through the channels the plan gives, in order;
+// again is true when the link was replaced before it went out (the newer one is due).
+func deliverAssessmentLink(ctx workflow.Context, in AssessmentLinkInput, res *AssessmentLinkResult) (again bool, err error) {
+	var a *activities.Activities
+	var plan activities.AssessmentPlan
+	if err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.PlanAssessmentLink, activities.PlanAssessmentLinkInput{
+		CompanyID: in.CompanyID, ApplicationID: in.ApplicationID,
+	}).Get(ctx, &plan); err != nil {
+		return false, err
+	}
+	if plan.LinkID == uuid.Nil {
+		return false, nil
+	}
+	send := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 5,
+			NonRetryableErrorTypes: []string{activities.ErrTypePermanent},
+		},
+	})
+	for _, ch := range plan.Channels {
+		var sent activities.SendAssessmentLinkResult
+		err := workflow.ExecuteActivity(send, a.SendAssessmentLink, activities.SendAssessmentLinkInput{
+			CompanyID: in.CompanyID, LinkID: plan.LinkID, Channel: ch,
+		}).Get(ctx, &sent)
+		if err == nil {
+			if sent.Replaced {
+				res.Skipped++
+				return true, nil
+			}
+			res.Sent++
+			return false, nil
+		}
+		var canceled *temporal.CanceledError
+		if errors.As(err, &canceled) {
+			return false, err
+		}
+		workflow.GetLogger(ctx).Warn("assessment link channel failed; falling back", "channel", ch, "err", err)
+	}
+	res.Failed++
+	return false, workflow.ExecuteLocalActivity(shortLocal(ctx), a.FailAssessmentLink, activities.FailAssessmentLinkInput{
+		CompanyID: in.CompanyID, LinkID: plan.LinkID, Tried: plan.Channels,
+	}).Get(ctx, nil)
+}

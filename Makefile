@@ -22,6 +22,7 @@ test: bin/recruitd bin/temporal node_modules/.package-lock.json
 bench: bin/recruitd bin/temporal
 	./bin/recruitd bench jobs
 	./bin/recruitd bench partner --duration 60s
+	./bin/recruitd bench assessment --duration 60s
 	./bin/recruitd bench mcp
 
 build: bin/recruitd

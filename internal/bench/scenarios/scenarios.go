@@ -35,6 +35,8 @@ var All = []Scenario{
 		"--concurrency at a time and timed until all are generated (jobs/s as a ratio of the floor)."},
 	{Name: "partner", Run: Partner, Help: "202 latency p50/p99 at --rate submissions/s for --duration, time from 202 to callback received p50/p99,\n" +
 		"then --burst submissions timed until every callback arrived (settled/s as a ratio of the floor)."},
+	{Name: "assessment", Run: Assessment, Help: "200 latency p50/p99 of assessment-link pushes at --rate requests/s for --duration, one per managed\n" +
+		"application, and time from push to the candidate's message sent p50/p99, beside the floor."},
 	{Name: "mcp", Run: MCP, Help: "seeds one company with --candidates candidates (3 sessions each) in a Postgres cluster kept under --dir,\n" +
 		"serves the tool server in this process and calls every tool --iterations times with varied arguments\n" +
 		"through the Streamable HTTP transport: p50/p95 per tool against the targets and the tools/list round-trip floor,\n" +
@@ -62,8 +64,8 @@ func Find(name string) (Scenario, error) {
 
 // Options are the knobs of the scenarios; each reads its own.
 type Options struct {
-	Rate        float64       // jobs, partner: requests per second in the latency phase
-	Duration    time.Duration // jobs, partner: length of the latency phase
+	Rate        float64       // jobs, partner, assessment: requests per second in the latency phase
+	Duration    time.Duration // jobs, partner, assessment: length of the latency phase
 	Burst       int           // jobs, partner: workflows (floor) and jobs or submissions (throughput) per burst
 	Concurrency int           // jobs, partner: calls in flight during bursts
 	Candidates  int           // mcp: candidates of the bench company

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/recruitd/recruitd/internal/jsontext"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/store"
 )
@@ -98,7 +99,7 @@ func (s *server) fail(c *gin.Context, err error) {
 
 // decodeJSON reads the request body into v: JSON only, one value, bounded by the body limit.
 func decodeJSON(c *gin.Context, v any) error {
-	ct := c.ContentType()
+	ct := strings.ToLower(c.ContentType()) // media types are case-insensitive (RFC 9110 8.3.1)
 	if ct != "application/json" && !strings.HasSuffix(ct, "+json") {
 		return errContentType
 	}
@@ -106,9 +107,10 @@ func decodeJSON(c *gin.Context, v any) error {
 	if err != nil {
 		return jsonError(err)
 	}
-	// Postgres text cannot hold NUL; refuse it here rather than fail at the database.
-	if bytes.Contains(body, []byte(`\u0000`)) {
-		return newError(http.StatusBadRequest, "INVALID_JSON", "text may not contain NUL characters (\\u0000)")
+	// Text Postgres cannot store (NUL, bytes that are not UTF-8) is refused here, naming the field.
+	var bad *jsontext.Problem
+	if err := jsontext.Check(body); errors.As(err, &bad) {
+		return invalidText(bad)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(v); err != nil {
@@ -118,6 +120,11 @@ func decodeJSON(c *gin.Context, v any) error {
 		return newError(http.StatusBadRequest, "INVALID_JSON", "request body holds more than one JSON value")
 	}
 	return nil
+}
+
+// invalidText is the 400 of a value Postgres cannot store.
+func invalidText(p *jsontext.Problem) error {
+	return newError(http.StatusBadRequest, "INVALID_FIELD", p.Error()+": text may not hold NUL characters or bytes that are not UTF-8")
 }
 
 func jsonError(err error) error {

@@ -83,12 +83,15 @@ func TestDecodeJSON(t *testing.T) {
 	}{
 		{"ok", "application/json", `{"name":"a","count":2}`, 200, "", ""},
 		{"ok with charset", "application/json; charset=utf-8", `{"name":"a"}`, 200, "", ""},
+		{"media type in capitals", "APPLICATION/JSON", `{"name":"a"}`, 200, "", ""},
 		{"malformed", "application/json", `{"name":`, 400, "INVALID_JSON", "unexpected end"},
 		{"syntax", "application/json", `{"name" "a"}`, 400, "INVALID_JSON", "byte"},
 		{"wrong type", "application/json", `{"count":"two"}`, 400, "INVALID_JSON", "count must be an integer"},
 		{"empty", "application/json", ``, 400, "INVALID_JSON", "empty"},
 		{"two values", "application/json", `{} {}`, 400, "INVALID_JSON", "more than one"},
-		{"NUL character", "application/json", `{"name":"a\u0000b"}`, 400, "INVALID_JSON", "NUL"},
+		{"NUL character", "application/json", `{"name":"a\u0000b"}`, 400, "INVALID_FIELD", "name contains a NUL character"},
+		{"escaped backslash before u0000", "application/json", `{"name":"C:\\u0000"}`, 200, "", ""},
+		{"invalid UTF-8", "application/json", "{\"name\":\"\xc3\x28\"}", 400, "INVALID_FIELD", "name is not valid UTF-8"},
 		{"not json", "text/plain", `{}`, 415, "UNSUPPORTED_MEDIA_TYPE", "application/json"},
 		{"too large", "application/json", `{"name":"` + strings.Repeat("a", 4096) + `"}`, 413, "BODY_TOO_LARGE", ""},
 	}

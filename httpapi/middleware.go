@@ -11,6 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
+	"github.com/recruitd/recruitd/internal/jsontext"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
@@ -58,6 +59,26 @@ func (s *server) recover(c *gin.Context) {
 type panicError struct{ v any }
 
 func (p panicError) Error() string { return fmt.Sprintf("panic: %v", p.v) }
+
+// cleanParams refuses path and query parameters that Postgres could not store (NUL, bytes that
+// are not UTF-8), naming the parameter, before any handler reads them.
+func (s *server) cleanParams(c *gin.Context) {
+	for _, p := range c.Params {
+		if err := jsontext.String(p.Key, p.Value); err != nil {
+			s.fail(c, invalidText(err.(*jsontext.Problem)))
+			return
+		}
+	}
+	for k, vs := range c.Request.URL.Query() {
+		for _, v := range append(vs, k) {
+			if err := jsontext.String(k, v); err != nil {
+				s.fail(c, invalidText(err.(*jsontext.Problem)))
+				return
+			}
+		}
+	}
+	c.Next()
+}
 
 // limitBody bounds every request body to MAX_BODY_BYTES.
 func (s *server) limitBody(c *gin.Context) {

@@ -50,7 +50,7 @@ func NewServer(d Deps) http.Handler {
 		keyLimits:     ratelimit.New(d.Config.APIRateLimit, d.Config.APIRateBurst),
 		authFailures:  ratelimit.New(d.Config.AuthFailureLimit, d.Config.AuthFailureBurst),
 	}
-	r.Use(s.observe, s.recover, s.limitBody)
+	r.Use(s.observe, s.recover, s.limitBody, s.cleanParams)
 	s.routes(r)
 	return r
 }

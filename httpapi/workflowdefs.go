@@ -5,11 +5,13 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/jsontext"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
@@ -59,13 +61,18 @@ func (s *server) putWorkflow(c *gin.Context) {
 	if !ok {
 		return
 	}
-	if ct := c.ContentType(); ct != "application/json" {
+	if ct := strings.ToLower(c.ContentType()); ct != "application/json" {
 		s.fail(c, errContentType)
 		return
 	}
 	body, err := io.ReadAll(c.Request.Body)
 	if err != nil {
 		s.fail(c, jsonError(err))
+		return
+	}
+	var bad *jsontext.Problem
+	if err := jsontext.Check(body); errors.As(err, &bad) {
+		s.fail(c, invalidText(bad))
 		return
 	}
 	def, canonical, err := flow.ParseFor(body, flow.Trigger(t))

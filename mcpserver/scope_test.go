@@ -148,3 +148,28 @@ func TestStatementTimeoutOnToolServerConnections(t *testing.T) {
 		t.Errorf("statement_timeout = %q, %v; want 7s", got, err)
 	}
 }
+
+// TestArgumentsPostgresCannotStore: NUL and invalid UTF-8 in any argument are a tool error that
+// names the argument, never an internal error.
+func TestArgumentsPostgresCannotStore(t *testing.T) {
+	f := newFixture(t)
+	for _, args := range []string{
+		`{"name":"\u0000"}`,
+		`{"externalId":"rn-1\u0000"}`,
+		"{\"name\":\"caf\xc3\x28\"}",
+	} {
+		tool := "getCandidateReport"
+		if strings.Contains(args, "externalId") {
+			tool = "getJobDetails"
+		}
+		status, body := f.post(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+tool+`","arguments":`+args+`}}`)
+		if status != http.StatusOK || !strings.Contains(body, `"isError":true`) || !strings.Contains(body, "argument ") ||
+			strings.Contains(body, "internal error") {
+			t.Errorf("%s %q = %d %s, want a tool error naming the argument", tool, args, status, body)
+		}
+	}
+	// A backslash before "u0000" is ordinary text.
+	if _, body := f.post(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"getJobDetails","arguments":{"externalId":"C:\\u0000"}}}`); strings.Contains(body, "NUL") || strings.Contains(body, "internal error") {
+		t.Errorf("getJobDetails with an escaped backslash = %s, want an ordinary answer", body)
+	}
+}

@@ -30,6 +30,7 @@ import (
 
 	"gorm.io/gorm"
 
+	"github.com/recruitd/recruitd/internal/jsontext"
 	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -185,6 +186,13 @@ func run[In, Out any](ctx context.Context, e *Env, req *mcp.CallToolRequest, in 
 	caller := CallerFrom(ctx)
 	if caller == nil {
 		return zero, nil, errors.New("no caller in the request context")
+	}
+	// Text Postgres cannot store is a tool error naming the argument, never a database error.
+	if req != nil && req.Params != nil {
+		var bad *jsontext.Problem
+		if err := jsontext.Check(req.Params.Arguments); errors.As(err, &bad) {
+			return zero, nil, Errorf("argument %s: text may not hold NUL characters or bytes that are not UTF-8", bad.Error())
+		}
 	}
 	call := &Call{Env: e, Caller: caller, Now: e.now()}
 	var companyID uuid.UUID

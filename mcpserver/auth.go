@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/recruitd/recruitd/internal/oauth"
 	"github.com/recruitd/recruitd/internal/ratelimit"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
@@ -22,6 +23,7 @@ import (
 
 type authenticator struct {
 	store        *store.Store
+	oauth        *oauth.Server // verifies OAuth access tokens beside API keys
 	log          *slog.Logger
 	keyLimits    *ratelimit.Buckets // requests per key
 	authFailures *ratelimit.Buckets // failed authentications per client IP
@@ -47,7 +49,11 @@ func (a *authenticator) require(next http.Handler) http.Handler {
 			a.challenge(w, r, "", "missing bearer token")
 			return
 		}
-		company, key, err := a.store.Authenticate(r.Context(), strings.TrimSpace(token))
+		if token = strings.TrimSpace(token); oauth.IsAccessToken(token) {
+			a.requireUser(w, r, next, ip, token)
+			return
+		}
+		company, key, err := a.store.Authenticate(r.Context(), token)
 		switch {
 		case errors.Is(err, store.ErrUnknownKey), errors.Is(err, store.ErrRevokedKey):
 			a.authFailures.Take(ip)
@@ -81,6 +87,35 @@ func (a *authenticator) require(next http.Handler) http.Handler {
 	})
 }
 
+// requireUser admits an OAuth access token: verified on every request (known, unexpired, not
+// revoked, issued for this resource, user active), with the user's memberships read now. Rate
+// and concurrency limits apply per sign-in (grant), as they do per API key.
+func (a *authenticator) requireUser(w http.ResponseWriter, r *http.Request, next http.Handler, ip, token string) {
+	access, err := a.oauth.Verify(r.Context(), token, a.base(r)+"/mcp")
+	switch {
+	case errors.Is(err, oauth.ErrInvalidToken), errors.Is(err, oauth.ErrExpiredToken), errors.Is(err, oauth.ErrWrongAudience):
+		a.authFailures.Take(ip)
+		a.challenge(w, r, "invalid_token", err.Error())
+		return
+	case err != nil:
+		a.log.ErrorContext(r.Context(), "mcp authentication", "err", err)
+		http.Error(w, `{"error":"server_error"}`, http.StatusInternalServerError)
+		return
+	}
+	limitKey := "oauth:" + access.GrantID.String()
+	if ok, wait := a.keyLimits.Allow(limitKey); !ok {
+		tooMany(w, wait, "too many requests with this sign-in")
+		return
+	}
+	if !a.calls.Acquire(limitKey) {
+		tooMany(w, time.Second, "too many tool calls in flight with this sign-in")
+		return
+	}
+	defer a.calls.Release(limitKey)
+	caller := &toolkit.Caller{Kind: toolkit.CallerUser, CompanyIDs: access.CompanyIDs, PlatformAdmin: access.PlatformAdmin}
+	next.ServeHTTP(w, toolkit.WithRequest(r, caller))
+}
+
 // tooMany answers 429 with a Retry-After covering wait.
 func tooMany(w http.ResponseWriter, wait time.Duration, desc string) {
 	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
@@ -101,11 +136,13 @@ func (a *authenticator) forbid(w http.ResponseWriter, r *http.Request, scope mod
 	_ = json.NewEncoder(w).Encode(map[string]string{"error": "insufficient_scope", "error_description": desc})
 }
 
+// challenge answers 401 with the spec's challenge (realm, resource_metadata); with an error code
+// (a token that was refused) it also names the scope a new token needs.
 func (a *authenticator) challenge(w http.ResponseWriter, r *http.Request, code, desc string) {
 	base := a.base(r)
 	h := fmt.Sprintf(`Bearer realm=%q, resource_metadata=%q`, base, base+"/.well-known/oauth-protected-resource")
 	if code != "" {
-		h += fmt.Sprintf(`, error=%q, error_description=%q`, code, desc)
+		h += fmt.Sprintf(`, scope=%q, error=%q, error_description=%q`, oauth.Scope, code, desc)
 	}
 	w.Header().Set("WWW-Authenticate", h)
 	w.Header().Set("Content-Type", "application/json")

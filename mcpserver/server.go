@@ -22,6 +22,7 @@ import (
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/links"
+	"github.com/recruitd/recruitd/internal/oauth"
 	"github.com/recruitd/recruitd/internal/ratelimit"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/mcpserver/interviewtools"
@@ -66,8 +67,8 @@ func Register(s *mcp.Server, env *toolkit.Env) {
 // Version is reported in the MCP initialize result.
 const Version = "0.1.0"
 
-// NewServer returns the tool server's handler: /mcp, the OAuth protected-resource metadata, and
-// the probes.
+// NewServer returns the tool server's handler: /mcp (API keys and OAuth access tokens), the OAuth
+// protected-resource metadata, the authorisation server (internal/oauth), and the probes.
 func NewServer(d Deps) (http.Handler, error) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "recruitd", Title: "recruitd tool server", Version: Version}, &mcp.ServerOptions{
 		Instructions: "Read-only questions about a hiring company's candidates, jobs, interviews, integrity checks, features, ATS connection and templates. " +
@@ -88,11 +89,18 @@ func NewServer(d Deps) (http.Handler, error) {
 	prm := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 			Resource:               base(r) + "/mcp",
+			AuthorizationServers:   []string{base(r)},
+			ScopesSupported:        []string{oauth.Scope},
 			BearerMethodsSupported: []string{"header"},
 			ResourceName:           "recruitd tool server",
 		}).ServeHTTP(w, r)
 	})
-	a := &authenticator{store: d.Store, log: d.Log, base: base,
+	as := oauth.New(oauth.Options{
+		Store: d.Store, Log: d.Log.With("component", "oauth"), Base: base,
+		Issuer: d.Config.OIDCIssuer, ClientID: d.Config.OIDCClientID, ClientSecret: d.Config.OIDCClientSecret,
+		Registrations: ratelimit.New(d.Config.OAuthRegistrationLimit, d.Config.OAuthRegistrationBurst),
+	})
+	a := &authenticator{store: d.Store, oauth: as, log: d.Log, base: base,
 		keyLimits:    ratelimit.New(d.Config.APIRateLimit, d.Config.APIRateBurst),
 		authFailures: ratelimit.New(d.Config.AuthFailureLimit, d.Config.AuthFailureBurst),
 		calls:        ratelimit.NewSlots(d.Config.MCPMaxConcurrentCalls),
@@ -104,6 +112,7 @@ func NewServer(d Deps) (http.Handler, error) {
 	mux.Handle("GET /metrics", promhttp.HandlerFor(d.Gatherer, promhttp.HandlerOpts{}))
 	mux.Handle("GET /.well-known/oauth-protected-resource", prm)
 	mux.Handle("GET /.well-known/oauth-protected-resource/mcp", prm)
+	as.Register(mux)
 	origins, err := allowedOrigins(d.Config.MCPBaseURL, d.Config.MCPAllowedOrigins)
 	if err != nil {
 		return nil, err

@@ -61,16 +61,21 @@ type Config struct {
 	TwilioFrom         string `env:"TWILIO_FROM" doc:"Sender number (E.164) for SMS and calls."`
 	TwilioWhatsAppFrom string `env:"TWILIO_WHATSAPP_FROM" doc:"Sender number (E.164) for WhatsApp."`
 
-	ATSTimeout            time.Duration `env:"ATS_TIMEOUT" default:"10s" doc:"Timeout of one ATS request; a slower ATS answers the partner with 503 (retryable), never 404."`
-	PartnerRateLimit      float64       `env:"PARTNER_RATE_LIMIT" default:"10" doc:"Partner-application submissions per second per API key (token bucket); over it: 429 with Retry-After."`
-	PartnerRateBurst      int           `env:"PARTNER_RATE_BURST" default:"50" doc:"Burst size of the per-key partner-application limit."`
-	APIRateLimit          float64       `env:"API_RATE_LIMIT" default:"50" doc:"Requests per second per API key on every authenticated REST route and on /mcp (token bucket; 0 turns it off); over it: 429 with Retry-After. Assessment-link pushes (documented at about 10/s) and HR-suite batch deliveries stay far below it."`
-	APIRateBurst          int           `env:"API_RATE_BURST" default:"200" doc:"Burst size of the per-key limit."`
-	AuthFailureLimit      float64       `env:"AUTH_FAILURE_LIMIT" default:"1" doc:"Failed authentications per second per client IP (token bucket; 0 turns it off); once spent, that IP gets 429 with Retry-After before any key lookup."`
-	AuthFailureBurst      int           `env:"AUTH_FAILURE_BURST" default:"20" doc:"Burst size of the per-IP failed-authentication limit."`
-	MCPMaxConcurrentCalls int           `env:"MCP_MAX_CONCURRENT_CALLS" default:"4" doc:"Tool-server requests one API key may have in flight at once (0: no cap); more get 429 with Retry-After."`
-	MCPStatementTimeout   time.Duration `env:"MCP_STATEMENT_TIMEOUT" default:"30s" doc:"statement_timeout of the tool server's database connections: no tool call holds a connection longer."`
-	CallbackAllowPrivate  bool          `env:"CALLBACK_ALLOW_PRIVATE" default:"false" doc:"Let partner callbacks reach private and loopback addresses (dev and tests only; SSRF guard off for them)."`
+	ATSTimeout             time.Duration `env:"ATS_TIMEOUT" default:"10s" doc:"Timeout of one ATS request; a slower ATS answers the partner with 503 (retryable), never 404."`
+	PartnerRateLimit       float64       `env:"PARTNER_RATE_LIMIT" default:"10" doc:"Partner-application submissions per second per API key (token bucket); over it: 429 with Retry-After."`
+	PartnerRateBurst       int           `env:"PARTNER_RATE_BURST" default:"50" doc:"Burst size of the per-key partner-application limit."`
+	APIRateLimit           float64       `env:"API_RATE_LIMIT" default:"50" doc:"Requests per second per API key on every authenticated REST route and on /mcp (token bucket; 0 turns it off); over it: 429 with Retry-After. Assessment-link pushes (documented at about 10/s) and HR-suite batch deliveries stay far below it."`
+	APIRateBurst           int           `env:"API_RATE_BURST" default:"200" doc:"Burst size of the per-key limit."`
+	AuthFailureLimit       float64       `env:"AUTH_FAILURE_LIMIT" default:"1" doc:"Failed authentications per second per client IP (token bucket; 0 turns it off); once spent, that IP gets 429 with Retry-After before any key lookup."`
+	AuthFailureBurst       int           `env:"AUTH_FAILURE_BURST" default:"20" doc:"Burst size of the per-IP failed-authentication limit."`
+	MCPMaxConcurrentCalls  int           `env:"MCP_MAX_CONCURRENT_CALLS" default:"4" doc:"Tool-server requests one API key may have in flight at once (0: no cap); more get 429 with Retry-After."`
+	MCPStatementTimeout    time.Duration `env:"MCP_STATEMENT_TIMEOUT" default:"30s" doc:"statement_timeout of the tool server's database connections: no tool call holds a connection longer."`
+	OIDCIssuer             string        `env:"OIDC_ISSUER" doc:"Issuer URL of the OpenID provider users sign in with for MCP OAuth (the tool server's /oauth/authorize sends them there). Empty: OAuth sign-in is unavailable (API keys still work); recruitd dev starts a local provider instead."`
+	OIDCClientID           string        `env:"OIDC_CLIENT_ID" doc:"The tool server's client id at the OpenID provider; its redirect URI there is {mcp_url}/oauth/callback."`
+	OIDCClientSecret       string        `env:"OIDC_CLIENT_SECRET" secret:"true" doc:"The tool server's client secret at the OpenID provider."`
+	OAuthRegistrationLimit float64       `env:"OAUTH_REGISTRATION_LIMIT" default:"0.2" doc:"OAuth client registrations and client metadata-document fetches per second per client IP (token bucket; 0 turns it off); over it: 429 with Retry-After."`
+	OAuthRegistrationBurst int           `env:"OAUTH_REGISTRATION_BURST" default:"20" doc:"Burst size of the per-IP OAuth registration limit."`
+	CallbackAllowPrivate   bool          `env:"CALLBACK_ALLOW_PRIVATE" default:"false" doc:"Let partner callbacks reach private and loopback addresses (dev and tests only; SSRF guard off for them)."`
 
 	MaxBodyBytes    int64         `env:"MAX_BODY_BYTES" default:"1048576" doc:"Largest accepted request body, in bytes."`
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" default:"15s" doc:"Grace period for in-flight requests and activities on SIGINT/SIGTERM."`
@@ -260,6 +265,16 @@ func (c *Config) validate() []error {
 		check("AUTH_FAILURE_LIMIT", errors.New("must not be negative (0 turns the limit off)"))
 	}
 	check("AUTH_FAILURE_BURST", inRange(int64(c.AuthFailureBurst), 1, 100000))
+	if c.OIDCIssuer != "" {
+		check("OIDC_ISSUER", urlWithScheme(c.OIDCIssuer, "http", "https"))
+		if c.OIDCClientID == "" {
+			check("OIDC_CLIENT_ID", errors.New("required with OIDC_ISSUER"))
+		}
+	}
+	if c.OAuthRegistrationLimit < 0 {
+		check("OAUTH_REGISTRATION_LIMIT", errors.New("must not be negative (0 turns the limit off)"))
+	}
+	check("OAUTH_REGISTRATION_BURST", inRange(int64(c.OAuthRegistrationBurst), 1, 100000))
 	check("MCP_MAX_CONCURRENT_CALLS", inRange(int64(c.MCPMaxConcurrentCalls), 0, 10000))
 	if c.MCPStatementTimeout < time.Second {
 		check("MCP_STATEMENT_TIMEOUT", errors.New("must be at least 1s"))

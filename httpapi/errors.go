@@ -50,6 +50,8 @@ var (
 	errInternal    = newError(http.StatusInternalServerError, "INTERNAL_ERROR", "internal error")
 	errUnavailable = &apiError{status: http.StatusServiceUnavailable, code: "TEMPORARILY_UNAVAILABLE",
 		message: "the service could not start processing this request; nothing was started: retry the same request after the Retry-After delay", retryAfter: 5}
+	errDatabaseDown = &apiError{status: http.StatusServiceUnavailable, code: "SERVICE_UNAVAILABLE",
+		message: "the service's database is unavailable for the moment; retry the same request after the Retry-After delay", retryAfter: 5}
 )
 
 // errorTable maps sentinel errors from lower layers to responses. Anything not here, and not an
@@ -79,12 +81,18 @@ func classify(err error) (*apiError, bool) {
 			return row.resp, true
 		}
 	}
+	if store.IsUnavailable(err) {
+		return errDatabaseDown, true
+	}
 	return errInternal, false
 }
 
 // fail answers c with err's response and aborts the chain.
 func (s *server) fail(c *gin.Context, err error) {
 	resp, known := classify(err)
+	if resp == errDatabaseDown {
+		s.Log.WarnContext(c.Request.Context(), "database unavailable", "request_id", requestID(c), "route", c.FullPath(), "err", err)
+	}
 	msg := resp.message
 	if !known {
 		rid := requestID(c)

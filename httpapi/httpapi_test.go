@@ -81,6 +81,7 @@ type fixtureOpts struct {
 	env      map[string]string
 	msg      channels.Config
 	temporal *temporaltest.Server
+	dbURL    string // a migrated database instead of a pgtest one
 }
 
 type fixtureOpt func(*fixtureOpts)
@@ -100,6 +101,9 @@ func withTemporal(srv *temporaltest.Server) fixtureOpt {
 	return func(o *fixtureOpts) { o.temporal = srv }
 }
 
+// withDatabase uses the migrated database at url instead of a fresh pgtest one.
+func withDatabase(url string) fixtureOpt { return func(o *fixtureOpts) { o.dbURL = url } }
+
 // withMessaging replaces the outbox with live channels.
 func withMessaging(c channels.Config) fixtureOpt { return func(o *fixtureOpts) { o.msg = c } }
 
@@ -112,8 +116,16 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	db := pgtest.New(t)
-	st, err := store.FromSQL(db.SQL, nil)
+	var st *store.Store
+	var err error
+	if o.dbURL != "" {
+		st, err = store.Open(t.Context(), o.dbURL, 10, nil)
+		if err == nil {
+			t.Cleanup(func() { st.Close() })
+		}
+	} else {
+		st, err = store.FromSQL(pgtest.New(t).SQL, nil)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

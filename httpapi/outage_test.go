@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -16,7 +17,9 @@ import (
 
 	"github.com/recruitd/recruitd/internal/atssim"
 	"github.com/recruitd/recruitd/internal/devstack"
+	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/internal/temporaltest"
+	"github.com/recruitd/recruitd/migrations"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
 	"github.com/recruitd/recruitd/workflows"
@@ -250,4 +253,126 @@ func (f *partnerFixture) outageSend(t *testing.T, kind string, n int, key string
 		}
 	}
 	return key, resp.StatusCode, body.Code, resp.Header.Get("Retry-After"), took, id
+}
+
+// TestPostgresOutage stops Postgres under a steady 5 requests/s of createJob, inviteCandidate
+// and partner submissions, then starts it again. Every request answers within 3 s, with 2xx or
+// a retryable 503 and Retry-After; the service recovers without a restart; the rows written
+// equal the 2xx answers, and every 2xx has its workflow.
+func TestPostgresOutage(t *testing.T) {
+	ctx := t.Context()
+	dir, err := devstack.ScratchDir("recruitd-pg-outage-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	startPostgres := func(port int) *devstack.Postgres {
+		pg, err := devstack.StartPostgres(ctx, devstack.PostgresOptions{Dir: dir, Port: port, Fast: true})
+		if err != nil {
+			t.Fatalf("start Postgres: %v", err)
+		}
+		return pg
+	}
+	pg := startPostgres(0)
+	t.Cleanup(func() { _ = pg.Destroy(context.WithoutCancel(ctx)) })
+	if err := pg.EnsureDatabase(ctx, "recruitd"); err != nil {
+		t.Fatal(err)
+	}
+	url := pg.URL("recruitd")
+	st, err := store.Open(ctx, url, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := migrations.Up(ctx, st.SQL(), nil); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+
+	f := newPartnerFixtureWith(t, withDatabase(url))
+	for i := range 200 {
+		f.sim.Set(atssim.Record{ATSType: models.ATSTypeA, ApplicantID: int64(3000 + i), JobID: 5001, CandidateID: int64(8000 + i),
+			FirstName: "Load", Email: fmt.Sprintf("load%d@example.com", i)})
+	}
+	var mu sync.Mutex
+	var results []outcome
+	phase := "before"
+	var sent atomic.Int64
+	var wg sync.WaitGroup
+	load := func(d time.Duration) {
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		end := time.After(d)
+		for {
+			select {
+			case <-end:
+				return
+			case <-tick.C:
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					n := int(sent.Add(1))
+					o := outcome{kind: []string{workflows.KindJobGeneration, workflows.KindInvite, workflows.KindPartnerApplication}[n%3]}
+					mu.Lock()
+					o.phase = phase
+					mu.Unlock()
+					o.key, o.status, o.code, o.retryAfter, o.took, o.workflowID = f.outageRequest(t, o.kind, n)
+					mu.Lock()
+					results = append(results, o)
+					mu.Unlock()
+				}()
+			}
+		}
+	}
+	setPhase := func(p string) { mu.Lock(); phase = p; mu.Unlock() }
+	load(2 * time.Second)
+	wg.Wait()
+	if err := pg.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	setPhase("outage")
+	load(4 * time.Second)
+	wg.Wait()
+	pg = startPostgres(pg.Port())
+	setPhase("after")
+	load(4 * time.Second)
+	wg.Wait()
+
+	count := map[string]int{}
+	ok := map[string]int{}
+	applicants := map[string]bool{}
+	for _, o := range results {
+		count[o.phase+" "+strconv.Itoa(o.status)]++
+		if o.took > 3*time.Second {
+			t.Errorf("%s %s (%s) answered %d after %s, want within 3s", o.kind, o.key, o.phase, o.status, o.took)
+		}
+		switch o.status {
+		case http.StatusOK, http.StatusAccepted:
+			ok[o.kind]++
+			if o.kind == workflows.KindPartnerApplication {
+				applicants[o.key] = true
+			}
+			if _, err := f.tc.DescribeWorkflowExecution(ctx, o.workflowID, ""); err != nil {
+				t.Errorf("%s %s answered %d, but its workflow %s: %v", o.kind, o.key, o.status, o.workflowID, err)
+			}
+		case http.StatusServiceUnavailable:
+			if o.retryAfter == "" || (o.code != "SERVICE_UNAVAILABLE" && o.code != "TEMPORARILY_UNAVAILABLE") {
+				t.Errorf("%s %s: 503 %q with Retry-After %q, want a retryable code and a delay", o.kind, o.key, o.code, o.retryAfter)
+			}
+		default:
+			t.Errorf("%s %s (%s) answered %d %s, want 2xx or 503", o.kind, o.key, o.phase, o.status, o.code)
+		}
+	}
+	t.Logf("answers by phase: %v", count)
+	if count["outage 503"] == 0 || count["after 200"]+count["after 202"] == 0 {
+		t.Fatalf("answers by phase %v: want 503s during the outage and successes after it", count)
+	}
+	var jobs, sessions, apps int64
+	f.st.DB().Raw(`SELECT count(*) FROM jobs WHERE company_id = ? AND external_id LIKE 'outage-%'`, f.acme.ID).Scan(&jobs)
+	f.st.DB().Raw(`SELECT count(*) FROM interview_sessions s JOIN candidates c ON c.company_id = s.company_id AND c.id = s.candidate_id
+		WHERE s.company_id = ? AND c.email LIKE 'cand%@example.com'`, f.acme.ID).Scan(&sessions)
+	f.st.DB().Raw(`SELECT count(*) FROM partner_applications WHERE company_id = ?`, f.acme.ID).Scan(&apps)
+	if int(jobs) != ok[workflows.KindJobGeneration] || int(sessions) != ok[workflows.KindInvite] || int(apps) != len(applicants) {
+		t.Errorf("rows: %d jobs, %d invitations, %d applications; 2xx answers: %d, %d, %d applicants: want equal",
+			jobs, sessions, apps, ok[workflows.KindJobGeneration], ok[workflows.KindInvite], len(applicants))
+	}
 }

@@ -59,6 +59,13 @@ func (a *authenticator) require(next http.Handler) http.Handler {
 			a.authFailures.Take(ip)
 			a.challenge(w, r, "invalid_token", "invalid or revoked token")
 			return
+		case store.IsUnavailable(err):
+			a.log.WarnContext(r.Context(), "mcp authentication: database unavailable", "err", err)
+			w.Header().Set("Retry-After", "5")
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_ = json.NewEncoder(w).Encode(map[string]string{"error": "temporarily_unavailable", "error_description": "the database is unavailable for the moment; retry after the Retry-After delay"})
+			return
 		case err != nil:
 			a.log.ErrorContext(r.Context(), "mcp authentication", "err", err)
 			http.Error(w, `{"error":"server_error"}`, http.StatusInternalServerError)

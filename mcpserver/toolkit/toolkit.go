@@ -167,9 +167,14 @@ func Add[In, Out any](s *mcp.Server, env *Env, tool *mcp.Tool, h Handler[In, Out
 		outcome := "ok"
 		if err != nil {
 			var te *toolError
-			if errors.As(err, &te) {
+			switch {
+			case errors.As(err, &te):
 				outcome = "tool_error"
-			} else {
+			case store.IsUnavailable(err):
+				outcome = "unavailable"
+				env.Log.WarnContext(ctx, "tool call: database unavailable", "tool", tool.Name, "err", err)
+				err = Errorf("the database is unavailable for the moment; retry shortly")
+			default:
 				outcome = "internal_error"
 				err = env.internal(ctx, tool.Name, err)
 			}

@@ -1,0 +1,30 @@
+package store
+
+import (
+	"database/sql/driver"
+	"errors"
+	"net"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// IsUnavailable reports whether err means Postgres could not be reached or is shutting down,
+// rather than that a statement failed: callers answer such errors as a retryable 503, never as
+// an internal error.
+func IsUnavailable(err error) bool {
+	if err == nil {
+		return false
+	}
+	var connect *pgconn.ConnectError
+	var netErr net.Error
+	var pgErr *pgconn.PgError
+	switch {
+	case errors.As(err, &connect), errors.As(err, &netErr), errors.Is(err, driver.ErrBadConn):
+		return true
+	case errors.As(err, &pgErr):
+		// Class 08: connection exception; 57P01-57P03: shutdown, crash, not yet accepting.
+		return strings.HasPrefix(pgErr.Code, "08") || pgErr.Code == "57P01" || pgErr.Code == "57P02" || pgErr.Code == "57P03"
+	}
+	return pgconn.SafeToRetry(err)
+}

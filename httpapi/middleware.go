@@ -30,6 +30,8 @@ func (s *server) observe(c *gin.Context) {
 	}
 	c.Set(ctxRequestID, rid)
 	c.Header("X-Request-ID", rid)
+	c.Header("X-Content-Type-Options", "nosniff")
+	c.Header("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
 	done := s.Metrics.Start("api", c.Request.Method)
 	begin := time.Now()
 	c.Next()

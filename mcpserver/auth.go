@@ -104,6 +104,8 @@ func (a *authenticator) requireUser(w http.ResponseWriter, r *http.Request, next
 		a.authFailures.Take(ip)
 		a.challenge(w, r, "invalid_token", err.Error())
 		return
+	case err != nil && r.Context().Err() != nil:
+		return // the client went away
 	case err != nil:
 		a.log.ErrorContext(r.Context(), "mcp authentication", "err", err)
 		http.Error(w, `{"error":"server_error"}`, http.StatusInternalServerError)

@@ -109,7 +109,7 @@ func NewServer(d Deps) (http.Handler, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", health.Live)
 	mux.HandleFunc("GET /readyz", d.Health.Ready)
-	mux.Handle("GET /metrics", promhttp.HandlerFor(d.Gatherer, promhttp.HandlerOpts{}))
+	mux.Handle("GET /metrics", httpmetrics.Guard(d.Config.MetricsToken, promhttp.HandlerFor(d.Gatherer, promhttp.HandlerOpts{})))
 	mux.Handle("GET /.well-known/oauth-protected-resource", prm)
 	mux.Handle("GET /.well-known/oauth-protected-resource/mcp", prm)
 	as.Register(mux)
@@ -118,7 +118,7 @@ func NewServer(d Deps) (http.Handler, error) {
 		return nil, err
 	}
 	mux.Handle("/mcp", checkOrigin(origins, limitBody(d.Config.MaxBodyBytes, a.require(transport))))
-	return d.Metrics.Wrap("mcp", mux), nil
+	return d.Metrics.Wrap("mcp", httpmetrics.SecurityHeaders(mux)), nil
 }
 
 // baseURL returns the tool server's base address ({mcp_url}) of a request: the configured one

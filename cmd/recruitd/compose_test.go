@@ -66,7 +66,8 @@ func TestComposeFile(t *testing.T) {
 	for _, c := range (&env{getenv: os.Getenv}).commands() {
 		subcommands[c.Name()] = true
 	}
-	ports := map[string]string{"api": "8080:8080", "mcp": "8081:8081", "worker": "9464:9464"}
+	// Published on loopback only: the TLS front on the host reaches them, nothing else does.
+	ports := map[string]string{"api": "127.0.0.1:8080:8080", "mcp": "127.0.0.1:8081:8081", "worker": "127.0.0.1:9464:9464"}
 	for _, svc := range []string{"migrate", "api", "mcp", "worker"} {
 		s := f.Services[svc]
 		if s.Build == nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/recruitd/recruitd/docs"
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/config"
+	"github.com/recruitd/recruitd/internal/devidp"
 	"github.com/recruitd/recruitd/internal/devstack"
 	"github.com/recruitd/recruitd/internal/docsearch"
 	"github.com/recruitd/recruitd/internal/seed"
@@ -112,6 +113,11 @@ func runDev(ctx context.Context, e *env) error {
 		return err
 	}
 	defer sim.close()
+	issuer, stopIDP, err := startDevIDP(e, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer stopIDP()
 	demo, err := prepareDatabase(ctx, cfg, log, demoKey, sim)
 	if err != nil {
 		return err
@@ -135,6 +141,7 @@ func runDev(ctx context.Context, e *env) error {
 		fmt.Fprintf(e.stdout, "demo API key: %s\n", demoKey)
 		fmt.Fprintf(e.stdout, "\nTry:  curl -H 'X-API-Key: %s' %s/v1/api/company\n", demoKey, apiURL)
 		fmt.Fprintf(e.stdout, "      curl -X POST -H 'X-API-Key: %s' -H 'Content-Type: application/json' -d '{\"atsApplicantId\":\"1001\",\"atsJobId\":\"5001\"}' %s/v2/api/partner-applications\n", demoKey, apiURL)
+		printSignIn(e.stdout, displayURL(l.mcp.Addr()), issuer)
 		fmt.Fprintln(e.stdout, "Ctrl-C stops everything.")
 		fmt.Fprintln(e.stdout)
 		return nil
@@ -213,6 +220,9 @@ func prepareDatabase(ctx context.Context, cfg *config.Config, log *slog.Logger, 
 	}
 	if err := seed.DemoIntegrations(ctx, st, b, res.Company, demoKey, sim.credentials(), sim.url+"/dev/partner-callbacks"); err != nil {
 		return nil, fmt.Errorf("demo integrations: %w", err)
+	}
+	if _, err := devidp.EnsureDemoUsers(ctx, st, res.Company.Slug); err != nil {
+		return nil, fmt.Errorf("demo users: %w", err)
 	}
 	log.Info("demo tenant ready", "company", res.Company.Slug, "company_created", res.CompanyCreated, "key_created", res.KeyCreated)
 	return res.Company, nil

@@ -34,6 +34,7 @@ type Config struct {
 
 	APIAddr           string `env:"API_ADDR" default:"127.0.0.1:8080" doc:"Listen address of the REST API."`
 	MCPAddr           string `env:"MCP_ADDR" default:"127.0.0.1:8081" doc:"Listen address of the MCP tool server."`
+	MetricsToken      string `env:"METRICS_TOKEN" secret:"true" doc:"Bearer token a scraper sends for /metrics on the api and mcp listeners. Empty: /metrics there answers loopback clients only (the worker's metrics listener is private)."`
 	WorkerMetricsAddr string `env:"WORKER_METRICS_ADDR" default:"127.0.0.1:9464" doc:"Listen address of /healthz, /readyz and /metrics of a standalone worker."`
 	PublicBaseURL     string `env:"PUBLIC_BASE_URL" doc:"External base URL of the REST API ({base_url}); used in links. Empty: http:// and API_ADDR's host and port (localhost for an unspecified host such as 0.0.0.0)."`
 	MCPBaseURL        string `env:"MCP_BASE_URL" doc:"External base URL of the tool server ({mcp_url}); used in WWW-Authenticate and OAuth metadata. Empty: http:// and MCP_ADDR's host and port (localhost for an unspecified host such as 0.0.0.0)."`
@@ -86,6 +87,7 @@ type Config struct {
 	DevPostgresPort   int    `env:"DEV_POSTGRES_PORT" default:"54329" doc:"recruitd dev: port of the private Postgres cluster."`
 	DevTemporalPort   int    `env:"DEV_TEMPORAL_PORT" default:"7233" doc:"recruitd dev: port of the Temporal dev server."`
 	DevTemporalUIPort int    `env:"DEV_TEMPORAL_UI_PORT" default:"8233" doc:"recruitd dev: port of the Temporal Web UI."`
+	DevIDPPort        int    `env:"DEV_IDP_PORT" default:"8090" doc:"recruitd dev: port of the local OpenID provider the tool server's OAuth sign-in uses (unless OIDC_ISSUER is set)."`
 }
 
 // Var describes one environment variable.
@@ -289,7 +291,7 @@ func (c *Config) validate() []error {
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		check("LOG_FORMAT", fmt.Errorf("%q: want text or json", c.LogFormat))
 	}
-	for name, p := range map[string]int{"DEV_POSTGRES_PORT": c.DevPostgresPort, "DEV_TEMPORAL_PORT": c.DevTemporalPort, "DEV_TEMPORAL_UI_PORT": c.DevTemporalUIPort} {
+	for name, p := range map[string]int{"DEV_POSTGRES_PORT": c.DevPostgresPort, "DEV_TEMPORAL_PORT": c.DevTemporalPort, "DEV_TEMPORAL_UI_PORT": c.DevTemporalUIPort, "DEV_IDP_PORT": c.DevIDPPort} {
 		check(name, inRange(int64(p), 1, 65535))
 	}
 	return errs

@@ -181,8 +181,11 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 			Handler:           h,
 			ReadHeaderTimeout: 10 * time.Second,
 			ReadTimeout:       30 * time.Second,
-			IdleTimeout:       120 * time.Second,
-			ErrorLog:          slog.NewLogLogger(log.With("listener", name).Handler(), slog.LevelWarn),
+			// No answer runs unbounded: tool calls end within toolkit.MaxToolDuration and every
+			// request's database and Temporal calls have their own shorter limits.
+			WriteTimeout: 2 * time.Minute,
+			IdleTimeout:  120 * time.Second,
+			ErrorLog:     slog.NewLogLogger(log.With("listener", name).Handler(), slog.LevelWarn),
 		}
 		servers = append(servers, srv)
 		log.Info("listening", "listener", name, "addr", ln.Addr().String())

@@ -117,7 +117,7 @@ func NewServer(d Deps) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	mux.Handle("/mcp", checkOrigin(origins, limitBody(d.Config.MaxBodyBytes, a.require(transport))))
+	mux.Handle("/mcp", checkOrigin(origins, limitBody(d.Config.MaxBodyBytes, a.require(jsonrpcErrors(transport)))))
 	return d.Metrics.Wrap("mcp", httpmetrics.SecurityHeaders(mux)), nil
 }
 

@@ -32,6 +32,9 @@ type Activities struct {
 	Sender *callbacks.Sender
 	// Metrics may be nil.
 	Metrics *Metrics
+	// Starts launches the runs the job import commits; ImportMetrics may be nil.
+	Starts        Starts
+	ImportMetrics *ImportMetrics
 }
 
 // permanentIfMissing makes a missing row a non-retryable error: workflows start only after

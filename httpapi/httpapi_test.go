@@ -155,6 +155,7 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		w := rtemporal.NewWorker(tc, cfg.TemporalTaskQueue, &activities.Activities{
 			Store: st, Log: log, Generator: generate.NewLocal(), Channels: router, AppURL: cfg.AppURL,
 			Box: sealed, Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets(), AllowHTTP: true}),
+			Starts: outbox.ImportStarts{L: f.launcher},
 		}, time.Second)
 		if err := w.Start(); err != nil {
 			t.Fatal(err)
@@ -162,8 +163,8 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		t.Cleanup(w.Stop)
 		return w
 	}
-	f.worker = f.startWorker()
 	f.launcher = &outbox.Launcher{Store: st, Starter: workflows.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
+	f.worker = f.startWorker()
 	f.h = httpapi.NewServer(httpapi.Deps{
 		Log: slog.New(slog.DiscardHandler), Config: cfg, Store: st, Launcher: f.launcher,
 		Health:  health.New(3*time.Second, map[string]health.Check{"postgres": st.Ping, "temporal": rtemporal.HealthCheck(tc)}),

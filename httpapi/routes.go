@@ -29,10 +29,15 @@ func (s *server) routes(r *gin.Engine) {
 	v1.POST("/inviteCandidate", s.require(models.ScopeInvitations), s.inviteCandidate)
 	v1.GET("/workflows/:trigger", s.require(models.ScopeWorkflows), s.getWorkflow)
 	v1.PUT("/workflows/:trigger", s.require(models.ScopeWorkflows), s.putWorkflow)
+	v1.GET("/integrations/hrsuite", s.require(models.ScopeIntegrations), s.getHRSuite)
+	v1.POST("/integrations/hrsuite/connect", s.require(models.ScopeIntegrations), s.connectHRSuite)
 
 	v2 := r.Group("/v2/api", s.authenticate)
 	v2.POST("/partner-applications", s.require(models.ScopePartnerApplications), s.submitPartnerApplication)
 	v2.POST("/assessment-links", s.require(models.ScopeAssessmentLinks), s.assessmentLinks())
+
+	// Signed with the integration's Standard Webhooks secret, not an API key.
+	r.POST("/webhook/aggregator", s.aggregatorWebhook)
 
 	r.NoRoute(func(c *gin.Context) { s.fail(c, errNoRoute) })
 	r.NoMethod(func(c *gin.Context) { s.fail(c, errNoMethod) })

@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/recruitd/recruitd/internal/aggregator"
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
@@ -30,6 +31,8 @@ type Deps struct {
 	Gatherer prometheus.Gatherer
 	// Box opens ATS credentials.
 	Box *secretbox.Box
+	// AggregatorMetrics counts aggregator webhooks; may be nil.
+	AggregatorMetrics *aggregator.Metrics
 }
 
 type server struct {

@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/recruitd/recruitd/internal/aggsim"
 	"github.com/recruitd/recruitd/internal/atssim"
 	"github.com/recruitd/recruitd/models"
 	"github.com/recruitd/recruitd/workflows"
@@ -94,6 +95,30 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 			awaitText(t, f.outbox, assessmentMarker)
 		}},
 	}
+	// The HR suite's job carries the markers in its description: ATS payloads stay in Postgres.
+	var agg *aggFixture
+	kinds = append(kinds, []struct {
+		kind string
+		run  func(t *testing.T)
+	}{
+		{workflows.KindJobImport, func(t *testing.T) {
+			agg = newAggFixture(t, f.fixture, aggsim.Job{RemoteID: "PII-1", Name: "Registered Nurse",
+				Description: "Questions to Zqxfirstmarker Zqxlastmarker, zqx.marker@example.com, +1 (415) 555-0199."})
+			id := agg.connect(t)
+			if err := agg.sim.FinishSync(id); err != nil {
+				t.Fatal(err)
+			}
+			agg.awaitImported(t, 1, 30*time.Second)
+		}},
+		{workflows.KindNewJob, func(t *testing.T) {
+			if agg == nil {
+				t.Fatal("the job-import row did not run")
+			}
+			if n := agg.newJobRuns(t); n != 1 {
+				t.Fatalf("new-job runs = %d, want 1", n)
+			}
+		}},
+	}...)
 	for _, k := range workflows.Kinds() {
 		if !slices.ContainsFunc(kinds, func(c struct {
 			kind string

@@ -40,9 +40,10 @@ const (
 	ScopeAssessmentLinks     Scope = "assessment-links"     // assessment-link pushes
 	ScopeHRSuiteWebhook      Scope = "hrsuite-webhook"      // HR-suite deliveries
 	ScopeMCPRead             Scope = "mcp:read"             // the tool server
+	ScopeIntegrations        Scope = "integrations"         // the HR-suite connection card and Connect
 )
 
-var allScopes = []Scope{ScopeJobs, ScopeInvitations, ScopeWorkflows, ScopePartnerApplications, ScopeAssessmentLinks, ScopeHRSuiteWebhook, ScopeMCPRead}
+var allScopes = []Scope{ScopeJobs, ScopeInvitations, ScopeWorkflows, ScopePartnerApplications, ScopeAssessmentLinks, ScopeHRSuiteWebhook, ScopeMCPRead, ScopeIntegrations}
 
 // AllScopes returns every Scope: a customer's key has them all.
 func AllScopes() []Scope { return slices.Clone(allScopes) }

@@ -83,6 +83,7 @@ func TestEnumsMatchCheckConstraints(t *testing.T) {
 		"identity_verifications.status":  strs(AllIdentityStatuses()),
 		"interview_questions.source":     strs(AllQuestionSources()),
 		"workflow_definitions.trigger":   strs(AllWorkflowTriggers()),
+		"aggregator_integrations.state":  strs(AllIntegrationStates()),
 		"partner_applications.status":    strs(AllPartnerStatuses()),
 		"callbacks.status":               strs(AllPartnerStatuses()[1:]),
 		"callbacks.state":                strs(AllCallbackStates()),
@@ -150,6 +151,7 @@ func TestEnumMembers(t *testing.T) {
 	checkEnum(t, "TemplateType", AllTemplateTypes(), ParseTemplateType)
 	checkEnum(t, "IdentityStatus", AllIdentityStatuses(), ParseIdentityStatus)
 	checkEnum(t, "QuestionSource", AllQuestionSources(), ParseQuestionSource)
+	checkEnum(t, "IntegrationState", AllIntegrationStates(), ParseIntegrationState)
 }
 
 func TestParseEnum(t *testing.T) {

@@ -18,6 +18,7 @@ func Register(r worker.Registry, acts *activities.Activities) {
 	r.RegisterWorkflow(workflows.CustomerFlow)
 	r.RegisterWorkflow(workflows.PartnerApplication)
 	r.RegisterWorkflow(workflows.DeliverCallback)
+	r.RegisterWorkflow(workflows.JobImport)
 	r.RegisterWorkflow(workflows.AssessmentLinkDelivery)
 	r.RegisterActivity(acts)
 }

@@ -17,11 +17,13 @@ var (
 	TriggerKey           = temporal.NewSearchAttributeKeyKeyword("WorkflowTrigger")
 	OutcomeKey           = temporal.NewSearchAttributeKeyKeyword("Outcome")
 	ApplicationStatusKey = temporal.NewSearchAttributeKeyKeyword("ApplicationStatus")
+	// ImportStateKey is a job import's state: importing, idle, waiting_for_sync, needs_attention, failed.
+	ImportStateKey = temporal.NewSearchAttributeKeyKeyword("ImportState")
 )
 
 // SearchAttributeKeys lists every key above.
 func SearchAttributeKeys() []temporal.SearchAttributeKeyKeyword {
-	return []temporal.SearchAttributeKeyKeyword{CompanySlugKey, InterviewerIDKey, TriggerKey, OutcomeKey, ApplicationStatusKey}
+	return []temporal.SearchAttributeKeyKeyword{CompanySlugKey, InterviewerIDKey, TriggerKey, OutcomeKey, ApplicationStatusKey, ImportStateKey}
 }
 
 // upsertOutcome records a run's outcome for filtering in the Temporal UI. Failing to record it

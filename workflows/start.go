@@ -23,6 +23,8 @@ const (
 	KindInvite             = "invite"
 	KindPartnerApplication = "partner-application"
 	KindCallback           = "partner-callback"
+	KindJobImport          = "job-import"
+	KindNewJob             = "new-job"
 	KindAssessmentLink     = "assessment-link"
 )
 
@@ -43,12 +45,14 @@ var kinds = map[string]kind{
 	KindInvite:             {fn: CustomerFlow, input: reflect.TypeFor[FlowInput]()},
 	KindPartnerApplication: {fn: PartnerApplication, input: reflect.TypeFor[PartnerInput]()},
 	KindCallback:           {fn: DeliverCallback, input: reflect.TypeFor[CallbackInput]()},
+	KindJobImport:          {fn: JobImport, input: reflect.TypeFor[JobImportInput]()},
+	KindNewJob:             {fn: CustomerFlow, input: reflect.TypeFor[FlowInput](), runTimeout: time.Hour},
 	KindAssessmentLink:     {fn: AssessmentLinkDelivery, input: reflect.TypeFor[AssessmentLinkInput](), signal: AssessmentLinkSignal},
 }
 
 // Kinds lists the kinds Starter.Start knows, for tests that run every kind.
 func Kinds() []string {
-	return []string{KindJobGeneration, KindInvite, KindPartnerApplication, KindCallback, KindAssessmentLink}
+	return []string{KindJobGeneration, KindInvite, KindPartnerApplication, KindCallback, KindJobImport, KindNewJob, KindAssessmentLink}
 }
 
 // newStart builds the outbox row of a start; attrs are keyword search attributes besides
@@ -103,6 +107,21 @@ func AssessmentLinkStart(slug string, in AssessmentLinkInput) models.WorkflowSta
 	return newStart(KindAssessmentLink, in.CompanyID, slug, AssessmentLinkWorkflowID(slug, in.ApplicationID), in, nil)
 }
 
+// JobImportStart is the start of a company's job import, written when its HR-suite card first
+// becomes connected; the first run begins with a full pass.
+func JobImportStart(slug string, companyID uuid.UUID) models.WorkflowStart {
+	return newStart(KindJobImport, companyID, slug, JobImportWorkflowID(slug), JobImportInput{CompanyID: companyID, Full: true}, nil)
+}
+
+// NewJobStart is the start of the 'New Job from ATS' run of a job the import created, one per
+// company and ATS job.
+func NewJobStart(slug string, companyID, jobID uuid.UUID, atsJobID, interviewerID string) models.WorkflowStart {
+	in := FlowInput{CompanyID: companyID, Trigger: models.TriggerNewJobFromATS, JobID: jobID}
+	return newStart(KindNewJob, companyID, slug, NewJobWorkflowID(slug, atsJobID), in, map[string]string{
+		InterviewerIDKey.GetName(): interviewerID, TriggerKey.GetName(): string(models.TriggerNewJobFromATS),
+	})
+}
+
 // Starter starts recruitd's workflows. It is the only code that builds start options: the task
 // queue, the CompanySlug search attribute every run carries, and the ID policies that make a
 // start idempotent (a running workflow with the ID is used as it is; a closed one is not run
@@ -147,6 +166,19 @@ func (s Starter) signalWithStart(ctx context.Context, k kind, opts client.StartW
 	opts.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE
 	if _, err := s.Client.SignalWithStartWorkflow(ctx, opts.ID, k.signal, nil, opts, k.fn, input); err != nil {
 		return fmt.Errorf("signal-with-start %s: %w", opts.ID, err)
+	}
+	return nil
+}
+
+// SignalJobImport tells the company's job import that jobs changed, starting it (with a full
+// first pass) when it does not run, also after a closed run. The change itself is recorded in
+// Postgres before the signal, so the import finds it even if this signal is lost.
+func (s Starter) SignalJobImport(ctx context.Context, slug string, companyID uuid.UUID) error {
+	opts := s.options(JobImportWorkflowID(slug), CompanySlugKey.ValueSet(slug))
+	opts.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE
+	in := JobImportInput{CompanyID: companyID, Full: true}
+	if _, err := s.Client.SignalWithStartWorkflow(ctx, opts.ID, JobImportSignal, nil, opts, JobImport, in); err != nil {
+		return fmt.Errorf("signal %s: %w", opts.ID, err)
 	}
 	return nil
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/httpapi"
+	"github.com/recruitd/recruitd/internal/aggregator"
 	"github.com/recruitd/recruitd/internal/callbacks"
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/config"
@@ -208,6 +209,7 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		start("api", lns.api, httpapi.NewServer(httpapi.Deps{
 			Log: log, Config: cfg, Store: d.store, Launcher: launcher,
 			Health: d.health, Metrics: d.metrics, Gatherer: d.registry, Box: sealed,
+			AggregatorMetrics: aggregator.NewMetrics(d.registry),
 		}))
 	}
 	if comp.mcp {
@@ -233,6 +235,7 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 			return err
 		}
 		acts.Box, acts.Metrics = sealed, activities.NewMetrics(d.registry)
+		acts.Starts, acts.ImportMetrics = outbox.ImportStarts{L: launcher}, activities.NewImportMetrics(d.registry)
 		w := rtemporal.NewWorker(d.temporal, cfg.TemporalTaskQueue, acts, cfg.ShutdownTimeout)
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)

@@ -1,0 +1,261 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/recruitd/recruitd/internal/aggregator"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
+)
+
+// Starts builds and launches the workflow starts an activity commits: the 'New Job from ATS'
+// run of each imported job. internal/outbox provides it (activities cannot import workflows).
+type Starts interface {
+	NewJob(slug string, companyID, jobID uuid.UUID, atsJobID, interviewerID string) models.WorkflowStart
+	// Launch starts committed starts and marks them; what it cannot start stays pending for the
+	// next pass and the reconciler.
+	Launch(ctx context.Context, starts []models.WorkflowStart) error
+}
+
+// ImportInput asks for one pass of a company's job import; Full lists every job instead of
+// those changed since the stored cursor.
+type ImportInput struct {
+	CompanyID uuid.UUID
+	Full      bool
+}
+
+// ImportResult counts what a pass did. State is set when the pass could not run: waiting_for_sync
+// (the aggregator's first sync is not finished, or the card is not connected) or needs_attention.
+// Pending says a data-changed was recorded while the pass ran: run again.
+type ImportResult struct {
+	Created, Updated, Closed, Pages int
+	Pending                         bool
+	State                           string
+}
+
+// importPageSize is the aggregator page size (Kombo's maximum).
+const importPageSize = 250
+
+// cursorOverlap re-reads the last moments before the cursor: a job changed in the same instant
+// as the cursor's is read twice rather than missed (the upsert is idempotent).
+const cursorOverlap = time.Second
+
+// importProgress is the heartbeat of a pass: a retried attempt (a worker restart) resumes from
+// the page after the last one committed.
+type importProgress struct {
+	Began    time.Time
+	Cursor   string
+	MaxSeen  time.Time
+	Counts   store.ImportCounts
+	Pages    int
+	HasPages bool
+}
+
+// ImportJobs runs one import pass: pages of jobs from the aggregator, each page upserted in one
+// transaction with the starts of the jobs it created, then launched. A full pass then closes the
+// jobs it did not see. Nothing is written to the HR suite.
+func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResult, error) {
+	var res ImportResult
+	if a.Starts == nil {
+		return res, temporal.NewNonRetryableApplicationError("the worker has no start launcher for imported jobs", ErrTypePermanent, nil)
+	}
+	co, err := a.Store.Company(ctx, in.CompanyID)
+	if err != nil {
+		return res, permanentIfMissing(err)
+	}
+	integ, err := a.Store.AggregatorIntegration(ctx, in.CompanyID)
+	if err != nil {
+		return res, permanentIfMissing(err)
+	}
+	switch {
+	case integ.State == models.IntegrationNeedsAttention:
+		res.State = "needs_attention"
+		return res, nil
+	case integ.State != models.IntegrationConnected || integ.IntegrationID == nil:
+		res.State = "waiting_for_sync"
+		return res, nil
+	}
+	creds, _, err := store.OpenAggregatorSecrets(a.Box, integ)
+	if err != nil {
+		return res, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePermanent, err)
+	}
+	client, err := aggregator.NewKombo(creds, nil)
+	if err != nil {
+		return a.importRefused(ctx, in.CompanyID, err)
+	}
+	// Starts a crashed attempt committed but did not launch.
+	if err := a.launchPending(ctx, co.ID); err != nil {
+		return res, err
+	}
+
+	p := importProgress{Began: time.Now().UTC()}
+	if activity.HasHeartbeatDetails(ctx) {
+		if err := activity.GetHeartbeatDetails(ctx, &p); err != nil {
+			p = importProgress{Began: time.Now().UTC()}
+		}
+	}
+	q := aggregator.JobQuery{PageSize: importPageSize, Cursor: p.Cursor}
+	if !in.Full && integ.ImportCursor != nil {
+		q.UpdatedAfter = integ.ImportCursor.Add(-cursorOverlap)
+	}
+	log := a.Log.With("company", co.Slug, "full", in.Full)
+	for {
+		if p.HasPages && p.Cursor == "" {
+			break // a resumed attempt whose last page was committed
+		}
+		page, err := client.ListJobs(ctx, *integ.IntegrationID, q)
+		if err != nil {
+			return a.importRefused(ctx, in.CompanyID, err)
+		}
+		jobs, maxSeen := importedJobs(page.Jobs)
+		counts, starts, err := a.Store.UpsertImportedJobs(ctx, co, jobs, func(jobID uuid.UUID, extID, interviewerID string) models.WorkflowStart {
+			return a.Starts.NewJob(co.Slug, co.ID, jobID, extID, interviewerID)
+		})
+		if err != nil {
+			return res, err
+		}
+		if err := a.Starts.Launch(ctx, starts); err != nil {
+			log.WarnContext(ctx, "new-job runs not started; the next pass or the reconciler starts them", "err", err)
+		}
+		p.Counts.Created += counts.Created
+		p.Counts.Updated += counts.Updated
+		p.Counts.Closed += counts.Closed
+		p.Pages++
+		if maxSeen.After(p.MaxSeen) {
+			p.MaxSeen = maxSeen
+		}
+		p.Cursor, p.HasPages = page.Next, true
+		q.Cursor = page.Next
+		activity.RecordHeartbeat(ctx, p)
+		a.ImportMetrics.imported(counts)
+		if p.Pages%20 == 0 {
+			log.InfoContext(ctx, "import progress", "pages", p.Pages, "created", p.Counts.Created, "updated", p.Counts.Updated, "closed", p.Counts.Closed)
+		}
+		if page.Next == "" {
+			break
+		}
+	}
+	var cursor *time.Time
+	if !p.MaxSeen.IsZero() {
+		cursor = &p.MaxSeen
+	}
+	closed, pending, err := a.Store.FinishImportPass(ctx, in.CompanyID, p.Began, cursor, in.Full)
+	if err != nil {
+		return res, err
+	}
+	p.Counts.Closed += closed
+	a.ImportMetrics.imported(store.ImportCounts{Closed: closed})
+	if !p.MaxSeen.IsZero() {
+		a.ImportMetrics.importLag(time.Since(p.MaxSeen))
+	}
+	log.InfoContext(ctx, "import pass done", "pages", p.Pages, "created", p.Counts.Created, "updated", p.Counts.Updated,
+		"closed", p.Counts.Closed, "took_ms", time.Since(p.Began).Milliseconds())
+	return ImportResult{Created: p.Counts.Created, Updated: p.Counts.Updated, Closed: p.Counts.Closed, Pages: p.Pages, Pending: pending}, nil
+}
+
+// importRefused turns an aggregator error into the pass's outcome: waiting for the first sync,
+// the card needing attention, a permanent failure, or a retry.
+func (a *Activities) importRefused(ctx context.Context, companyID uuid.UUID, err error) (ImportResult, error) {
+	switch {
+	case errors.Is(err, aggregator.ErrSetupPending):
+		return ImportResult{State: "waiting_for_sync"}, nil
+	case errors.Is(err, aggregator.ErrUnauthorized):
+		if serr := a.Store.SetIntegrationAttention(ctx, companyID, "the aggregator refused the connection: connect again"); serr != nil {
+			return ImportResult{}, serr
+		}
+		return ImportResult{State: "needs_attention"}, nil
+	case errors.Is(err, aggregator.ErrPermanent):
+		return ImportResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePermanent, err)
+	}
+	return ImportResult{}, err
+}
+
+// launchPending launches the company's new-job starts that are still pending.
+func (a *Activities) launchPending(ctx context.Context, companyID uuid.UUID) error {
+	for {
+		pending, err := a.Store.PendingCompanyStarts(ctx, companyID, "new-job", 1000)
+		if err != nil || len(pending) == 0 {
+			return err
+		}
+		if err := a.Starts.Launch(ctx, pending); err != nil {
+			return err
+		}
+		if len(pending) < 1000 {
+			return nil
+		}
+	}
+}
+
+// importedJobs converts a page for the store: one entry per external id (the latest change
+// wins), text without NUL characters. It also returns the latest change seen.
+func importedJobs(page []aggregator.Job) ([]store.ImportedJob, time.Time) {
+	clean := func(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\x00", "") }
+	idx := map[string]int{}
+	var out []store.ImportedJob
+	var maxSeen time.Time
+	for _, j := range page {
+		if j.ChangedAt.After(maxSeen) {
+			maxSeen = j.ChangedAt
+		}
+		ext := clean(j.ExternalID())
+		if ext == "" {
+			continue
+		}
+		ij := store.ImportedJob{RemoteID: clean(j.ID), ExternalID: ext, Title: clean(j.Name), Description: clean(j.Description),
+			RemoteStatus: clean(j.Status), Location: clean(j.Location), Open: j.Open(),
+			RemoteCreatedAt: j.RemoteCreatedAt, RemoteDeletedAt: j.RemoteDeletedAt, ChangedAt: j.ChangedAt}
+		if i, ok := idx[ext]; ok {
+			if !j.ChangedAt.Before(out[i].ChangedAt) {
+				out[i] = ij
+			}
+			continue
+		}
+		idx[ext] = len(out)
+		out = append(out, ij)
+	}
+	return out, maxSeen
+}
+
+// ImportMetrics count the job import's work. A nil *ImportMetrics records nothing.
+type ImportMetrics struct {
+	jobs *prometheus.CounterVec
+	lag  prometheus.Histogram
+}
+
+// NewImportMetrics registers the import's metrics on reg.
+func NewImportMetrics(reg prometheus.Registerer) *ImportMetrics {
+	m := &ImportMetrics{
+		jobs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "recruitd_jobs_imported_total", Help: "Jobs written by the HR-suite job import, by what happened (created, updated, closed).",
+		}, []string{"change"}),
+		lag: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "recruitd_job_import_lag_seconds", Help: "Time from the latest change an import pass read to the end of the pass.",
+			Buckets: []float64{.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 3600, 21600, 86400},
+		}),
+	}
+	reg.MustRegister(m.jobs, m.lag)
+	return m
+}
+
+func (m *ImportMetrics) imported(c store.ImportCounts) {
+	if m == nil {
+		return
+	}
+	m.jobs.WithLabelValues("created").Add(float64(c.Created))
+	m.jobs.WithLabelValues("updated").Add(float64(c.Updated))
+	m.jobs.WithLabelValues("closed").Add(float64(c.Closed))
+}
+
+func (m *ImportMetrics) importLag(d time.Duration) {
+	if m != nil {
+		m.lag.Observe(d.Seconds())
+	}
+}

@@ -1,0 +1,74 @@
+package outbox
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/google/uuid"
+
+	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows"
+)
+
+// batchInFlight bounds the starts LaunchMany has in flight at once.
+const batchInFlight = 16
+
+// LaunchMany starts committed rows, batchInFlight at a time, and marks those taken in one
+// update. Rows not taken stay pending (not refused: no caller was told anything) for a repeat
+// and the reconciler; the error is the first failure.
+func (l *Launcher) LaunchMany(ctx context.Context, rows []models.WorkflowStart) error {
+	var (
+		mu      sync.Mutex
+		started []uuid.UUID
+		first   error
+		failed  int
+		wg      sync.WaitGroup
+		sem     = make(chan struct{}, batchInFlight)
+	)
+	for i := range rows {
+		ws := &rows[i]
+		if ws.StartedAt != nil {
+			continue
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			sctx, cancel := context.WithTimeout(ctx, l.timeout())
+			err := l.Starter.Start(sctx, ws)
+			cancel()
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if failed++; first == nil {
+					first = err
+				}
+				return
+			}
+			started = append(started, ws.ID)
+		}()
+	}
+	wg.Wait()
+	if err := l.Store.MarkStartedMany(context.WithoutCancel(ctx), started); err != nil {
+		l.Log.WarnContext(ctx, "workflow starts not recorded", "count", len(started), "err", err)
+	}
+	if first != nil {
+		return fmt.Errorf("%w: %d of %d starts not taken, the first: %v", ErrUnavailable, failed, len(rows), first)
+	}
+	return nil
+}
+
+// ImportStarts gives the job import (package activities, which cannot import workflows) the
+// start function of 'New Job from ATS' runs and a launcher for them.
+type ImportStarts struct{ L *Launcher }
+
+// NewJob implements activities.Starts.
+func (s ImportStarts) NewJob(slug string, companyID, jobID uuid.UUID, atsJobID, interviewerID string) models.WorkflowStart {
+	return workflows.NewJobStart(slug, companyID, jobID, atsJobID, interviewerID)
+}
+
+// Launch implements activities.Starts.
+func (s ImportStarts) Launch(ctx context.Context, rows []models.WorkflowStart) error {
+	return s.L.LaunchMany(ctx, rows)
+}

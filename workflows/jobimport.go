@@ -1,0 +1,114 @@
+package workflows
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/recruitd/recruitd/activities"
+)
+
+// JobImportSignal tells a company's import that the aggregator reported changed jobs. It carries
+// nothing: the request is recorded in Postgres (aggregator_integrations.import_requested_at)
+// before the signal is sent, so a lost signal loses no work.
+const JobImportSignal = "data-changed"
+
+// JobImportWorkflowID names a company's job import, one per company.
+func JobImportWorkflowID(companySlug string) string { return "job-import/" + companySlug }
+
+// NewJobWorkflowID names the 'New Job from ATS' run of an imported job: one per company and ATS
+// job, for ever (the start outbox's workflow_id is unique).
+func NewJobWorkflowID(companySlug, atsJobID string) string {
+	return "new-job/" + companySlug + "/" + atsJobID
+}
+
+// Default cadence of JobImport.
+const (
+	DefaultFullPassEvery = 6 * time.Hour
+	importRetryWait      = 30 * time.Second
+	passesPerRun         = 100
+)
+
+// JobImportInput identifies the company whose jobs are imported. Full asks for a full pass
+// first (the first run, and a run continued when a full pass was due). FullEvery is the period
+// of full passes (DefaultFullPassEvery when zero).
+type JobImportInput struct {
+	CompanyID uuid.UUID
+	Full      bool
+	FullEvery time.Duration
+}
+
+// JobImport keeps a company's jobs in step with its HR suite through the aggregator. It runs a
+// pass (activities.ImportJobs) whenever data-changed signals arrive, again at once when a request
+// was recorded during a pass, and a full pass every FullEvery that catches changes and deletions
+// no webhook announced. Signals arriving during a pass coalesce into one next pass. Its history
+// holds only counts; it continues as new after passesPerRun passes.
+func JobImport(ctx workflow.Context, in JobImportInput) error {
+	var a *activities.Activities
+	every := in.FullEvery
+	if every <= 0 {
+		every = DefaultFullPassEvery
+	}
+	pass := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Hour,
+		HeartbeatTimeout:    30 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute,
+			MaximumAttempts: 10, NonRetryableErrorTypes: []string{activities.ErrTypePermanent},
+		},
+	})
+	signals := workflow.GetSignalChannel(ctx, JobImportSignal)
+	full := in.Full
+	lastFull := workflow.Now(ctx)
+	for range passesPerRun {
+		for signals.ReceiveAsync(nil) {
+		}
+		setImportState(ctx, "importing")
+		var res activities.ImportResult
+		err := workflow.ExecuteActivity(pass, a.ImportJobs, activities.ImportInput{CompanyID: in.CompanyID, Full: full}).Get(ctx, &res)
+		wait := every - workflow.Now(ctx).Sub(lastFull)
+		switch {
+		case err != nil:
+			workflow.GetLogger(ctx).Warn("import pass failed", "company_id", in.CompanyID, "err", err)
+			setImportState(ctx, "failed")
+			wait = min(wait, importRetryWait)
+		case res.State != "":
+			setImportState(ctx, res.State) // waiting_for_sync, needs_attention: a signal resumes
+		default:
+			setImportState(ctx, "idle")
+			if full {
+				lastFull, wait = workflow.Now(ctx), every
+			}
+			if res.Pending {
+				full = false
+				continue
+			}
+		}
+		full = false
+		if wait <= 0 {
+			full = true
+			continue
+		}
+		timerCtx, cancel := workflow.WithCancel(ctx)
+		timedOut := false
+		sel := workflow.NewSelector(ctx)
+		sel.AddReceive(signals, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, nil) })
+		sel.AddFuture(workflow.NewTimer(timerCtx, wait), func(workflow.Future) { timedOut = true })
+		sel.Select(ctx)
+		cancel()
+		full = timedOut && workflow.Now(ctx).Sub(lastFull) >= every
+	}
+	for signals.ReceiveAsync(nil) {
+	}
+	return workflow.NewContinueAsNewError(ctx, JobImport, JobImportInput{CompanyID: in.CompanyID, Full: full, FullEvery: in.FullEvery})
+}
+
+// setImportState records the import's state for filtering in the Temporal UI; failing to record
+// it must not fail the run.
+func setImportState(ctx workflow.Context, state string) {
+	if err := workflow.UpsertTypedSearchAttributes(ctx, ImportStateKey.ValueSet(state)); err != nil {
+		workflow.GetLogger(ctx).Warn("search attribute not recorded", "err", err)
+	}
+}

@@ -105,14 +105,17 @@ func parseAssessmentPush(body map[string]json.RawMessage) (*assessmentPush, erro
 }
 
 // checkAssessmentURL says what is wrong with a link ("" when nothing): it must be an absolute
-// https URL with a host and without user info, at most maxAssessmentURL bytes, with no spaces or
-// control characters (it is delivered verbatim, in e-mail and SMS).
+// https URL with a host and without user info, at most maxAssessmentURL bytes, with no spaces,
+// control or invisible formatting characters such as bidi overrides (it is delivered verbatim,
+// in e-mail and SMS, where those could disguise it).
 func checkAssessmentURL(s string) string {
 	if len(s) > maxAssessmentURL {
 		return fmt.Sprintf("is longer than %d bytes", maxAssessmentURL)
 	}
-	if strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) || unicode.IsSpace(r) || r == utf8.RuneError }) >= 0 {
-		return "may not contain spaces or control characters"
+	if strings.IndexFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError
+	}) >= 0 {
+		return "may not contain spaces, control or invisible formatting characters"
 	}
 	u, err := url.Parse(s)
 	switch {

@@ -49,11 +49,39 @@ func devCmd(e *env) *cobra.Command {
 	}
 }
 
-// devServices are the processes dev started itself.
+// devServices are the processes dev started itself, and how to start each again.
 type devServices struct {
-	pg         *devstack.Postgres
-	temporal   *devstack.Temporal
-	temporalUI string
+	pg           *devstack.Postgres
+	temporal     *devstack.Temporal
+	temporalUI   string
+	pgOpts       devstack.PostgresOptions
+	temporalOpts devstack.TemporalOptions
+}
+
+// supervise restarts Postgres or Temporal when one dies, and stops the stack (stop, with the
+// reason) when one keeps dying.
+func (s *devServices) supervise(ctx context.Context, log *slog.Logger, stop context.CancelCauseFunc) {
+	sv := &devstack.Supervisor{Log: log, GiveUp: stop}
+	if s.pg != nil {
+		go sv.Watch(ctx, "postgres", s.pg.Exited(), func(ctx context.Context) (<-chan struct{}, error) {
+			pg, err := devstack.StartPostgres(ctx, s.pgOpts)
+			if err != nil {
+				return nil, err
+			}
+			s.pg = pg
+			return pg.Exited(), nil
+		})
+	}
+	if s.temporal != nil {
+		go sv.Watch(ctx, "temporal", s.temporal.Exited(), func(ctx context.Context) (<-chan struct{}, error) {
+			t, err := devstack.StartTemporal(ctx, s.temporalOpts)
+			if err != nil {
+				return nil, err
+			}
+			s.temporal = t
+			return t.Exited(), nil
+		})
+	}
 }
 
 func (s *devServices) stop(log *slog.Logger) {
@@ -71,8 +99,10 @@ func (s *devServices) stop(log *slog.Logger) {
 	}
 }
 
-func runDev(ctx context.Context, e *env) error {
+func runDev(parent context.Context, e *env) error {
 	begin := time.Now()
+	ctx, stop := context.WithCancelCause(parent)
+	defer stop(nil)
 	cfg, log, err := e.load()
 	if err != nil {
 		return err
@@ -98,10 +128,14 @@ func runDev(ctx context.Context, e *env) error {
 	log.Info("configuration", cfg.LogAttrs()...)
 
 	svc := &devServices{}
-	defer svc.stop(log)
+	defer func() {
+		stop(nil) // first: the supervisor must not restart what is being stopped
+		svc.stop(log)
+	}()
 	if err := startDevServices(ctx, e, cfg, log, dir, svc); err != nil {
 		return err
 	}
+	svc.supervise(ctx, log, stop)
 	if cfg.MessagingMode == "" {
 		cfg.MessagingMode = "outbox" // print invitations instead of sending them
 	}
@@ -113,6 +147,11 @@ func runDev(ctx context.Context, e *env) error {
 		return err
 	}
 	defer sim.close()
+	agg, err := startAggsim(log)
+	if err != nil {
+		return err
+	}
+	defer agg.close()
 	issuer, stopIDP, err := startDevIDP(e, cfg, log)
 	if err != nil {
 		return err
@@ -122,12 +161,15 @@ func runDev(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	return serve(ctx, cfg, log, e.stdout, components{api: true, mcp: true, worker: true}, func(l *listeners, d *deps) error {
+	err = serve(ctx, cfg, log, e.stdout, components{api: true, mcp: true, worker: true}, func(l *listeners, d *deps) error {
 		took, err := pingWorker(ctx, d.temporal, cfg.TemporalTaskQueue, demo)
 		if err != nil {
 			return err
 		}
 		log.Info("worker self-check passed", "workflow", "Ping", "duration_ms", took.Milliseconds())
+		if err := connectDemoHRSuite(ctx, cfg, d.store, demo, agg); err != nil {
+			log.Warn("demo HR-suite connection", "err", err)
+		}
 		ui := "(external Temporal at " + cfg.TemporalAddress + "; see its own Web UI)"
 		if svc.temporal != nil {
 			ui = svc.temporal.UIURL()
@@ -138,14 +180,20 @@ func runDev(ctx context.Context, e *env) error {
 		fmt.Fprintf(e.stdout, "  MCP server:   %s/mcp\n", displayURL(l.mcp.Addr()))
 		fmt.Fprintf(e.stdout, "  Temporal UI:  %s\n", ui)
 		fmt.Fprintf(e.stdout, "  ATS simulator (demo tenant, ATS-A): %s   partner callbacks are printed here\n", sim.url)
+		fmt.Fprintf(e.stdout, "  Aggregator simulator (demo HR suite): %s   controls under /sim/ (recruitd aggsim --help)\n", agg.url)
 		fmt.Fprintf(e.stdout, "demo API key: %s\n", demoKey)
 		fmt.Fprintf(e.stdout, "\nTry:  curl -H 'X-API-Key: %s' %s/v1/api/company\n", demoKey, apiURL)
 		fmt.Fprintf(e.stdout, "      curl -X POST -H 'X-API-Key: %s' -H 'Content-Type: application/json' -d '{\"atsApplicantId\":\"1001\",\"atsJobId\":\"5001\"}' %s/v2/api/partner-applications\n", demoKey, apiURL)
+		fmt.Fprintf(e.stdout, "      curl -H 'X-API-Key: %s' %s/v1/api/integrations/hrsuite   (the HR-suite card)\n", demoKey, apiURL)
 		printSignIn(e.stdout, displayURL(l.mcp.Addr()), issuer)
 		fmt.Fprintln(e.stdout, "Ctrl-C stops everything.")
 		fmt.Fprintln(e.stdout)
 		return nil
 	})
+	if cause := context.Cause(ctx); parent.Err() == nil && cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause // a service kept dying
+	}
+	return err
 }
 
 // startDevServices starts Postgres and Temporal side by side, unless DATABASE_URL or
@@ -154,7 +202,8 @@ func startDevServices(ctx context.Context, e *env, cfg *config.Config, log *slog
 	g, gctx := errgroup.WithContext(ctx)
 	if e.getenv("DATABASE_URL") == "" {
 		g.Go(func() error {
-			pg, err := devstack.StartPostgres(gctx, devstack.PostgresOptions{Dir: filepath.Join(dir, "postgres"), Port: cfg.DevPostgresPort, Log: log})
+			svc.pgOpts = devstack.PostgresOptions{Dir: filepath.Join(dir, "postgres"), Port: cfg.DevPostgresPort, Log: log}
+			pg, err := devstack.StartPostgres(gctx, svc.pgOpts)
 			if err != nil {
 				return err
 			}
@@ -176,11 +225,12 @@ func startDevServices(ctx context.Context, e *env, cfg *config.Config, log *slog
 			if err != nil {
 				return err
 			}
-			t, err := devstack.StartTemporal(gctx, devstack.TemporalOptions{
+			svc.temporalOpts = devstack.TemporalOptions{
 				CLI: cli, Port: cfg.DevTemporalPort, UIPort: cfg.DevTemporalUIPort,
 				DBFile: filepath.Join(dir, "temporal.db"), Namespace: cfg.TemporalNamespace,
 				SearchAttributes: rtemporal.SearchAttributes(), LogFile: filepath.Join(dir, "temporal.log"), Log: log,
-			})
+			}
+			t, err := devstack.StartTemporal(gctx, svc.temporalOpts)
 			if err != nil {
 				return err
 			}

@@ -296,11 +296,12 @@ func devJobAndInvite(t *testing.T, p *proc, base, key, temporalAddr string) {
 		}
 	}
 	r = call(t, "POST", base+"/v1/api/inviteCandidate", h, `{"interviewerId":"demo-e2e-7","candidate":{"firstName":"Lin","email":"lin@example.com"}}`)
-	var inv struct{ InterviewLink string }
+	var inv struct{ InterviewLink, SessionID string }
 	if err := json.Unmarshal([]byte(r.body), &inv); r.status != 200 || err != nil || inv.InterviewLink == "" {
 		t.Fatalf("inviteCandidate = %d %s", r.status, r.body)
 	}
 	p.await(t, `outbox · email → lin@example.com[\s\S]*`+regexp.QuoteMeta(inv.InterviewLink), 30*time.Second)
+	devAssessmentLink(t, p, base, key, inv.SessionID)
 
 	tc, err := client.Dial(client.Options{HostPort: temporalAddr, Logger: devstack.QuietLogger()})
 	if err != nil {

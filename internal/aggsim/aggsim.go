@@ -78,6 +78,7 @@ type Server struct {
 	byOrigin     map[string]string
 	clock        time.Time // last changed_at handed out: strictly increasing
 	seq          int
+	epoch        int64 // makes event ids unique across simulator processes
 	reorder      bool
 	latency      time.Duration
 	queue        chan delivery
@@ -90,7 +91,7 @@ type Server struct {
 
 // New starts a simulator; Close stops its webhook sender.
 func New(o Options) *Server {
-	s := &Server{opts: o, hc: o.Client, links: map[string]link{}, integrations: map[string]*integration{}, byOrigin: map[string]string{},
+	s := &Server{opts: o, hc: o.Client, epoch: time.Now().UnixNano(), links: map[string]link{}, integrations: map[string]*integration{}, byOrigin: map[string]string{},
 		queue: make(chan delivery, 1024), closed: make(chan struct{})}
 	if s.hc == nil {
 		s.hc = &http.Client{Timeout: 5 * time.Second}
@@ -137,7 +138,8 @@ func (s *Server) IntegrationOf(origin string) string {
 
 // Authorize completes the connect link with token, as the customer does on the connect page:
 // a new integration (or the origin's existing one, re-authorised) becomes ACTIVE and its events
-// are sent. It returns the integration id.
+// are sent. It returns the integration id, "sim:" and the origin id, so a restarted simulator
+// gives a company the integration id it had.
 func (s *Server) Authorize(token string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -150,7 +152,7 @@ func (s *Server) Authorize(token string) (string, error) {
 	created := in == nil
 	if created {
 		s.seq++
-		in = &integration{id: fmt.Sprintf("sim:%06d", s.seq), origin: l.origin, setup: "FINAL_SYNC_PENDING", jobs: map[string]*Job{}}
+		in = &integration{id: "sim:" + l.origin, origin: l.origin, setup: "FINAL_SYNC_PENDING", jobs: map[string]*Job{}}
 		for _, j := range s.opts.InitialJobs {
 			if j.Status == "" {
 				j.Status = "OPEN"
@@ -268,6 +270,16 @@ func (s *Server) FailListing(id string, n, status int, hang bool) error {
 			in.listingFaults = append(in.listingFaults, fault{status: status, hang: hang})
 		}
 	})
+}
+
+// SetWebhookURL sends every later delivery to u (see Options.WebhookURL).
+func (s *Server) SetWebhookURL(u string) {
+	s.mu.Lock()
+	s.opts.WebhookURL = u
+	for _, in := range s.integrations {
+		in.webhookURL = u
+	}
+	s.mu.Unlock()
 }
 
 // SetListingLatency delays every listing answer by d.

@@ -18,7 +18,7 @@ type delivery struct {
 // enqueue builds an event and queues it; the caller holds s.mu.
 func (s *Server) enqueue(in *integration, typ string, data map[string]any) delivery {
 	s.seq++
-	id := fmt.Sprintf("evt_%08d", s.seq)
+	id := fmt.Sprintf("evt_%x_%06d", s.epoch, s.seq)
 	body, _ := json.Marshal(map[string]any{"id": id, "type": typ, "data": data})
 	d := delivery{url: in.webhookURL, secret: in.secret, id: id, body: body}
 	if s.reorder {

@@ -83,13 +83,17 @@ func atsConnection(ctx context.Context, call *toolkit.Call, _ ATSInput) (ATSOutp
 		atsType, komboID, komboStatus sql.NullString
 		configured                    models.StringArray
 	)
-	// Only presence columns are read: ats_credentials (the sealed secrets) is never selected.
+	// Only presence columns are read: ats_credentials and the aggregator's sealed credentials are
+	// never selected. The kombo object is the HR-suite connection card (aggregator_integrations:
+	// not_connected, syncing, connected, needs_attention) when the company has one.
 	err := call.DB.QueryRowContext(ctx, `
-		SELECT ats_type, ats_credential_fields, kombo_integration_id, kombo_status, auto_job_import_enabled,
-		       EXISTS (SELECT 1 FROM jsonb_array_elements(decision_sync_fields) e
+		SELECT c.ats_type, c.ats_credential_fields,
+		       coalesce(ai.integration_id, c.kombo_integration_id), coalesce(ai.state, c.kombo_status), c.auto_job_import_enabled,
+		       EXISTS (SELECT 1 FROM jsonb_array_elements(c.decision_sync_fields) e
 		               WHERE jsonb_typeof(e) = 'object'
 		                 AND btrim(coalesce(e->>'field', '')) <> '' AND btrim(coalesce(e->>'value', '')) <> '')
-		FROM companies WHERE id = $1`, call.Company.ID).
+		FROM companies c LEFT JOIN aggregator_integrations ai ON ai.company_id = c.id
+		WHERE c.id = $1`, call.Company.ID).
 		Scan(&atsType, &configured, &komboID, &komboStatus, &out.AutoJobImportEnabled, &out.SyncFieldsConfigured)
 	if err != nil {
 		return out, nil, err

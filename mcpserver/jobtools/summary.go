@@ -315,6 +315,9 @@ func coverage(ctx context.Context, call *toolkit.Call, w toolkit.Window) (atsCov
 		s := string(*call.Company.ATSType)
 		c.ATSType = &s
 	}
+	if ok, err := aggregatorCoverage(ctx, call, w, &c); ok || err != nil {
+		return c, err
+	}
 	if call.Company.ATSType == nil || *call.Company.ATSType != coverageATSType {
 		return c, nil
 	}
@@ -346,6 +349,39 @@ func coverage(ctx context.Context, call *toolkit.Call, w toolkit.Window) (atsCov
 	c.CoveragePercent = toolkit.Percent(int64(imported), int64(created))
 	c.InterviewPercent = toolkit.Percent(int64(withInterviews), int64(created))
 	return c, nil
+}
+
+// aggregatorCoverage computes atsCoverage from the jobs an HR suite reported through the
+// aggregator (aggregator_jobs), when the company has any: the suite's open jobs created in w,
+// how many exist in the service, how many have interviews, and the ISO weeks they span. It
+// reports false when the company has no aggregator jobs.
+func aggregatorCoverage(ctx context.Context, call *toolkit.Call, w toolkit.Window, c *atsCoverage) (bool, error) {
+	var has bool
+	if err := call.DB.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM aggregator_jobs WHERE company_id = $1)`, call.Company.ID).Scan(&has); err != nil || !has {
+		return false, err
+	}
+	q := toolkit.NewQuery(call.Company.ID)
+	var weeks, created, imported, withInterviews int
+	err := call.DB.QueryRowContext(ctx, `
+		SELECT count(DISTINCT date_trunc('week', a.remote_created_at AT TIME ZONE 'UTC')), count(*), count(j.id),
+		       count(j.id) FILTER (WHERE EXISTS (
+		           SELECT 1 FROM interview_sessions s WHERE s.company_id = $1 AND s.job_id = j.id))
+		FROM aggregator_jobs a
+		LEFT JOIN jobs j ON j.company_id = $1 AND j.id = a.job_id AND NOT j.is_deleted
+		WHERE a.company_id = $1 AND a.remote_status = 'OPEN' AND a.remote_deleted_at IS NULL`+q.Range("a.remote_created_at", w),
+		q.Args...).Scan(&weeks, &created, &imported, &withInterviews)
+	if err != nil {
+		return false, err
+	}
+	if c.ATSType == nil {
+		src := "HR suite (aggregator)"
+		c.ATSType = &src
+	}
+	c.Supported = true
+	c.WeeksCovered, c.ATSJobsCreated, c.ServiceJobsImported, c.ServiceJobsWithInterviews = &weeks, &created, &imported, &withInterviews
+	c.CoveragePercent = toolkit.Percent(int64(imported), int64(created))
+	c.InterviewPercent = toolkit.Percent(int64(withInterviews), int64(created))
+	return true, nil
 }
 
 func summaryText(o *JobsSummaryOutput) *toolkit.Text {

@@ -41,6 +41,8 @@ var All = []Scenario{
 		"serves the tool server in this process and calls every tool --iterations times with varied arguments\n" +
 		"through the Streamable HTTP transport: p50/p95 per tool against the targets and the tools/list round-trip floor,\n" +
 		"then the plans of the three slowest statements (auto_explain)."},
+	{Name: "import", Run: Import, Help: "10,000 jobs at the aggregator simulator, timed from first-sync-complete to every job imported and its\n" +
+		"'New Job from ATS' run started (jobs/s as a ratio of the floor), then the bulk upsert of 10,000 jobs alone."},
 }
 
 // Names lists the scenarios' names.

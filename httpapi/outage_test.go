@@ -152,7 +152,7 @@ func TestTemporalOutage(t *testing.T) {
 			t.Errorf("%s %s (%s) answered %d %s, want 2xx or 503", o.kind, o.key, o.phase, o.status, o.code)
 		}
 	}
-	t.Logf("answers by phase: %v", count)
+	t.Logf("answers by phase: %v; slowest answer by phase: %v", count, slowestByPhase(results))
 	if count["before 200"]+count["before 202"] == 0 || count["outage 503"] == 0 || count["after 200"]+count["after 202"] == 0 {
 		t.Fatalf("answers by phase %v: want successes before and after the outage and 503s during it", count)
 	}
@@ -362,7 +362,7 @@ func TestPostgresOutage(t *testing.T) {
 			t.Errorf("%s %s (%s) answered %d %s, want 2xx or 503", o.kind, o.key, o.phase, o.status, o.code)
 		}
 	}
-	t.Logf("answers by phase: %v", count)
+	t.Logf("answers by phase: %v; slowest answer by phase: %v", count, slowestByPhase(results))
 	if count["outage 503"] == 0 || count["after 200"]+count["after 202"] == 0 {
 		t.Fatalf("answers by phase %v: want 503s during the outage and successes after it", count)
 	}
@@ -375,4 +375,13 @@ func TestPostgresOutage(t *testing.T) {
 		t.Errorf("rows: %d jobs, %d invitations, %d applications; 2xx answers: %d, %d, %d applicants: want equal",
 			jobs, sessions, apps, ok[workflows.KindJobGeneration], ok[workflows.KindInvite], len(applicants))
 	}
+}
+
+// slowestByPhase is the longest answer time of each phase, for the test log and docs/resilience.md.
+func slowestByPhase(results []outcome) map[string]time.Duration {
+	out := map[string]time.Duration{}
+	for _, o := range results {
+		out[o.phase] = max(out[o.phase], o.took.Round(time.Millisecond))
+	}
+	return out
 }

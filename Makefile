@@ -24,6 +24,7 @@ bench: bin/recruitd bin/temporal
 	./bin/recruitd bench partner --duration 60s
 	./bin/recruitd bench assessment --duration 60s
 	./bin/recruitd bench mcp
+	./bin/recruitd bench import
 
 build: bin/recruitd
 

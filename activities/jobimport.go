@@ -143,6 +143,10 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 			break
 		}
 	}
+	// Starts a page could not launch (Temporal slow or away) get one more try before the pass ends.
+	if err := a.launchPending(ctx, co.ID); err != nil {
+		log.WarnContext(ctx, "new-job runs not started; the next pass or the reconciler starts them", "err", err)
+	}
 	var cursor *time.Time
 	if !p.MaxSeen.IsZero() {
 		cursor = &p.MaxSeen

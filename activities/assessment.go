@@ -151,27 +151,17 @@ func (a *Activities) SendAssessmentLink(ctx context.Context, in SendAssessmentLi
 		Direction: models.MessageDirectionOutbound, Channel: in.Channel, Status: models.MessageStatusQueued,
 		ToAddress: to, Body: msg.Text,
 	}
-	if msg.Subject != "" {
-		row.Subject = &msg.Subject
-	}
-	if err := a.Store.CreateMessage(ctx, row); err != nil {
-		return SendAssessmentLinkResult{}, err
-	}
-	receipt, provider, err := a.Channels.Send(ctx, msg)
+	_, provider, sendErr, err := a.deliver(ctx, row, msg)
 	if err != nil {
-		if ferr := a.Store.FinishMessage(ctx, in.CompanyID, row.ID, store.MessageResult{Status: models.MessageStatusFailed, Provider: provider, Error: err.Error()}); ferr != nil {
-			a.Log.ErrorContext(ctx, "message outcome not recorded", "message_id", row.ID, "err", ferr)
-		}
-		a.Log.WarnContext(ctx, "assessment link not delivered", "company", company.Slug, "link_id", link.ID, "channel", in.Channel, "err", err)
-		if channels.IsPermanent(err) {
-			return SendAssessmentLinkResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePermanent, err)
-		}
-		return SendAssessmentLinkResult{}, fmt.Errorf("send %s assessment link: %w", in.Channel, err)
-	}
-	if err := a.Store.FinishMessage(ctx, in.CompanyID, row.ID, store.MessageResult{
-		Status: models.MessageStatusSent, Provider: provider, ProviderMessageID: receipt.ProviderMessageID,
-	}); err != nil {
 		return SendAssessmentLinkResult{}, err
+	}
+	if sendErr != nil {
+		a.Log.WarnContext(ctx, "assessment link not delivered", "company", company.Slug, "link_id", link.ID, "channel", in.Channel, "err", channels.Redacted(sendErr))
+		// The error goes to Temporal: its text without the addresses a provider may quote.
+		if channels.IsPermanent(sendErr) {
+			return SendAssessmentLinkResult{}, temporal.NewNonRetryableApplicationError(channels.Redacted(sendErr), ErrTypePermanent, nil)
+		}
+		return SendAssessmentLinkResult{}, fmt.Errorf("send %s assessment link: %s", in.Channel, channels.Redacted(sendErr))
 	}
 	sent, err := a.Store.MarkAssessmentLinkSent(ctx, in.CompanyID, link.ID, row.ID)
 	if err != nil {
@@ -211,14 +201,7 @@ func (a *Activities) FailAssessmentLink(ctx context.Context, in FailAssessmentLi
 
 // assessmentMessage writes the company's message that carries the link, for a channel.
 func assessmentMessage(ch models.MessageChannel, to string, cand *models.Candidate, job *models.Job, co *models.Company, link string) channels.Message {
-	name := strings.TrimSpace(cand.FirstName)
-	if name == "" {
-		name = "there"
-	}
-	title := job.ExternalTitle
-	if title == "" {
-		title = job.Title
-	}
+	name, title := addressee(cand, job)
 	m := channels.Message{Channel: ch, To: to}
 	switch ch {
 	case models.MessageChannelEmail:

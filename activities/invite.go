@@ -3,14 +3,12 @@ package activities
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/links"
-	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -65,27 +63,16 @@ func (a *Activities) SendInvite(ctx context.Context, in SendInviteInput) (SendIn
 		Direction: models.MessageDirectionOutbound, Channel: in.Channel, Status: models.MessageStatusQueued,
 		ToAddress: to, Body: msg.Text,
 	}
-	if msg.Subject != "" {
-		row.Subject = &msg.Subject
-	}
-	if err := a.Store.CreateMessage(ctx, row); err != nil {
-		return SendInviteResult{}, err
-	}
-	receipt, provider, err := a.Channels.Send(ctx, msg)
+	receipt, provider, sendErr, err := a.deliver(ctx, row, msg)
 	if err != nil {
-		if ferr := a.Store.FinishMessage(ctx, in.CompanyID, row.ID, store.MessageResult{Status: models.MessageStatusFailed, Provider: provider, Error: err.Error()}); ferr != nil {
-			a.Log.ErrorContext(ctx, "message outcome not recorded", "message_id", row.ID, "err", ferr)
-		}
-		a.Log.WarnContext(ctx, "invitation not delivered", "company", company.Slug, "session_id", sess.ID, "channel", in.Channel, "err", channels.Redacted(err))
-		if channels.IsPermanent(err) {
-			return SendInviteResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePermanent, err)
-		}
-		return SendInviteResult{}, fmt.Errorf("send %s invitation: %w", in.Channel, err)
-	}
-	if err := a.Store.FinishMessage(ctx, in.CompanyID, row.ID, store.MessageResult{
-		Status: models.MessageStatusSent, Provider: provider, ProviderMessageID: receipt.ProviderMessageID,
-	}); err != nil {
 		return SendInviteResult{}, err
+	}
+	if sendErr != nil {
+		a.Log.WarnContext(ctx, "invitation not delivered", "company", company.Slug, "session_id", sess.ID, "channel", in.Channel, "err", channels.Redacted(sendErr))
+		if channels.IsPermanent(sendErr) {
+			return SendInviteResult{}, temporal.NewNonRetryableApplicationError(sendErr.Error(), ErrTypePermanent, sendErr)
+		}
+		return SendInviteResult{}, fmt.Errorf("send %s invitation: %w", in.Channel, sendErr)
 	}
 	a.Log.InfoContext(ctx, "invitation sent", "company", company.Slug, "session_id", sess.ID, "channel", in.Channel, "provider", provider)
 	return SendInviteResult{MessageID: row.ID, Provider: provider, ProviderMessageID: receipt.ProviderMessageID}, nil
@@ -93,14 +80,7 @@ func (a *Activities) SendInvite(ctx context.Context, in SendInviteInput) (SendIn
 
 // inviteMessage writes the invitation for a channel.
 func inviteMessage(ch models.MessageChannel, to string, cand *models.Candidate, job *models.Job, co *models.Company, link string) channels.Message {
-	name := strings.TrimSpace(cand.FirstName)
-	if name == "" {
-		name = "there"
-	}
-	title := job.ExternalTitle
-	if title == "" {
-		title = job.Title
-	}
+	name, title := addressee(cand, job)
 	m := channels.Message{Channel: ch, To: to}
 	switch ch {
 	case models.MessageChannelEmail:

@@ -113,12 +113,17 @@ func NewServer(d Deps) (http.Handler, error) {
 	mux.Handle("GET /.well-known/oauth-protected-resource", prm)
 	mux.Handle("GET /.well-known/oauth-protected-resource/mcp", prm)
 	as.Register(mux)
+	proxies, err := trustedProxies(d.Config.MCPTrustedProxies)
+	if err != nil {
+		return nil, err
+	}
 	origins, err := allowedOrigins(d.Config.MCPBaseURL, d.Config.MCPAllowedOrigins)
 	if err != nil {
 		return nil, err
 	}
 	mux.Handle("/mcp", checkOrigin(origins, limitBody(d.Config.MaxBodyBytes, a.require(jsonrpcErrors(transport)))))
-	return d.Metrics.Wrap("mcp", httpmetrics.SecurityHeaders(mux)), nil
+	publicHTTPS := strings.HasPrefix(d.Config.MCPBaseURL, "https://")
+	return d.Metrics.Wrap("mcp", httpmetrics.SecurityHeaders(httpsOnly(publicHTTPS, proxies, mux))), nil
 }
 
 // baseURL returns the tool server's base address ({mcp_url}) of a request: the configured one

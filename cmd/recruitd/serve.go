@@ -220,7 +220,11 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		if err != nil {
 			return err
 		}
-		start("mcp", lns.mcp, h)
+		ln, err := mcpserver.TLSListener(cfg, lns.mcp)
+		if err != nil {
+			return err
+		}
+		start("mcp", ln, h)
 	}
 	if lns.worker != nil {
 		mux := http.NewServeMux()

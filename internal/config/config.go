@@ -71,6 +71,9 @@ type Config struct {
 	AuthFailureBurst       int           `env:"AUTH_FAILURE_BURST" default:"20" doc:"Burst size of the per-IP failed-authentication limit."`
 	MCPMaxConcurrentCalls  int           `env:"MCP_MAX_CONCURRENT_CALLS" default:"4" doc:"Tool-server requests one API key may have in flight at once (0: no cap); more get 429 with Retry-After."`
 	MCPStatementTimeout    time.Duration `env:"MCP_STATEMENT_TIMEOUT" default:"30s" doc:"statement_timeout of the tool server's database connections: no tool call holds a connection longer."`
+	MCPTLSCert             string        `env:"MCP_TLS_CERT" doc:"Certificate file (PEM) with which the tool server terminates TLS itself; with MCP_TLS_KEY. Empty: plain http, for a TLS front or local development."`
+	MCPTLSKey              string        `env:"MCP_TLS_KEY" doc:"Private key file (PEM) of MCP_TLS_CERT."`
+	MCPTrustedProxies      string        `env:"MCP_TRUSTED_PROXIES" doc:"Comma-separated IP addresses or CIDR prefixes of TLS fronts whose X-Forwarded-Proto the tool server believes. When MCP_BASE_URL is https, plain http from anyone else (loopback and the probes excepted) gets 421; https responses carry HSTS."`
 	OIDCIssuer             string        `env:"OIDC_ISSUER" doc:"Issuer URL of the OpenID provider users sign in with for MCP OAuth (the tool server's /oauth/authorize sends them there). Empty: OAuth sign-in is unavailable (API keys still work); recruitd dev starts a local provider instead."`
 	OIDCClientID           string        `env:"OIDC_CLIENT_ID" doc:"The tool server's client id at the OpenID provider; its redirect URI there is {mcp_url}/oauth/callback."`
 	OIDCClientSecret       string        `env:"OIDC_CLIENT_SECRET" secret:"true" doc:"The tool server's client secret at the OpenID provider."`
@@ -267,6 +270,9 @@ func (c *Config) validate() []error {
 		check("AUTH_FAILURE_LIMIT", errors.New("must not be negative (0 turns the limit off)"))
 	}
 	check("AUTH_FAILURE_BURST", inRange(int64(c.AuthFailureBurst), 1, 100000))
+	if (c.MCPTLSCert == "") != (c.MCPTLSKey == "") {
+		check("MCP_TLS_CERT", errors.New("MCP_TLS_CERT and MCP_TLS_KEY go together"))
+	}
 	if c.OIDCIssuer != "" {
 		check("OIDC_ISSUER", urlWithScheme(c.OIDCIssuer, "http", "https"))
 		if c.OIDCClientID == "" {

@@ -1,0 +1,95 @@
+package mcpserver
+
+import (
+	"crypto/tls"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+
+	"github.com/recruitd/recruitd/internal/config"
+)
+
+// hsts is the Strict-Transport-Security value sent on every https response.
+const hsts = "max-age=31536000; includeSubDomains"
+
+// httpsOnly enforces rule 5 (HTTPS only, with HSTS). A request is secure when it arrived over TLS,
+// or through a trusted proxy (MCP_TRUSTED_PROXIES) that says X-Forwarded-Proto: https; the header
+// from anyone else is ignored. Secure responses carry HSTS. When the public address (MCP_BASE_URL)
+// is https, plain http is refused (421 with a pointer to https) except from loopback peers
+// (local development and health checks on the host) and for the probes.
+func httpsOnly(publicHTTPS bool, trusted []netip.Prefix, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		peer := peerAddr(r)
+		secure := r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") && inPrefixes(peer, trusted)
+		if secure {
+			w.Header().Set("Strict-Transport-Security", hsts)
+		} else if publicHTTPS && !peer.IsLoopback() && !isProbe(r.URL.Path) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusMisdirectedRequest)
+			_ = json.NewEncoder(w).Encode(map[string]string{"error": "https_required", "error_description": "the tool server accepts https only"})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func isProbe(path string) bool { return path == "/healthz" || path == "/readyz" }
+
+func peerAddr(r *http.Request) netip.Addr {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	a, _ := netip.ParseAddr(host)
+	return a.Unmap()
+}
+
+func inPrefixes(a netip.Addr, ps []netip.Prefix) bool {
+	for _, p := range ps {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// trustedProxies parses MCP_TRUSTED_PROXIES: comma-separated IP addresses or CIDR prefixes.
+func trustedProxies(raw string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, s := range strings.Split(raw, ",") {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		if !strings.Contains(s, "/") {
+			a, err := netip.ParseAddr(s)
+			if err != nil {
+				return nil, fmt.Errorf("MCP_TRUSTED_PROXIES: %q is not an IP address or CIDR prefix", s)
+			}
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			continue
+		}
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			return nil, fmt.Errorf("MCP_TRUSTED_PROXIES: %q is not an IP address or CIDR prefix", s)
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
+}
+
+// TLSListener wraps ln in TLS with MCP_TLS_CERT and MCP_TLS_KEY, or returns ln unchanged when
+// they are unset: the tool server terminates TLS itself (TLS 1.2 or later).
+func TLSListener(cfg *config.Config, ln net.Listener) (net.Listener, error) {
+	if cfg.MCPTLSCert == "" {
+		return ln, nil
+	}
+	cert, err := tls.LoadX509KeyPair(cfg.MCPTLSCert, cfg.MCPTLSKey)
+	if err != nil {
+		return nil, fmt.Errorf("MCP_TLS_CERT/MCP_TLS_KEY: %w", err)
+	}
+	return tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"h2", "http/1.1"}}), nil
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/client"
 
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/store"
@@ -407,5 +408,35 @@ func TestAssessmentLinkCrashBeforeSignal(t *testing.T) {
 	cur, msgs := f.awaitSent(t, app.ID)
 	if cur.URL != "https://assess.example.com/t/crash-2" || len(msgs) != 1 {
 		t.Errorf("current = %s, messages = %d; want the second link sent once", cur.URL, len(msgs))
+	}
+}
+
+// TestAssessmentLinkWhileTemporalIsDown: the link is stored but its delivery not started, so the
+// push answers 503 with Retry-After; the provider's retry of the same payload delivers it once.
+func TestAssessmentLinkWhileTemporalIsDown(t *testing.T) {
+	f := newFixture(t)
+	app := f.managed(t, "58213", "dana@example.com", "")
+	dead, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(dead.Close)
+	live := f.launcher.Starter.Client
+	f.launcher.Starter.Client, f.launcher.Timeout = dead, 300*time.Millisecond
+	body := `{"applicationId":"58213","assessmentUrl":"https://assess.example.com/t/downtok","orderId":"ORD-9"}`
+	resp := f.send(t, http.MethodPost, "/v2/api/assessment-links", f.acmeKey, body)
+	if b, _ := io.ReadAll(resp.Body); resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(string(b), "TEMPORARILY_UNAVAILABLE") {
+		t.Fatalf("push while Temporal is down = %d %s (Retry-After %q), want 503 TEMPORARILY_UNAVAILABLE", resp.StatusCode, b, resp.Header.Get("Retry-After"))
+	}
+	if ls := f.links(t, app.ID); len(ls) != 1 || !ls[0].Pending() {
+		t.Fatalf("links = %+v, want the link stored, waiting", ls)
+	}
+	f.launcher.Starter.Client, f.launcher.Timeout = live, 0
+	if status, b := f.push(t, f.acmeKey, body); status != http.StatusOK {
+		t.Fatalf("retry = %d %s", status, b)
+	}
+	_, msgs := f.awaitSent(t, app.ID)
+	if len(msgs) != 1 {
+		t.Errorf("messages = %d, want 1", len(msgs))
 	}
 }

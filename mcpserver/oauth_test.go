@@ -471,6 +471,24 @@ func TestOAuthCodeRules(t *testing.T) {
 		t.Errorf("authorize with plain PKCE = %v, want invalid_request", q)
 	}
 
+	// The consent is only taken from the browser that was shown the page.
+	jar, _ := cookiejar.New(nil)
+	c.browser = &http.Client{Jar: jar}
+	v := url.Values{"response_type": {"code"}, "client_id": {c.id}, "redirect_uri": {"http://localhost:8765/cb"}, "code_challenge": {strings.Repeat("a", 43)}, "code_challenge_method": {"S256"}}
+	_, page := c.get(f.base + "/oauth/authorize?" + v.Encode())
+	if m := regexp.MustCompile(`name="id" value="([^"]+)"`).FindStringSubmatch(page); m != nil {
+		resp, err := http.PostForm(f.base+"/oauth/authorize", url.Values{"id": {m[1]}, "decision": {"allow"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("consent from another browser = %d, want 403", resp.StatusCode)
+		}
+	} else {
+		t.Errorf("no consent page: %.200q", page)
+	}
+
 	// An unregistered redirect is shown an error page, never redirected to.
 	for _, bad := range []string{"http://localhost:8765/evil", "http://127.0.0.1:8765/cb", "https://evil.example/cb"} {
 		jar, _ := cookiejar.New(nil)

@@ -118,17 +118,8 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a, err := s.o.Store.OAuthAuthorization(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		s.page(w, http.StatusBadRequest, "Authorization expired", "This authorization request expired or was already answered. Start again from your application.")
-		return
-	}
-	if err != nil {
-		s.serverError(ctx, w, "load oauth authorization", err)
-		return
-	}
-	cookie, err := r.Cookie(browserCookie)
-	if err != nil || !equalHash(a.BrowserHash, cookie.Value) {
-		s.page(w, http.StatusForbidden, "Consent not accepted", "The consent must be given in the browser that opened this authorization request.")
+	if !s.checkPending(w, r, a, err, "This authorization request expired or was already answered. Start again from your application.",
+		"Consent not accepted", "The consent must be given in the browser that opened this authorization request.") {
 		return
 	}
 	if r.PostFormValue("decision") != "allow" {
@@ -143,7 +134,7 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	state, verifier := newSecret(""), newSecret("")
-	if err := s.o.Store.ConsentOAuthAuthorization(ctx, a.ID, hash(cookie.Value), hash(state), verifier); err != nil {
+	if err := s.o.Store.ConsentOAuthAuthorization(ctx, a.ID, a.BrowserHash, hash(state), verifier); err != nil {
 		s.page(w, http.StatusBadRequest, "Authorization expired", "This authorization request expired or was already answered. Start again from your application.")
 		return
 	}
@@ -156,17 +147,8 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	q := r.URL.Query()
 	a, err := s.o.Store.TakeOAuthAuthorization(ctx, hash(q.Get("state")))
-	if errors.Is(err, store.ErrNotFound) {
-		s.page(w, http.StatusBadRequest, "Authorization expired", "This sign-in does not belong to a pending authorization request (expired or already used). Start again from your application.")
-		return
-	}
-	if err != nil {
-		s.serverError(ctx, w, "take oauth authorization", err)
-		return
-	}
-	cookie, err := r.Cookie(browserCookie)
-	if err != nil || !equalHash(a.BrowserHash, cookie.Value) {
-		s.page(w, http.StatusForbidden, "Sign-in not accepted", "The sign-in must finish in the browser that started it.")
+	if !s.checkPending(w, r, a, err, "This sign-in does not belong to a pending authorization request (expired or already used). Start again from your application.",
+		"Sign-in not accepted", "The sign-in must finish in the browser that started it.") {
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: browserCookie, Value: "", Path: "/oauth/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
@@ -209,6 +191,24 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request) {
 	}
 	s.o.Log.InfoContext(ctx, "oauth sign-in", "client_id", a.ClientID, "user_id", user.ID, "grant_id", g.ID)
 	s.redirect(w, r, a.RedirectURI, url.Values{"code": {code}, "state": {a.State}})
+}
+
+// checkPending answers for a pending request that could not be loaded (err: expired shows
+// expiredMsg) or that belongs to another browser (title, foreignMsg), and reports whether the
+// request may go on.
+func (s *Server) checkPending(w http.ResponseWriter, r *http.Request, a *store.OAuthAuthorization, err error, expiredMsg, title, foreignMsg string) bool {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		s.page(w, http.StatusBadRequest, "Authorization expired", expiredMsg)
+	case err != nil:
+		s.serverError(r.Context(), w, "load oauth authorization", err)
+	default:
+		if c, err := r.Cookie(browserCookie); err == nil && equalHash(a.BrowserHash, c.Value) {
+			return true
+		}
+		s.page(w, http.StatusForbidden, title, foreignMsg)
+	}
+	return false
 }
 
 // redirectError sends an authorisation error to the client's redirect URI.

@@ -80,13 +80,13 @@ func TestAssessmentLinkLoopsOnSignalAndReplacement(t *testing.T) {
 		return plans[calls-1], nil
 	})
 	e.OnActivity(a.SendAssessmentLink, mock.Anything, mock.MatchedBy(func(in activities.SendAssessmentLinkInput) bool { return in.LinkID == first })).
-		After(time.Minute).Return(activities.SendAssessmentLinkResult{MessageID: uuid.New()}, nil)
+		After(20*time.Second).Return(activities.SendAssessmentLinkResult{MessageID: uuid.New()}, nil)
 	e.OnActivity(a.SendAssessmentLink, mock.Anything, mock.MatchedBy(func(in activities.SendAssessmentLinkInput) bool { return in.LinkID == second })).
 		Return(activities.SendAssessmentLinkResult{Replaced: true}, nil)
 	e.OnActivity(a.SendAssessmentLink, mock.Anything, mock.MatchedBy(func(in activities.SendAssessmentLinkInput) bool { return in.LinkID == third })).
 		Return(activities.SendAssessmentLinkResult{MessageID: uuid.New()}, nil)
 	// A push while the first link is being sent.
-	e.RegisterDelayedCallback(func() { e.SignalWorkflow(AssessmentLinkSignal, nil) }, 30*time.Second)
+	e.RegisterDelayedCallback(func() { e.SignalWorkflow(AssessmentLinkSignal, nil) }, 10*time.Second)
 	e.ExecuteWorkflow(AssessmentLinkDelivery, in)
 	if got := assessmentResult(t, e); got != (AssessmentLinkResult{Sent: 2, Skipped: 1}) {
 		t.Errorf("AssessmentLinkDelivery = %+v, want the first and third sent, the second skipped", got)

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/recruitd/recruitd/internal/pgtest"
 )
 
 // FuzzDecodeJSON: no body makes the decoder panic or answer anything but success, 400, 413 or 415
@@ -16,6 +18,13 @@ func FuzzDecodeJSON(f *testing.F) {
 		f.Add(seed, "application/json")
 	}
 	f.Add(`{}`, "text/plain")
+	f.Add(`{"name":"a\u0000b"}`, "application/json")
+	f.Add(`{"name":"C:\\u0000"}`, "application/json")
+	f.Add("{\"tags\":[\"ok\",\"\xc3\x28\"]}", "application/json")
+	db := pgtest.New(f).SQL
+	if _, err := db.Exec("CREATE TABLE fuzz_text (v text NOT NULL)"); err != nil {
+		f.Fatal(err)
+	}
 	var logs strings.Builder
 	r := testEngine(f, &logs, func(r *gin.Engine, s *server) {
 		r.POST("/echo", func(c *gin.Context) {
@@ -27,6 +36,15 @@ func FuzzDecodeJSON(f *testing.F) {
 			if err := decodeJSON(c, &p); err != nil {
 				s.fail(c, err)
 				return
+			}
+			// What the decoder accepts, Postgres stores: text never reaches it as an error.
+			if db != nil {
+				for _, v := range append([]string{p.Name}, p.Tags...) {
+					if _, err := db.ExecContext(c.Request.Context(), "INSERT INTO fuzz_text (v) VALUES ($1)", v); err != nil {
+						s.fail(c, err)
+						return
+					}
+				}
 			}
 			c.Status(http.StatusNoContent)
 		})

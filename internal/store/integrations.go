@@ -289,7 +289,7 @@ WITH input AS (
     SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[])
         AS t(id, ext, iid, title, descr, open)
 ), old AS (
-    SELECT j.external_id, j.is_open FROM jobs j JOIN input i ON j.company_id = ? AND j.external_id = i.ext
+    SELECT external_id, is_open FROM jobs WHERE company_id = ? AND external_id = ANY (?::text[])
 ), up AS (
     INSERT INTO jobs AS j (id, company_id, external_id, interviewer_id, title, external_title, description, status, is_open)
     SELECT id, ?, ext, iid, title, title, descr, ?, open FROM input
@@ -300,7 +300,7 @@ WITH input AS (
 )
 SELECT up.id, up.external_id, up.interviewer_id, up.inserted, up.is_open, coalesce(old.is_open, false)
 FROM up LEFT JOIN old USING (external_id)`,
-			ids, ext, iid, title, descr, open, co.ID, co.ID, defStatus).Rows()
+			ids, ext, iid, title, descr, open, co.ID, ext, co.ID, defStatus).Rows()
 		if err != nil {
 			return fmt.Errorf("upsert imported jobs: %w", err)
 		}
@@ -332,13 +332,13 @@ SELECT ?, t.rem, t.ext, j.id, t.title, t.status, t.loc,
        nullif(t.created, '')::timestamptz, nullif(t.changed, '')::timestamptz, nullif(t.deleted, '')::timestamptz, now()
 FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
     AS t(rem, ext, title, status, loc, created, changed, deleted)
-JOIN jobs j ON j.company_id = ? AND j.external_id = t.ext
+JOIN (SELECT id, external_id FROM jobs WHERE company_id = ? AND external_id = ANY (?::text[])) j ON j.external_id = t.ext
 ON CONFLICT (company_id, remote_id) DO UPDATE
     SET ats_job_id = EXCLUDED.ats_job_id, job_id = EXCLUDED.job_id, name = EXCLUDED.name,
         remote_status = EXCLUDED.remote_status, location = EXCLUDED.location,
         remote_created_at = EXCLUDED.remote_created_at, changed_at = EXCLUDED.changed_at,
         remote_deleted_at = EXCLUDED.remote_deleted_at, seen_at = now()`,
-			co.ID, rem, ext, title, status, loc, created, changed, deleted, co.ID).Error
+			co.ID, rem, ext, title, status, loc, created, changed, deleted, co.ID, ext).Error
 		if err != nil {
 			return fmt.Errorf("upsert aggregator jobs: %w", err)
 		}

@@ -25,8 +25,9 @@ const importJobs = 10_000
 
 // Import measures the HR-suite job import: importJobs jobs at the aggregator simulator, timed
 // from the first sync's completion to every job imported and its 'New Job from ATS' run started,
-// as jobs/s against the one-activity floor; then the database part alone (the bulk upsert of
-// importJobs jobs, page by page, into a second company).
+// as jobs/s against the one-activity floor. First, on the idle stack, the database part alone:
+// the bulk upsert of importJobs jobs, page by page as the import writes them, into a second
+// company.
 func Import(ctx context.Context, env Env, o Options) error {
 	sim := aggsim.New(aggsim.Options{APIKey: "bench-agg-key"})
 	defer sim.Close()
@@ -59,6 +60,29 @@ func Import(ctx context.Context, env Env, o Options) error {
 	defer r.close(ctx)
 	out := r.out
 	sim.SetWebhookURL(r.base + "/webhook/aggregator")
+	fmt.Fprintf(out, "database part: bulk upsert of %d jobs, %d per transaction, into a second company, on the idle stack…\n", importJobs, 250)
+	co := &models.Company{Slug: "bench-upsert", Name: "Bench Upsert", DefaultJobStatus: models.JobStatusActive}
+	if err := r.st.CreateCompany(ctx, co); err != nil {
+		return err
+	}
+	now := time.Now().UTC()
+	page := make([]store.ImportedJob, 0, 250)
+	var dbTook time.Duration
+	for i := range importJobs {
+		ext := fmt.Sprintf("U%06d", i+1)
+		page = append(page, store.ImportedJob{RemoteID: "kmb_" + ext, ExternalID: ext, Title: "Job " + ext, RemoteStatus: "OPEN", Open: true, ChangedAt: now, RemoteCreatedAt: &now})
+		if len(page) == cap(page) || i == importJobs-1 {
+			t0 := time.Now()
+			if _, _, err := r.st.UpsertImportedJobs(ctx, co, page, func(jobID uuid.UUID, extID, interviewerID string) models.WorkflowStart {
+				return workflows.NewJobStart(co.Slug, co.ID, jobID, extID, interviewerID)
+			}); err != nil {
+				return err
+			}
+			dbTook += time.Since(t0)
+			page = page[:0]
+		}
+	}
+	fmt.Fprintf(out, "  %s for %d jobs with their start rows (target < 2s: %s)\n", dbTook.Round(time.Millisecond), importJobs, verdict(dbTook < 2*time.Second))
 	floor := r.floor(ctx, o.Burst, o.Concurrency)
 
 	status, body, err := r.post(ctx, "/v1/api/integrations/hrsuite/connect", "")
@@ -112,28 +136,5 @@ func Import(ctx context.Context, env Env, o Options) error {
 	fmt.Fprintf(out, "  %d jobs imported and %d 'New Job from ATS' runs started in %s: %.1f jobs/s\n", imported, started, took.Round(time.Millisecond), perSec)
 	fmt.Fprintf(out, "  ratio to the floor: %.2f (target >= 0.5: %s)\n", ratio, verdict(ratio >= 0.5))
 
-	fmt.Fprintf(out, "database part: bulk upsert of %d jobs, %d per transaction, into a second company…\n", importJobs, 250)
-	co := &models.Company{Slug: "bench-upsert", Name: "Bench Upsert", DefaultJobStatus: models.JobStatusActive}
-	if err := r.st.CreateCompany(ctx, co); err != nil {
-		return err
-	}
-	now := time.Now().UTC()
-	page := make([]store.ImportedJob, 0, 250)
-	var dbTook time.Duration
-	for i := range importJobs {
-		ext := fmt.Sprintf("U%06d", i+1)
-		page = append(page, store.ImportedJob{RemoteID: "kmb_" + ext, ExternalID: ext, Title: "Job " + ext, RemoteStatus: "OPEN", Open: true, ChangedAt: now, RemoteCreatedAt: &now})
-		if len(page) == cap(page) || i == importJobs-1 {
-			t0 := time.Now()
-			if _, _, err := r.st.UpsertImportedJobs(ctx, co, page, func(jobID uuid.UUID, extID, interviewerID string) models.WorkflowStart {
-				return workflows.NewJobStart(co.Slug, co.ID, jobID, extID, interviewerID)
-			}); err != nil {
-				return err
-			}
-			dbTook += time.Since(t0)
-			page = page[:0]
-		}
-	}
-	fmt.Fprintf(out, "  %s for %d jobs with their start rows (target < 2s: %s)\n", dbTook.Round(time.Millisecond), importJobs, verdict(dbTook < 2*time.Second))
 	return nil
 }

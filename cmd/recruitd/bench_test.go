@@ -20,7 +20,7 @@ func TestBenchCommandOffersEveryScenario(t *testing.T) {
 		}
 	}
 	err := run(t.Context(), []string{"recruitd", "bench", "nope"}, func(string) string { return "" }, &out, &errOut)
-	if want := `unknown scenario "nope" (available: jobs, partner, mcp)`; err == nil || err.Error() != want {
+	if want := `unknown scenario "nope" (available: ` + strings.Join(scenarios.Names(), ", ") + ")"; err == nil || err.Error() != want {
 		t.Errorf("bench nope = %v, want %q", err, want)
 	}
 }

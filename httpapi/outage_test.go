@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -66,28 +65,10 @@ func TestTemporalOutage(t *testing.T) {
 	t.Cleanup(func() { _ = tmp.Stop(context.WithoutCancel(ctx)) })
 
 	f := newPartnerFixtureWith(t, withTemporal(&temporaltest.Server{Address: tmp.Address(), Namespace: tmp.Namespace()}))
-	for i := range 200 {
-		f.sim.Set(atssim.Record{ATSType: models.ATSTypeA, ApplicantID: int64(3000 + i), JobID: 5001, CandidateID: int64(8000 + i),
-			FirstName: "Load", Email: fmt.Sprintf("load%d@example.com", i)})
-	}
-
-	var mu sync.Mutex
-	var results []outcome
-	phase := "before"
-	var sent atomic.Int64
-	send := func() {
-		n := int(sent.Add(1))
-		o := outcome{kind: []string{workflows.KindJobGeneration, workflows.KindInvite, workflows.KindPartnerApplication}[n%3]}
-		mu.Lock()
-		o.phase = phase
-		mu.Unlock()
-		o.key, o.status, o.code, o.retryAfter, o.took, o.workflowID = f.outageRequest(t, o.kind, n)
-		mu.Lock()
-		results = append(results, o)
-		mu.Unlock()
-	}
+	l := newOutageLoad(f)
 	var company []time.Duration
 	var inUse []int
+	var mu sync.Mutex
 	probe := func() {
 		begin := time.Now()
 		resp := f.get(t, "/v1/api/company", http.Header{"X-Api-Key": {f.acmeKey}})
@@ -100,41 +81,14 @@ func TestTemporalOutage(t *testing.T) {
 		inUse = append(inUse, f.st.SQL().Stats().InUse)
 		mu.Unlock()
 	}
-
-	var wg sync.WaitGroup
-	load := func(d time.Duration, during bool) {
-		tick := time.NewTicker(200 * time.Millisecond) // 5 requests/s
-		defer tick.Stop()
-		end := time.After(d)
-		for {
-			select {
-			case <-end:
-				return
-			case <-tick.C:
-				wg.Add(1)
-				go func() { defer wg.Done(); send() }()
-				if during {
-					wg.Add(1)
-					go func() { defer wg.Done(); probe() }()
-				}
-			}
-		}
-	}
-	load(3*time.Second, false)
+	l.run(t, "before", 3*time.Second, nil)
 	if err := tmp.Stop(ctx); err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	phase = "outage"
-	mu.Unlock()
-	load(6*time.Second, true)
-	wg.Wait()
+	l.run(t, "outage", 6*time.Second, probe)
 	tmp = startTemporal(port)
-	mu.Lock()
-	phase = "after"
-	mu.Unlock()
-	load(4*time.Second, false)
-	wg.Wait()
+	l.run(t, "after", 4*time.Second, nil)
+	results := l.results
 
 	count := map[string]int{}
 	for _, o := range results {
@@ -162,7 +116,10 @@ func TestTemporalOutage(t *testing.T) {
 	if company[len(company)-1] > 500*time.Millisecond {
 		t.Errorf("GET /v1/api/company took up to %s while Temporal was down, want well under 500ms", company[len(company)-1])
 	}
-	if inUse[len(inUse)-1] > 3 {
+	// At 5 requests/s, each waiting up to 2 s on Temporal, about 10 are in flight at once: held
+	// across the call, as many connections would be in use. Unheld, only the short statements
+	// of the requests (and the probes) use one.
+	if inUse[len(inUse)-1] > 6 {
 		t.Errorf("%d database connections in use while requests waited on Temporal, want none held across a Temporal call", inUse[len(inUse)-1])
 	}
 
@@ -198,6 +155,58 @@ func TestTemporalOutage(t *testing.T) {
 	time.Sleep(500 * time.Millisecond)
 	if n := len(f.recv.callbacks()); n != len(applicants) {
 		t.Errorf("%d callbacks for %d accepted applicants (%d before waiting), want one each", n, len(applicants), len(got))
+	}
+}
+
+// outageLoad sends 5 requests/s, createJob, inviteCandidate and partner submissions in turn, and
+// keeps every answer.
+type outageLoad struct {
+	f       *partnerFixture
+	mu      sync.Mutex
+	results []outcome
+	sent    int
+}
+
+// newOutageLoad adds the ATS applicants the partner submissions name.
+func newOutageLoad(f *partnerFixture) *outageLoad {
+	for i := range 200 {
+		f.sim.Set(atssim.Record{ATSType: models.ATSTypeA, ApplicantID: int64(3000 + i), JobID: 5001, CandidateID: int64(8000 + i),
+			FirstName: "Load", Email: fmt.Sprintf("load%d@example.com", i)})
+	}
+	return &outageLoad{f: f}
+}
+
+// run sends the load for d, labelling its answers phase, calling also (when not nil) at every
+// tick, and returns once every request of the phase has been answered.
+func (l *outageLoad) run(t *testing.T, phase string, d time.Duration, also func()) {
+	var wg sync.WaitGroup
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	end := time.After(d)
+	for {
+		select {
+		case <-end:
+			wg.Wait()
+			return
+		case <-tick.C:
+			l.mu.Lock()
+			l.sent++
+			n := l.sent
+			l.mu.Unlock()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				o := outcome{phase: phase, kind: []string{workflows.KindJobGeneration, workflows.KindInvite, workflows.KindPartnerApplication}[n%3]}
+				o.key, o.status, o.code, o.retryAfter, o.took, o.workflowID = l.f.outageRequest(t, o.kind, n)
+				l.mu.Lock()
+				l.results = append(l.results, o)
+				l.mu.Unlock()
+			}()
+			if also != nil {
+				wg.Add(1)
+				go func() { defer wg.Done(); also() }()
+			}
+		}
 	}
 }
 
@@ -289,53 +298,15 @@ func TestPostgresOutage(t *testing.T) {
 	st.Close()
 
 	f := newPartnerFixtureWith(t, withDatabase(url))
-	for i := range 200 {
-		f.sim.Set(atssim.Record{ATSType: models.ATSTypeA, ApplicantID: int64(3000 + i), JobID: 5001, CandidateID: int64(8000 + i),
-			FirstName: "Load", Email: fmt.Sprintf("load%d@example.com", i)})
-	}
-	var mu sync.Mutex
-	var results []outcome
-	phase := "before"
-	var sent atomic.Int64
-	var wg sync.WaitGroup
-	load := func(d time.Duration) {
-		tick := time.NewTicker(200 * time.Millisecond)
-		defer tick.Stop()
-		end := time.After(d)
-		for {
-			select {
-			case <-end:
-				return
-			case <-tick.C:
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					n := int(sent.Add(1))
-					o := outcome{kind: []string{workflows.KindJobGeneration, workflows.KindInvite, workflows.KindPartnerApplication}[n%3]}
-					mu.Lock()
-					o.phase = phase
-					mu.Unlock()
-					o.key, o.status, o.code, o.retryAfter, o.took, o.workflowID = f.outageRequest(t, o.kind, n)
-					mu.Lock()
-					results = append(results, o)
-					mu.Unlock()
-				}()
-			}
-		}
-	}
-	setPhase := func(p string) { mu.Lock(); phase = p; mu.Unlock() }
-	load(2 * time.Second)
-	wg.Wait()
+	l := newOutageLoad(f)
+	l.run(t, "before", 2*time.Second, nil)
 	if err := pg.Stop(ctx); err != nil {
 		t.Fatal(err)
 	}
-	setPhase("outage")
-	load(4 * time.Second)
-	wg.Wait()
+	l.run(t, "outage", 4*time.Second, nil)
 	pg = startPostgres(pg.Port())
-	setPhase("after")
-	load(4 * time.Second)
-	wg.Wait()
+	l.run(t, "after", 4*time.Second, nil)
+	results := l.results
 
 	count := map[string]int{}
 	ok := map[string]int{}

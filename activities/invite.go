@@ -70,9 +70,11 @@ func (a *Activities) SendInvite(ctx context.Context, in SendInviteInput) (SendIn
 	if sendErr != nil {
 		a.Log.WarnContext(ctx, "invitation not delivered", "company", company.Slug, "session_id", sess.ID, "channel", in.Channel, "err", channels.Redacted(sendErr))
 		if channels.IsPermanent(sendErr) {
-			return SendInviteResult{}, temporal.NewNonRetryableApplicationError(sendErr.Error(), ErrTypePermanent, sendErr)
+			// What reaches Temporal is the redacted text, without the provider's error as cause:
+			// a provider may quote the recipient's address or number.
+			return SendInviteResult{}, temporal.NewNonRetryableApplicationError(channels.Redacted(sendErr), ErrTypePermanent, nil)
 		}
-		return SendInviteResult{}, fmt.Errorf("send %s invitation: %w", in.Channel, sendErr)
+		return SendInviteResult{}, temporal.NewApplicationError(fmt.Sprintf("send %s invitation: %s", in.Channel, channels.Redacted(sendErr)), "SendFailed")
 	}
 	a.Log.InfoContext(ctx, "invitation sent", "company", company.Slug, "session_id", sess.ID, "channel", in.Channel, "provider", provider)
 	return SendInviteResult{MessageID: row.ID, Provider: provider, ProviderMessageID: receipt.ProviderMessageID}, nil

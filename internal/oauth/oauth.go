@@ -27,6 +27,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/ratelimit"
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
 )
 
 // Lifetimes (spec "Limits") and windows.
@@ -154,7 +155,7 @@ func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-var authMethods = []string{"none", "client_secret_post", "client_secret_basic"}
+var authMethods = models.AllTokenEndpointAuthMethods()
 
 // newSecret returns prefix and 256 random bits, base64url.
 func newSecret(prefix string) string {

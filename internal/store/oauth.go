@@ -39,8 +39,8 @@ type OAuthClient struct {
 
 // OAuth client kinds.
 const (
-	OAuthClientRegistered       = "registered"
-	OAuthClientMetadataDocument = "metadata_document"
+	OAuthClientRegistered       = models.OAuthClientRegistered
+	OAuthClientMetadataDocument = models.OAuthClientMetadataDocument
 )
 
 // CreateOAuthClient inserts a dynamically registered client.

@@ -151,7 +151,8 @@ func TestTemporalOutage(t *testing.T) {
 			applicants[o.key] = true
 		}
 	}
-	got := f.recv.await(t, len(applicants))
+	// Runs the outage caught mid-way resume with their activities' retry backoff: allow for it.
+	got := f.recv.awaitWithin(t, len(applicants), 2*time.Minute)
 	time.Sleep(500 * time.Millisecond)
 	if n := len(f.recv.callbacks()); n != len(applicants) {
 		t.Errorf("%d callbacks for %d accepted applicants (%d before waiting), want one each", n, len(applicants), len(got))

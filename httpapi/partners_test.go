@@ -69,14 +69,20 @@ func (r *receiver) callbacks() []callbacks.Payload {
 // await waits until n callbacks arrived.
 func (r *receiver) await(t *testing.T, n int) []callbacks.Payload {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	return r.awaitWithin(t, n, 30*time.Second)
+}
+
+// awaitWithin waits up to d until n callbacks arrived.
+func (r *receiver) awaitWithin(t *testing.T, n int, d time.Duration) []callbacks.Payload {
+	t.Helper()
+	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {
 		if got := r.callbacks(); len(got) >= n {
 			return got
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("received %d callbacks after 30s, want %d", len(r.callbacks()), n)
+	t.Fatalf("received %d callbacks after %s, want %d", len(r.callbacks()), d, n)
 	return nil
 }
 
@@ -348,9 +354,15 @@ func TestCallbackRetriedUntilDelivered(t *testing.T) {
 		t.Fatal("not accepted")
 	}
 	got := f.recv.await(t, 1) // the second attempt comes after the schedule's 5 s
+	// The receiver answers before the attempt is recorded: wait for the record.
 	var cb models.Callback
-	if err := f.st.DB().First(&cb).Error; err != nil {
-		t.Fatal(err)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if err := f.st.DB().First(&cb).Error; err != nil {
+			t.Fatal(err)
+		}
+		if cb.State == models.CallbackStateDelivered || time.Now().After(deadline) {
+			break
+		}
 	}
 	var attempts []models.CallbackAttempt
 	f.st.DB().Where("callback_id = ?", cb.ID).Order("number").Find(&attempts)

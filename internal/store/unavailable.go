@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"database/sql/driver"
 	"errors"
 	"net"
@@ -20,7 +21,11 @@ func IsUnavailable(err error) bool {
 	var netErr net.Error
 	var pgErr *pgconn.PgError
 	switch {
-	case errors.As(err, &connect), errors.As(err, &netErr), errors.Is(err, driver.ErrBadConn):
+	case errors.As(err, &connect):
+		return true
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return false // the caller's own deadline or cancellation, not the database's absence
+	case errors.As(err, &netErr), errors.Is(err, driver.ErrBadConn):
 		return true
 	case errors.As(err, &pgErr):
 		// Class 08: connection exception; 57P01-57P03: shutdown, crash, not yet accepting.

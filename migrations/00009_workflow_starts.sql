@@ -2,8 +2,9 @@
 -- is written in the transaction that writes the work's own rows, and the workflow is started after
 -- the commit, so no database connection is held across a Temporal call. started_at is set once the
 -- start succeeded; refused_at once the request that wrote it answered 503 because Temporal did not
--- take the start (only a repeat of that request starts it then). The reconciler in the worker
--- starts rows that are neither, which a crash between commit and start leaves behind.
+-- take the start (only a repeat of that request starts it then, except for kinds whose late run
+-- reaches nobody outside, such as a job's generation). The reconciler in the worker starts rows
+-- that are neither, which a crash between commit and start leaves behind.
 
 -- +goose Up
 CREATE TABLE workflow_starts (
@@ -21,7 +22,7 @@ CREATE TABLE workflow_starts (
     last_error   text
 );
 CREATE INDEX workflow_starts_pending_idx ON workflow_starts (created_at)
-    WHERE started_at IS NULL AND refused_at IS NULL;
+    WHERE started_at IS NULL;
 
 -- +goose Down
 DROP TABLE workflow_starts;

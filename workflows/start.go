@@ -38,16 +38,31 @@ type kind struct {
 	// workflow of the ID, or starts one if none runs, also after a closed run (the run reads its
 	// work from Postgres, so running again does nothing twice).
 	signal string
+	// resumeRefused: the reconciler also starts a start that a request refused with 503. Only
+	// for kinds whose late run reaches nobody outside recruitd (a job's generation); a refused
+	// invitation or partner application must never act after the caller was told it did not.
+	resumeRefused bool
 }
 
 var kinds = map[string]kind{
-	KindJobGeneration:      {fn: JobGeneration, input: reflect.TypeFor[JobGenerationInput](), runTimeout: time.Hour},
+	KindJobGeneration:      {fn: JobGeneration, input: reflect.TypeFor[JobGenerationInput](), runTimeout: time.Hour, resumeRefused: true},
 	KindInvite:             {fn: CustomerFlow, input: reflect.TypeFor[FlowInput]()},
 	KindPartnerApplication: {fn: PartnerApplication, input: reflect.TypeFor[PartnerInput]()},
 	KindCallback:           {fn: DeliverCallback, input: reflect.TypeFor[CallbackInput]()},
 	KindJobImport:          {fn: JobImport, input: reflect.TypeFor[JobImportInput]()},
 	KindNewJob:             {fn: CustomerFlow, input: reflect.TypeFor[FlowInput](), runTimeout: time.Hour},
 	KindAssessmentLink:     {fn: AssessmentLinkDelivery, input: reflect.TypeFor[AssessmentLinkInput](), signal: AssessmentLinkSignal},
+}
+
+// ResumeRefused lists the kinds whose refused starts the reconciler starts anyway.
+func ResumeRefused() []string {
+	var out []string
+	for name, k := range kinds {
+		if k.resumeRefused {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // Kinds lists the kinds Starter.Start knows, for tests that run every kind.

@@ -8,7 +8,9 @@
 //   - started: the row is marked started; the request answers 2xx.
 //   - Temporal did not take the start (down, or slower than the start timeout): the row is marked
 //     refused and the request answers 503 with Retry-After. A repeat of the request starts it;
-//     the reconciler leaves it alone, because the caller was told it did not happen.
+//     the reconciler leaves it alone, because the caller was told it did not happen, unless the
+//     kind's late run reaches nobody outside recruitd (workflows.ResumeRefused: a job's
+//     generation, so a job whose caller never retried does not stay GENERATING).
 //   - the process died between commit and start: the row is neither; the reconciler starts it.
 package outbox
 
@@ -48,11 +50,16 @@ func (l *Launcher) grace() time.Duration {
 	return 30 * time.Second
 }
 
-// Resumable reports whether a repeat of the request that wrote ws should take its start: it
-// was refused (the request answered 503), or it is older than the grace period (the request
+// Resumable reports whether a repeat of the request that wrote ws is that request's retry, to be
+// answered as the request would have been (after Launch, a no-op once started): its start was
+// refused within the hour (the request answered 503; the reconciler may have started it since,
+// for kinds that allow it), or it is pending and older than the grace period (the request
 // died). A younger pending start belongs to a request still running.
 func (l *Launcher) Resumable(ws *models.WorkflowStart) bool {
-	return ws.StartedAt == nil && (ws.RefusedAt != nil || time.Since(ws.CreatedAt) > l.grace())
+	if ws.RefusedAt != nil {
+		return time.Since(*ws.RefusedAt) < time.Hour
+	}
+	return ws.StartedAt == nil && time.Since(ws.CreatedAt) > l.grace()
 }
 
 func (l *Launcher) timeout() time.Duration {
@@ -98,7 +105,7 @@ func (l *Launcher) start(ctx context.Context, ws *models.WorkflowStart) error {
 // older than the grace period: those a crash between commit and start left. It returns how many
 // it started; a start that fails again is counted on the row and retried on the next pass.
 func (l *Launcher) Reconcile(ctx context.Context, limit int) (int, error) {
-	rows, err := l.Store.PendingStarts(ctx, time.Now().Add(-l.grace()), limit)
+	rows, err := l.Store.PendingStarts(ctx, time.Now().Add(-l.grace()), limit, workflows.ResumeRefused())
 	if err != nil {
 		return 0, err
 	}

@@ -134,15 +134,33 @@ func TestStartRefusedWhileTemporalIsDown(t *testing.T) {
 	if !f.launcher.Resumable(got) {
 		t.Error("Resumable(refused) = false, want true: the caller's retry takes it")
 	}
-	if n, err := f.launcher.Reconcile(t.Context(), 100); err != nil || n != 0 {
-		t.Errorf("Reconcile() = %d, %v; want a refused start left alone", n, err)
-	}
 
-	// The caller's retry, with Temporal back.
-	if err := f.launcher.Launch(t.Context(), got); err != nil {
-		t.Fatalf("Launch(retry) = %v", err)
+	// A refused partner application is left to the partner's retry: no callback may follow a 503.
+	pa := workflows.PartnerApplicationStart(f.co.Slug, "4242", workflows.PartnerInput{CompanyID: f.co.ID, PartnerApplicationID: uuid.New()})
+	if err := f.st.DB().Create(&pa).Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := f.st.RefuseStart(t.Context(), pa.ID, "test"); err != nil {
+		t.Fatal(err)
+	}
+	// A refused job generation reaches nobody outside: the reconciler starts it, so a job whose
+	// caller never retried does not stay GENERATING.
+	if n, err := f.launcher.Reconcile(t.Context(), 100); err != nil || n != 1 {
+		t.Errorf("Reconcile() = %d, %v; want the job generation started and the partner application left alone", n, err)
 	}
 	f.awaitStatus(t, job.ID, models.JobStatusActive)
+	if left, err := f.st.WorkflowStart(t.Context(), f.co.ID, pa.WorkflowID); err != nil || left.StartedAt != nil {
+		t.Errorf("refused partner application after Reconcile = %+v, %v; want not started", left, err)
+	}
+
+	// The caller's retry, with Temporal back: answered as the first request would have been.
+	again, err := f.st.WorkflowStart(t.Context(), f.co.ID, ws.WorkflowID)
+	if err != nil || !f.launcher.Resumable(again) {
+		t.Fatalf("Resumable(refused, then started) = false, %v; want the retry answered as the request", err)
+	}
+	if err := f.launcher.Launch(t.Context(), again); err != nil {
+		t.Fatalf("Launch(retry) = %v", err)
+	}
 }
 
 func TestResumable(t *testing.T) {
@@ -157,6 +175,8 @@ func TestResumable(t *testing.T) {
 		{"request still running", models.WorkflowStart{CreatedAt: now}, false},
 		{"left by a crash", models.WorkflowStart{CreatedAt: old}, true},
 		{"refused", models.WorkflowStart{CreatedAt: now, RefusedAt: &now}, true},
+		{"refused, then started by the reconciler", models.WorkflowStart{CreatedAt: now, RefusedAt: &now, StartedAt: &now}, true},
+		{"refused long ago", models.WorkflowStart{CreatedAt: old.Add(-2 * time.Hour), RefusedAt: &[]time.Time{old.Add(-2 * time.Hour)}[0]}, false},
 		{"started", models.WorkflowStart{CreatedAt: old, StartedAt: &now}, false},
 	}
 	for _, tt := range tests {

@@ -53,14 +53,14 @@ func (s *Store) updateStart(ctx context.Context, id uuid.UUID, upd map[string]an
 	return nil
 }
 
-// PendingStarts returns, oldest first, up to limit starts of every company that were neither
-// taken nor refused and were written before before. It is the reconciler's one query across
+// PendingStarts returns, oldest first, up to limit starts of every company that were not taken
+// and were written before before: those not refused, and the refused ones of resumeRefused kinds. It is the reconciler's one query across
 // companies: platform upkeep, answering no caller. Two reconcilers may pick the same row; the
 // start is idempotent.
-func (s *Store) PendingStarts(ctx context.Context, before time.Time, limit int) ([]models.WorkflowStart, error) {
+func (s *Store) PendingStarts(ctx context.Context, before time.Time, limit int, resumeRefused []string) ([]models.WorkflowStart, error) {
 	var out []models.WorkflowStart
 	err := s.db.WithContext(ctx).
-		Where("started_at IS NULL AND refused_at IS NULL AND created_at < ?", before).
+		Where("started_at IS NULL AND created_at < ? AND (refused_at IS NULL OR kind = ANY(?))", before, models.StringArray(resumeRefused)).
 		Order("created_at").Limit(limit).Find(&out).Error
 	if err != nil {
 		return nil, fmt.Errorf("list pending workflow starts: %w", err)

@@ -20,7 +20,10 @@ import (
 var files embed.FS
 
 func provider(db *sql.DB, log *slog.Logger) (*goose.Provider, error) {
-	opts := []goose.ProviderOption{}
+	// Out of order: a migration numbered below the newest applied one (two branches that each
+	// added one, landing in either order) is applied rather than refused. Migrations here never
+	// depend on one with a higher number.
+	opts := []goose.ProviderOption{goose.WithAllowOutofOrder(true)}
 	if log != nil {
 		opts = append(opts, goose.WithSlog(log))
 	}

@@ -60,6 +60,7 @@ func (f *fixture) commitJob(t *testing.T, ext string) (*models.Job, *models.Work
 	if err := f.st.CreateJob(t.Context(), j, &ws); err != nil {
 		t.Fatal(err)
 	}
+	time.Sleep(10 * f.launcher.Grace) // older than the reconciler's grace period
 	return j, &ws
 }
 

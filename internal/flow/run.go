@@ -119,8 +119,8 @@ type runner struct {
 	ex       Executor
 	verdicts Verdicts
 	facts    Facts // the session facts the run set
-	out     Outcome
-	session *InviteResult // of the latest invite
+	out      Outcome
+	session  *InviteResult // of the latest invite
 
 	index  int
 	stepID string

@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -112,16 +111,16 @@ type step struct {
 }
 
 func pathString(path []step) string {
-	var b strings.Builder
+	p := ""
 	for _, s := range path {
 		switch {
 		case s.object && s.haveKey:
-			b.WriteString(joinKey(b.String(), s.key)[b.Len():])
+			p = joinKey(p, s.key)
 		case !s.object:
-			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+			p += "[" + strconv.Itoa(s.index) + "]"
 		}
 	}
-	return b.String()
+	return p
 }
 
 // joinKey appends key to a path: a plain key after a dot, any other in brackets and quotes.
@@ -139,5 +138,5 @@ func joinKey(prefix, key string) string {
 	case prefix == "":
 		return key
 	}
-	return fmt.Sprintf("%s.%s", prefix, key)
+	return prefix + "." + key
 }

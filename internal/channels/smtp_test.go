@@ -258,6 +258,9 @@ func TestSMTPSend(t *testing.T) {
 }
 
 func TestSMTPErrors(t *testing.T) {
+	// closedPort picks a port nobody listens on. It is called when the
+	// subtest's own peer already holds its port, so the two never coincide
+	// (picked once up front, a later peer could be given the same port).
 	closedPort := func() int {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -266,7 +269,7 @@ func TestSMTPErrors(t *testing.T) {
 		port := ln.Addr().(*net.TCPAddr).Port
 		ln.Close()
 		return port
-	}()
+	}
 	tests := []struct {
 		name      string
 		peer      func(*smtpPeer)
@@ -290,7 +293,7 @@ func TestSMTPErrors(t *testing.T) {
 			peer: func(p *smtpPeer) { p.user, p.pass = "mailer", "s3cret" },
 			cfg:  func(c *SMTPConfig) { c.Username, c.Password = "mailer", "wrong" }},
 		{name: "closed port", to: "ada@example.com",
-			cfg: func(c *SMTPConfig) { c.Port = closedPort }},
+			cfg: func(c *SMTPConfig) { c.Port = closedPort() }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

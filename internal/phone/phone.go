@@ -4,7 +4,7 @@ package phone
 import (
 	"strings"
 
-	"github.com/nyaruka/phonenumbers"
+	"github.com/nyaruka/phonenumbers/v2"
 )
 
 // Normalize parses raw, written in any common format, with defaultRegion (an ISO 3166 code such
@@ -57,6 +57,47 @@ func digits(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// LooksLikeNumber reports whether raw is written the way people write phone numbers: ASCII
+// digits (at least one), the punctuation " .-()/", a '+' before the first digit, and an optional
+// extension at the end ("ext", "ext.", "extn", "extension", "x", "#" or ";ext=", then digits). It
+// does not say the number is valid (Normalize does); it tells a phone cell from text that is no
+// number at all, such as an e-mail address, a name or "n/a". Letters are refused, vanity numbers
+// ("1-800-FLOWERS") included.
+func LooksLikeNumber(raw string) bool {
+	s := strings.ToLower(strings.TrimSpace(raw))
+	main, ext := s, ""
+	if i := strings.IndexAny(s, "abcdefghijklmnopqrstuvwxyz#;"); i >= 0 {
+		main, ext = s[:i], s[i:]
+	}
+	seen := false // a digit in main
+	for i := 0; i < len(main); i++ {
+		switch c := main[i]; {
+		case c >= '0' && c <= '9':
+			seen = true
+		case c == '+':
+			if seen {
+				return false
+			}
+		case strings.IndexByte(" \t.-()/", c) >= 0:
+		default:
+			return false
+		}
+	}
+	if !seen {
+		return false
+	}
+	if ext == "" {
+		return true
+	}
+	for _, marker := range []string{";ext=", "extension", "extn", "ext", "x", "#"} {
+		if rest, ok := strings.CutPrefix(ext, marker); ok {
+			rest = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(rest, "."), ":"), " ")
+			return rest != "" && strings.Trim(rest, "0123456789") == ""
+		}
+	}
+	return false
 }
 
 // Kind is the kind of line a number belongs to.

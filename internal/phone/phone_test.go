@@ -63,3 +63,13 @@ func TestKindOf(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalizeMalformedRFC3966: "tel:" after the phone-context made phonenumbers panic before
+// v2.0.4 and v1.8.1 (GHSA-374v-j3m9-frpm); these are the library's own regression inputs.
+func TestNormalizeMalformedRFC3966(t *testing.T) {
+	for _, raw := range []string{"5;phone-context=+1;tel:x", "5;phone-context=+49;foo=tel:"} {
+		if got, ok := Normalize(raw, "US"); ok {
+			t.Errorf("Normalize(%q) = %q, true, want not valid", raw, got)
+		}
+	}
+}

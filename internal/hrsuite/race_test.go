@@ -1,0 +1,5 @@
+//go:build race
+
+package hrsuite
+
+const raceEnabled = true

@@ -3,6 +3,7 @@
 package mcpserver
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -124,6 +125,14 @@ func NewServer(d Deps) (http.Handler, error) {
 	mux.Handle("/mcp", checkOrigin(origins, limitBody(d.Config.MaxBodyBytes, a.require(jsonrpcErrors(transport)))))
 	publicHTTPS := strings.HasPrefix(d.Config.MCPBaseURL, "https://")
 	return d.Metrics.Wrap("mcp", httpmetrics.SecurityHeaders(httpsOnly(publicHTTPS, proxies, mux))), nil
+}
+
+// SweepOAuth deletes, every oauth.SweepInterval until ctx ends, what the authorisation server no
+// longer needs: expired tokens, finished sign-ins and unredeemed codes, expired pending
+// authorisations and registered clients that never signed in (oauth.Sweep). The process serving
+// the tool server runs it; the counts are logged.
+func SweepOAuth(ctx context.Context, st *store.Store, log *slog.Logger) {
+	oauth.Sweep(ctx, st, log.With("component", "oauth"), oauth.SweepInterval)
 }
 
 // baseURL returns the tool server's base address ({mcp_url}) of a request: the configured one

@@ -425,12 +425,13 @@ func (s *Store) OAuthAccessToken(ctx context.Context, hash []byte) (*OAuthAccess
 	return &a, nil
 }
 
-// DeleteExpiredOAuthTokens removes tokens expired before cutoff.
-func (s *Store) DeleteExpiredOAuthTokens(ctx context.Context, cutoff time.Time) error {
-	if _, err := s.sql.ExecContext(ctx, `DELETE FROM oauth_tokens WHERE expires_at < $1`, cutoff); err != nil {
-		return fmt.Errorf("delete expired oauth tokens: %w", err)
+// DeleteExpiredOAuthTokens removes tokens expired before cutoff and returns how many.
+func (s *Store) DeleteExpiredOAuthTokens(ctx context.Context, cutoff time.Time) (int64, error) {
+	res, err := s.sql.ExecContext(ctx, `DELETE FROM oauth_tokens WHERE expires_at < $1`, cutoff)
+	if err != nil {
+		return 0, fmt.Errorf("delete expired oauth tokens: %w", err)
 	}
-	return nil
+	return res.RowsAffected()
 }
 
 func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {

@@ -225,6 +225,7 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 			return err
 		}
 		start("mcp", ln, h)
+		g.Go(func() error { mcpserver.SweepOAuth(gctx, d.store, log); return nil }) // expired OAuth tokens and codes
 	}
 	if lns.worker != nil {
 		mux := http.NewServeMux()

@@ -35,6 +35,9 @@ type Activities struct {
 	// Starts launches the runs the job import commits; ImportMetrics may be nil.
 	Starts        Starts
 	ImportMetrics *ImportMetrics
+	// HRSuite launches the runs an HR-suite delivery's ingest commits; HRSuiteMetrics may be nil.
+	HRSuite        HRSuiteStarts
+	HRSuiteMetrics *HRSuiteMetrics
 }
 
 // permanentIfMissing makes a missing row a non-retryable error: workflows start only after

@@ -82,10 +82,15 @@ func (s *server) cleanParams(c *gin.Context) {
 	c.Next()
 }
 
-// limitBody bounds every request body to MAX_BODY_BYTES.
+// limitBody bounds every request body to MAX_BODY_BYTES, and HR-suite deliveries to
+// HRSUITE_MAX_BODY_BYTES.
 func (s *server) limitBody(c *gin.Context) {
 	if c.Request.Body != nil {
-		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.Config.MaxBodyBytes)
+		limit := s.Config.MaxBodyBytes
+		if c.Request.URL.Path == hrsuitePath {
+			limit = s.Config.HRSuiteMaxBody
+		}
+		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
 	}
 	c.Next()
 }

@@ -36,6 +36,16 @@ func (s *server) routes(r *gin.Engine) {
 	v2.POST("/partner-applications", s.require(models.ScopePartnerApplications), s.submitPartnerApplication)
 	v2.POST("/assessment-links", s.require(models.ScopeAssessmentLinks), s.assessmentLinks())
 
+	// The HR suite's report deliveries: the company's key, under a path with no version segment.
+	r.POST(hrsuitePath, s.authenticate, s.require(models.ScopeHRSuiteWebhook), s.hrsuiteWebhook)
+
+	// Support staff, with a platform admin's support token (not a company key).
+	sup := r.Group("/v1/support", s.authenticateSupport)
+	sup.GET("/hrsuite/deliveries", s.listHRSuiteDeliveries)
+	sup.GET("/hrsuite/deliveries/:deliveryId", s.getHRSuiteDelivery)
+	sup.POST("/hrsuite/replays", s.replayHRSuite)
+	sup.GET("/hrsuite/replays/:replayId", s.getHRSuiteReplay)
+
 	// Signed with the integration's Standard Webhooks secret, not an API key.
 	r.POST("/webhook/aggregator", s.aggregatorWebhook)
 

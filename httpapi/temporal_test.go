@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
 	workflowpb "go.temporal.io/api/workflow/v1"
 	"go.temporal.io/api/workflowservice/v1"
@@ -97,6 +98,7 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 	}
 	// The HR suite's job carries the markers in its description: ATS payloads stay in Postgres.
 	var agg *aggFixture
+	var hrsuiteDelivery uuid.UUID
 	kinds = append(kinds, []struct {
 		kind string
 		run  func(t *testing.T)
@@ -117,6 +119,39 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 			if n := agg.newJobRuns(t); n != 1 {
 				t.Fatalf("new-job runs = %d, want 1", n)
 			}
+		}},
+		// An HR-suite delivery carries names, e-mails and phones in its rows.
+		{workflows.KindHRSuiteDelivery, func(t *testing.T) {
+			if err := f.st.DB().Model(&models.Company{}).Where("id = ?", f.acme.ID).Update("hr_suite_account", true).Error; err != nil {
+				t.Fatal(err)
+			}
+			f.fixture.job(t, f.acme, "REQ-PII")
+			marked := func(app, job, contact, kind string) map[string]any {
+				return row(app, "C-PII", job, contact, kind, "Candidate First Name=Zqxfirstmarker", "Candidate Last Name=Zqxlastmarker")
+			}
+			began := time.Now()
+			status, d, raw := f.deliver(t, f.acmeKey, []map[string]any{
+				marked("APP-PII-1", "REQ-PII", "+1 (415) 555-0199", "Mobile"),
+				marked("APP-PII-1", "REQ-PII", "zqx.marker@example.com", "Personal Email"),
+				marked("APP-PII-2", "REQ-PII-LATER", "zqx.marker@example.com", "Personal Email"),
+			})
+			if status != http.StatusOK {
+				t.Fatalf("delivery = %d %s", status, raw)
+			}
+			hrsuiteDelivery = d.DeliveryID
+			if got := f.awaitProcessed(t, d.DeliveryID, began.Add(-time.Second)); got[0] != "accepted" || got[2] != "unknown_job" {
+				t.Fatalf("outcomes = %v", got)
+			}
+		}},
+		{workflows.KindNewApplication, func(t *testing.T) {
+			f.awaitInvited(t, f.acme, "APP-PII-1")
+		}},
+		{workflows.KindHRSuiteReplay, func(t *testing.T) {
+			f.fixture.job(t, f.acme, "REQ-PII-LATER")
+			token := f.supportToken(t)
+			out := f.supportCall(t, token, http.MethodPost, "/v1/support/hrsuite/replays", map[string]any{"deliveryId": hrsuiteDelivery.String()}, http.StatusAccepted)
+			f.awaitReplay(t, token, out["replay"].(map[string]any)["id"].(string))
+			f.awaitInvited(t, f.acme, "APP-PII-1", "APP-PII-2")
 		}},
 	}...)
 	for _, k := range workflows.Kinds() {

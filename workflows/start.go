@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -26,6 +27,9 @@ const (
 	KindJobImport          = "job-import"
 	KindNewJob             = "new-job"
 	KindAssessmentLink     = "assessment-link"
+	KindHRSuiteDelivery    = "hrsuite-delivery"
+	KindHRSuiteReplay      = "hrsuite-replay"
+	KindNewApplication     = activities.KindNewApplication
 )
 
 // kind is how a workflow kind starts: its function, the type of its one input, and the options
@@ -52,6 +56,12 @@ var kinds = map[string]kind{
 	KindJobImport:          {fn: JobImport, input: reflect.TypeFor[JobImportInput]()},
 	KindNewJob:             {fn: CustomerFlow, input: reflect.TypeFor[FlowInput](), runTimeout: time.Hour},
 	KindAssessmentLink:     {fn: AssessmentLinkDelivery, input: reflect.TypeFor[AssessmentLinkInput](), signal: AssessmentLinkSignal},
+	// A delivery's ingest and a replay reach candidates only through the application runs they
+	// start, which an HR suite never waits for: a start refused while Temporal was away is
+	// still wanted (the webhook answers 200 once the delivery is stored).
+	KindHRSuiteDelivery: {fn: HRSuiteDelivery, input: reflect.TypeFor[HRSuiteDeliveryInput](), resumeRefused: true},
+	KindHRSuiteReplay:   {fn: HRSuiteReplay, input: reflect.TypeFor[HRSuiteReplayInput](), resumeRefused: true},
+	KindNewApplication:  {fn: CustomerFlow, input: reflect.TypeFor[FlowInput](), resumeRefused: true},
 }
 
 // ResumeRefused lists the kinds whose refused starts the reconciler starts anyway.
@@ -67,7 +77,8 @@ func ResumeRefused() []string {
 
 // Kinds lists the kinds Starter.Start knows, for tests that run every kind.
 func Kinds() []string {
-	return []string{KindJobGeneration, KindInvite, KindPartnerApplication, KindCallback, KindJobImport, KindNewJob, KindAssessmentLink}
+	return []string{KindJobGeneration, KindInvite, KindPartnerApplication, KindCallback, KindJobImport, KindNewJob, KindAssessmentLink,
+		KindHRSuiteDelivery, KindHRSuiteReplay, KindNewApplication}
 }
 
 // newStart builds the outbox row of a start; attrs are keyword search attributes besides

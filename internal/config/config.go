@@ -82,6 +82,7 @@ type Config struct {
 	CallbackAllowPrivate   bool          `env:"CALLBACK_ALLOW_PRIVATE" default:"false" doc:"Let partner callbacks reach private and loopback addresses (dev and tests only; SSRF guard off for them)."`
 
 	MaxBodyBytes    int64         `env:"MAX_BODY_BYTES" default:"1048576" doc:"Largest accepted request body, in bytes."`
+	HRSuiteMaxBody  int64         `env:"HRSUITE_MAX_BODY_BYTES" default:"20971520" doc:"Largest accepted HR-suite webhook delivery (POST /webhook/hrsuite), in bytes; larger ones get 413."`
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" default:"15s" doc:"Grace period for in-flight requests and activities on SIGINT/SIGTERM."`
 	LogLevel        string        `env:"LOG_LEVEL" default:"info" doc:"debug, info, warn or error."`
 	LogFormat       string        `env:"LOG_FORMAT" default:"text" doc:"text or json."`
@@ -288,6 +289,7 @@ func (c *Config) validate() []error {
 		check("MCP_STATEMENT_TIMEOUT", errors.New("must be at least 1s"))
 	}
 	check("MAX_BODY_BYTES", inRange(c.MaxBodyBytes, 1024, 64<<20))
+	check("HRSUITE_MAX_BODY_BYTES", inRange(c.HRSuiteMaxBody, 1024, 256<<20))
 	if c.ShutdownTimeout <= 0 {
 		check("SHUTDOWN_TIMEOUT", errors.New("must be positive"))
 	}

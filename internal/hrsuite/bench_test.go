@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
-	"time"
 )
 
 // bigBody is a delivery of rows rows, two per application (a phone row and a Personal Email
@@ -72,24 +71,18 @@ func BenchmarkCount(b *testing.B) {
 	}
 }
 
-// TestParseBig checks the shape of the benchmark's body and that Parse keeps well under the
-// 100 ms budget for it (with a wide margin for slow or busy machines, and not under -race).
+// TestParseBig checks the shape of the benchmark's body and what Parse makes of it. Its speed
+// is BenchmarkParse's and make bench's business, not a unit test's.
 func TestParseBig(t *testing.T) {
 	body := bigBody(t, 5000)
 	if _, err := Parse(body); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
 	b, err := Parse(body)
-	took := time.Since(start)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b.Rows != 5000 || len(b.Applications) != 2500 || len(b.Invalid) != 0 || len(b.Notes) != 250 {
 		t.Fatalf("%d rows, %d applications, %d invalid, %d notes", b.Rows, len(b.Applications), len(b.Invalid), len(b.Notes))
-	}
-	t.Logf("%d bytes, %d rows: %v", len(body), b.Rows, took)
-	if took > time.Second && !raceEnabled {
-		t.Errorf("Parse took %v for 5,000 rows", took)
 	}
 }

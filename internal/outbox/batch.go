@@ -59,8 +59,9 @@ func (l *Launcher) LaunchMany(ctx context.Context, rows []models.WorkflowStart) 
 	return nil
 }
 
-// ImportStarts gives the job import (package activities, which cannot import workflows) the
-// start function of 'New Job from ATS' runs and a launcher for them.
+// ImportStarts gives the job import and the HR-suite ingest (package activities, which cannot
+// import workflows) the start functions of their runs ('New Job from ATS', 'New Applications
+// via Webhook') and a launcher for them.
 type ImportStarts struct{ L *Launcher }
 
 // NewJob implements activities.Starts.
@@ -71,4 +72,9 @@ func (s ImportStarts) NewJob(slug string, companyID, jobID uuid.UUID, atsJobID, 
 // Launch implements activities.Starts.
 func (s ImportStarts) Launch(ctx context.Context, rows []models.WorkflowStart) error {
 	return s.L.LaunchMany(ctx, rows)
+}
+
+// NewApplication implements activities.HRSuiteStarts.
+func (s ImportStarts) NewApplication(slug string, companyID, jobID, candidateID, applicationID uuid.UUID, interviewerID string) models.WorkflowStart {
+	return workflows.NewApplicationStart(slug, companyID, jobID, candidateID, applicationID, interviewerID)
 }

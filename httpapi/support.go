@@ -1,0 +1,173 @@
+package httpapi
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/internal/support"
+	"github.com/recruitd/recruitd/models"
+)
+
+const ctxSupportUser = "recruitd.support_user"
+
+var errSupportToken = newError(http.StatusUnauthorized, "INVALID_SUPPORT_TOKEN",
+	"send a platform admin's support token as Authorization: Bearer <token> (recruitd support token create); company API keys are not accepted here")
+
+// authenticateSupport resolves Authorization: Bearer <support token> to a platform admin. A
+// company's API key is refused: support reaches across companies.
+func (s *server) authenticateSupport(c *gin.Context) {
+	ip := c.RemoteIP()
+	if empty, wait := s.authFailures.Empty(ip); empty {
+		s.fail(c, tooMany("AUTH_RATE_LIMITED", "too many failed authentications from this address; retry after the Retry-After delay", wait))
+		return
+	}
+	token, ok := strings.CutPrefix(c.GetHeader("Authorization"), "Bearer ")
+	if !ok || strings.TrimSpace(token) == "" {
+		s.authFailures.Take(ip)
+		s.fail(c, errSupportToken)
+		return
+	}
+	u, err := s.Store.AuthenticateSupport(c.Request.Context(), strings.TrimSpace(token))
+	if errors.Is(err, store.ErrUnknownKey) {
+		s.authFailures.Take(ip)
+		s.fail(c, errSupportToken)
+		return
+	}
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Set(ctxSupportUser, u)
+	c.Next()
+}
+
+func supportUser(c *gin.Context) *models.User { return c.MustGet(ctxSupportUser).(*models.User) }
+
+func (s *server) support() *support.Support {
+	return &support.Support{Store: s.Store, Launcher: s.Launcher}
+}
+
+// supportError maps the support package's input errors to 400.
+func supportError(err error) error {
+	if errors.Is(err, support.ErrInvalid) {
+		return newError(http.StatusBadRequest, "INVALID_FILTER", strings.TrimPrefix(err.Error(), support.ErrInvalid.Error()+": "))
+	}
+	return err
+}
+
+func queryFilter(c *gin.Context) support.FilterInput {
+	return support.FilterInput{Company: c.Query("company"), From: c.Query("from"), To: c.Query("to"), Outcome: c.Query("outcome")}
+}
+
+// listHRSuiteDeliveries is GET /v1/support/hrsuite/deliveries?company=&from=&to=&outcome=&limit=.
+func (s *server) listHRSuiteDeliveries(c *gin.Context) {
+	f, err := support.ParseFilter(queryFilter(c))
+	if err != nil {
+		s.fail(c, supportError(err))
+		return
+	}
+	limit := 50
+	if v := c.Query("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1000 {
+			s.fail(c, newError(http.StatusBadRequest, "INVALID_FILTER", "limit must be a number from 1 to 1000"))
+			return
+		}
+		limit = n
+	}
+	list, err := s.support().Deliveries(c.Request.Context(), f, limit)
+	if err != nil {
+		s.fail(c, supportError(err))
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"success": true, "deliveries": list})
+}
+
+// getHRSuiteDelivery is GET /v1/support/hrsuite/deliveries/:deliveryId?outcome=: the delivery
+// and its row outcomes (ids and outcomes; never the rows' names or contact cells).
+func (s *server) getHRSuiteDelivery(c *gin.Context) {
+	id, err := uuid.Parse(c.Param("deliveryId"))
+	if err != nil {
+		s.fail(c, newError(http.StatusBadRequest, "INVALID_FILTER", "deliveryId must be a UUID"))
+		return
+	}
+	f, err := support.ParseFilter(support.FilterInput{Outcome: c.Query("outcome")})
+	if err != nil {
+		s.fail(c, supportError(err))
+		return
+	}
+	d, err := s.Store.HRSuiteDeliveryDetail(c.Request.Context(), id, f.Outcome)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"success": true, "delivery": d})
+}
+
+// ReplayRequest is the body of POST /v1/support/hrsuite/replays: one delivery, or a filter.
+type ReplayRequest struct {
+	DeliveryID string `json:"deliveryId"`
+	Company    string `json:"company"`
+	From       string `json:"from"`
+	To         string `json:"to"`
+	Outcome    string `json:"outcome"`
+	DryRun     bool   `json:"dryRun"`
+}
+
+// replayHRSuite is POST /v1/support/hrsuite/replays. A dry run answers 200 with what would be
+// reprocessed; a replay answers 202 with its id, followed with GET .../replays/:replayId.
+func (s *server) replayHRSuite(c *gin.Context) {
+	var req ReplayRequest
+	if err := decodeJSON(c, &req); err != nil {
+		s.fail(c, err)
+		return
+	}
+	f, err := support.ParseFilter(support.FilterInput{DeliveryID: req.DeliveryID, Company: req.Company, From: req.From, To: req.To, Outcome: req.Outcome})
+	if err != nil {
+		s.fail(c, supportError(err))
+		return
+	}
+	if f == (models.HRSuiteFilter{}) {
+		s.fail(c, newError(http.StatusBadRequest, "INVALID_FILTER", "name a deliveryId or at least one of company, from, to, outcome"))
+		return
+	}
+	ctx := c.Request.Context()
+	if req.DryRun {
+		plan, err := s.support().Plan(ctx, f)
+		if err != nil {
+			s.fail(c, supportError(err))
+			return
+		}
+		c.JSON(http.StatusOK, gin.H{"success": true, "dryRun": true, "plan": plan})
+		return
+	}
+	u := supportUser(c)
+	r, err := s.support().Replay(ctx, f, u.Email)
+	if err != nil {
+		s.fail(c, supportError(err))
+		return
+	}
+	s.Log.InfoContext(ctx, "hr-suite replay requested", "request_id", requestID(c), "replay_id", r.ID, "by_user", u.ID, "deliveries", r.Deliveries)
+	c.JSON(http.StatusAccepted, gin.H{"success": true, "replay": r})
+}
+
+// getHRSuiteReplay is GET /v1/support/hrsuite/replays/:replayId: the replay's record and progress.
+func (s *server) getHRSuiteReplay(c *gin.Context) {
+	id, err := uuid.Parse(c.Param("replayId"))
+	if err != nil {
+		s.fail(c, newError(http.StatusBadRequest, "INVALID_FILTER", "replayId must be a UUID"))
+		return
+	}
+	r, err := s.Store.HRSuiteReplay(c.Request.Context(), id)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"success": true, "replay": r})
+}

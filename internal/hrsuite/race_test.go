@@ -1,5 +1,0 @@
-//go:build race
-
-package hrsuite
-
-const raceEnabled = true

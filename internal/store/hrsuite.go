@@ -1,0 +1,422 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/recruitd/recruitd/internal/hrsuite"
+	"github.com/recruitd/recruitd/models"
+)
+
+// HRSuiteReceipt is what storing a delivery did: the stored delivery, and the start of its
+// ingest when it is not a duplicate of an earlier body.
+type HRSuiteReceipt struct {
+	Delivery *models.HRSuiteDelivery
+	Start    *models.WorkflowStart
+}
+
+// StoreHRSuiteDelivery stores a delivery's body as received, in one transaction with the start
+// of its ingest (start builds it from the new delivery's id). A body identical to an earlier
+// delivery of the company is stored as a duplicate of it, with no start: it changes nothing
+// else. Two identical bodies arriving together are told apart by the unique index on the hash
+// of first deliveries.
+func (s *Store) StoreHRSuiteDelivery(ctx context.Context, d *models.HRSuiteDelivery, start func(deliveryID uuid.UUID) models.WorkflowStart) (*HRSuiteReceipt, error) {
+	sum := sha256.Sum256(d.Body)
+	d.BodySHA256 = sum[:]
+	if d.ID == uuid.Nil {
+		d.ID = uuid.New()
+	}
+	if d.ReceivedAt.IsZero() {
+		d.ReceivedAt = time.Now().UTC()
+	}
+	rec := &HRSuiteReceipt{Delivery: d}
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Exec(`INSERT INTO hrsuite_deliveries (id, company_id, received_at, body, body_sha256, row_count, api_key_id, request_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (company_id, body_sha256) WHERE duplicate_of IS NULL DO NOTHING`,
+			d.ID, d.CompanyID, d.ReceivedAt, d.Body, d.BodySHA256, d.RowCount, d.APIKeyID, d.RequestID)
+		if res.Error != nil {
+			return fmt.Errorf("store hr-suite delivery: %w", res.Error)
+		}
+		if res.RowsAffected == 1 {
+			ws := start(d.ID)
+			rec.Start = &ws
+			return insertStart(tx, rec.Start)
+		}
+		var first uuid.UUID
+		if err := tx.Raw(`SELECT id FROM hrsuite_deliveries WHERE company_id = ? AND body_sha256 = ? AND duplicate_of IS NULL`,
+			d.CompanyID, d.BodySHA256).Row().Scan(&first); err != nil {
+			return fmt.Errorf("find the first delivery of a duplicate body: %w", err)
+		}
+		d.DuplicateOf = &first
+		if err := tx.Exec(`INSERT INTO hrsuite_deliveries (id, company_id, received_at, body, body_sha256, row_count, api_key_id, request_id, duplicate_of)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, d.ID, d.CompanyID, d.ReceivedAt, d.Body, d.BodySHA256, d.RowCount, d.APIKeyID, d.RequestID, first).Error; err != nil {
+			return fmt.Errorf("store duplicate hr-suite delivery: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
+// HRSuiteDelivery loads one of the company's deliveries, body included.
+func (s *Store) HRSuiteDelivery(ctx context.Context, companyID, id uuid.UUID) (*models.HRSuiteDelivery, error) {
+	var d models.HRSuiteDelivery
+	if err := s.db.WithContext(ctx).First(&d, "company_id = ? AND id = ?", companyID, id).Error; err != nil {
+		return nil, notFound(err, "hr-suite delivery")
+	}
+	return &d, nil
+}
+
+// HRSuiteTriggerEnabled reports whether the company's 'New Applications via Webhook' workflow
+// runs: its definition in force is enabled, or it has none and the platform default applies.
+func (s *Store) HRSuiteTriggerEnabled(ctx context.Context, companyID uuid.UUID) (bool, error) {
+	d, err := s.WorkflowDefinition(ctx, companyID, models.TriggerNewApplicationWebhook)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return true, nil
+	case err != nil:
+		return false, err
+	}
+	return d.Enabled, nil
+}
+
+// RecordHRSuiteRows records the outcome of rows that belong to no application processed (invalid
+// rows), replacing an earlier processing's.
+func (s *Store) RecordHRSuiteRows(ctx context.Context, companyID, deliveryID uuid.UUID, rows []HRSuiteRowOutcome) error {
+	return upsertHRSuiteRows(s.db.WithContext(ctx), companyID, deliveryID, rows)
+}
+
+// HRSuiteRowOutcome is one row's outcome.
+type HRSuiteRowOutcome struct {
+	Index          int
+	ApplicationRef string // "" when the row had none
+	Outcome        hrsuite.Outcome
+	ApplicationID  uuid.UUID // uuid.Nil when none
+}
+
+func upsertHRSuiteRows(tx *gorm.DB, companyID, deliveryID uuid.UUID, rows []HRSuiteRowOutcome) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	idx, refs, outcomes, apps := make(models.StringArray, len(rows)), make(models.StringArray, len(rows)), make(models.StringArray, len(rows)), make(models.StringArray, len(rows))
+	for i, r := range rows {
+		idx[i], refs[i], outcomes[i] = strconv.Itoa(r.Index), r.ApplicationRef, string(r.Outcome)
+		if r.ApplicationID != uuid.Nil {
+			apps[i] = r.ApplicationID.String()
+		}
+	}
+	err := tx.Exec(`
+INSERT INTO hrsuite_rows AS r (delivery_id, row_index, company_id, application_ref, outcome, application_id, processed_at)
+SELECT ?, t.idx::integer, ?, nullif(t.ref, ''), t.outcome, nullif(t.app, '')::uuid, now()
+FROM unnest(?::text[], ?::text[], ?::text[], ?::text[]) AS t(idx, ref, outcome, app)
+ON CONFLICT (delivery_id, row_index) DO UPDATE
+    SET application_ref = EXCLUDED.application_ref, outcome = EXCLUDED.outcome,
+        application_id = EXCLUDED.application_id, processed_at = EXCLUDED.processed_at`,
+		deliveryID, companyID, idx, refs, outcomes, apps).Error
+	if err != nil {
+		return fmt.Errorf("record hr-suite row outcomes: %w", err)
+	}
+	return nil
+}
+
+// HRSuiteChunk is a part of a delivery's applications to process in one transaction.
+type HRSuiteChunk struct {
+	Company    *models.Company
+	DeliveryID uuid.UUID
+	// TriggerEnabled: the company's 'New Applications via Webhook' workflow runs
+	// (HRSuiteTriggerEnabled); otherwise accepted applications are recorded no_trigger.
+	TriggerEnabled bool
+	Applications   []hrsuite.Application
+	// Start builds the start of an accepted application's workflow.
+	Start func(jobID, candidateID, applicationID uuid.UUID, interviewerID string) models.WorkflowStart
+}
+
+// HRSuiteChunkResult is what a chunk did: each application's outcome (by Job Posting
+// Application Id) and the starts it committed, to launch.
+type HRSuiteChunkResult struct {
+	Outcomes map[string]hrsuite.Outcome
+	Starts   []models.WorkflowStart
+}
+
+type hrsuiteRecord struct {
+	ref           string
+	deliveryID    uuid.UUID
+	outcome       string
+	applicationID *uuid.UUID
+}
+
+// IngestHRSuiteChunk applies a chunk of a delivery's applications in one transaction, with a
+// fixed number of statements whatever its size:
+//
+//   - an application recorded accepted or do_not_hire by another delivery is a duplicate and
+//     changes nothing; one recorded by this delivery keeps its outcome (a retried or replayed
+//     chunk gives the same result and invites nobody twice);
+//   - do-not-hire applications are recorded and create nothing;
+//   - applications whose Job Req Id is not one of the company's jobs are unknown_job and not
+//     recorded, so a replay after the job is imported picks them up;
+//   - the rest create or update their candidate (by Candidate Id) and application (by Job
+//     Posting Application Id), and are recorded accepted with the start of their workflow, or
+//     no_trigger when the company's workflow is disabled.
+//
+// Recording claims an application: of two deliveries processing the same id at once, the one
+// whose record lands first accepts it, the other sees a duplicate. Every row's outcome is
+// written in the same transaction.
+func (s *Store) IngestHRSuiteChunk(ctx context.Context, c HRSuiteChunk) (*HRSuiteChunkResult, error) {
+	res := &HRSuiteChunkResult{Outcomes: make(map[string]hrsuite.Outcome, len(c.Applications))}
+	if len(c.Applications) == 0 {
+		return res, nil
+	}
+	companyID := c.Company.ID
+	refs := make(models.StringArray, 0, len(c.Applications))
+	jobRefs := make(models.StringArray, 0, len(c.Applications))
+	for _, a := range c.Applications {
+		refs = append(refs, a.ExternalID)
+		jobRefs = append(jobRefs, a.JobReqID)
+	}
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		// Records of earlier processing, locked so that a concurrent delivery waits for this one.
+		var recs []struct {
+			Ref           string     `gorm:"column:application_ref"`
+			DeliveryID    uuid.UUID  `gorm:"column:delivery_id"`
+			Outcome       string     `gorm:"column:outcome"`
+			ApplicationID *uuid.UUID `gorm:"column:application_id"`
+		}
+		if err := tx.Raw(`SELECT application_ref, delivery_id, outcome, application_id FROM hrsuite_applications
+WHERE company_id = ? AND application_ref = ANY (?::text[]) FOR UPDATE`, companyID, refs).Scan(&recs).Error; err != nil {
+			return fmt.Errorf("read hr-suite application records: %w", err)
+		}
+		known := make(map[string]hrsuiteRecord, len(recs))
+		for _, r := range recs {
+			known[r.Ref] = hrsuiteRecord{ref: r.Ref, deliveryID: r.DeliveryID, outcome: r.Outcome, applicationID: r.ApplicationID}
+		}
+		var jobs []struct {
+			ID            uuid.UUID `gorm:"column:id"`
+			ExternalID    string    `gorm:"column:external_id"`
+			InterviewerID string    `gorm:"column:interviewer_id"`
+		}
+		if err := tx.Raw(`SELECT id, external_id, interviewer_id FROM jobs WHERE company_id = ? AND external_id = ANY (?::text[])`,
+			companyID, jobRefs).Scan(&jobs).Error; err != nil {
+			return fmt.Errorf("match hr-suite applications to jobs: %w", err)
+		}
+		jobByRef := make(map[string]int, len(jobs))
+		for i, j := range jobs {
+			jobByRef[j.ExternalID] = i
+		}
+
+		appIDs := make(map[string]uuid.UUID, len(c.Applications))
+		var claimRefs, claimOutcomes models.StringArray
+		var create []int // indexes into c.Applications of applications that create rows
+		for i, a := range c.Applications {
+			if r, ok := known[a.ExternalID]; ok && r.outcome != string(hrsuite.NoTrigger) {
+				if r.applicationID != nil {
+					appIDs[a.ExternalID] = *r.applicationID
+				}
+				if r.deliveryID == c.DeliveryID {
+					res.Outcomes[a.ExternalID] = hrsuite.Outcome(r.outcome)
+				} else {
+					res.Outcomes[a.ExternalID] = hrsuite.Duplicate
+				}
+				continue
+			}
+			switch _, hasJob := jobByRef[a.JobReqID]; {
+			case a.DoNotHire:
+				res.Outcomes[a.ExternalID] = hrsuite.DoNotHire
+			case !hasJob:
+				res.Outcomes[a.ExternalID] = hrsuite.UnknownJob
+				continue
+			case c.TriggerEnabled:
+				res.Outcomes[a.ExternalID] = hrsuite.Accepted
+				create = append(create, i)
+			default:
+				res.Outcomes[a.ExternalID] = hrsuite.NoTrigger
+				create = append(create, i)
+			}
+			claimRefs = append(claimRefs, a.ExternalID)
+			claimOutcomes = append(claimOutcomes, string(res.Outcomes[a.ExternalID]))
+		}
+		if len(claimRefs) > 0 {
+			var claimed []string
+			if err := tx.Raw(`
+INSERT INTO hrsuite_applications AS h (company_id, application_ref, delivery_id, outcome)
+SELECT ?, t.ref, ?, t.outcome FROM unnest(?::text[], ?::text[]) AS t(ref, outcome)
+ON CONFLICT (company_id, application_ref) DO UPDATE
+    SET delivery_id = EXCLUDED.delivery_id, outcome = EXCLUDED.outcome, updated_at = now()
+    WHERE h.outcome = 'no_trigger'
+RETURNING application_ref`, companyID, c.DeliveryID, claimRefs, claimOutcomes).Scan(&claimed).Error; err != nil {
+				return fmt.Errorf("record hr-suite applications: %w", err)
+			}
+			if len(claimed) < len(claimRefs) {
+				// Another delivery recorded some of them first (it committed while this one
+				// waited): they are its, not this delivery's.
+				won := make(map[string]bool, len(claimed))
+				for _, r := range claimed {
+					won[r] = true
+				}
+				kept := create[:0]
+				for _, i := range create {
+					if won[c.Applications[i].ExternalID] {
+						kept = append(kept, i)
+					}
+				}
+				create = kept
+				for _, r := range claimRefs {
+					if !won[r] {
+						res.Outcomes[r] = hrsuite.Duplicate
+					}
+				}
+			}
+		}
+		if len(create) > 0 {
+			if err := s.createHRSuiteApplications(tx, c, create, jobs, jobByRef, appIDs, res); err != nil {
+				return err
+			}
+		}
+		var rows []HRSuiteRowOutcome
+		for _, a := range c.Applications {
+			for _, idx := range a.Rows {
+				rows = append(rows, HRSuiteRowOutcome{Index: idx, ApplicationRef: a.ExternalID, Outcome: res.Outcomes[a.ExternalID], ApplicationID: appIDs[a.ExternalID]})
+			}
+		}
+		return upsertHRSuiteRows(tx, companyID, c.DeliveryID, rows)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// createHRSuiteApplications upserts the candidates and applications of the chunk's applications
+// at create, links them to their records and commits the starts of the accepted ones.
+func (s *Store) createHRSuiteApplications(tx *gorm.DB, c HRSuiteChunk, create []int, jobs []struct {
+	ID            uuid.UUID `gorm:"column:id"`
+	ExternalID    string    `gorm:"column:external_id"`
+	InterviewerID string    `gorm:"column:interviewer_id"`
+}, jobByRef map[string]int, appIDs map[string]uuid.UUID, res *HRSuiteChunkResult) error {
+	companyID := c.Company.ID
+	// One candidate per Candidate Id: the chunk's latest application of a candidate gives the
+	// contact details (ON CONFLICT may touch a row once per statement).
+	candIdx := map[string]int{}
+	var cext, first, last, email, phone models.StringArray
+	for _, i := range create {
+		a := c.Applications[i]
+		k, ok := candIdx[a.CandidateID]
+		if !ok {
+			k = len(cext)
+			candIdx[a.CandidateID] = k
+			cext, first, last, email, phone = append(cext, a.CandidateID), append(first, ""), append(last, ""), append(email, ""), append(phone, "")
+		}
+		if a.FirstName != "" || a.LastName != "" {
+			first[k], last[k] = a.FirstName, a.LastName
+		}
+		if a.Email != "" {
+			email[k] = a.Email
+		}
+		if a.Phone != "" {
+			phone[k] = a.Phone
+		}
+	}
+	var cands []struct {
+		ID         uuid.UUID `gorm:"column:id"`
+		ExternalID string    `gorm:"column:external_id"`
+	}
+	if err := tx.Raw(`
+INSERT INTO candidates AS c (company_id, external_id, first_name, last_name, email, phone)
+SELECT ?, t.ext, t.first, t.last, nullif(t.email, ''), nullif(t.phone, '')
+FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[]) AS t(ext, first, last, email, phone)
+ON CONFLICT (company_id, external_id) WHERE external_id IS NOT NULL DO UPDATE
+    SET first_name = CASE WHEN EXCLUDED.first_name <> '' OR EXCLUDED.last_name <> '' THEN EXCLUDED.first_name ELSE c.first_name END,
+        last_name  = CASE WHEN EXCLUDED.first_name <> '' OR EXCLUDED.last_name <> '' THEN EXCLUDED.last_name ELSE c.last_name END,
+        email = coalesce(EXCLUDED.email, c.email),
+        phone = coalesce(EXCLUDED.phone, c.phone)
+RETURNING id, external_id`, companyID, cext, first, last, email, phone).Scan(&cands).Error; err != nil {
+		return fmt.Errorf("upsert hr-suite candidates: %w", err)
+	}
+	candByRef := make(map[string]uuid.UUID, len(cands))
+	for _, cd := range cands {
+		candByRef[cd.ExternalID] = cd.ID
+	}
+	var aext, acand, ajob models.StringArray
+	for _, i := range create {
+		a := c.Applications[i]
+		aext = append(aext, a.ExternalID)
+		acand = append(acand, candByRef[a.CandidateID].String())
+		ajob = append(ajob, jobs[jobByRef[a.JobReqID]].ID.String())
+	}
+	if err := tx.Exec(`
+INSERT INTO applications (company_id, candidate_id, job_id, external_id, source)
+SELECT ?, t.cand::uuid, t.job::uuid, t.ext, ? FROM unnest(?::text[], ?::text[], ?::text[]) AS t(ext, cand, job)
+ON CONFLICT (company_id, external_id, source) WHERE external_id IS NOT NULL DO NOTHING`,
+		companyID, models.ApplicationSourceHRSuiteWebhook, aext, acand, ajob).Error; err != nil {
+		return fmt.Errorf("create hr-suite applications: %w", err)
+	}
+	var apps []struct {
+		ID          uuid.UUID `gorm:"column:id"`
+		ExternalID  string    `gorm:"column:external_id"`
+		CandidateID uuid.UUID `gorm:"column:candidate_id"`
+		JobID       uuid.UUID `gorm:"column:job_id"`
+	}
+	if err := tx.Raw(`
+UPDATE hrsuite_applications h SET application_id = a.id
+FROM applications a
+WHERE h.company_id = ? AND h.application_ref = ANY (?::text[])
+  AND a.company_id = h.company_id AND a.source = ? AND a.external_id = h.application_ref
+RETURNING a.id, a.external_id, a.candidate_id, a.job_id`, companyID, aext, models.ApplicationSourceHRSuiteWebhook).Scan(&apps).Error; err != nil {
+		return fmt.Errorf("link hr-suite applications: %w", err)
+	}
+	interviewer := make(map[uuid.UUID]string, len(jobs))
+	for _, j := range jobs {
+		interviewer[j.ID] = j.InterviewerID
+	}
+	for _, a := range apps {
+		appIDs[a.ExternalID] = a.ID
+		if res.Outcomes[a.ExternalID] == hrsuite.Accepted {
+			res.Starts = append(res.Starts, c.Start(a.JobID, a.CandidateID, a.ID, interviewer[a.JobID]))
+		}
+	}
+	if len(res.Starts) > 0 {
+		if err := tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "workflow_id"}}, DoNothing: true}).Create(&res.Starts).Error; err != nil {
+			return fmt.Errorf("record hr-suite application starts: %w", err)
+		}
+	}
+	return nil
+}
+
+// FinishHRSuiteDelivery counts the delivery's row outcomes and records them with the time of
+// this processing.
+func (s *Store) FinishHRSuiteDelivery(ctx context.Context, companyID, deliveryID uuid.UUID) (map[string]int, error) {
+	counts, err := s.hrsuiteCounts(s.db.WithContext(ctx), deliveryID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.db.WithContext(ctx).Exec(`UPDATE hrsuite_deliveries SET counts = ?, processed_at = now() WHERE company_id = ? AND id = ?`,
+		models.NewJSON(counts), companyID, deliveryID).Error; err != nil {
+		return nil, fmt.Errorf("record hr-suite delivery counts: %w", err)
+	}
+	return counts, nil
+}
+
+func (s *Store) hrsuiteCounts(db *gorm.DB, deliveryID uuid.UUID) (map[string]int, error) {
+	var rows []struct {
+		Outcome string
+		N       int
+	}
+	if err := db.Raw(`SELECT outcome, count(*) AS n FROM hrsuite_rows WHERE delivery_id = ? GROUP BY outcome`, deliveryID).Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("count hr-suite row outcomes: %w", err)
+	}
+	out := make(map[string]int, len(rows))
+	for _, r := range rows {
+		out[r.Outcome] = r.N
+	}
+	return out, nil
+}

@@ -1,0 +1,117 @@
+package workflows
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/recruitd/recruitd/activities"
+	"github.com/recruitd/recruitd/models"
+)
+
+// HRSuiteDeliveryWorkflowID names the ingest of one stored HR-suite delivery.
+func HRSuiteDeliveryWorkflowID(companySlug string, deliveryID uuid.UUID) string {
+	return "hrsuite-delivery/" + companySlug + "/" + deliveryID.String()
+}
+
+// HRSuiteReplayWorkflowID names a support replay's run over one company's deliveries.
+func HRSuiteReplayWorkflowID(companySlug string, replayID uuid.UUID) string {
+	return "hrsuite-replay/" + companySlug + "/" + replayID.String()
+}
+
+// NewApplicationWorkflowID names the 'New Applications via Webhook' run of an application: one
+// per application, for ever (the start outbox's workflow_id is unique).
+func NewApplicationWorkflowID(companySlug string, applicationID uuid.UUID) string {
+	return "new-application/" + companySlug + "/" + applicationID.String()
+}
+
+// HRSuiteDeliveryInput names a stored delivery.
+type HRSuiteDeliveryInput struct {
+	CompanyID  uuid.UUID
+	DeliveryID uuid.UUID
+}
+
+// HRSuiteReplayInput names a replay and the company whose deliveries this run reprocesses.
+type HRSuiteReplayInput struct {
+	CompanyID uuid.UUID
+	ReplayID  uuid.UUID
+}
+
+// HRSuiteDeliveryStart is the ingest of a delivery just stored.
+func HRSuiteDeliveryStart(slug string, in HRSuiteDeliveryInput) models.WorkflowStart {
+	return newStart(KindHRSuiteDelivery, in.CompanyID, slug, HRSuiteDeliveryWorkflowID(slug, in.DeliveryID), in, nil)
+}
+
+// HRSuiteReplayStart is a replay's run over one company's deliveries.
+func HRSuiteReplayStart(slug string, in HRSuiteReplayInput) models.WorkflowStart {
+	return newStart(KindHRSuiteReplay, in.CompanyID, slug, HRSuiteReplayWorkflowID(slug, in.ReplayID), in, nil)
+}
+
+// NewApplicationStart is the 'New Applications via Webhook' run of an application an HR-suite
+// delivery created.
+func NewApplicationStart(slug string, companyID, jobID, candidateID, applicationID uuid.UUID, interviewerID string) models.WorkflowStart {
+	in := FlowInput{CompanyID: companyID, Trigger: models.TriggerNewApplicationWebhook, JobID: jobID, CandidateID: candidateID, ApplicationID: applicationID}
+	return newStart(KindNewApplication, companyID, slug, NewApplicationWorkflowID(slug, applicationID), in, map[string]string{
+		InterviewerIDKey.GetName(): interviewerID, TriggerKey.GetName(): string(models.TriggerNewApplicationWebhook),
+	})
+}
+
+// ingestOptions: a delivery's ingest heartbeats after every chunk and launch batch, so a worker
+// that dies mid-delivery is noticed within 20 s and the retry resumes after the last committed
+// chunk.
+func ingestOptions(ctx workflow.Context) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Hour,
+		HeartbeatTimeout:    20 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute,
+			NonRetryableErrorTypes: []string{activities.ErrTypePermanent},
+		},
+	})
+}
+
+// HRSuiteDelivery ingests one stored delivery (activities.IngestHRSuiteDelivery): the row rules,
+// bulk SQL per chunk of applications, and the applications' workflow starts, bounded in flight.
+// Its history holds ids and counts only.
+func HRSuiteDelivery(ctx workflow.Context, in HRSuiteDeliveryInput) (activities.HRSuiteIngestResult, error) {
+	var a *activities.Activities
+	var res activities.HRSuiteIngestResult
+	err := workflow.ExecuteActivity(ingestOptions(ctx), a.IngestHRSuiteDelivery, activities.HRSuiteIngestInput{
+		CompanyID: in.CompanyID, DeliveryID: in.DeliveryID,
+	}).Get(ctx, &res)
+	return res, err
+}
+
+// replayDeliveriesPerRun bounds a replay run's history; it continues as new after that many.
+const replayDeliveriesPerRun = 200
+
+// HRSuiteReplay reprocesses a replay's deliveries of one company, oldest first, under today's
+// jobs and workflows, recording each as done with its counts (the replay's progress).
+func HRSuiteReplay(ctx workflow.Context, in HRSuiteReplayInput) error {
+	var a *activities.Activities
+	var ids []uuid.UUID
+	if err := workflow.ExecuteActivity(shortActivity(ctx), a.HRSuiteReplayDeliveries, in.CompanyID, in.ReplayID).Get(ctx, &ids); err != nil {
+		return err
+	}
+	for i, id := range ids {
+		if i == replayDeliveriesPerRun {
+			return workflow.NewContinueAsNewError(ctx, HRSuiteReplay, in)
+		}
+		var res activities.HRSuiteIngestResult
+		err := workflow.ExecuteActivity(ingestOptions(ctx), a.IngestHRSuiteDelivery, activities.HRSuiteIngestInput{
+			CompanyID: in.CompanyID, DeliveryID: id, Replay: true,
+		}).Get(ctx, &res)
+		if err != nil {
+			return err
+		}
+		err = workflow.ExecuteActivity(shortActivity(ctx), a.FinishHRSuiteReplayDelivery, activities.FinishReplayDeliveryInput{
+			CompanyID: in.CompanyID, ReplayID: in.ReplayID, DeliveryID: id, Counts: res.Counts,
+		}).Get(ctx, nil)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -6,13 +6,11 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -33,7 +31,7 @@ import (
 // oauthToolServer starts `recruitd mcp`, the production process, on a migrated database with two
 // seeded demo companies and the demo users, signing in through a local identity provider (the
 // one recruitd dev runs). It returns the tool server's base URL, the demo member's companies and
-// the process.
+// the process, once the process's OAuth sweep has removed a stale client planted for it.
 func oauthToolServer(t *testing.T) (string, []models.Company, *proc) {
 	t.Helper()
 	db := pgtest.NewEmpty(t)
@@ -60,12 +58,21 @@ func oauthToolServer(t *testing.T) (string, []models.Company, *proc) {
 		t.Fatal(err)
 	}
 	companies, err := devidp.EnsureDemoUsers(t.Context(), st, seed.DemoSlug)
-	st.Close()
 	if err != nil || len(companies) != 2 {
 		t.Fatalf("EnsureDemoUsers = %d companies, %v; want 2", len(companies), err)
 	}
+	// A client registered two days ago that never signed in: the process's sweep removes it.
+	if err := st.CreateOAuthClient(t.Context(), &store.OAuthClient{ID: "rmcp_c_stale", Kind: store.OAuthClientRegistered,
+		RedirectURIs: []string{"http://127.0.0.1/cb"}, GrantTypes: []string{"authorization_code"}, AuthMethod: "none"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.SQL().ExecContext(t.Context(), `UPDATE oauth_clients SET created_at = now() - interval '2 days' WHERE id = 'rmcp_c_stale'`); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
 	p := start(t, env, "mcp")
 	p.await(t, `listening.*listener=mcp`, time.Minute)
+	p.await(t, `oauth sweep.*unused_clients=1`, 30*time.Second)
 	return base, companies, p
 }
 
@@ -106,11 +113,11 @@ func TestMCPOAuthTypeScriptClient(t *testing.T) {
 // TestMCPOAuthGoClient drives `recruitd mcp` with the official go-sdk client: its
 // auth.AuthorizationCodeHandler discovers the protected-resource and authorization-server
 // metadata from the 401 challenge, registers dynamically, sends PKCE and resource, checks the
-// RFC 9207 iss and exchanges the code; the fetcher below is the user's browser, following the
-// authorization URL, allowing on the consent page and submitting the identity provider's login
-// form. Then tools/list, a call in each of the demo member's two companies, a refresh (the
-// oauth2.Config the handler built from the metadata, on the handler's token source) and a call
-// with the refreshed token.
+// RFC 9207 iss and exchanges the code; the fetcher is the user's browser (devidp.SignIn),
+// following the authorization URL, allowing on the consent page and submitting the identity
+// provider's login form. Then tools/list, a call in each of the demo member's two companies, a
+// refresh (the oauth2.Config the handler built from the metadata, on the handler's token source)
+// and a call with the refreshed token.
 func TestMCPOAuthGoClient(t *testing.T) {
 	base, companies, p := oauthToolServer(t)
 	const redirect = "http://127.0.0.1:43118/callback" // nothing listens: the browser stops at it
@@ -130,7 +137,11 @@ func TestMCPOAuthGoClient(t *testing.T) {
 		Client:              httpClient,
 		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 			fetches++
-			return signInHeadless(ctx, args.URL, redirect, devidp.Member.Email, devidp.Password)
+			q, err := devidp.SignIn(ctx, args.URL, redirect, devidp.Member.Email, devidp.Password)
+			if err != nil || q.Get("error") != "" {
+				return nil, fmt.Errorf("sign-in: %v %s %s", err, q.Get("error"), q.Get("error_description"))
+			}
+			return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
 		},
 		NewTokenSource: func(ctx context.Context, cfg *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
 			ts = &forcedRefresh{ctx: ctx, cfg: cfg, tok: tok}
@@ -203,74 +214,6 @@ func TestMCPOAuthGoClient(t *testing.T) {
 	}
 	cs.Close()
 	stopToolServer(t, p)
-}
-
-// signInHeadless is the user's browser for the go-sdk fetcher: it follows the authorization URL
-// to the consent page, allows, submits the identity provider's login form and stops at the
-// client's redirect URI, whose code, state and iss it returns.
-func signInHeadless(ctx context.Context, authURL, redirect, email, password string) (*auth.AuthorizationResult, error) {
-	jar, _ := cookiejar.New(nil)
-	var landed *url.URL
-	browser := &http.Client{Jar: jar, Timeout: 30 * time.Second, CheckRedirect: func(req *http.Request, _ []*http.Request) error {
-		if strings.HasPrefix(req.URL.String(), redirect) {
-			landed = req.URL
-			return http.ErrUseLastResponse
-		}
-		return nil
-	}}
-	page := func(method, target string, form url.Values) (*http.Response, string, error) {
-		var body io.Reader
-		if form != nil {
-			body = strings.NewReader(form.Encode())
-		}
-		req, err := http.NewRequestWithContext(ctx, method, target, body)
-		if err != nil {
-			return nil, "", err
-		}
-		if form != nil {
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		}
-		resp, err := browser.Do(req)
-		if err != nil {
-			return nil, "", err
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		return resp, string(b), err
-	}
-	formID := regexp.MustCompile(`name="id" value="([^"]+)"`)
-
-	resp, body, err := page(http.MethodGet, authURL, nil)
-	if err != nil {
-		return nil, err
-	}
-	redirectHost, _ := url.Parse(redirect)
-	m := formID.FindStringSubmatch(body)
-	if resp.StatusCode != http.StatusOK || m == nil || !strings.Contains(body, redirectHost.Host) {
-		return nil, fmt.Errorf("authorization URL gave %d, want the consent page naming %s: %.300s", resp.StatusCode, redirectHost.Host, body)
-	}
-	consent, _ := url.Parse(authURL)
-	consent.RawQuery = ""
-	resp, body, err = page(http.MethodPost, consent.String(), url.Values{"id": {m[1]}, "decision": {"allow"}})
-	if err != nil {
-		return nil, err
-	}
-	if m = formID.FindStringSubmatch(body); resp.StatusCode != http.StatusOK || m == nil {
-		return nil, fmt.Errorf("consent gave %d, want the identity provider's login form: %.300s", resp.StatusCode, body)
-	}
-	login := *resp.Request.URL
-	login.Path, login.RawQuery = "/login/username", ""
-	if _, body, err = page(http.MethodPost, login.String(), url.Values{"id": {m[1]}, "username": {email}, "password": {password}}); err != nil {
-		return nil, err
-	}
-	if landed == nil {
-		return nil, fmt.Errorf("the login did not reach the client's redirect: %.300s", body)
-	}
-	q := landed.Query()
-	if q.Get("error") != "" {
-		return nil, fmt.Errorf("authorization refused: %s: %s", q.Get("error"), q.Get("error_description"))
-	}
-	return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
 }
 
 // forcedRefresh is the handler's token source, as oauth2.Config.TokenSource makes it, with a way

@@ -38,7 +38,8 @@ const slowPlanThreshold = "40ms"
 
 // MCP seeds (once, kept in o.Dir) one company with o.Candidates candidates and three sessions
 // each, serves the tool server in this process, and calls every tool o.Iterations times with
-// varied arguments through the real Streamable HTTP transport.
+// varied arguments through the real Streamable HTTP transport. Then the OAuth run (mcpOAuth):
+// one tool with an API key and with an OAuth access token, the p95 difference against its target.
 func MCP(ctx context.Context, env Env, o Options) error {
 	cfg, log, out := env.config(), env.Log, env.Out
 	dir, err := filepath.Abs(filepath.Join(o.Dir, fmt.Sprintf("mcp-%d", o.Candidates)))
@@ -107,6 +108,12 @@ func MCP(ctx context.Context, env Env, o Options) error {
 	}
 	base := "http://" + ln.Addr().String()
 	cfg.MCPBaseURL = base
+	issuer, stopIdP, err := startBenchIdP(ctx, st, co.ID, base) // for the OAuth run
+	if err != nil {
+		return err
+	}
+	defer stopIdP()
+	cfg.OIDCIssuer, cfg.OIDCClientID, cfg.OIDCClientSecret = issuer, benchOIDCClient, benchOIDCSecret
 	cfg.APIRateLimit, cfg.MCPMaxConcurrentCalls = 0, 0 // one bench key sends the whole load
 	reg := prometheus.NewRegistry()
 	h, err := mcpserver.NewServer(mcpserver.Deps{
@@ -181,7 +188,7 @@ func MCP(ctx context.Context, env Env, o Options) error {
 		fmt.Fprintln(out, "every tool meets its p95 target")
 	}
 	printSlowPlans(out, pg.LogPath(), measured, 3)
-	return nil
+	return mcpOAuth(ctx, out, log, st, base, cs, key)
 }
 
 // callTool calls a tool and turns a tool error into an error: the bench measures answers.

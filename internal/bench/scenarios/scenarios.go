@@ -40,7 +40,9 @@ var All = []Scenario{
 	{Name: "mcp", Run: MCP, Help: "seeds one company with --candidates candidates (3 sessions each) in a Postgres cluster kept under --dir,\n" +
 		"serves the tool server in this process and calls every tool --iterations times with varied arguments\n" +
 		"through the Streamable HTTP transport: p50/p95 per tool against the targets and the tools/list round-trip floor,\n" +
-		"then the plans of the three slowest statements (auto_explain)."},
+		"then the plans of the three slowest statements (auto_explain); then an OAuth run: the go-sdk client signs in\n" +
+		"at a local identity provider and getCompanyFeatures is timed with that token and with an API key, interleaved:\n" +
+		"p95 of both, their difference against the 2 ms target, and the two bearer validations alone."},
 	{Name: "import", Run: Import, Help: "10,000 jobs at the aggregator simulator, timed from first-sync-complete to every job imported and its\n" +
 		"'New Job from ATS' run started (jobs/s as a ratio of the floor), then the bulk upsert of 10,000 jobs alone."},
 }

@@ -185,6 +185,13 @@ func runDev(parent context.Context, e *env) error {
 		fmt.Fprintf(e.stdout, "\nTry:  curl -H 'X-API-Key: %s' %s/v1/api/company\n", demoKey, apiURL)
 		fmt.Fprintf(e.stdout, "      curl -X POST -H 'X-API-Key: %s' -H 'Content-Type: application/json' -d '{\"atsApplicantId\":\"1001\",\"atsJobId\":\"5001\"}' %s/v2/api/partner-applications\n", demoKey, apiURL)
 		fmt.Fprintf(e.stdout, "      curl -H 'X-API-Key: %s' %s/v1/api/integrations/hrsuite   (the HR-suite card)\n", demoKey, apiURL)
+		fmt.Fprintf(e.stdout, "      curl -X POST -H 'x-api-key: %s' -H 'Content-Type: application/json' --data @docs/examples/hrsuite-delivery.json %s/webhook/hrsuite\n", demoKey, apiURL)
+		fmt.Fprintf(e.stdout, "            (an HR-suite delivery: Ada's job 6001 is imported and she is invited below; Grace's REQ-7000 is not)\n")
+		db := "DATABASE_URL=<your DATABASE_URL>"
+		if svc.pg != nil {
+			db = "DATABASE_URL='" + cfg.DatabaseURL + "'"
+		}
+		fmt.Fprintf(e.stdout, "      %s bin/recruitd hrsuite deliveries list --company %s   (then: hrsuite replay --company %s --dry-run)\n", db, demo.Slug, demo.Slug)
 		printSignIn(e.stdout, displayURL(l.mcp.Addr()), issuer)
 		fmt.Fprintln(e.stdout, "Ctrl-C stops everything.")
 		fmt.Fprintln(e.stdout)

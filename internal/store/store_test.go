@@ -13,7 +13,7 @@ import (
 	"github.com/recruitd/recruitd/models"
 )
 
-func newStore(t *testing.T) *store.Store {
+func newStore(t testing.TB) *store.Store {
 	t.Helper()
 	st, err := store.FromSQL(pgtest.New(t).SQL, nil)
 	if err != nil {

@@ -1,0 +1,77 @@
+package store_test
+
+import (
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/recruitd/recruitd/internal/hrsuite"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
+)
+
+// FuzzIngestHRSuite: whatever a delivery body holds, what the row rules accept Postgres stores:
+// storing the delivery, recording invalid rows and ingesting its applications never fail, and
+// every row of an application gets an outcome.
+func FuzzIngestHRSuite(f *testing.F) {
+	for _, seed := range []string{
+		`[]`,
+		`[{"Job Posting Application Id":"A-1","Candidate Id":"C-1","Job Req Id":"REQ-1","Contact Method":"(201) 555-0123","Contact Type Description":"Mobile","Candidate First Name":"Ada"}]`,
+		`[{"Job Posting Application Id":"A-\u0000","Candidate Id":"C-\u0000","Job Req Id":"REQ-1","Contact Method":"a@b.co","Contact Type Description":"Personal Email","Candidate First Name":"\u0000"}]`,
+		"[{\"Job Posting Application Id\":\"A-\xff\",\"Candidate Id\":\"C\xfe\",\"Job Req Id\":\"REQ-1\",\"Contact Method\":\"+1 201 555 0123\",\"Contact Type Description\":\"Home\",\"Candidate Last Name\":\"\xc3\x28\"}]",
+		`[{"Job Posting Application Id":12345678901234567890,"Candidate Id":1e3,"Job Req Id":"REQ-1","Contact Method":2015550123,"Contact Type Description":"Mobile"}]`,
+		`[{"Job Posting Application Id":"A-2","Candidate Id":"C-2","Job Req Id":"REQ-1","Contact Method":"x@y.z","Contact Type Description":"Personal Email","Do Not Hire Status":"True"},{"Job Posting Application Id":"A-2","Candidate Id":"C-3","Job Req Id":"REQ-2","Contact Method":"(201) 555-0124","Contact Type Description":"Mobile"}]`,
+		`[1, "x", null, {"Job Posting Application Id":"A-3"}]`,
+	} {
+		f.Add([]byte(seed))
+	}
+	st := newStore(f)
+	co := &models.Company{Slug: "fuzz", Name: "fuzz", DefaultJobStatus: models.JobStatusActive, HRSuiteAccount: true}
+	if err := st.CreateCompany(f.Context(), co); err != nil {
+		f.Fatal(err)
+	}
+	for _, ext := range []string{"REQ-1", "REQ-2"} {
+		j := &models.Job{CompanyID: co.ID, ExternalID: ext, InterviewerID: "fuzz-" + ext, Title: ext, ExternalTitle: ext, Description: "d", Status: models.JobStatusActive, IsOpen: true}
+		if err := st.DB().Create(j).Error; err != nil {
+			f.Fatal(err)
+		}
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		n, err := hrsuite.Count(body)
+		if err != nil {
+			return
+		}
+		batch, err := hrsuite.Parse(body)
+		if err != nil {
+			t.Fatalf("Count accepted the body (%d rows), Parse refused it: %v", n, err)
+		}
+		rec, err := st.StoreHRSuiteDelivery(t.Context(), &models.HRSuiteDelivery{CompanyID: co.ID, Body: body, RowCount: n},
+			func(id uuid.UUID) models.WorkflowStart {
+				return models.WorkflowStart{ID: uuid.New(), CompanyID: co.ID, Kind: "hrsuite-delivery", WorkflowID: "fuzz/" + id.String(), CompanySlug: co.Slug, Input: []byte(`{}`)}
+			})
+		if err != nil {
+			t.Fatalf("store delivery: %v", err)
+		}
+		var invalid []store.HRSuiteRowOutcome
+		for _, r := range batch.Invalid {
+			invalid = append(invalid, store.HRSuiteRowOutcome{Index: r.Index, Outcome: hrsuite.Invalid(r.Reason)})
+		}
+		if err := st.RecordHRSuiteRows(t.Context(), co.ID, rec.Delivery.ID, invalid); err != nil {
+			t.Fatalf("record invalid rows: %v", err)
+		}
+		out, err := st.IngestHRSuiteChunk(t.Context(), store.HRSuiteChunk{
+			Company: co, DeliveryID: rec.Delivery.ID, TriggerEnabled: true, Applications: batch.Applications,
+			Start: func(jobID, candidateID, applicationID uuid.UUID, interviewerID string) models.WorkflowStart {
+				return models.WorkflowStart{ID: uuid.New(), CompanyID: co.ID, Kind: "new-application", WorkflowID: "fuzz-app/" + applicationID.String(), CompanySlug: co.Slug, Input: []byte(`{}`)}
+			},
+		})
+		if err != nil {
+			t.Fatalf("ingest: %v", err)
+		}
+		for _, a := range batch.Applications {
+			if out.Outcomes[a.ExternalID] == "" {
+				t.Errorf("application %q has no outcome", a.ExternalID)
+			}
+		}
+	})
+}

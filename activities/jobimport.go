@@ -92,7 +92,7 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 		return a.importRefused(ctx, in.CompanyID, err)
 	}
 	// Starts a crashed attempt committed but did not launch.
-	if err := a.launchPending(ctx, co.ID); err != nil {
+	if err := a.launchPendingKind(ctx, co.ID, "new-job", a.Starts.Launch); err != nil {
 		return res, err
 	}
 
@@ -144,7 +144,7 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 		}
 	}
 	// Starts a page could not launch (Temporal slow or away) get one more try before the pass ends.
-	if err := a.launchPending(ctx, co.ID); err != nil {
+	if err := a.launchPendingKind(ctx, co.ID, "new-job", a.Starts.Launch); err != nil {
 		log.WarnContext(ctx, "new-job runs not started; the next pass or the reconciler starts them", "err", err)
 	}
 	var cursor *time.Time
@@ -180,22 +180,6 @@ func (a *Activities) importRefused(ctx context.Context, companyID uuid.UUID, err
 		return ImportResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePermanent, err)
 	}
 	return ImportResult{}, err
-}
-
-// launchPending launches the company's new-job starts that are still pending.
-func (a *Activities) launchPending(ctx context.Context, companyID uuid.UUID) error {
-	for {
-		pending, err := a.Store.PendingCompanyStarts(ctx, companyID, "new-job", 1000)
-		if err != nil || len(pending) == 0 {
-			return err
-		}
-		if err := a.Starts.Launch(ctx, pending); err != nil {
-			return err
-		}
-		if len(pending) < 1000 {
-			return nil
-		}
-	}
 }
 
 // importedJobs converts a page for the store: one entry per external id (the latest change

@@ -149,6 +149,13 @@ type HRSuiteChunkResult struct {
 	Starts   []models.WorkflowStart
 }
 
+// hrsuiteJob is a company job a chunk's applications name by Job Req Id.
+type hrsuiteJob struct {
+	ID            uuid.UUID `gorm:"column:id"`
+	ExternalID    string    `gorm:"column:external_id"`
+	InterviewerID string    `gorm:"column:interviewer_id"`
+}
+
 type hrsuiteRecord struct {
 	ref           string
 	deliveryID    uuid.UUID
@@ -200,11 +207,7 @@ WHERE company_id = ? AND application_ref = ANY (?::text[]) FOR UPDATE`, companyI
 		for _, r := range recs {
 			known[r.Ref] = hrsuiteRecord{ref: r.Ref, deliveryID: r.DeliveryID, outcome: r.Outcome, applicationID: r.ApplicationID}
 		}
-		var jobs []struct {
-			ID            uuid.UUID `gorm:"column:id"`
-			ExternalID    string    `gorm:"column:external_id"`
-			InterviewerID string    `gorm:"column:interviewer_id"`
-		}
+		var jobs []hrsuiteJob
 		if err := tx.Raw(`SELECT id, external_id, interviewer_id FROM jobs WHERE company_id = ? AND external_id = ANY (?::text[])`,
 			companyID, jobRefs).Scan(&jobs).Error; err != nil {
 			return fmt.Errorf("match hr-suite applications to jobs: %w", err)
@@ -298,11 +301,8 @@ RETURNING application_ref`, companyID, c.DeliveryID, claimRefs, claimOutcomes).S
 
 // createHRSuiteApplications upserts the candidates and applications of the chunk's applications
 // at create, links them to their records and commits the starts of the accepted ones.
-func (s *Store) createHRSuiteApplications(tx *gorm.DB, c HRSuiteChunk, create []int, jobs []struct {
-	ID            uuid.UUID `gorm:"column:id"`
-	ExternalID    string    `gorm:"column:external_id"`
-	InterviewerID string    `gorm:"column:interviewer_id"`
-}, jobByRef map[string]int, appIDs map[string]uuid.UUID, res *HRSuiteChunkResult) error {
+func (s *Store) createHRSuiteApplications(tx *gorm.DB, c HRSuiteChunk, create []int, jobs []hrsuiteJob, jobByRef map[string]int,
+	appIDs map[string]uuid.UUID, res *HRSuiteChunkResult) error {
 	companyID := c.Company.ID
 	// One candidate per Candidate Id: the chunk's latest application of a candidate gives the
 	// contact details (ON CONFLICT may touch a row once per statement).

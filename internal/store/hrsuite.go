@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -200,7 +202,7 @@ func (s *Store) IngestHRSuiteChunk(ctx context.Context, c HRSuiteChunk) (*HRSuit
 			ApplicationID *uuid.UUID `gorm:"column:application_id"`
 		}
 		if err := tx.Raw(`SELECT application_ref, delivery_id, outcome, application_id FROM hrsuite_applications
-WHERE company_id = ? AND application_ref = ANY (?::text[]) FOR UPDATE`, companyID, refs).Scan(&recs).Error; err != nil {
+WHERE company_id = ? AND application_ref = ANY (?::text[]) ORDER BY application_ref FOR UPDATE`, companyID, refs).Scan(&recs).Error; err != nil {
 			return fmt.Errorf("read hr-suite application records: %w", err)
 		}
 		known := make(map[string]hrsuiteRecord, len(recs))
@@ -249,6 +251,9 @@ WHERE company_id = ? AND application_ref = ANY (?::text[]) FOR UPDATE`, companyI
 			claimOutcomes = append(claimOutcomes, string(res.Outcomes[a.ExternalID]))
 		}
 		if len(claimRefs) > 0 {
+			// Claimed in one order, so two chunks claiming overlapping ids wait for each other
+			// instead of deadlocking.
+			sortTogether(claimRefs, claimOutcomes)
 			var claimed []string
 			if err := tx.Raw(`
 INSERT INTO hrsuite_applications AS h (company_id, application_ref, delivery_id, outcome)
@@ -419,4 +424,17 @@ func (s *Store) hrsuiteCounts(db *gorm.DB, deliveryID uuid.UUID) (map[string]int
 		out[r.Outcome] = r.N
 	}
 	return out, nil
+}
+
+// sortTogether sorts keys and reorders vals alike.
+func sortTogether(keys, vals models.StringArray) {
+	idx := make([]int, len(keys))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+	k2, v2 := slices.Clone(keys), slices.Clone(vals)
+	for i, j := range idx {
+		keys[i], vals[i] = k2[j], v2[j]
+	}
 }

@@ -331,6 +331,7 @@ func (s *Store) createHRSuiteApplications(tx *gorm.DB, c HRSuiteChunk, create []
 			phone[k] = a.Phone
 		}
 	}
+	sortTogether(cext, first, last, email, phone) // upserted in one order, as the records are claimed
 	var cands []struct {
 		ID         uuid.UUID `gorm:"column:id"`
 		ExternalID string    `gorm:"column:external_id"`
@@ -426,15 +427,17 @@ func (s *Store) hrsuiteCounts(db *gorm.DB, deliveryID uuid.UUID) (map[string]int
 	return out, nil
 }
 
-// sortTogether sorts keys and reorders vals alike.
-func sortTogether(keys, vals models.StringArray) {
+// sortTogether sorts keys and reorders each of vals alike.
+func sortTogether(keys models.StringArray, vals ...models.StringArray) {
 	idx := make([]int, len(keys))
 	for i := range idx {
 		idx[i] = i
 	}
 	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
-	k2, v2 := slices.Clone(keys), slices.Clone(vals)
-	for i, j := range idx {
-		keys[i], vals[i] = k2[j], v2[j]
+	for _, col := range append([]models.StringArray{keys}, vals...) {
+		old := slices.Clone(col)
+		for i, j := range idx {
+			col[i] = old[j]
+		}
 	}
 }

@@ -25,6 +25,9 @@ type Message struct {
 	Error             *string          `gorm:"column:error"`
 	CreatedAt         time.Time        `gorm:"column:created_at"`
 	SentAt            *time.Time       `gorm:"column:sent_at"`
+	// SendKey identifies the activity that sends the message (its workflow run and activity
+	// id), the same across the activity's retries; nil for messages not sent by an activity.
+	SendKey *string `gorm:"column:send_key"`
 }
 
 // TableName implements gorm's tabler.

@@ -127,6 +127,28 @@ func (s *Store) CreateMessage(ctx context.Context, m *models.Message) error {
 	return nil
 }
 
+// MessageBySendKey finds the company's message sent by the activity with this send key
+// (models.Message.SendKey); ErrNotFound when there is none.
+func (s *Store) MessageBySendKey(ctx context.Context, companyID uuid.UUID, key string) (*models.Message, error) {
+	var m models.Message
+	if err := s.db.WithContext(ctx).First(&m, "company_id = ? AND send_key = ?", companyID, key).Error; err != nil {
+		return nil, notFound(err, "message by send key")
+	}
+	return &m, nil
+}
+
+// RequeueMessage makes an earlier attempt's message (queued or failed) the current attempt's:
+// queued again, with the text and address of this attempt.
+func (s *Store) RequeueMessage(ctx context.Context, m *models.Message) error {
+	err := s.db.WithContext(ctx).Model(&models.Message{}).Where("company_id = ? AND id = ?", m.CompanyID, m.ID).Updates(map[string]any{
+		"status": models.MessageStatusQueued, "channel": m.Channel, "to_address": m.ToAddress, "subject": m.Subject, "body": m.Body, "error": nil,
+	}).Error
+	if err != nil {
+		return fmt.Errorf("requeue message %s: %w", m.ID, err)
+	}
+	return nil
+}
+
 // MessageResult is the outcome of one delivery attempt.
 type MessageResult struct {
 	Status            models.MessageStatus

@@ -1,0 +1,97 @@
+package activities
+
+import (
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/pgtest"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
+)
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestSendInviteRetryDoesNotResend: a retry of the same activity (its worker stopped after the
+// provider took the message, before Temporal heard of it) returns the sent message instead of
+// inviting the candidate again. Another activity of the same session sends its own message.
+func TestSendInviteRetryDoesNotResend(t *testing.T) {
+	st, err := store.FromSQL(pgtest.New(t).SQL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	co := &models.Company{Slug: "acme", Name: "Acme", DefaultJobStatus: models.JobStatusActive}
+	if err := st.CreateCompany(ctx, co); err != nil {
+		t.Fatal(err)
+	}
+	job := &models.Job{CompanyID: co.ID, ExternalID: "J-1", InterviewerID: "acme-J-1", Title: "Nurse", ExternalTitle: "Nurse", Description: "d", Status: models.JobStatusActive, IsOpen: true}
+	if err := st.DB().Create(job).Error; err != nil {
+		t.Fatal(err)
+	}
+	_, app, err := st.CreateApplication(ctx, co.ID, job.ID, store.CandidateInput{FirstName: "Ada", Email: "ada@example.com"}, models.ApplicationSourceManual, "A-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &lockedBuffer{}
+	router, err := channels.NewRouter(channels.Config{Mode: channels.ModeOutbox}, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &Activities{Store: st, Log: slog.New(slog.DiscardHandler), Channels: router, AppURL: "https://app.example.com"}
+	session, err := a.OpenSession(ctx, OpenSessionInput{CompanyID: co.ID, ApplicationID: app.ID, MediumType: models.MediumTypeVideo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each send runs SendInvite from a workflow with a fixed activity id: what a retry of one
+	// activity looks like (same run, same activity id).
+	var suite testsuite.WorkflowTestSuite
+	send := func(activityID string) SendInviteResult {
+		env := suite.NewTestWorkflowEnvironment()
+		env.RegisterActivity(a)
+		var res SendInviteResult
+		env.ExecuteWorkflow(func(ctx workflow.Context) error {
+			ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute, ActivityID: activityID})
+			return workflow.ExecuteActivity(ctx, a.SendInvite, SendInviteInput{CompanyID: co.ID, SessionID: session, Channel: models.MessageChannelEmail}).Get(ctx, &res)
+		})
+		if err := env.GetWorkflowError(); err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := send("7")
+	again := send("7")
+	if again.MessageID != first.MessageID {
+		t.Errorf("retry returned message %s, want the sent %s", again.MessageID, first.MessageID)
+	}
+	if n := strings.Count(out.String(), "ada@example.com"); n != 1 {
+		t.Errorf("the invitation went out %d times, want once", n)
+	}
+	if other := send("12"); other.MessageID == first.MessageID {
+		t.Error("a second invite step of the run reused the first step's message")
+	}
+	if n := strings.Count(out.String(), "ada@example.com"); n != 2 {
+		t.Errorf("after a second step the invitation went out %d times, want twice", n)
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/generate"
+	"github.com/recruitd/recruitd/internal/headerguard"
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/outbox"
@@ -206,7 +207,9 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		launcher = &outbox.Launcher{Store: d.store, Starter: workflows.Starter{Client: d.temporal, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
 	}
 	if comp.api {
-		start("api", lns.api, httpapi.NewServer(httpapi.Deps{
+		// A request net/http refuses before any handler (a control character in X-API-Key, say)
+		// gets the API's JSON error, not Go's plain text; the api listener is plain TCP.
+		start("api", headerguard.Wrap(lns.api), httpapi.NewServer(httpapi.Deps{
 			Log: log, Config: cfg, Store: d.store, Launcher: launcher,
 			Health: d.health, Metrics: d.metrics, Gatherer: d.registry, Box: sealed,
 			AggregatorMetrics: aggregator.NewMetrics(d.registry),

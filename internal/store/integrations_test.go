@@ -1,0 +1,189 @@
+package store_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/recruitd/recruitd/internal/pgtest"
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows"
+)
+
+func importedJobs(from, to int, title string, open bool, at time.Time) []store.ImportedJob {
+	var out []store.ImportedJob
+	for i := from; i <= to; i++ {
+		ext := fmt.Sprintf("E%04d", i)
+		out = append(out, store.ImportedJob{RemoteID: "kmb_" + ext, ExternalID: ext, Title: title + " " + ext, Description: "d",
+			RemoteStatus: "OPEN", Location: "Berlin", Open: open, ChangedAt: at, RemoteCreatedAt: &at})
+	}
+	return out
+}
+
+func upsertImported(t *testing.T, st *store.Store, co *models.Company, jobs []store.ImportedJob) (store.ImportCounts, []models.WorkflowStart) {
+	t.Helper()
+	counts, starts, err := st.UpsertImportedJobs(t.Context(), co, jobs, func(jobID uuid.UUID, extID, interviewerID string) models.WorkflowStart {
+		return workflows.NewJobStart(co.Slug, co.ID, jobID, extID, interviewerID)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return counts, starts
+}
+
+// TestUpsertImportedJobs checks what a page guarantees: jobs created once, the changed ones
+// updated or closed, unchanged ones left alone and not counted, an aggregator record per job
+// pointing at it, and one start row per created job, returned with its id.
+func TestUpsertImportedJobs(t *testing.T) {
+	st := newStore(t)
+	co := company(t, st, "acme")
+	other := company(t, st, "globex")
+	db := st.DB().WithContext(t.Context())
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+
+	counts, starts := upsertImported(t, st, co, importedJobs(1, 300, "Job", true, at))
+	if counts != (store.ImportCounts{Created: 300}) || len(starts) != 300 {
+		t.Fatalf("first page: %+v, %d starts; want 300 created and started", counts, len(starts))
+	}
+	var pending []models.WorkflowStart
+	if err := db.Where("company_id = ? AND kind = ?", co.ID, workflows.KindNewJob).Find(&pending).Error; err != nil {
+		t.Fatal(err)
+	}
+	byID := map[uuid.UUID]models.WorkflowStart{}
+	for _, ws := range pending {
+		byID[ws.ID] = ws
+	}
+	for _, ws := range starts {
+		got, ok := byID[ws.ID]
+		if !ok || got.WorkflowID != ws.WorkflowID || ws.CreatedAt.IsZero() || got.StartedAt != nil {
+			t.Fatalf("returned start %s (%s) is not the pending row %+v", ws.ID, ws.WorkflowID, got)
+		}
+	}
+	if len(pending) != 300 {
+		t.Fatalf("%d start rows, want 300", len(pending))
+	}
+	var linked int64
+	db.Raw(`SELECT count(*) FROM aggregator_jobs a JOIN jobs j ON j.company_id = a.company_id AND j.id = a.job_id
+		WHERE a.company_id = ? AND a.ats_job_id = j.external_id AND a.name = j.title AND a.location = 'Berlin'
+		  AND j.status = 'ACTIVE' AND j.interviewer_id = 'acme-' || j.external_id`, co.ID).Scan(&linked)
+	if linked != 300 {
+		t.Fatalf("%d aggregator records point at their job, want 300", linked)
+	}
+
+	// The same page again changes nothing and starts nothing.
+	var updatedAt time.Time
+	db.Raw(`SELECT max(updated_at) FROM jobs WHERE company_id = ?`, co.ID).Scan(&updatedAt)
+	counts, starts = upsertImported(t, st, co, importedJobs(1, 300, "Job", true, at))
+	if counts != (store.ImportCounts{}) || len(starts) != 0 {
+		t.Fatalf("repeated page: %+v, %d starts; want nothing", counts, len(starts))
+	}
+	var again time.Time
+	db.Raw(`SELECT max(updated_at) FROM jobs WHERE company_id = ?`, co.ID).Scan(&again)
+	if !again.Equal(updatedAt) {
+		t.Errorf("a repeated page rewrote jobs: updated_at %s, was %s", again, updatedAt)
+	}
+
+	// Renamed, closed, unchanged and new jobs in one page.
+	later := at.Add(time.Hour)
+	page := append(importedJobs(1, 10, "Renamed", true, later), importedJobs(11, 15, "Job", false, later)...)
+	page = append(page, importedJobs(16, 20, "Job", true, later)...)
+	page = append(page, importedJobs(301, 302, "New", true, later)...)
+	counts, starts = upsertImported(t, st, co, page)
+	if counts != (store.ImportCounts{Created: 2, Updated: 10, Closed: 5}) || len(starts) != 2 {
+		t.Fatalf("mixed page: %+v, %d starts; want 2 created, 10 updated, 5 closed, 2 starts", counts, len(starts))
+	}
+	var j models.Job
+	if err := db.First(&j, "company_id = ? AND external_id = ?", co.ID, "E0012").Error; err != nil || j.IsOpen {
+		t.Errorf("closed job: %+v, %v", j, err)
+	}
+	var seen time.Time
+	db.Raw(`SELECT changed_at FROM aggregator_jobs WHERE company_id = ? AND remote_id = 'kmb_E0018'`, co.ID).Scan(&seen)
+	if !seen.Equal(later) {
+		t.Errorf("unchanged job's record changed_at = %s, want %s", seen, later)
+	}
+	// Closing again is neither an update nor a close.
+	counts, _ = upsertImported(t, st, co, importedJobs(11, 15, "Job", false, later))
+	if counts != (store.ImportCounts{}) {
+		t.Errorf("closed again: %+v, want nothing", counts)
+	}
+
+	// Another company's jobs with the same external ids are its own.
+	counts, starts = upsertImported(t, st, other, importedJobs(1, 3, "Job", true, at))
+	if counts != (store.ImportCounts{Created: 3}) || len(starts) != 3 {
+		t.Fatalf("other company: %+v, %d starts", counts, len(starts))
+	}
+	var total int64
+	db.Raw(`SELECT count(*) FROM jobs`).Scan(&total)
+	if total != 305 {
+		t.Errorf("%d jobs in all, want 305", total)
+	}
+}
+
+// TestUpsertImportedJobsConcurrentWriter: a job with the same external id committed by another
+// transaction while the page waits for it is left as it is, and still gets its aggregator record.
+func TestUpsertImportedJobsConcurrentWriter(t *testing.T) {
+	pdb := pgtest.New(t)
+	st, err := store.FromSQL(pdb.SQL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	co := company(t, st, "acme")
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	page := importedJobs(1, 2, "Job", true, at)
+
+	tx, err := pdb.SQL.BeginTx(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	var theirs uuid.UUID
+	if err := tx.QueryRowContext(t.Context(), `INSERT INTO jobs (company_id, external_id, interviewer_id, title, external_title, description, status, is_open)
+		VALUES ($1, 'E0001', 'acme-theirs', 'Job E0001', 'Job E0001', 'd', 'ACTIVE', true) RETURNING id`, co.ID).Scan(&theirs); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		counts store.ImportCounts
+		starts []models.WorkflowStart
+		err    error
+	}
+	done := make(chan result, 1)
+	go func() {
+		counts, starts, err := st.UpsertImportedJobs(t.Context(), co, page, func(jobID uuid.UUID, extID, interviewerID string) models.WorkflowStart {
+			return workflows.NewJobStart(co.Slug, co.ID, jobID, extID, interviewerID)
+		})
+		done <- result{counts, starts, err}
+	}()
+	// Wait until the page is blocked on the uncommitted job, then commit it.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var waiting int
+		if err := pdb.SQL.QueryRowContext(t.Context(), `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the page never waited for the concurrent job")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if r.counts != (store.ImportCounts{Created: 1}) || len(r.starts) != 1 || r.starts[0].WorkflowID != "new-job/acme/E0002" {
+		t.Fatalf("counts %+v, starts %+v; want E0002 created and started", r.counts, r.starts)
+	}
+	var jobID uuid.UUID
+	if err := st.DB().Raw(`SELECT job_id FROM aggregator_jobs WHERE company_id = ? AND remote_id = 'kmb_E0001'`, co.ID).Row().Scan(&jobID); err != nil || jobID != theirs {
+		t.Fatalf("aggregator record of E0001 points at %s (%v), want the concurrent job %s", jobID, err, theirs)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgtype"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
@@ -256,7 +257,8 @@ type NewJobStart func(jobID uuid.UUID, externalID, interviewerID string) models.
 // (company, external id), created with the company's default status or updated where title,
 // description or openness changed (never deleted, never undeleted); the aggregator's records;
 // and for every job created here the start of its 'New Job from ATS' run, so each new job has
-// exactly one (the start's workflow id is unique). Jobs must have distinct ExternalIDs.
+// exactly one (the start's workflow id is unique). Jobs must have distinct ExternalIDs. The
+// starts it returns are those it wrote.
 func (s *Store) UpsertImportedJobs(ctx context.Context, co *models.Company, jobs []ImportedJob, start NewJobStart) (ImportCounts, []models.WorkflowStart, error) {
 	var counts ImportCounts
 	var starts []models.WorkflowStart
@@ -265,9 +267,8 @@ func (s *Store) UpsertImportedJobs(ctx context.Context, co *models.Company, jobs
 	}
 	n := len(jobs)
 	ids, rem, ext, iid, title, descr, open, status, loc, created, changed, deleted :=
-		make(models.StringArray, n), make(models.StringArray, n), make(models.StringArray, n), make(models.StringArray, n),
-		make(models.StringArray, n), make(models.StringArray, n), make(models.StringArray, n), make(models.StringArray, n),
-		make(models.StringArray, n), make(models.StringArray, n), make(models.StringArray, n), make(models.StringArray, n)
+		make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n),
+		make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	ts := func(t *time.Time) string {
 		if t == nil {
 			return ""
@@ -300,7 +301,7 @@ WITH input AS (
 )
 SELECT up.id, up.external_id, up.interviewer_id, up.inserted, up.is_open, coalesce(old.is_open, false)
 FROM up LEFT JOIN old USING (external_id)`,
-			ids, ext, iid, title, descr, open, co.ID, ext, co.ID, defStatus).Rows()
+			textArray(ids), textArray(ext), textArray(iid), textArray(title), textArray(descr), textArray(open), co.ID, textArray(ext), co.ID, defStatus).Rows()
 		if err != nil {
 			return fmt.Errorf("upsert imported jobs: %w", err)
 		}
@@ -338,14 +339,14 @@ ON CONFLICT (company_id, remote_id) DO UPDATE
         remote_status = EXCLUDED.remote_status, location = EXCLUDED.location,
         remote_created_at = EXCLUDED.remote_created_at, changed_at = EXCLUDED.changed_at,
         remote_deleted_at = EXCLUDED.remote_deleted_at, seen_at = now()`,
-			co.ID, rem, ext, title, status, loc, created, changed, deleted, co.ID, ext).Error
+			co.ID, textArray(rem), textArray(ext), textArray(title), textArray(status), textArray(loc),
+			textArray(created), textArray(changed), textArray(deleted), co.ID, textArray(ext)).Error
 		if err != nil {
 			return fmt.Errorf("upsert aggregator jobs: %w", err)
 		}
 		if len(starts) > 0 {
-			if err := tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "workflow_id"}}, DoNothing: true}).Create(&starts).Error; err != nil {
-				return fmt.Errorf("record new-job starts: %w", err)
-			}
+			starts, err = insertStarts(tx, starts)
+			return err
 		}
 		return nil
 	})
@@ -377,6 +378,66 @@ func (s *Store) analyzeGrownJobs(ctx context.Context, created int) {
 		return
 	}
 	_ = s.db.WithContext(ctx).Exec(`ANALYZE (SKIP_LOCKED) jobs`).Error
+}
+
+// insertStarts writes starts into the outbox inside tx in one statement; a start whose workflow
+// id is there already is left as it is. It returns the starts it wrote.
+func insertStarts(tx *gorm.DB, all []models.WorkflowStart) ([]models.WorkflowStart, error) {
+	n := len(all)
+	id, co, kind, wid, slug, attrs, input := make([]string, n), make([]string, n), make([]string, n),
+		make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	for i := range all {
+		ws := &all[i]
+		if ws.ID == uuid.Nil {
+			ws.ID = uuid.New()
+		}
+		a, err := ws.Attributes.Value()
+		if err != nil {
+			return nil, fmt.Errorf("record new-job starts: %w", err)
+		}
+		as, ok := a.(string)
+		if !ok {
+			return nil, fmt.Errorf("record new-job starts: attributes of %s are %T, not JSON text", ws.WorkflowID, a)
+		}
+		id[i], co[i], kind[i], wid[i], slug[i], attrs[i], input[i] = ws.ID.String(), ws.CompanyID.String(), ws.Kind, ws.WorkflowID, ws.CompanySlug, as, string(ws.Input)
+	}
+	rows, err := tx.Raw(`
+INSERT INTO workflow_starts (id, company_id, kind, workflow_id, company_slug, attributes, input)
+SELECT id, co, kind, wid, slug, attrs::jsonb, input::jsonb
+FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[]) AS t(id, co, kind, wid, slug, attrs, input)
+ON CONFLICT (workflow_id) DO NOTHING
+RETURNING id, created_at`, textArray(id), textArray(co), textArray(kind), textArray(wid), textArray(slug), textArray(attrs), textArray(input)).Rows()
+	if err != nil {
+		return nil, fmt.Errorf("record new-job starts: %w", err)
+	}
+	defer rows.Close()
+	written := make(map[uuid.UUID]time.Time, n)
+	for rows.Next() {
+		var got uuid.UUID
+		var at time.Time
+		if err := rows.Scan(&got, &at); err != nil {
+			return nil, fmt.Errorf("read new-job starts: %w", err)
+		}
+		written[got] = at
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read new-job starts: %w", err)
+	}
+	out := make([]models.WorkflowStart, 0, len(written))
+	for _, ws := range all {
+		if at, ok := written[ws.ID]; ok {
+			ws.CreatedAt = at
+			out = append(out, ws)
+		}
+	}
+	return out, nil
+}
+
+// textArray passes ss for an array parameter (text[], uuid[], boolean[]) as a pgx array, which
+// pgx encodes element by element. A models.StringArray goes as its text literal, which pgx
+// parses back into elements before encoding them.
+func textArray(ss []string) pgtype.Array[string] {
+	return pgtype.Array[string]{Elements: ss, Dims: []pgtype.ArrayDimension{{Length: int32(len(ss)), LowerBound: 1}}, Valid: true}
 }
 
 // PendingCompanyStarts returns up to limit of the company's starts of kind that were not taken

@@ -25,6 +25,7 @@ bench: bin/recruitd bin/temporal
 	./bin/recruitd bench assessment --duration 60s
 	./bin/recruitd bench mcp
 	./bin/recruitd bench import
+	./bin/recruitd bench hrsuite
 
 build: bin/recruitd
 

@@ -45,6 +45,9 @@ var All = []Scenario{
 		"p95 of both, their difference against the 2 ms target, and the two bearer validations alone."},
 	{Name: "import", Run: Import, Help: "10,000 jobs at the aggregator simulator, timed from first-sync-complete to every job imported and its\n" +
 		"'New Job from ATS' run started (jobs/s as a ratio of the floor), then the bulk upsert of 10,000 jobs alone."},
+	{Name: "hrsuite", Run: HRSuite, Help: "3 HR-suite deliveries of 5,000 rows (2,500 applications each) POSTed to /webhook/hrsuite one after the other:\n" +
+		"POST latency p50/p99, time from POST to all row outcomes recorded, and applications invited per second until\n" +
+		"every accepted application's invitation is sent (as a ratio of the floor)."},
 }
 
 // Names lists the scenarios' names.

@@ -85,9 +85,17 @@ func (a *Activities) IngestHRSuiteDelivery(ctx context.Context, in HRSuiteIngest
 	if err != nil {
 		return res, err
 	}
-	// Runs a crashed attempt committed but did not launch.
-	if err := a.launchPendingKind(ctx, co.ID, KindNewApplication, a.HRSuite.Launch); err != nil {
-		log.WarnContext(ctx, "application runs not started; the reconciler starts them", "err", err)
+	done := 0 // chunks committed by an earlier attempt
+	if activity.HasHeartbeatDetails(ctx) {
+		_ = activity.GetHeartbeatDetails(ctx, &done)
+	}
+	// Runs a crashed attempt committed but did not launch. A first attempt has none of its own:
+	// the company's pending runs then belong to other deliveries' ingests, which launch them
+	// (the reconciler too), so only a retry looks.
+	if activity.GetInfo(ctx).Attempt > 1 {
+		if err := a.launchPendingHeartbeating(ctx, co.ID, done); err != nil {
+			log.WarnContext(ctx, "application runs not started; the reconciler starts them", "err", err)
+		}
 	}
 	invalid := make([]store.HRSuiteRowOutcome, 0, len(batch.Invalid))
 	for _, r := range batch.Invalid {
@@ -103,10 +111,6 @@ func (a *Activities) IngestHRSuiteDelivery(ctx context.Context, in HRSuiteIngest
 		log.InfoContext(ctx, "hr-suite row note", "row", n.Index, "note", n.Reason)
 	}
 
-	done := 0 // chunks committed by an earlier attempt
-	if activity.HasHeartbeatDetails(ctx) {
-		_ = activity.GetHeartbeatDetails(ctx, &done)
-	}
 	apps := batch.Applications
 	for chunk := done; chunk*hrsuiteChunk < len(apps); chunk++ {
 		part := apps[chunk*hrsuiteChunk : min(len(apps), (chunk+1)*hrsuiteChunk)]
@@ -152,6 +156,24 @@ func (a *Activities) launchHeartbeating(ctx context.Context, starts []models.Wor
 		activity.RecordHeartbeat(ctx, progress)
 	}
 	return taken
+}
+
+// launchPendingHeartbeating launches the company's pending 'New Applications via Webhook' runs
+// a batch at a time, heartbeating progress (the chunks done) between batches: however many a
+// crashed attempt left and however slowly Temporal answers, the retry is not timed out before
+// it reaches its chunks.
+func (a *Activities) launchPendingHeartbeating(ctx context.Context, companyID uuid.UUID, progress int) error {
+	for {
+		pending, err := a.Store.PendingCompanyStarts(ctx, companyID, KindNewApplication, launchBatch)
+		if err != nil || len(pending) == 0 {
+			return err
+		}
+		err = a.HRSuite.Launch(ctx, pending)
+		activity.RecordHeartbeat(ctx, progress)
+		if err != nil || len(pending) < launchBatch {
+			return err
+		}
+	}
 }
 
 // launchPendingKind launches the company's pending starts of kind, a thousand at a time.

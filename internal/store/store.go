@@ -63,12 +63,12 @@ func Open(ctx context.Context, dsn string, maxConns int, log *slog.Logger, setti
 func FromSQL(sqlDB *sql.DB, log *slog.Logger) (*Store, error) {
 	gl := logger.Discard
 	if log != nil {
-		gl = logger.NewSlogLogger(log.With("component", "gorm"), logger.Config{
+		gl = redacting{logger.NewSlogLogger(log.With("component", "gorm"), logger.Config{
 			SlowThreshold:             500 * time.Millisecond,
 			LogLevel:                  logger.Warn,
 			IgnoreRecordNotFoundError: true,
 			ParameterizedQueries:      true, // never log bound values: they can be personal data or secrets
-		})
+		})}
 	}
 	db, err := gorm.Open(postgres.New(postgres.Config{Conn: sqlDB}), &gorm.Config{
 		Logger:                 gl,

@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/recruitd/recruitd/internal/apikey"
+	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	"github.com/recruitd/recruitd/workflows"
@@ -399,8 +400,7 @@ func TestAssessmentLinkCrashBeforeSignal(t *testing.T) {
 	if err != nil || ws.StartedAt != nil || ws.ID != second.Start.ID {
 		t.Fatalf("start row = %+v, %v; want the second push's, pending", ws, err)
 	}
-	l := *f.launcher
-	l.Grace = time.Millisecond
+	l := &outbox.Launcher{Store: f.launcher.Store, Starter: f.launcher.Starter, Log: f.launcher.Log, Grace: time.Millisecond}
 	time.Sleep(5 * time.Millisecond)
 	if n, err := l.Reconcile(t.Context(), 100); err != nil || n < 1 {
 		t.Fatalf("Reconcile() = %d, %v; want the delivery started", n, err)

@@ -11,20 +11,23 @@ import (
 	"github.com/recruitd/recruitd/workflows"
 )
 
-// batchInFlight bounds the starts LaunchMany has in flight at once.
+// batchInFlight bounds the starts all LaunchMany calls of a Launcher have in flight at once:
+// several deliveries or import pages launching together share it, so together they do not
+// push Temporal past the start timeout.
 const batchInFlight = 16
 
-// LaunchMany starts committed rows, batchInFlight at a time, and marks those taken in one
-// update. Rows not taken stay pending (not refused: no caller was told anything) for a repeat
-// and the reconciler; the error is the first failure.
+// LaunchMany starts committed rows, at most batchInFlight at a time across the Launcher, and
+// marks those taken in one update. Rows not taken stay pending (not refused: no caller was told
+// anything) for a repeat and the reconciler; the error is the first failure.
 func (l *Launcher) LaunchMany(ctx context.Context, rows []models.WorkflowStart) error {
+	l.semOnce.Do(func() { l.sem = make(chan struct{}, batchInFlight) })
 	var (
 		mu      sync.Mutex
 		started []uuid.UUID
 		first   error
 		failed  int
 		wg      sync.WaitGroup
-		sem     = make(chan struct{}, batchInFlight)
+		sem     = l.sem
 	)
 	for i := range rows {
 		ws := &rows[i]

@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/recruitd/recruitd/internal/store"
@@ -41,6 +42,9 @@ type Launcher struct {
 	// Grace is how old a row must be before the reconciler starts it (default 30 s), so it
 	// does not race the request that wrote it.
 	Grace time.Duration
+
+	semOnce sync.Once
+	sem     chan struct{} // LaunchMany's starts in flight
 }
 
 func (l *Launcher) grace() time.Duration {

@@ -116,7 +116,7 @@ func TestStartRefusedWhileTemporalIsDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(dead.Close)
-	down := *f.launcher
+	down := &outbox.Launcher{Store: f.launcher.Store, Starter: f.launcher.Starter, Log: f.launcher.Log, Grace: f.launcher.Grace}
 	down.Starter.Client, down.Timeout = dead, 300*time.Millisecond
 	job, ws := f.commitJob(t, "down-1")
 

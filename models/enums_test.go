@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/recruitd/recruitd/internal/hrsuite"
 )
 
 var (
@@ -90,6 +92,8 @@ func TestEnumsMatchCheckConstraints(t *testing.T) {
 		"oauth_clients.kind":                       AllOAuthClientKinds(),
 		"oauth_clients.token_endpoint_auth_method": AllTokenEndpointAuthMethods(),
 		"oauth_tokens.kind":                        AllOAuthTokenKinds(),
+		// The outcomes a per-company application record keeps (the final ones, and no_trigger).
+		"hrsuite_applications.outcome": {string(hrsuite.Accepted), string(hrsuite.DoNotHire), string(hrsuite.NoTrigger)},
 	}
 	for column, want := range enums {
 		got, ok := checks[column]

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -107,4 +108,21 @@ func connectDemoHRSuite(ctx context.Context, cfg *config.Config, st *store.Store
 	token := link[strings.LastIndex(link, "/")+1:]
 	_, err = agg.sim.Authorize(token)
 	return err
+}
+
+// awaitDemoImport waits until the demo tenant's HR-suite jobs are imported (the simulator's
+// 6001 exists), so the HR-suite delivery that make dev prints finds its job when run at once.
+func awaitDemoImport(ctx context.Context, st *store.Store, demo *models.Company, within time.Duration) error {
+	deadline := time.Now().Add(within)
+	for {
+		_, err := st.JobByExternalID(ctx, demo.ID, "6001")
+		if err == nil || !errors.Is(err, store.ErrNotFound) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }

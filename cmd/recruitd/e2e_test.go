@@ -302,6 +302,7 @@ func devJobAndInvite(t *testing.T, p *proc, base, key, temporalAddr string) {
 	}
 	p.await(t, `outbox · email → lin@example.com[\s\S]*`+regexp.QuoteMeta(inv.InterviewLink), 30*time.Second)
 	devAssessmentLink(t, p, base, key, inv.SessionID)
+	devHRSuite(t, p, base, key, temporalAddr)
 
 	tc, err := client.Dial(client.Options{HostPort: temporalAddr, Logger: devstack.QuietLogger()})
 	if err != nil {

@@ -14,8 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/recruitd/recruitd/internal/atssim"
 	"github.com/recruitd/recruitd/internal/devstack"
+	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/internal/temporaltest"
 	"github.com/recruitd/recruitd/migrations"
@@ -37,7 +40,7 @@ type outcome struct {
 }
 
 // TestTemporalOutage stops the Temporal server under a steady 5 requests/s of createJob,
-// inviteCandidate and partner submissions, then starts it again. Every request answers within
+// inviteCandidate, partner submissions and HR-suite deliveries, then starts it again. Every request answers within
 // 3 s, with 2xx or with 503, a retryable code and Retry-After; while Temporal is down no database
 // connection waits on it and GET /v1/api/company stays fast; every 2xx has its row and its
 // workflow, and every 503 retried afterwards succeeds and gets its workflow too.
@@ -98,6 +101,8 @@ func TestTemporalOutage(t *testing.T) {
 		}
 		switch {
 		case o.status == http.StatusOK || o.status == http.StatusAccepted:
+		case o.status == http.StatusServiceUnavailable && o.kind == workflows.KindHRSuiteDelivery:
+			t.Errorf("HR-suite delivery %s (%s) answered 503 %s; a stored delivery does not need Temporal", o.key, o.phase, o.code)
 		case o.status == http.StatusServiceUnavailable:
 			if o.code != "TEMPORARILY_UNAVAILABLE" || o.retryAfter == "" {
 				t.Errorf("%s %s: 503 with code %q and Retry-After %q, want TEMPORARILY_UNAVAILABLE and a delay", o.kind, o.key, o.code, o.retryAfter)
@@ -134,6 +139,12 @@ func TestTemporalOutage(t *testing.T) {
 		}
 		results[i].status, results[i].workflowID = status, id
 	}
+	// HR-suite deliveries are answered 200 once stored, Temporal or not: the reconciler starts
+	// the ingest of those stored during the outage.
+	rec := &outbox.Launcher{Store: f.st, Starter: f.launcher.Starter, Log: f.launcher.Log, Grace: time.Millisecond}
+	if _, err := rec.Reconcile(ctx, 1000); err != nil {
+		t.Fatal(err)
+	}
 	tc := (&temporaltest.Server{Address: tmp.Address(), Namespace: tmp.Namespace()}).Client(t)
 	for _, o := range results {
 		if o.workflowID == "" {
@@ -159,8 +170,11 @@ func TestTemporalOutage(t *testing.T) {
 	}
 }
 
-// outageLoad sends 5 requests/s, createJob, inviteCandidate and partner submissions in turn, and
-// keeps every answer.
+// outageKinds are the write endpoints of the outage load, by the workflow kind each starts.
+var outageKinds = []string{workflows.KindJobGeneration, workflows.KindInvite, workflows.KindPartnerApplication, workflows.KindHRSuiteDelivery}
+
+// outageLoad sends 5 requests/s, createJob, inviteCandidate, partner submissions and HR-suite
+// deliveries in turn, and keeps every answer.
 type outageLoad struct {
 	f       *partnerFixture
 	mu      sync.Mutex
@@ -168,8 +182,12 @@ type outageLoad struct {
 	sent    int
 }
 
-// newOutageLoad adds the ATS applicants the partner submissions name.
+// newOutageLoad adds the ATS applicants the partner submissions name and makes the company an
+// HR-suite account.
 func newOutageLoad(f *partnerFixture) *outageLoad {
+	if err := f.st.DB().Model(&models.Company{}).Where("id = ?", f.acme.ID).Update("hr_suite_account", true).Error; err != nil {
+		panic(err)
+	}
 	for i := range 200 {
 		f.sim.Set(atssim.Record{ATSType: models.ATSTypeA, ApplicantID: int64(3000 + i), JobID: 5001, CandidateID: int64(8000 + i),
 			FirstName: "Load", Email: fmt.Sprintf("load%d@example.com", i)})
@@ -197,7 +215,7 @@ func (l *outageLoad) run(t *testing.T, phase string, d time.Duration, also func(
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				o := outcome{phase: phase, kind: []string{workflows.KindJobGeneration, workflows.KindInvite, workflows.KindPartnerApplication}[n%3]}
+				o := outcome{phase: phase, kind: outageKinds[n%len(outageKinds)]}
 				o.key, o.status, o.code, o.retryAfter, o.took, o.workflowID = l.f.outageRequest(t, o.kind, n)
 				l.mu.Lock()
 				l.results = append(l.results, o)
@@ -237,6 +255,11 @@ func (f *partnerFixture) outageSend(t *testing.T, kind string, n int, key string
 			key = fmt.Sprintf("cand%d@example.com", n)
 		}
 		resp = f.send(t, http.MethodPost, "/v1/api/inviteCandidate", f.acmeKey, map[string]any{"interviewerId": "acme-" + simJob, "candidate": map[string]any{"firstName": "Load", "email": key}})
+	case workflows.KindHRSuiteDelivery:
+		if key == "" {
+			key = fmt.Sprintf("OUT-%d", n)
+		}
+		resp = f.send(t, http.MethodPost, "/webhook/hrsuite", f.acmeKey, []map[string]any{row(key, "C-"+key, simJob, "(201) 555-0123", "Mobile")})
 	default:
 		if key == "" {
 			key = fmt.Sprint(3000 + n%200)
@@ -246,9 +269,10 @@ func (f *partnerFixture) outageSend(t *testing.T, kind string, n int, key string
 	took := time.Since(begin)
 	defer resp.Body.Close()
 	var body struct {
-		Code      string `json:"code"`
-		Payload   string `json:"payload"`
-		SessionID string `json:"sessionId"`
+		Code       string    `json:"code"`
+		Payload    string    `json:"payload"`
+		SessionID  string    `json:"sessionId"`
+		DeliveryID uuid.UUID `json:"deliveryId"`
 	}
 	_ = json.NewDecoder(resp.Body).Decode(&body)
 	id := ""
@@ -258,6 +282,8 @@ func (f *partnerFixture) outageSend(t *testing.T, kind string, n int, key string
 			id = workflows.JobGenerationWorkflowID(f.acme.Slug, key)
 		case workflows.KindInvite:
 			id = "invite/" + f.acme.Slug + "/" + body.SessionID
+		case workflows.KindHRSuiteDelivery:
+			id = workflows.HRSuiteDeliveryWorkflowID(f.acme.Slug, body.DeliveryID)
 		default:
 			id = workflows.PartnerApplicationWorkflowID(f.acme.Slug, key)
 		}
@@ -265,8 +291,8 @@ func (f *partnerFixture) outageSend(t *testing.T, kind string, n int, key string
 	return key, resp.StatusCode, body.Code, resp.Header.Get("Retry-After"), took, id
 }
 
-// TestPostgresOutage stops Postgres under a steady 5 requests/s of createJob, inviteCandidate
-// and partner submissions, then starts it again. Every request answers within 3 s, with 2xx or
+// TestPostgresOutage stops Postgres under a steady 5 requests/s of createJob, inviteCandidate,
+// partner submissions and HR-suite deliveries, then starts it again. Every request answers within 3 s, with 2xx or
 // a retryable 503 and Retry-After; the service recovers without a restart; the rows written
 // equal the 2xx answers, and every 2xx has its workflow.
 func TestPostgresOutage(t *testing.T) {
@@ -346,6 +372,11 @@ func TestPostgresOutage(t *testing.T) {
 	if int(jobs) != ok[workflows.KindJobGeneration] || int(sessions) != ok[workflows.KindInvite] || int(apps) != len(applicants) {
 		t.Errorf("rows: %d jobs, %d invitations, %d applications; 2xx answers: %d, %d, %d applicants: want equal",
 			jobs, sessions, apps, ok[workflows.KindJobGeneration], ok[workflows.KindInvite], len(applicants))
+	}
+	var deliveries int64
+	f.st.DB().Model(&models.HRSuiteDelivery{}).Where("company_id = ?", f.acme.ID).Count(&deliveries)
+	if int(deliveries) != ok[workflows.KindHRSuiteDelivery] {
+		t.Errorf("%d HR-suite deliveries stored, %d answered 200: want equal", deliveries, ok[workflows.KindHRSuiteDelivery])
 	}
 }
 

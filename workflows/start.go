@@ -46,6 +46,11 @@ type kind struct {
 	// for kinds whose late run reaches nobody outside recruitd (a job's generation); a refused
 	// invitation or partner application must never act after the caller was told it did not.
 	resumeRefused bool
+	// keepStarted: the kind's started rows are kept for ever, because their workflow_id is what
+	// makes the start happen once. Other kinds' work has a record of its own that does (a job, a
+	// session, a partner application, an HR-suite application record); a 'New Job from ATS' start
+	// is the only record that an ATS job's run has fired, should the job be re-created.
+	keepStarted bool
 }
 
 var kinds = map[string]kind{
@@ -54,7 +59,7 @@ var kinds = map[string]kind{
 	KindPartnerApplication: {fn: PartnerApplication, input: reflect.TypeFor[PartnerInput]()},
 	KindCallback:           {fn: DeliverCallback, input: reflect.TypeFor[CallbackInput]()},
 	KindJobImport:          {fn: JobImport, input: reflect.TypeFor[JobImportInput]()},
-	KindNewJob:             {fn: CustomerFlow, input: reflect.TypeFor[FlowInput](), runTimeout: time.Hour},
+	KindNewJob:             {fn: CustomerFlow, input: reflect.TypeFor[FlowInput](), runTimeout: time.Hour, keepStarted: true},
 	KindAssessmentLink:     {fn: AssessmentLinkDelivery, input: reflect.TypeFor[AssessmentLinkInput](), signal: AssessmentLinkSignal},
 	// A delivery's ingest and a replay reach candidates only through the application runs they
 	// start, which an HR suite never waits for: a start refused while Temporal was away is
@@ -69,6 +74,17 @@ func ResumeRefused() []string {
 	var out []string
 	for name, k := range kinds {
 		if k.resumeRefused {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// KeepStarted lists the kinds whose started rows the reconciler never prunes.
+func KeepStarted() []string {
+	var out []string
+	for name, k := range kinds {
+		if k.keepStarted {
 			out = append(out, name)
 		}
 	}

@@ -129,13 +129,44 @@ func (l *Launcher) Reconcile(ctx context.Context, limit int) (int, error) {
 	return started, nil
 }
 
-// Run reconciles every interval until ctx ends.
+// StartRetention is how long a started row stays in the outbox: long past any retry of the
+// request that wrote it (Resumable looks back an hour).
+const StartRetention = 30 * 24 * time.Hour
+
+// pruneEvery is how often Run prunes.
+const pruneEvery = time.Hour
+
+// Prune deletes rows started more than StartRetention ago, a thousand at a time, except those of
+// kinds that keep them (workflows.KeepStarted), and returns how many it deleted.
+func (l *Launcher) Prune(ctx context.Context, now time.Time) (int64, error) {
+	var total int64
+	for {
+		n, err := l.Store.PruneStarts(ctx, now.Add(-StartRetention), workflows.KeepStarted(), 1000)
+		total += n
+		if err != nil || n < 1000 {
+			return total, err
+		}
+	}
+}
+
+// Run reconciles every interval, and prunes every hour, until ctx ends.
 func (l *Launcher) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	var lastPrune time.Time
 	for {
 		if _, err := l.Reconcile(ctx, 100); err != nil && ctx.Err() == nil {
 			l.Log.WarnContext(ctx, "reconciler pass failed", "err", err)
+		}
+		if time.Since(lastPrune) >= pruneEvery {
+			lastPrune = time.Now()
+			n, err := l.Prune(ctx, lastPrune)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				l.Log.WarnContext(ctx, "start outbox prune failed", "err", err)
+			case n > 0:
+				l.Log.InfoContext(ctx, "start outbox pruned", "rows", n, "started_before", lastPrune.Add(-StartRetention).Format(time.DateOnly))
+			}
 		}
 		select {
 		case <-ctx.Done():

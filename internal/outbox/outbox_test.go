@@ -186,3 +186,38 @@ func TestResumable(t *testing.T) {
 		}
 	}
 }
+
+// TestPrune: rows started more than StartRetention ago go, except new-job ones; younger started
+// rows and rows never started stay.
+func TestPrune(t *testing.T) {
+	f := newFixture(t)
+	now := time.Now()
+	old, young := now.Add(-outbox.StartRetention-time.Hour), now.Add(-time.Hour)
+	rows := map[string]*time.Time{"old-started": &old, "young-started": &young, "pending": nil}
+	ids := map[string]uuid.UUID{}
+	for name, started := range rows {
+		_, ws := f.commitJob(t, name)
+		ids[name] = ws.ID
+		if started != nil {
+			if err := f.st.DB().Model(&models.WorkflowStart{}).Where("id = ?", ws.ID).Update("started_at", *started).Error; err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	keep := workflows.NewJobStart(f.co.Slug, f.co.ID, uuid.New(), "ATS-1", f.co.Slug+"-ATS-1")
+	keep.StartedAt = &old
+	if err := f.st.DB().Create(&keep).Error; err != nil {
+		t.Fatal(err)
+	}
+	n, err := f.launcher.Prune(t.Context(), now)
+	if err != nil || n != 1 {
+		t.Fatalf("Prune() = %d, %v; want the one old started job-generation row", n, err)
+	}
+	for name, id := range map[string]uuid.UUID{"young-started": ids["young-started"], "pending": ids["pending"], "new-job": keep.ID} {
+		var c int64
+		f.st.DB().Model(&models.WorkflowStart{}).Where("id = ?", id).Count(&c)
+		if c != 1 {
+			t.Errorf("%s row pruned; want it kept", name)
+		}
+	}
+}

@@ -68,6 +68,19 @@ func (s *Store) PendingStarts(ctx context.Context, before time.Time, limit int, 
 	return out, nil
 }
 
+// PruneStarts deletes up to limit start rows that were started before before, except those of
+// keepKinds, and returns how many it deleted. Platform upkeep across companies, like
+// PendingStarts.
+func (s *Store) PruneStarts(ctx context.Context, before time.Time, keepKinds []string, limit int) (int64, error) {
+	res := s.db.WithContext(ctx).Exec(`DELETE FROM workflow_starts WHERE id IN (
+    SELECT id FROM workflow_starts WHERE started_at IS NOT NULL AND started_at < ? AND kind <> ALL (?::text[]) LIMIT ?)`,
+		before, models.StringArray(keepKinds), limit)
+	if res.Error != nil {
+		return 0, fmt.Errorf("prune workflow starts: %w", res.Error)
+	}
+	return res.RowsAffected, nil
+}
+
 // truncateText cuts s to at most n bytes on a rune boundary.
 func truncateText(s string, n int) string {
 	if len(s) <= n {

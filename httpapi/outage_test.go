@@ -39,8 +39,9 @@ type outcome struct {
 	workflowID string // of a 2xx
 }
 
-// TestTemporalOutage stops the Temporal server under a steady 5 requests/s of createJob,
-// inviteCandidate, partner submissions and HR-suite deliveries, then starts it again. Every request answers within
+// TestTemporalOutage stops the Temporal server under a steady 5 requests/s of every write
+// endpoint that starts work (createJob, inviteCandidate, partner submissions, HR-suite
+// deliveries, assessment links), then starts it again. Every request answers within
 // 3 s, with 2xx or with 503, a retryable code and Retry-After; while Temporal is down no database
 // connection waits on it and GET /v1/api/company stays fast; every 2xx has its row and its
 // workflow, and every 503 retried afterwards succeeds and gets its workflow too.
@@ -68,7 +69,7 @@ func TestTemporalOutage(t *testing.T) {
 	t.Cleanup(func() { _ = tmp.Stop(context.WithoutCancel(ctx)) })
 
 	f := newPartnerFixtureWith(t, withTemporal(&temporaltest.Server{Address: tmp.Address(), Namespace: tmp.Namespace()}))
-	l := newOutageLoad(f)
+	l := newOutageLoad(t, f)
 	var company []time.Duration
 	var inUse []int
 	var mu sync.Mutex
@@ -171,10 +172,10 @@ func TestTemporalOutage(t *testing.T) {
 }
 
 // outageKinds are the write endpoints of the outage load, by the workflow kind each starts.
-var outageKinds = []string{workflows.KindJobGeneration, workflows.KindInvite, workflows.KindPartnerApplication, workflows.KindHRSuiteDelivery}
+var outageKinds = []string{workflows.KindJobGeneration, workflows.KindInvite, workflows.KindPartnerApplication, workflows.KindHRSuiteDelivery, workflows.KindAssessmentLink}
 
-// outageLoad sends 5 requests/s, createJob, inviteCandidate, partner submissions and HR-suite
-// deliveries in turn, and keeps every answer.
+// outageLoad sends 5 requests/s, createJob, inviteCandidate, partner submissions, HR-suite
+// deliveries and assessment-link pushes in turn, and keeps every answer.
 type outageLoad struct {
 	f       *partnerFixture
 	mu      sync.Mutex
@@ -182,11 +183,16 @@ type outageLoad struct {
 	sent    int
 }
 
-// newOutageLoad adds the ATS applicants the partner submissions name and makes the company an
-// HR-suite account.
-func newOutageLoad(f *partnerFixture) *outageLoad {
+// newOutageLoad adds the ATS applicants the partner submissions name, makes the company an
+// HR-suite account, and adds the managed applications the assessment links name (AL-<n>).
+func newOutageLoad(t *testing.T, f *partnerFixture) *outageLoad {
 	if err := f.st.DB().Model(&models.Company{}).Where("id = ?", f.acme.ID).Update("hr_suite_account", true).Error; err != nil {
-		panic(err)
+		t.Fatal(err)
+	}
+	for n := range 200 {
+		if n%len(outageKinds) == 4 {
+			f.managed(t, fmt.Sprintf("AL-%d", n), fmt.Sprintf("al%d@example.com", n), "")
+		}
 	}
 	for i := range 200 {
 		f.sim.Set(atssim.Record{ATSType: models.ATSTypeA, ApplicantID: int64(3000 + i), JobID: 5001, CandidateID: int64(8000 + i),
@@ -255,6 +261,11 @@ func (f *partnerFixture) outageSend(t *testing.T, kind string, n int, key string
 			key = fmt.Sprintf("cand%d@example.com", n)
 		}
 		resp = f.send(t, http.MethodPost, "/v1/api/inviteCandidate", f.acmeKey, map[string]any{"interviewerId": "acme-" + simJob, "candidate": map[string]any{"firstName": "Load", "email": key}})
+	case workflows.KindAssessmentLink:
+		if key == "" {
+			key = fmt.Sprintf("AL-%d", n)
+		}
+		resp = f.send(t, http.MethodPost, "/v2/api/assessment-links", f.acmeKey, map[string]any{"applicationId": key, "assessmentUrl": "https://assess.example.com/t/" + key})
 	case workflows.KindHRSuiteDelivery:
 		if key == "" {
 			key = fmt.Sprintf("OUT-%d", n)
@@ -284,6 +295,10 @@ func (f *partnerFixture) outageSend(t *testing.T, kind string, n int, key string
 			id = "invite/" + f.acme.Slug + "/" + body.SessionID
 		case workflows.KindHRSuiteDelivery:
 			id = workflows.HRSuiteDeliveryWorkflowID(f.acme.Slug, body.DeliveryID)
+		case workflows.KindAssessmentLink:
+			if apps, err := f.st.ApplicationsByExternalID(t.Context(), f.acme.ID, key); err == nil && len(apps) == 1 {
+				id = workflows.AssessmentLinkWorkflowID(f.acme.Slug, apps[0].ID)
+			}
 		default:
 			id = workflows.PartnerApplicationWorkflowID(f.acme.Slug, key)
 		}
@@ -291,8 +306,8 @@ func (f *partnerFixture) outageSend(t *testing.T, kind string, n int, key string
 	return key, resp.StatusCode, body.Code, resp.Header.Get("Retry-After"), took, id
 }
 
-// TestPostgresOutage stops Postgres under a steady 5 requests/s of createJob, inviteCandidate,
-// partner submissions and HR-suite deliveries, then starts it again. Every request answers within 3 s, with 2xx or
+// TestPostgresOutage stops Postgres under a steady 5 requests/s of every write endpoint that
+// starts work, then starts it again. Every request answers within 3 s, with 2xx or
 // a retryable 503 and Retry-After; the service recovers without a restart; the rows written
 // equal the 2xx answers, and every 2xx has its workflow.
 func TestPostgresOutage(t *testing.T) {
@@ -325,7 +340,7 @@ func TestPostgresOutage(t *testing.T) {
 	st.Close()
 
 	f := newPartnerFixtureWith(t, withDatabase(url))
-	l := newOutageLoad(f)
+	l := newOutageLoad(t, f)
 	l.run(t, "before", 2*time.Second, nil)
 	if err := pg.Stop(ctx); err != nil {
 		t.Fatal(err)
@@ -372,6 +387,11 @@ func TestPostgresOutage(t *testing.T) {
 	if int(jobs) != ok[workflows.KindJobGeneration] || int(sessions) != ok[workflows.KindInvite] || int(apps) != len(applicants) {
 		t.Errorf("rows: %d jobs, %d invitations, %d applications; 2xx answers: %d, %d, %d applicants: want equal",
 			jobs, sessions, apps, ok[workflows.KindJobGeneration], ok[workflows.KindInvite], len(applicants))
+	}
+	var links int64
+	f.st.DB().Model(&models.AssessmentLink{}).Where("company_id = ?", f.acme.ID).Count(&links)
+	if int(links) != ok[workflows.KindAssessmentLink] {
+		t.Errorf("%d assessment links stored, %d pushes answered 200: want equal", links, ok[workflows.KindAssessmentLink])
 	}
 	var deliveries int64
 	f.st.DB().Model(&models.HRSuiteDelivery{}).Where("company_id = ?", f.acme.ID).Count(&deliveries)

@@ -93,7 +93,8 @@ func (a *Activities) IngestHRSuiteDelivery(ctx context.Context, in HRSuiteIngest
 	// the company's pending runs then belong to other deliveries' ingests, which launch them
 	// (the reconciler too), so only a retry looks.
 	if activity.GetInfo(ctx).Attempt > 1 {
-		if err := a.launchPendingHeartbeating(ctx, co.ID, done); err != nil {
+		beat := func() { activity.RecordHeartbeat(ctx, done) }
+		if err := a.launchPending(ctx, co.ID, KindNewApplication, launchBatch, a.HRSuite.Launch, beat); err != nil {
 			log.WarnContext(ctx, "application runs not started; the reconciler starts them", "err", err)
 		}
 	}
@@ -158,36 +159,22 @@ func (a *Activities) launchHeartbeating(ctx context.Context, starts []models.Wor
 	return taken
 }
 
-// launchPendingHeartbeating launches the company's pending 'New Applications via Webhook' runs
-// a batch at a time, heartbeating progress (the chunks done) between batches: however many a
-// crashed attempt left and however slowly Temporal answers, the retry is not timed out before
-// it reaches its chunks.
-func (a *Activities) launchPendingHeartbeating(ctx context.Context, companyID uuid.UUID, progress int) error {
+// launchPending launches the company's pending starts of kind, batch at a time, calling beat
+// (when set) after each batch: however many a crashed attempt left and however slowly Temporal
+// answers, a heartbeating caller is not timed out. It stops at the first batch not taken.
+func (a *Activities) launchPending(ctx context.Context, companyID uuid.UUID, kind string, batch int,
+	launch func(context.Context, []models.WorkflowStart) error, beat func()) error {
 	for {
-		pending, err := a.Store.PendingCompanyStarts(ctx, companyID, KindNewApplication, launchBatch)
+		pending, err := a.Store.PendingCompanyStarts(ctx, companyID, kind, batch)
 		if err != nil || len(pending) == 0 {
 			return err
 		}
-		err = a.HRSuite.Launch(ctx, pending)
-		activity.RecordHeartbeat(ctx, progress)
-		if err != nil || len(pending) < launchBatch {
-			return err
+		err = launch(ctx, pending)
+		if beat != nil {
+			beat()
 		}
-	}
-}
-
-// launchPendingKind launches the company's pending starts of kind, a thousand at a time.
-func (a *Activities) launchPendingKind(ctx context.Context, companyID uuid.UUID, kind string, launch func(context.Context, []models.WorkflowStart) error) error {
-	for {
-		pending, err := a.Store.PendingCompanyStarts(ctx, companyID, kind, 1000)
-		if err != nil || len(pending) == 0 {
+		if err != nil || len(pending) < batch {
 			return err
-		}
-		if err := launch(ctx, pending); err != nil {
-			return err
-		}
-		if len(pending) < 1000 {
-			return nil
 		}
 	}
 }

@@ -92,7 +92,7 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 		return a.importRefused(ctx, in.CompanyID, err)
 	}
 	// Starts a crashed attempt committed but did not launch.
-	if err := a.launchPendingKind(ctx, co.ID, "new-job", a.Starts.Launch); err != nil {
+	if err := a.launchPending(ctx, co.ID, "new-job", 1000, a.Starts.Launch, nil); err != nil {
 		return res, err
 	}
 
@@ -144,7 +144,7 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 		}
 	}
 	// Starts a page could not launch (Temporal slow or away) get one more try before the pass ends.
-	if err := a.launchPendingKind(ctx, co.ID, "new-job", a.Starts.Launch); err != nil {
+	if err := a.launchPending(ctx, co.ID, "new-job", 1000, a.Starts.Launch, nil); err != nil {
 		log.WarnContext(ctx, "new-job runs not started; the next pass or the reconciler starts them", "err", err)
 	}
 	var cursor *time.Time

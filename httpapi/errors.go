@@ -105,15 +105,25 @@ func (s *server) fail(c *gin.Context, err error) {
 	c.AbortWithStatusJSON(resp.status, ErrorBody{Success: false, Message: msg, Code: resp.code})
 }
 
-// decodeJSON reads the request body into v: JSON only, one value, bounded by the body limit.
-func decodeJSON(c *gin.Context, v any) error {
-	ct := strings.ToLower(c.ContentType()) // media types are case-insensitive (RFC 9110 8.3.1)
+// readJSONBody reads a JSON request body: 415 unless the media type is JSON (compared
+// case-insensitively, RFC 9110 8.3.1), the body-limit and read errors as jsonError maps them.
+func readJSONBody(c *gin.Context) ([]byte, error) {
+	ct := strings.ToLower(c.ContentType())
 	if ct != "application/json" && !strings.HasSuffix(ct, "+json") {
-		return errContentType
+		return nil, errContentType
 	}
 	body, err := io.ReadAll(c.Request.Body)
 	if err != nil {
-		return jsonError(err)
+		return nil, jsonError(err)
+	}
+	return body, nil
+}
+
+// decodeJSON reads the request body into v: JSON only, one value, bounded by the body limit.
+func decodeJSON(c *gin.Context, v any) error {
+	body, err := readJSONBody(c)
+	if err != nil {
+		return err
 	}
 	// Text Postgres cannot store (NUL, bytes that are not UTF-8) is refused here, naming the field.
 	var bad *jsontext.Problem

@@ -2,9 +2,7 @@ package httpapi
 
 import (
 	"errors"
-	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -42,20 +40,14 @@ func (s *server) hrsuiteWebhook(c *gin.Context) {
 		s.fail(c, errNotHRSuite)
 		return
 	}
-	ct := strings.ToLower(c.ContentType())
-	if ct != "application/json" && !strings.HasSuffix(ct, "+json") {
-		s.fail(c, errContentType)
-		return
-	}
-	body, err := io.ReadAll(c.Request.Body)
-	var mbe *http.MaxBytesError
+	body, err := readJSONBody(c)
 	switch {
-	case errors.As(err, &mbe):
+	case errors.Is(err, errTooLarge):
 		s.fail(c, newError(http.StatusRequestEntityTooLarge, "BODY_TOO_LARGE",
 			"the delivery is larger than "+itoa(s.Config.HRSuiteMaxBody)+" bytes; split the report into several deliveries"))
 		return
 	case err != nil:
-		s.fail(c, jsonError(err))
+		s.fail(c, err)
 		return
 	}
 	rows, err := hrsuite.Count(body)

@@ -3,9 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -61,13 +59,9 @@ func (s *server) putWorkflow(c *gin.Context) {
 	if !ok {
 		return
 	}
-	if ct := strings.ToLower(c.ContentType()); ct != "application/json" {
-		s.fail(c, errContentType)
-		return
-	}
-	body, err := io.ReadAll(c.Request.Body)
+	body, err := readJSONBody(c)
 	if err != nil {
-		s.fail(c, jsonError(err))
+		s.fail(c, err)
 		return
 	}
 	var bad *jsontext.Problem

@@ -62,9 +62,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		back("invalid_target", "resource must be "+s.Resource(r))
 		return
 	}
-	if _, err := s.upstream(ctx, s.o.Base(r)+"/oauth/callback"); err != nil {
-		s.o.Log.ErrorContext(ctx, "oauth upstream", "err", err)
-		back("temporarily_unavailable", "sign-in through the identity provider is unavailable; retry later")
+	if _, ok := s.signInParty(r, back); !ok {
 		return
 	}
 	browser := newSecret("")
@@ -127,10 +125,8 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 		s.redirectError(w, r, a.RedirectURI, a.State, "access_denied", "the user declined the authorization")
 		return
 	}
-	p, err := s.upstream(ctx, s.o.Base(r)+"/oauth/callback")
-	if err != nil {
-		s.o.Log.ErrorContext(ctx, "oauth upstream", "err", err)
-		s.redirectError(w, r, a.RedirectURI, a.State, "temporarily_unavailable", "sign-in through the identity provider is unavailable; retry later")
+	p, ok := s.signInParty(r, func(code, desc string) { s.redirectError(w, r, a.RedirectURI, a.State, code, desc) })
+	if !ok {
 		return
 	}
 	state, verifier := newSecret(""), newSecret("")
@@ -156,10 +152,8 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request) {
 		s.redirectError(w, r, a.RedirectURI, a.State, "access_denied", "the identity provider refused the sign-in ("+e+")")
 		return
 	}
-	p, err := s.upstream(ctx, s.o.Base(r)+"/oauth/callback")
-	if err != nil {
-		s.o.Log.ErrorContext(ctx, "oauth upstream", "err", err)
-		s.redirectError(w, r, a.RedirectURI, a.State, "temporarily_unavailable", "sign-in through the identity provider is unavailable; retry later")
+	p, ok := s.signInParty(r, func(code, desc string) { s.redirectError(w, r, a.RedirectURI, a.State, code, desc) })
+	if !ok {
 		return
 	}
 	email, err := signedInEmail(ctx, p, q.Get("code"), a.UpstreamVerifier)
@@ -308,3 +302,16 @@ var consentPage = template.Must(template.New("consent").Parse(`<!doctype html><h
 
 var messagePage = template.Must(template.New("message").Parse(`<!doctype html><html><head><meta charset="utf-8">
 <title>{{.Title}}</title>` + pageStyle + `</head><body><h1>{{.Title}}</h1><p>{{.Message}}</p></body></html>`))
+
+// signInParty is the identity provider's relying party for this server's callback. When the
+// provider cannot be reached it logs why and sends the client temporarily_unavailable through
+// fail.
+func (s *Server) signInParty(r *http.Request, fail func(code, desc string)) (relyingParty, bool) {
+	p, err := s.upstream(r.Context(), s.o.Base(r)+"/oauth/callback")
+	if err != nil {
+		s.o.Log.ErrorContext(r.Context(), "oauth upstream", "err", err)
+		fail("temporarily_unavailable", "sign-in through the identity provider is unavailable; retry later")
+		return nil, false
+	}
+	return p, true
+}

@@ -46,13 +46,8 @@ func (s *Store) Authenticate(ctx context.Context, key string) (*models.Company, 
 	if err := s.db.WithContext(ctx).Where("prefix = ?", prefix).Find(&rows).Error; err != nil {
 		return nil, nil, fmt.Errorf("look up api key: %w", err)
 	}
-	var match *models.APIKey
-	for i := range rows {
-		if apikey.Matches(rows[i].KeyHash, key) {
-			match = &rows[i]
-		}
-	}
-	if match == nil {
+	match, ok := matchKey(rows, func(k *models.APIKey) []byte { return k.KeyHash }, key)
+	if !ok {
 		return nil, nil, ErrUnknownKey
 	}
 	if match.RevokedAt != nil {
@@ -135,4 +130,15 @@ func (s *Store) RevokeAPIKey(ctx context.Context, companyID uuid.UUID, ref strin
 		k.RevokedAt = &now
 	}
 	return &k, nil
+}
+
+// matchKey returns the row among those found by a key's clear prefix whose stored hash the whole
+// key matches (compared in constant time).
+func matchKey[T any](rows []T, hashOf func(*T) []byte, key string) (*T, bool) {
+	for i := range rows {
+		if apikey.Matches(hashOf(&rows[i]), key) {
+			return &rows[i], true
+		}
+	}
+	return nil, false
 }

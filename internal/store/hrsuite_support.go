@@ -314,24 +314,24 @@ func (s *Store) AuthenticateSupport(ctx context.Context, token string) (*models.
 	if err := s.db.WithContext(ctx).Where("prefix = ? AND revoked_at IS NULL", prefix).Find(&rows).Error; err != nil {
 		return nil, fmt.Errorf("look up support token: %w", err)
 	}
-	for _, t := range rows {
-		if !apikey.Matches(t.KeyHash, token) {
-			continue
-		}
-		var u models.User
-		if err := s.db.WithContext(ctx).First(&u, "id = ?", t.UserID).Error; err != nil {
-			if errors.Is(err, gorm.ErrRecordNotFound) {
-				return nil, ErrUnknownKey
-			}
-			return nil, fmt.Errorf("load support token user: %w", err)
-		}
-		if !u.IsPlatformAdmin {
-			return nil, ErrUnknownKey
-		}
-		if t.LastUsedAt == nil || time.Since(*t.LastUsedAt) > time.Minute {
-			s.db.WithContext(ctx).Model(&models.SupportToken{}).Where("id = ?", t.ID).Update("last_used_at", time.Now().UTC())
-		}
-		return &u, nil
+	t, ok := matchKey(rows, func(t *models.SupportToken) []byte { return t.KeyHash }, token)
+	if !ok {
+		return nil, ErrUnknownKey
 	}
-	return nil, ErrUnknownKey
+	var u models.User
+	if err := s.db.WithContext(ctx).First(&u, "id = ?", t.UserID).Error; err != nil {
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return nil, ErrUnknownKey // the user was deleted
+		}
+		return nil, fmt.Errorf("load support token user: %w", err)
+	}
+	if !u.IsPlatformAdmin {
+		return nil, ErrUnknownKey
+	}
+	if t.LastUsedAt == nil || time.Since(*t.LastUsedAt) > time.Minute {
+		if err := s.db.WithContext(ctx).Model(&models.SupportToken{}).Where("id = ?", t.ID).Update("last_used_at", time.Now().UTC()).Error; err != nil {
+			return nil, fmt.Errorf("record support token use: %w", err)
+		}
+	}
+	return &u, nil
 }

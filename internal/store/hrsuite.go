@@ -399,32 +399,19 @@ RETURNING a.id, a.external_id, a.candidate_id, a.job_id`, companyID, aext, model
 }
 
 // FinishHRSuiteDelivery counts the delivery's row outcomes and records them with the time of
-// this processing.
+// this processing, in one statement.
 func (s *Store) FinishHRSuiteDelivery(ctx context.Context, companyID, deliveryID uuid.UUID) (map[string]int, error) {
-	counts, err := s.hrsuiteCounts(s.db.WithContext(ctx), deliveryID)
+	var counts models.JSON[map[string]int]
+	err := s.db.WithContext(ctx).Raw(`
+UPDATE hrsuite_deliveries SET processed_at = now(), counts = (
+    SELECT coalesce(jsonb_object_agg(outcome, n), '{}') FROM (
+        SELECT outcome, count(*) AS n FROM hrsuite_rows WHERE delivery_id = ? GROUP BY outcome) x)
+WHERE company_id = ? AND id = ?
+RETURNING counts`, deliveryID, companyID, deliveryID).Row().Scan(&counts)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.db.WithContext(ctx).Exec(`UPDATE hrsuite_deliveries SET counts = ?, processed_at = now() WHERE company_id = ? AND id = ?`,
-		models.NewJSON(counts), companyID, deliveryID).Error; err != nil {
 		return nil, fmt.Errorf("record hr-suite delivery counts: %w", err)
 	}
-	return counts, nil
-}
-
-func (s *Store) hrsuiteCounts(db *gorm.DB, deliveryID uuid.UUID) (map[string]int, error) {
-	var rows []struct {
-		Outcome string
-		N       int
-	}
-	if err := db.Raw(`SELECT outcome, count(*) AS n FROM hrsuite_rows WHERE delivery_id = ? GROUP BY outcome`, deliveryID).Scan(&rows).Error; err != nil {
-		return nil, fmt.Errorf("count hr-suite row outcomes: %w", err)
-	}
-	out := make(map[string]int, len(rows))
-	for _, r := range rows {
-		out[r.Outcome] = r.N
-	}
-	return out, nil
+	return counts.V, nil
 }
 
 // sortTogether sorts keys and reorders each of vals alike.

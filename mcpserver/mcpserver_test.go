@@ -36,7 +36,17 @@ func newFixture(t *testing.T, vars ...string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"MCP_BASE_URL": "https://mcp.example.com", "MAX_BODY_BYTES": "65536"}
+	h := testServer(t, st, map[string]string{"MCP_BASE_URL": "https://mcp.example.com", "MAX_BODY_BYTES": "65536"}, vars...)
+	f := &fixture{srv: httptest.NewServer(h), st: st}
+	t.Cleanup(f.srv.Close)
+	f.acme, f.acmeKey = f.company(t, "acme", "Acme Corp")
+	_, f.otherKy = f.company(t, "globex", "Globex")
+	return f
+}
+
+// testServer is the tool server over st, configured by env and then vars (name, value pairs).
+func testServer(t *testing.T, st *store.Store, env map[string]string, vars ...string) http.Handler {
+	t.Helper()
 	for i := 0; i+1 < len(vars); i += 2 {
 		env[vars[i]] = vars[i+1]
 	}
@@ -53,11 +63,7 @@ func newFixture(t *testing.T, vars ...string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{srv: httptest.NewServer(h), st: st}
-	t.Cleanup(f.srv.Close)
-	f.acme, f.acmeKey = f.company(t, "acme", "Acme Corp")
-	_, f.otherKy = f.company(t, "globex", "Globex")
-	return f
+	return h
 }
 
 func (f *fixture) company(t *testing.T, slug, name string) (*models.Company, string) {

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
@@ -14,15 +13,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/devidp"
-	"github.com/recruitd/recruitd/internal/health"
-	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -50,24 +44,8 @@ func newOAuthFixture(t *testing.T, vars ...string) *oauthFixture {
 		t.Fatal(err)
 	}
 	f := &oauthFixture{st: st, base: "http://" + mcpLn.Addr().String(), issuer: "http://" + idpLn.Addr().String()}
-	env := map[string]string{"MCP_BASE_URL": f.base, "OIDC_ISSUER": f.issuer, "OIDC_CLIENT_ID": "recruitd-mcp",
-		"OIDC_CLIENT_SECRET": "dev-secret-dev-secret", "MAX_BODY_BYTES": "65536", "MCP_MAX_CONCURRENT_CALLS": "0"}
-	for i := 0; i+1 < len(vars); i += 2 {
-		env[vars[i]] = vars[i+1]
-	}
-	cfg, err := config.Load(func(k string) string { return env[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := prometheus.NewRegistry()
-	h, err := NewServer(Deps{
-		Log: slog.New(slog.DiscardHandler), Config: cfg, Store: st,
-		Health:  health.New(time.Second, map[string]health.Check{"postgres": st.Ping}),
-		Metrics: httpmetrics.New(reg), Gatherer: reg,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := testServer(t, st, map[string]string{"MCP_BASE_URL": f.base, "OIDC_ISSUER": f.issuer, "OIDC_CLIENT_ID": "recruitd-mcp",
+		"OIDC_CLIENT_SECRET": "dev-secret-dev-secret", "MAX_BODY_BYTES": "65536", "MCP_MAX_CONCURRENT_CALLS": "0"}, vars...)
 	mcpSrv := &httptest.Server{Listener: mcpLn, Config: &http.Server{Handler: h}}
 	mcpSrv.Start()
 	t.Cleanup(mcpSrv.Close)

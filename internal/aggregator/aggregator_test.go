@@ -11,7 +11,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/aggregator"
 	"github.com/recruitd/recruitd/internal/aggsim"
-	"github.com/recruitd/recruitd/internal/callbacks"
+	"github.com/recruitd/recruitd/internal/webhooksig"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -74,7 +74,7 @@ func TestVerifySignature(t *testing.T) {
 	header := func(id string, ts time.Time, sig string) http.Header {
 		return http.Header{"Webhook-Id": {id}, "Webhook-Timestamp": {strconv.FormatInt(ts.Unix(), 10)}, "Webhook-Signature": {sig}}
 	}
-	good := callbacks.Sign(secret, "e1", now, body)
+	good := webhooksig.Sign(secret, "e1", now, body)
 	tests := []struct {
 		name string
 		h    http.Header
@@ -85,8 +85,8 @@ func TestVerifySignature(t *testing.T) {
 		{"valid among others", header("e1", now, "v1,AAAA "+good), body, nil},
 		{"other body", header("e1", now, good), []byte(`{"id":"e2"}`), aggregator.ErrBadSignature},
 		{"other id", header("e2", now, good), body, aggregator.ErrBadSignature},
-		{"other secret", header("e1", now, callbacks.Sign("whsec_b3RoZXI=", "e1", now, body)), body, aggregator.ErrBadSignature},
-		{"too old", header("e1", now.Add(-6*time.Minute), callbacks.Sign(secret, "e1", now.Add(-6*time.Minute), body)), body, aggregator.ErrTimestamp},
+		{"other secret", header("e1", now, webhooksig.Sign("whsec_b3RoZXI=", "e1", now, body)), body, aggregator.ErrBadSignature},
+		{"too old", header("e1", now.Add(-6*time.Minute), webhooksig.Sign(secret, "e1", now.Add(-6*time.Minute), body)), body, aggregator.ErrTimestamp},
 		{"missing", http.Header{}, body, aggregator.ErrNoSignature},
 	}
 	for _, tt := range tests {

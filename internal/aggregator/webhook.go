@@ -2,17 +2,15 @@ package aggregator
 
 import (
 	"bytes"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/recruitd/recruitd/internal/callbacks"
+	"github.com/recruitd/recruitd/internal/webhooksig"
 )
 
 // Webhook event types.
@@ -108,34 +106,17 @@ func ParseEvent(body []byte) (Event, error) {
 
 // Errors of VerifySignature; none carries a secret or a header value.
 var (
-	ErrNoSignature  = errors.New("missing webhook-id, webhook-timestamp or webhook-signature")
-	ErrTimestamp    = errors.New("webhook-timestamp outside the tolerance")
-	ErrBadSignature = errors.New("no matching webhook-signature")
+	ErrNoSignature  = webhooksig.ErrMissingHeader
+	ErrTimestamp    = webhooksig.ErrTimestamp
+	ErrBadSignature = webhooksig.ErrSignature
 )
 
 // VerifySignature checks a Standard Webhooks delivery: webhook-id, webhook-timestamp (unix
-// seconds, within callbacks.Tolerance of now) and one matching "v1," signature of the raw body
+// seconds, within webhooksig.Tolerance of now) and one matching "v1," signature of the raw body
 // under secret, compared in constant time. It returns the signed timestamp.
 func VerifySignature(h http.Header, body []byte, secret string, now time.Time) (time.Time, error) {
-	id, tsText, sigs := h.Get("Webhook-Id"), h.Get("Webhook-Timestamp"), h.Get("Webhook-Signature")
-	if id == "" || tsText == "" || sigs == "" || secret == "" {
-		return time.Time{}, ErrNoSignature
+	if secret == "" {
+		return time.Time{}, fmt.Errorf("%w: no webhook secret configured", ErrNoSignature)
 	}
-	sec, err := strconv.ParseInt(tsText, 10, 64)
-	if err != nil {
-		return time.Time{}, ErrTimestamp
-	}
-	ts := time.Unix(sec, 0)
-	if d := now.Sub(ts); d > callbacks.Tolerance || d < -callbacks.Tolerance {
-		return time.Time{}, ErrTimestamp
-	}
-	want := []byte(callbacks.Sign(secret, id, ts, body))
-	ok := 0
-	for _, sig := range strings.Fields(sigs) {
-		ok |= subtle.ConstantTimeCompare([]byte(sig), want)
-	}
-	if ok != 1 {
-		return time.Time{}, ErrBadSignature
-	}
-	return ts, nil
+	return webhooksig.Verify(h, body, secret, now)
 }

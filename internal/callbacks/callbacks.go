@@ -354,7 +354,7 @@ func classify(ctx context.Context, err error) string {
 // readBody reads at most drainBody bytes of an answer and returns its start, redacted and
 // cleaned for storage. Read errors are ignored: the status code already decided the attempt.
 func readBody(r io.Reader, t Target) string {
-	secrets := []string{t.CallbackSecret, t.SigningSecret, strings.TrimPrefix(t.SigningSecret, signingPrefix)}
+	secrets := []string{t.CallbackSecret, t.SigningSecret, strings.TrimPrefix(t.SigningSecret, "whsec_")}
 	// Read past keepBody by the longest secret, so one straddling the cut is still redacted.
 	want := keepBody + utf8.UTFMax
 	for _, sec := range secrets {

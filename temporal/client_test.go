@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	enumspb "go.temporal.io/api/enums/v1"
+
 	"github.com/recruitd/recruitd/internal/config"
 )
 
@@ -44,10 +46,10 @@ func TestTLSConfig(t *testing.T) {
 func TestSearchAttributesAreKeywords(t *testing.T) {
 	names := map[string]bool{}
 	for _, sa := range SearchAttributes() {
-		if sa.Type != "Keyword" || names[sa.Name] {
-			t.Errorf("search attribute %+v: want a unique Keyword", sa)
+		if sa.GetValueType() != enumspb.INDEXED_VALUE_TYPE_KEYWORD || names[sa.GetName()] {
+			t.Errorf("search attribute %s (%s): want a unique Keyword", sa.GetName(), sa.GetValueType())
 		}
-		names[sa.Name] = true
+		names[sa.GetName()] = true
 	}
 	for _, want := range []string{"CompanySlug", "InterviewerId", "WorkflowTrigger", "Outcome", "ApplicationStatus"} {
 		if !names[want] {

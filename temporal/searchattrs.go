@@ -1,23 +1,20 @@
 package temporal
 
 import (
-	"github.com/recruitd/recruitd/internal/devstack"
+	sdktemporal "go.temporal.io/sdk/temporal"
+
 	"github.com/recruitd/recruitd/workflows"
 )
 
-// SearchAttribute is a custom search attribute as the Temporal CLI names it
-// (`temporal operator search-attribute create --name N --type T`).
-type SearchAttribute = devstack.SearchAttribute
-
-// SearchAttributes lists every custom search attribute recruitd's workflows use (the typed keys
-// live with the workflows, in workflows.SearchAttributeKeys). `make dev` and the test harness
-// register them on the dev server; production operators register them once per namespace (see
-// README, "Temporal search attributes").
-func SearchAttributes() []SearchAttribute {
+// SearchAttributes lists every custom search attribute recruitd's workflows use, as the SDK's
+// typed keys (they live with the workflows, in workflows.SearchAttributeKeys). `make dev` and the
+// test harness register them on the dev server; production operators register them once per
+// namespace (see README, "Temporal search attributes").
+func SearchAttributes() []sdktemporal.SearchAttributeKey {
 	keys := workflows.SearchAttributeKeys()
-	out := make([]SearchAttribute, 0, len(keys))
+	out := make([]sdktemporal.SearchAttributeKey, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, SearchAttribute{Name: k.GetName(), Type: "Keyword"})
+		out = append(out, k)
 	}
 	return out
 }

@@ -114,8 +114,8 @@ func TestComposeFile(t *testing.T) {
 
 	setup := strings.Join(toStrings(f.Services["temporal-setup"].Command), " ")
 	for _, sa := range rtemporal.SearchAttributes() {
-		if !strings.Contains(setup, sa.Name) {
-			t.Errorf("temporal-setup does not register search attribute %s", sa.Name)
+		if !strings.Contains(setup, sa.GetName()) {
+			t.Errorf("temporal-setup does not register search attribute %s", sa.GetName())
 		}
 	}
 	if _, ok := f.Volumes["pgdata"]; !ok {

@@ -20,6 +20,7 @@ import (
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
+	sdktemporal "go.temporal.io/sdk/temporal"
 	"golang.org/x/sys/unix"
 )
 
@@ -217,15 +218,15 @@ func TestTemporalInMemory(t *testing.T) {
 	assertGone(t, "temporal after Stop", pid)
 }
 
-func assertAttributes(t *testing.T, c client.Client, namespace string, want []SearchAttribute) {
+func assertAttributes(t *testing.T, c client.Client, namespace string, want []sdktemporal.SearchAttributeKey) {
 	t.Helper()
 	resp, err := c.OperatorService().ListSearchAttributes(t.Context(), &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, sa := range want {
-		if got := resp.GetCustomAttributes()[sa.Name].String(); got != sa.Type {
-			t.Errorf("search attribute %s in %s: type %q, want %q", sa.Name, namespace, got, sa.Type)
+		if got := resp.GetCustomAttributes()[sa.GetName()]; got != sa.GetValueType() {
+			t.Errorf("search attribute %s in %s: type %s, want %s", sa.GetName(), namespace, got, sa.GetValueType())
 		}
 	}
 }
@@ -392,7 +393,7 @@ func TestRepoRoot(t *testing.T) {
 	}
 }
 
-// testAttributes stands in for recruitd's attributes (the temporal package imports devstack).
-func testAttributes() []SearchAttribute {
-	return []SearchAttribute{{Name: "CompanySlug", Type: "Keyword"}, {Name: "Outcome", Type: "Keyword"}, {Name: "WorkflowTrigger", Type: "Keyword"}}
+// testAttributes stands in for recruitd's attributes (temporal.SearchAttributes), which devstack does not import.
+func testAttributes() []sdktemporal.SearchAttributeKey {
+	return []sdktemporal.SearchAttributeKey{sdktemporal.NewSearchAttributeKeyKeyword("CompanySlug"), sdktemporal.NewSearchAttributeKeyKeyword("Outcome"), sdktemporal.NewSearchAttributeKeyKeyword("WorkflowTrigger")}
 }

@@ -23,6 +23,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
+	sdktemporal "go.temporal.io/sdk/temporal"
 )
 
 // TemporalCLIModule is the `go install` target of the Temporal CLI. Later versions cannot be
@@ -90,18 +91,12 @@ type TemporalOptions struct {
 	Headless bool
 	// Namespace is created at launch (default "default").
 	Namespace string
-	// SearchAttributes are registered on Namespace, usually temporal.SearchAttributes().
-	SearchAttributes []SearchAttribute
+	// SearchAttributes are registered on Namespace, usually temporal.SearchAttributes(): the
+	// SDK's typed keys, so devstack needs nothing of the worker and the worker nothing of devstack.
+	SearchAttributes []sdktemporal.SearchAttributeKey
 	// LogFile receives the server's output (appended); "" discards it, keeping the tail for errors.
 	LogFile string
 	Log     *slog.Logger
-}
-
-// SearchAttribute is a custom search attribute: its name and Temporal type ("Keyword", "Int"...).
-// The temporal package's SearchAttribute is this type, so devstack needs nothing of the worker.
-type SearchAttribute struct {
-	Name string
-	Type string
 }
 
 // Temporal is a running Temporal dev server (`temporal server start-dev`).
@@ -162,11 +157,7 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 	}
 	attrs := make(map[string]enumspb.IndexedValueType, len(o.SearchAttributes))
 	for _, sa := range o.SearchAttributes {
-		typ, err := enumspb.IndexedValueTypeFromString(sa.Type)
-		if err != nil {
-			return nil, fmt.Errorf("start temporal: search attribute %s: %w", sa.Name, err)
-		}
-		attrs[sa.Name] = typ
+		attrs[sa.GetName()] = sa.GetValueType()
 	}
 
 	args := []string{"server", "start-dev",
@@ -186,7 +177,7 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 		args = append(args, "--namespace", o.Namespace)
 	}
 	for _, sa := range o.SearchAttributes {
-		args = append(args, "--search-attribute", sa.Name+"="+sa.Type)
+		args = append(args, "--search-attribute", sa.GetName()+"="+sa.GetValueType().String())
 	}
 
 	tail := &tailBuffer{max: 16 << 10}

@@ -11,7 +11,7 @@
 //
 // Inputs that take a companyId embed CompanyArg; Add resolves it against the caller and loads the
 // company in the call's snapshot before the handler runs, so call.Company is always a company
-// the caller may see. Outputs embed Notices so
+// the caller may see (OptionalCompanyArg: or nil, for a caller without one who named none). Outputs embed Notices so
 // that clamped arguments are reported in structuredContent as well as in the text.
 package toolkit
 
@@ -91,6 +91,15 @@ func (a CompanyArg) companyArg() string { return a.CompanyID }
 
 type scoped interface{ companyArg() string }
 
+// OptionalCompanyArg is CompanyArg for a tool that also answers callers without a company of
+// their own (listCompanies, for a platform admin without memberships): when such a caller omits
+// companyId, the handler runs with call.Company nil instead of the call being refused.
+type OptionalCompanyArg struct{ CompanyArg }
+
+func (OptionalCompanyArg) companyOptional() {}
+
+type companyOptional interface{ companyOptional() }
+
 // Notices lists what the server changed or could not honour in the request (clamped values,
 // ignored context); embed it in outputs.
 // (The field is not named Notices: Go would hide a field named like its embedded struct, and
@@ -118,7 +127,7 @@ type Call struct {
 	// opens it before the handler runs and rolls it back after.
 	DB Querier
 	// Company is the company the call is scoped to, loaded in DB; nil for tools without
-	// CompanyArg.
+	// CompanyArg, and for OptionalCompanyArg when the caller has no company and named none.
 	Company *models.Company
 	// Now is the call's clock reading, for default windows.
 	Now time.Time
@@ -204,7 +213,11 @@ func run[In, Out any](ctx context.Context, e *Env, req *mcp.CallToolRequest, in 
 	sc, scoped := any(in).(scoped)
 	if scoped {
 		id, err := caller.Company(sc.companyArg())
-		if err != nil {
+		_, optional := any(in).(companyOptional)
+		switch {
+		case optional && errors.Is(err, ErrNoDefaultCompany):
+			scoped = false // no company: the handler answers without one
+		case err != nil:
 			return zero, nil, &toolError{err.Error()}
 		}
 		companyID = id

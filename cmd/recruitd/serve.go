@@ -60,6 +60,11 @@ func serveCmd(e *env, which string) *cobra.Command {
 					return err
 				}
 			}
+			if comp.mcp {
+				if err := cfg.RequireMCPHTTPS(); err != nil {
+					return err
+				}
+			}
 			return serve(cmd.Context(), cfg, log, e.stdout, comp, nil)
 		},
 	}

@@ -37,7 +37,7 @@ type Config struct {
 	MetricsToken      string `env:"METRICS_TOKEN" secret:"true" doc:"Bearer token a scraper sends for /metrics on the api and mcp listeners. Empty: /metrics there answers loopback clients only (the worker's metrics listener is private)."`
 	WorkerMetricsAddr string `env:"WORKER_METRICS_ADDR" default:"127.0.0.1:9464" doc:"Listen address of /healthz, /readyz and /metrics of a standalone worker."`
 	PublicBaseURL     string `env:"PUBLIC_BASE_URL" doc:"External base URL of the REST API ({base_url}); used in links. Empty: http:// and API_ADDR's host and port (localhost for an unspecified host such as 0.0.0.0)."`
-	MCPBaseURL        string `env:"MCP_BASE_URL" doc:"External base URL of the tool server ({mcp_url}); used in WWW-Authenticate and OAuth metadata. Empty: http:// and MCP_ADDR's host and port (localhost for an unspecified host such as 0.0.0.0)."`
+	MCPBaseURL        string `env:"MCP_BASE_URL" doc:"External base URL of the tool server ({mcp_url}); used in WWW-Authenticate and OAuth metadata. Empty: http:// and MCP_ADDR's host and port (localhost for an unspecified host such as 0.0.0.0). recruitd mcp refuses an http:// one unless MCP_ADDR is loopback: set https:// with MCP_TLS_CERT or a TLS front in MCP_TRUSTED_PROXIES."`
 	MCPAllowedOrigins string `env:"MCP_ALLOWED_ORIGINS" doc:"Comma-separated browser origins (scheme://host[:port]) allowed to call /mcp besides MCP_BASE_URL's own. A request with any other Origin header gets 403; requests without one (scripts, agents) are unaffected."`
 	AppURL            string `env:"APP_URL" default:"http://localhost:3000" doc:"Base URL of the product's web app; deep links to candidates, jobs and sessions."`
 
@@ -350,6 +350,34 @@ func (c *Config) RequireMessagingMode() error {
 		return errors.New("MESSAGING_MODE is not set: set MESSAGING_MODE=live to send through SMTP and Twilio, or MESSAGING_MODE=outbox to print messages instead of sending them (development only)")
 	}
 	return nil
+}
+
+// RequireMCPHTTPS reports why the tool server must not start (recruitd mcp): it is HTTPS only
+// (spec, Authentication / Tool server, rule 5), so an http:// MCP_BASE_URL is allowed only while
+// MCP_ADDR listens on loopback alone, where only this host can reach it. recruitd dev, whose
+// tool server is on loopback by default, does not call it.
+func (c *Config) RequireMCPHTTPS() error {
+	if u, err := url.Parse(c.MCPBaseURL); err == nil && u.Scheme == "https" || LoopbackOnly(c.MCPAddr) {
+		return nil
+	}
+	return fmt.Errorf("MCP_BASE_URL is %s while MCP_ADDR %s is reachable from other hosts, and the tool server is HTTPS only: "+
+		"set MCP_BASE_URL to its public https:// address, and either MCP_TLS_CERT and MCP_TLS_KEY (the tool server terminates TLS itself) "+
+		"or MCP_TRUSTED_PROXIES to the address of the TLS front that forwards to it; "+
+		"for local use only, listen on loopback instead (MCP_ADDR=127.0.0.1:8081)", c.MCPBaseURL, c.MCPAddr)
+}
+
+// LoopbackOnly reports whether a listen address (host:port) accepts connections from this host
+// only: a loopback IP address or localhost. An empty or unspecified host listens everywhere.
+func LoopbackOnly(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // secretParam matches query parameter names whose values are secrets.

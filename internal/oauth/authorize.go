@@ -34,7 +34,8 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		s.page(w, http.StatusBadRequest, "Unknown client", err.Error())
 		return
 	}
-	if redirectURI == "" && len(client.RedirectURIs) == 1 {
+	redirectGiven := redirectURI != ""
+	if !redirectGiven && len(client.RedirectURIs) == 1 {
 		redirectURI = client.RedirectURIs[0]
 	}
 	if !redirectMatches(client.RedirectURIs, redirectURI) {
@@ -67,7 +68,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	}
 	browser := newSecret("")
 	a := &store.OAuthAuthorization{
-		ClientID: client.ID, RedirectURI: redirectURI, State: q.Get("state"), CodeChallenge: q.Get("code_challenge"),
+		ClientID: client.ID, RedirectURI: redirectURI, RedirectURIGiven: redirectGiven, State: q.Get("state"), CodeChallenge: q.Get("code_challenge"),
 		Resource: s.Resource(r), Scope: Scope, BrowserHash: hash(browser), ExpiresAt: s.o.Now().Add(AuthorizationTTL),
 	}
 	if err := s.o.Store.CreateOAuthAuthorization(ctx, a); err != nil {
@@ -178,7 +179,7 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request) {
 	}
 	code := newSecret(codePrefix)
 	g := &store.OAuthGrant{ClientID: a.ClientID, UserID: user.ID, Resource: a.Resource, Scope: a.Scope,
-		RedirectURI: a.RedirectURI, CodeChallenge: a.CodeChallenge, CodeExpiresAt: s.o.Now().Add(CodeTTL)}
+		RedirectURI: a.RedirectURI, RedirectURIGiven: a.RedirectURIGiven, CodeChallenge: a.CodeChallenge, CodeExpiresAt: s.o.Now().Add(CodeTTL)}
 	if err := s.o.Store.CreateOAuthGrant(ctx, g, hash(code)); err != nil {
 		s.serverError(ctx, w, "create oauth grant", err)
 		return

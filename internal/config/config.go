@@ -70,7 +70,7 @@ type Config struct {
 	AuthFailureLimit       float64       `env:"AUTH_FAILURE_LIMIT" default:"1" doc:"Failed authentications per second per client IP (token bucket; 0 turns it off); once spent, that IP gets 429 with Retry-After before any key lookup."`
 	AuthFailureBurst       int           `env:"AUTH_FAILURE_BURST" default:"20" doc:"Burst size of the per-IP failed-authentication limit."`
 	MCPMaxConcurrentCalls  int           `env:"MCP_MAX_CONCURRENT_CALLS" default:"4" doc:"Tool-server requests one API key may have in flight at once (0: no cap); more get 429 with Retry-After."`
-	MCPStatementTimeout    time.Duration `env:"MCP_STATEMENT_TIMEOUT" default:"30s" doc:"statement_timeout of the tool server's database connections: no tool call holds a connection longer."`
+	MCPToolTimeout         time.Duration `env:"MCP_TOOL_TIMEOUT" default:"60s" doc:"How long one tool call may take (the spec allows searches over very large pools up to 60 s), 1s to 110s; its database statements stop when it ends, and it is the statement_timeout of the tool server's connections. Replaces MCP_STATEMENT_TIMEOUT."`
 	MCPTLSCert             string        `env:"MCP_TLS_CERT" doc:"Certificate file (PEM) with which the tool server terminates TLS itself; with MCP_TLS_KEY. Empty: plain http, for a TLS front or local development."`
 	MCPTLSKey              string        `env:"MCP_TLS_KEY" doc:"Private key file (PEM) of MCP_TLS_CERT."`
 	MCPTrustedProxies      string        `env:"MCP_TRUSTED_PROXIES" doc:"Comma-separated IP addresses or CIDR prefixes of TLS fronts whose X-Forwarded-Proto the tool server believes. When MCP_BASE_URL is https, plain http from anyone else (loopback and the probes excepted) gets 421; https responses carry HSTS."`
@@ -137,6 +137,9 @@ func Load(getenv func(string) string) (*Config, error) {
 				errs = append(errs, fmt.Errorf("%s default %q: %w", name, raw, err))
 			}
 		}
+	}
+	if strings.TrimSpace(getenv("MCP_STATEMENT_TIMEOUT")) != "" {
+		errs = append(errs, errors.New("MCP_STATEMENT_TIMEOUT: replaced by MCP_TOOL_TIMEOUT, which bounds a whole tool call and its statements"))
 	}
 	if c.PublicBaseURL == "" {
 		c.PublicBaseURL = ListenURL(c.APIAddr)
@@ -285,8 +288,8 @@ func (c *Config) validate() []error {
 	}
 	check("OAUTH_REGISTRATION_BURST", inRange(int64(c.OAuthRegistrationBurst), 1, 100000))
 	check("MCP_MAX_CONCURRENT_CALLS", inRange(int64(c.MCPMaxConcurrentCalls), 0, 10000))
-	if c.MCPStatementTimeout < time.Second {
-		check("MCP_STATEMENT_TIMEOUT", errors.New("must be at least 1s"))
+	if c.MCPToolTimeout < time.Second || c.MCPToolTimeout > 110*time.Second {
+		check("MCP_TOOL_TIMEOUT", errors.New("must be between 1s and 110s (the listener's 2-minute write timeout must cover the answer)"))
 	}
 	check("MAX_BODY_BYTES", inRange(c.MaxBodyBytes, 1024, 64<<20))
 	check("HRSUITE_MAX_BODY_BYTES", inRange(c.HRSuiteMaxBody, 1024, 256<<20))

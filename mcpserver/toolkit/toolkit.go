@@ -21,10 +21,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -40,7 +42,8 @@ import (
 // (a job UUID), for clients embedded in a job's page. An explicit positionId wins over it.
 const JobContextMetaKey = "io.recruitd/jobId"
 
-// MaxToolDuration bounds one tool call; the spec allows searches up to 60 seconds.
+// MaxToolDuration bounds one tool call unless Env.ToolTimeout says otherwise; the spec allows
+// searches up to 60 seconds.
 const MaxToolDuration = 60 * time.Second
 
 // Env holds what tools need; one per server.
@@ -51,6 +54,16 @@ type Env struct {
 	Metrics *Metrics
 	// Now is the clock of default date windows; time.Now when nil.
 	Now func() time.Time
+	// ToolTimeout bounds one tool call, its statements included (MCP_TOOL_TIMEOUT); 0 means
+	// MaxToolDuration.
+	ToolTimeout time.Duration
+}
+
+func (e *Env) toolTimeout() time.Duration {
+	if e.ToolTimeout > 0 {
+		return e.ToolTimeout
+	}
+	return MaxToolDuration
 }
 
 func (e *Env) now() time.Time {
@@ -170,7 +183,7 @@ func Add[In, Out any](s *mcp.Server, env *Env, tool *mcp.Tool, h Handler[In, Out
 		start := time.Now()
 		ctx, unbind := boundToRequest(ctx)
 		defer unbind()
-		ctx, cancel := context.WithTimeout(ctx, MaxToolDuration)
+		ctx, cancel := context.WithTimeout(ctx, env.toolTimeout())
 		defer cancel()
 		out, text, err := run(ctx, env, req, in, h)
 		outcome := "ok"
@@ -233,6 +246,12 @@ func run[In, Out any](ctx context.Context, e *Env, req *mcp.CallToolRequest, in 
 	if !ok {
 		return zero, nil, fmt.Errorf("begin the call's snapshot: connection pool %T is not a *sql.Tx", tx.Statement.ConnPool)
 	}
+	// The snapshot's statements end with the call, whatever the connection's own timeout.
+	if ms, ok := statementTimeout(ctx); ok {
+		if _, err := db.ExecContext(ctx, `SELECT set_config('statement_timeout', $1, true)`, ms); err != nil {
+			return zero, nil, fmt.Errorf("bound the call's statements: %w", err)
+		}
+	}
 	call.DB = db
 	if scoped {
 		var c models.Company
@@ -252,8 +271,8 @@ func run[In, Out any](ctx context.Context, e *Env, req *mcp.CallToolRequest, in 
 	}
 	out, text, err := h(ctx, call, in)
 	if err != nil {
-		if ctx.Err() != nil && !isToolError(err) {
-			return zero, nil, Errorf("the request was cancelled or took longer than %s", MaxToolDuration)
+		if (ctx.Err() != nil || isQueryCanceled(err)) && !isToolError(err) {
+			return zero, nil, Errorf("the request was cancelled or took longer than %s", e.toolTimeout())
 		}
 		return zero, nil, err
 	}
@@ -267,6 +286,24 @@ func run[In, Out any](ctx context.Context, e *Env, req *mcp.CallToolRequest, in 
 		text.prependNotices(call.notices)
 	}
 	return out, text, nil
+}
+
+// statementTimeout is the statement_timeout (milliseconds, for set_config) that ends a statement
+// when ctx does: what remains until its deadline, at least 1 ms; false without a deadline. A
+// statement then stops in Postgres too, not only in the client that gave up on it.
+func statementTimeout(ctx context.Context) (string, bool) {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return "", false
+	}
+	return strconv.FormatInt(max(1, time.Until(dl).Milliseconds()), 10), true
+}
+
+// isQueryCanceled reports a statement Postgres cancelled (statement_timeout, or a cancel request
+// sent when the call's context ended).
+func isQueryCanceled(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "57014"
 }
 
 // toolError is an error meant for the client (bad arguments, feature off, not found).

@@ -19,7 +19,8 @@ func registerCompanies(s *mcp.Server, env *toolkit.Env) {
 		Title: "List accessible companies",
 		Description: "Lists the companies you may query, with their ids. Call it first to map a company name to the " +
 			"companyId that every other tool accepts; the first company listed is the default when companyId is omitted. " +
-			"Platform admins see every company and may filter by name with query. companyId, like every tool's, names a " +
+			"Platform admins see every company and may filter by name with query; an admin without a company of their own has " +
+			"no default and passes companyId to every other tool. companyId, like every tool's, names a " +
 			"company you may query (refused otherwise); the list marks it as selected.",
 	}, listCompanies)
 }
@@ -27,7 +28,7 @@ func registerCompanies(s *mcp.Server, env *toolkit.Env) {
 // ListCompaniesInput are listCompanies' arguments.
 type ListCompaniesInput struct {
 	Query string `json:"query,omitempty" jsonschema:"substring filter on company names; only platform admins, who may list every company, use it"`
-	toolkit.CompanyArg
+	toolkit.OptionalCompanyArg
 }
 
 // CompanyEntry is one listed company.
@@ -45,7 +46,7 @@ type ListCompaniesOutput struct {
 	Companies []CompanyEntry `json:"companies"`
 	Truncated bool           `json:"truncated,omitempty"`
 	// SelectedCompanyID is the call's company (companyId, else the primary company).
-	SelectedCompanyID string `json:"selectedCompanyId" jsonschema:"the company named by companyId; the primary company when companyId is omitted"`
+	SelectedCompanyID string `json:"selectedCompanyId" jsonschema:"the company named by companyId; the primary company when companyId is omitted; empty for a platform admin without a company of their own who named none"`
 	toolkit.Notices
 }
 
@@ -55,8 +56,11 @@ func listCompanies(ctx context.Context, call *toolkit.Call, in ListCompaniesInpu
 	if len(call.Caller.CompanyIDs) > 0 {
 		primary = call.Caller.CompanyIDs[0]
 	}
-	selected := call.Company.ID
-	out.SelectedCompanyID = selected.String()
+	var selected uuid.UUID
+	if call.Company != nil {
+		selected = call.Company.ID
+		out.SelectedCompanyID = selected.String()
+	}
 	db := call.DB
 	var (
 		q    string
@@ -112,7 +116,14 @@ func listCompanies(ctx context.Context, call *toolkit.Call, in ListCompaniesInpu
 	}
 	t.Table([]string{"Name", "companyId", "Slug", ""}, rowsOut, "No companies.")
 	t.Blank()
-	t.Line("This call's company: %s (%s).", call.Company.Name, call.Company.ID)
+	switch {
+	case call.Company != nil:
+		t.Line("This call's company: %s (%s).", call.Company.Name, call.Company.ID)
+	case call.Caller.PlatformAdmin:
+		t.Line("You are a platform admin without a company of your own: pass companyId to every other tool.")
+	default:
+		t.Line("You belong to no company, so no tool has data for you; ask an administrator for access.")
+	}
 	return out, &t, nil
 }
 

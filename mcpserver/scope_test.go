@@ -133,7 +133,7 @@ func TestConcurrentCallsPerKey(t *testing.T) {
 }
 
 func TestStatementTimeoutOnToolServerConnections(t *testing.T) {
-	cfg, err := config.Load(func(k string) string { return map[string]string{"MCP_STATEMENT_TIMEOUT": "7s"}[k] })
+	cfg, err := config.Load(func(k string) string { return map[string]string{"MCP_TOOL_TIMEOUT": "7s"}[k] })
 	if err != nil {
 		t.Fatal(err)
 	}

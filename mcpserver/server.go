@@ -37,11 +37,12 @@ import (
 // it saves, hash aggregates over a job's or a window's sessions should not spill to disk, and
 // every statement is planned for its arguments: the best plan for a window depends on its width
 // (an index range for a day, a scan for a year), and a cached generic plan would keep one for all.
-// statement_timeout (MCP_STATEMENT_TIMEOUT) keeps any one statement from holding a connection.
+// statement_timeout is the tool-call bound (MCP_TOOL_TIMEOUT), for the statements outside a tool
+// call (authentication); inside one, toolkit bounds them by what remains of the call.
 func PostgresSettings(cfg *config.Config) map[string]string {
 	return map[string]string{
 		"jit": "off", "work_mem": "64MB", "plan_cache_mode": "force_custom_plan",
-		"statement_timeout": strconv.FormatInt(cfg.MCPStatementTimeout.Milliseconds(), 10),
+		"statement_timeout": strconv.FormatInt(cfg.MCPToolTimeout.Milliseconds(), 10),
 	}
 }
 
@@ -76,7 +77,8 @@ func NewServer(d Deps) (http.Handler, error) {
 			"Every tool takes an optional companyId; call listCompanies to see which companies you may query.",
 		Logger: d.Log.With("component", "mcp"),
 	})
-	env := &toolkit.Env{Store: d.Store, Links: links.New(d.Config.AppURL), Log: d.Log.With("component", "mcp"), Metrics: d.ToolMetrics}
+	env := &toolkit.Env{Store: d.Store, Links: links.New(d.Config.AppURL), Log: d.Log.With("component", "mcp"), Metrics: d.ToolMetrics,
+		ToolTimeout: d.Config.MCPToolTimeout}
 	Register(srv, env)
 	transport := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -95,6 +97,20 @@ func TestComposeFile(t *testing.T) {
 		t.Error("api and mcp must listen on all interfaces inside their containers")
 	}
 
+	// The tool server listens on 0.0.0.0 in its container, so it starts only with an https://
+	// MCP_BASE_URL: the file has no http default, it makes the operator set one.
+	mcpEnv := map[string]string{}
+	for k, v := range f.Services["mcp"].Environment {
+		mcpEnv[k] = composeDefault(fmt.Sprint(v))
+	}
+	if cfg, err := config.Load(func(k string) string { return mcpEnv[k] }); err != nil {
+		t.Errorf("mcp configuration: %v", err)
+	} else if err := cfg.RequireMCPHTTPS(); err != nil {
+		if raw := fmt.Sprint(f.Services["mcp"].Environment["MCP_BASE_URL"]); !strings.HasPrefix(raw, "${MCP_BASE_URL:?") || !strings.Contains(raw, "https://") {
+			t.Errorf("mcp would refuse to start (%v) and MCP_BASE_URL = %q does not require an https:// address", err, raw)
+		}
+	}
+
 	deps := map[string]map[string]string{
 		"temporal":       {"postgres": "service_healthy"},
 		"temporal-ui":    {"temporal": "service_healthy"},
@@ -122,6 +138,19 @@ func TestComposeFile(t *testing.T) {
 		t.Error("postgres data is not on a named volume")
 	}
 }
+
+// composeDefault is what Compose substitutes for a value when its variables are unset: the
+// default of ${VAR:-default}, nothing for ${VAR} or ${VAR:?message} (which Compose refuses).
+func composeDefault(v string) string {
+	return composeVar.ReplaceAllStringFunc(v, func(m string) string {
+		if _, def, ok := strings.Cut(m[2:len(m)-1], ":-"); ok {
+			return def
+		}
+		return ""
+	})
+}
+
+var composeVar = regexp.MustCompile(`\$\{[^}]*\}`)
 
 func toStrings(v any) []string {
 	var out []string

@@ -60,6 +60,11 @@ func serveCmd(e *env, which string) *cobra.Command {
 					return err
 				}
 			}
+			if comp.mcp {
+				if err := cfg.RequireMCPHTTPS(); err != nil {
+					return err
+				}
+			}
 			return serve(cmd.Context(), cfg, log, e.stdout, comp, nil)
 		},
 	}
@@ -183,7 +188,7 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 			Handler:           h,
 			ReadHeaderTimeout: 10 * time.Second,
 			ReadTimeout:       30 * time.Second,
-			// No answer runs unbounded: tool calls end within toolkit.MaxToolDuration and every
+			// No answer runs unbounded: tool calls end within MCP_TOOL_TIMEOUT (at most 110 s) and every
 			// request's database and Temporal calls have their own shorter limits.
 			WriteTimeout: 2 * time.Minute,
 			IdleTimeout:  120 * time.Second,

@@ -37,7 +37,7 @@ type Config struct {
 	MetricsToken      string `env:"METRICS_TOKEN" secret:"true" doc:"Bearer token a scraper sends for /metrics on the api and mcp listeners. Empty: /metrics there answers loopback clients only (the worker's metrics listener is private)."`
 	WorkerMetricsAddr string `env:"WORKER_METRICS_ADDR" default:"127.0.0.1:9464" doc:"Listen address of /healthz, /readyz and /metrics of a standalone worker."`
 	PublicBaseURL     string `env:"PUBLIC_BASE_URL" doc:"External base URL of the REST API ({base_url}); used in links. Empty: http:// and API_ADDR's host and port (localhost for an unspecified host such as 0.0.0.0)."`
-	MCPBaseURL        string `env:"MCP_BASE_URL" doc:"External base URL of the tool server ({mcp_url}); used in WWW-Authenticate and OAuth metadata. Empty: http:// and MCP_ADDR's host and port (localhost for an unspecified host such as 0.0.0.0)."`
+	MCPBaseURL        string `env:"MCP_BASE_URL" doc:"External base URL of the tool server ({mcp_url}); used in WWW-Authenticate and OAuth metadata. Empty: http:// and MCP_ADDR's host and port (localhost for an unspecified host such as 0.0.0.0). recruitd mcp refuses an http:// one unless MCP_ADDR is loopback: set https:// with MCP_TLS_CERT or a TLS front in MCP_TRUSTED_PROXIES."`
 	MCPAllowedOrigins string `env:"MCP_ALLOWED_ORIGINS" doc:"Comma-separated browser origins (scheme://host[:port]) allowed to call /mcp besides MCP_BASE_URL's own. A request with any other Origin header gets 403; requests without one (scripts, agents) are unaffected."`
 	AppURL            string `env:"APP_URL" default:"http://localhost:3000" doc:"Base URL of the product's web app; deep links to candidates, jobs and sessions."`
 
@@ -70,7 +70,7 @@ type Config struct {
 	AuthFailureLimit       float64       `env:"AUTH_FAILURE_LIMIT" default:"1" doc:"Failed authentications per second per client IP (token bucket; 0 turns it off); once spent, that IP gets 429 with Retry-After before any key lookup."`
 	AuthFailureBurst       int           `env:"AUTH_FAILURE_BURST" default:"20" doc:"Burst size of the per-IP failed-authentication limit."`
 	MCPMaxConcurrentCalls  int           `env:"MCP_MAX_CONCURRENT_CALLS" default:"4" doc:"Tool-server requests one API key may have in flight at once (0: no cap); more get 429 with Retry-After."`
-	MCPStatementTimeout    time.Duration `env:"MCP_STATEMENT_TIMEOUT" default:"30s" doc:"statement_timeout of the tool server's database connections: no tool call holds a connection longer."`
+	MCPToolTimeout         time.Duration `env:"MCP_TOOL_TIMEOUT" default:"60s" doc:"How long one tool call may take (the spec allows searches over very large pools up to 60 s), 1s to 110s; its database statements stop when it ends, and it is the statement_timeout of the tool server's connections. Replaces MCP_STATEMENT_TIMEOUT."`
 	MCPTLSCert             string        `env:"MCP_TLS_CERT" doc:"Certificate file (PEM) with which the tool server terminates TLS itself; with MCP_TLS_KEY. Empty: plain http, for a TLS front or local development."`
 	MCPTLSKey              string        `env:"MCP_TLS_KEY" doc:"Private key file (PEM) of MCP_TLS_CERT."`
 	MCPTrustedProxies      string        `env:"MCP_TRUSTED_PROXIES" doc:"Comma-separated IP addresses or CIDR prefixes of TLS fronts whose X-Forwarded-Proto the tool server believes. When MCP_BASE_URL is https, plain http from anyone else (loopback and the probes excepted) gets 421; https responses carry HSTS."`
@@ -137,6 +137,9 @@ func Load(getenv func(string) string) (*Config, error) {
 				errs = append(errs, fmt.Errorf("%s default %q: %w", name, raw, err))
 			}
 		}
+	}
+	if strings.TrimSpace(getenv("MCP_STATEMENT_TIMEOUT")) != "" {
+		errs = append(errs, errors.New("MCP_STATEMENT_TIMEOUT: replaced by MCP_TOOL_TIMEOUT, which bounds a whole tool call and its statements"))
 	}
 	if c.PublicBaseURL == "" {
 		c.PublicBaseURL = ListenURL(c.APIAddr)
@@ -285,8 +288,8 @@ func (c *Config) validate() []error {
 	}
 	check("OAUTH_REGISTRATION_BURST", inRange(int64(c.OAuthRegistrationBurst), 1, 100000))
 	check("MCP_MAX_CONCURRENT_CALLS", inRange(int64(c.MCPMaxConcurrentCalls), 0, 10000))
-	if c.MCPStatementTimeout < time.Second {
-		check("MCP_STATEMENT_TIMEOUT", errors.New("must be at least 1s"))
+	if c.MCPToolTimeout < time.Second || c.MCPToolTimeout > 110*time.Second {
+		check("MCP_TOOL_TIMEOUT", errors.New("must be between 1s and 110s (the listener's 2-minute write timeout must cover the answer)"))
 	}
 	check("MAX_BODY_BYTES", inRange(c.MaxBodyBytes, 1024, 64<<20))
 	check("HRSUITE_MAX_BODY_BYTES", inRange(c.HRSuiteMaxBody, 1024, 256<<20))
@@ -350,6 +353,34 @@ func (c *Config) RequireMessagingMode() error {
 		return errors.New("MESSAGING_MODE is not set: set MESSAGING_MODE=live to send through SMTP and Twilio, or MESSAGING_MODE=outbox to print messages instead of sending them (development only)")
 	}
 	return nil
+}
+
+// RequireMCPHTTPS reports why the tool server must not start (recruitd mcp): it is HTTPS only
+// (spec, Authentication / Tool server, rule 5), so an http:// MCP_BASE_URL is allowed only while
+// MCP_ADDR listens on loopback alone, where only this host can reach it. recruitd dev, whose
+// tool server is on loopback by default, does not call it.
+func (c *Config) RequireMCPHTTPS() error {
+	if u, err := url.Parse(c.MCPBaseURL); err == nil && u.Scheme == "https" || LoopbackOnly(c.MCPAddr) {
+		return nil
+	}
+	return fmt.Errorf("MCP_BASE_URL is %s while MCP_ADDR %s is reachable from other hosts, and the tool server is HTTPS only: "+
+		"set MCP_BASE_URL to its public https:// address, and either MCP_TLS_CERT and MCP_TLS_KEY (the tool server terminates TLS itself) "+
+		"or MCP_TRUSTED_PROXIES to the address of the TLS front that forwards to it; "+
+		"for local use only, listen on loopback instead (MCP_ADDR=127.0.0.1:8081)", c.MCPBaseURL, c.MCPAddr)
+}
+
+// LoopbackOnly reports whether a listen address (host:port) accepts connections from this host
+// only: a loopback IP address or localhost. An empty or unspecified host listens everywhere.
+func LoopbackOnly(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // secretParam matches query parameter names whose values are secrets.

@@ -161,3 +161,39 @@ func TestBaseURLsFollowListenAddresses(t *testing.T) {
 		}
 	}
 }
+
+// TestRequireMCPHTTPS: an http:// MCP_BASE_URL is refused unless MCP_ADDR is loopback only, and
+// the message names what to set.
+func TestRequireMCPHTTPS(t *testing.T) {
+	for _, tt := range []struct {
+		addr, base string
+		ok         bool
+	}{
+		{"127.0.0.1:8081", "", true},
+		{"[::1]:8081", "", true},
+		{"localhost:8081", "http://mcp.internal:8081", true},
+		{"127.0.0.2:0", "", true},
+		{"0.0.0.0:8081", "", false},
+		{":8081", "", false},
+		{"10.1.2.3:8081", "http://10.1.2.3:8081", false},
+		{"mcp.internal:8081", "", false},
+		{"0.0.0.0:8081", "https://mcp.example.com", true},
+		{"10.1.2.3:8081", "https://mcp.example.com", true},
+	} {
+		cfg, err := Load(func(k string) string { return map[string]string{"MCP_ADDR": tt.addr, "MCP_BASE_URL": tt.base}[k] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = cfg.RequireMCPHTTPS()
+		if tt.ok != (err == nil) {
+			t.Errorf("MCP_ADDR %s, MCP_BASE_URL %q: %v; want allowed %v", tt.addr, tt.base, err, tt.ok)
+		}
+		if err != nil {
+			for _, want := range []string{"HTTPS only", "https://", "MCP_TLS_CERT", "MCP_TRUSTED_PROXIES", "loopback"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("refusal %q does not mention %s", err, want)
+				}
+			}
+		}
+	}
+}

@@ -19,6 +19,10 @@ import (
 // cross-site form cannot complete someone else's authorisation.
 const browserCookie = "recruitd_oauth_browser"
 
+// plainScope is a scope token an error description may repeat (RFC 6749 allows only printable
+// ASCII there).
+var plainScope = regexp.MustCompile(`^[A-Za-z0-9:._/-]{1,64}$`)
+
 // pkceChallenge is an S256 challenge: base64url of 32 bytes.
 var pkceChallenge = regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`)
 
@@ -34,7 +38,8 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		s.page(w, http.StatusBadRequest, "Unknown client", err.Error())
 		return
 	}
-	if redirectURI == "" && len(client.RedirectURIs) == 1 {
+	redirectGiven := redirectURI != ""
+	if !redirectGiven && len(client.RedirectURIs) == 1 {
 		redirectURI = client.RedirectURIs[0]
 	}
 	if !redirectMatches(client.RedirectURIs, redirectURI) {
@@ -54,6 +59,13 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		back("unauthorized_client", "this client is not registered for the authorization_code grant")
 		return
 	}
+	if bad := unknownScope(q.Get("scope")); bad != "" {
+		if !plainScope.MatchString(bad) {
+			bad = "(not shown)"
+		}
+		back("invalid_scope", "unknown scope "+bad+"; this server grants "+Scope)
+		return
+	}
 	resource := q.Get("resource")
 	if resource == "" {
 		resource = s.Resource(r)
@@ -67,7 +79,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	}
 	browser := newSecret("")
 	a := &store.OAuthAuthorization{
-		ClientID: client.ID, RedirectURI: redirectURI, State: q.Get("state"), CodeChallenge: q.Get("code_challenge"),
+		ClientID: client.ID, RedirectURI: redirectURI, RedirectURIGiven: redirectGiven, State: q.Get("state"), CodeChallenge: q.Get("code_challenge"),
 		Resource: s.Resource(r), Scope: Scope, BrowserHash: hash(browser), ExpiresAt: s.o.Now().Add(AuthorizationTTL),
 	}
 	if err := s.o.Store.CreateOAuthAuthorization(ctx, a); err != nil {
@@ -76,12 +88,12 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	}
 	http.SetCookie(w, &http.Cookie{Name: browserCookie, Value: browser, Path: "/oauth/", MaxAge: int(AuthorizationTTL.Seconds()),
 		HttpOnly: true, Secure: strings.HasPrefix(s.o.Base(r), "https://"), SameSite: http.SameSiteLaxMode})
-	name := client.Name
+	name := displayText(client.Name)
 	if name == "" {
 		name = "An unnamed application"
 	}
 	s.render(w, http.StatusOK, consentPage, consentData{
-		ID: a.ID.String(), ClientName: name, ClientID: client.ID, RedirectHost: redirectHost(redirectURI),
+		ID: a.ID.String(), ClientName: name, ClientID: displayText(client.ID), RedirectHost: displayText(redirectHost(redirectURI)),
 		Resource: a.Resource, MetadataDocument: client.Kind == store.OAuthClientMetadataDocument,
 	})
 }
@@ -178,7 +190,7 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request) {
 	}
 	code := newSecret(codePrefix)
 	g := &store.OAuthGrant{ClientID: a.ClientID, UserID: user.ID, Resource: a.Resource, Scope: a.Scope,
-		RedirectURI: a.RedirectURI, CodeChallenge: a.CodeChallenge, CodeExpiresAt: s.o.Now().Add(CodeTTL)}
+		RedirectURI: a.RedirectURI, RedirectURIGiven: a.RedirectURIGiven, CodeChallenge: a.CodeChallenge, CodeExpiresAt: s.o.Now().Add(CodeTTL)}
 	if err := s.o.Store.CreateOAuthGrant(ctx, g, hash(code)); err != nil {
 		s.serverError(ctx, w, "create oauth grant", err)
 		return
@@ -228,6 +240,22 @@ func (s *Server) redirect(w http.ResponseWriter, r *http.Request, redirectURI st
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	http.Redirect(w, r, u.String(), http.StatusFound)
+}
+
+// knownScopes are the scopes an authorisation request may name: Scope, which every sign-in
+// is granted, and offline_access, which OpenID-minded clients add to ask for the refresh token
+// that every sign-in gets anyway.
+var knownScopes = []string{Scope, "offline_access"}
+
+// unknownScope returns the first scope of a space-delimited scope parameter (RFC 6749 3.3) that
+// is not in knownScopes, or "".
+func unknownScope(param string) string {
+	for _, sc := range strings.Fields(param) {
+		if !slicesContain(knownScopes, sc) {
+			return sc
+		}
+	}
+	return ""
 }
 
 // sameResource compares resource indicators, ignoring one trailing slash.

@@ -106,7 +106,8 @@ func (s *Server) authenticateClient(r *http.Request) (*store.OAuthClient, error)
 }
 
 // exchangeCode redeems an authorisation code: single use (a replay revokes the grant), same
-// client, unexpired, redirect URI as in the authorisation request, PKCE verifier, resource.
+// client, unexpired, redirect URI as in the authorisation request (which may be left out when
+// that request left it out, RFC 6749 4.1.3), PKCE verifier, resource.
 func (s *Server) exchangeCode(r *http.Request, c *store.OAuthClient) (*tokenResponse, error) {
 	f := r.PostForm
 	code := f.Get("code")
@@ -129,7 +130,9 @@ func (s *Server) exchangeCode(r *http.Request, c *store.OAuthClient) (*tokenResp
 		return nil, invalidGrant("the authorization code was issued to another client")
 	case !s.o.Now().Before(g.CodeExpiresAt):
 		return nil, invalidGrant("the authorization code expired")
-	case f.Get("redirect_uri") != g.RedirectURI:
+	case g.RedirectURIGiven && f.Get("redirect_uri") == "":
+		return nil, &tokenError{http.StatusBadRequest, "invalid_request", "redirect_uri is required: the authorization request had one", false}
+	case f.Get("redirect_uri") != "" && f.Get("redirect_uri") != g.RedirectURI:
 		return nil, invalidGrant("redirect_uri differs from the authorization request's")
 	case !equalString(s256(f.Get("code_verifier")), g.CodeChallenge):
 		return nil, invalidGrant("code_verifier does not match the code_challenge")

@@ -121,26 +121,30 @@ type OAuthAuthorization struct {
 	UpstreamVerifier string
 	ConsentedAt      *time.Time
 	ExpiresAt        time.Time
+
+	// RedirectURIGiven is false when the request left redirect_uri out and RedirectURI is the
+	// client's one registered URI.
+	RedirectURIGiven bool
 }
 
 // CreateOAuthAuthorization inserts a pending request and fills its id.
 func (s *Store) CreateOAuthAuthorization(ctx context.Context, a *OAuthAuthorization) error {
 	err := s.sql.QueryRowContext(ctx, `
-		INSERT INTO oauth_authorizations (client_id, redirect_uri, state, code_challenge, resource, scope, browser_hash, expires_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-		a.ClientID, a.RedirectURI, a.State, a.CodeChallenge, a.Resource, a.Scope, a.BrowserHash, a.ExpiresAt).Scan(&a.ID)
+		INSERT INTO oauth_authorizations (client_id, redirect_uri, redirect_uri_given, state, code_challenge, resource, scope, browser_hash, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+		a.ClientID, a.RedirectURI, a.RedirectURIGiven, a.State, a.CodeChallenge, a.Resource, a.Scope, a.BrowserHash, a.ExpiresAt).Scan(&a.ID)
 	if err != nil {
 		return fmt.Errorf("create oauth authorization: %w", err)
 	}
 	return nil
 }
 
-const authorizationColumns = `id, client_id, redirect_uri, state, code_challenge, resource, scope, browser_hash,
+const authorizationColumns = `id, client_id, redirect_uri, redirect_uri_given, state, code_challenge, resource, scope, browser_hash,
 	coalesce(upstream_verifier, ''), consented_at, expires_at`
 
 func scanAuthorization(row *sql.Row) (*OAuthAuthorization, error) {
 	var a OAuthAuthorization
-	err := row.Scan(&a.ID, &a.ClientID, &a.RedirectURI, &a.State, &a.CodeChallenge, &a.Resource, &a.Scope, &a.BrowserHash,
+	err := row.Scan(&a.ID, &a.ClientID, &a.RedirectURI, &a.RedirectURIGiven, &a.State, &a.CodeChallenge, &a.Resource, &a.Scope, &a.BrowserHash,
 		&a.UpstreamVerifier, &a.ConsentedAt, &a.ExpiresAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("oauth authorization: %w", ErrNotFound)
@@ -214,6 +218,10 @@ type OAuthGrant struct {
 	CodeChallenge string
 	CodeExpiresAt time.Time
 	RevokedAt     *time.Time
+
+	// RedirectURIGiven: the authorisation request named RedirectURI, so the token request must
+	// repeat it.
+	RedirectURIGiven bool
 }
 
 // CreateOAuthGrant inserts g with the hash of its authorisation code, fills its id and marks
@@ -221,9 +229,9 @@ type OAuthGrant struct {
 func (s *Store) CreateOAuthGrant(ctx context.Context, g *OAuthGrant, codeHash []byte) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `
-			INSERT INTO oauth_grants (client_id, user_id, resource, scope, redirect_uri, code_hash, code_challenge, code_expires_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-			g.ClientID, g.UserID, g.Resource, g.Scope, g.RedirectURI, codeHash, g.CodeChallenge, g.CodeExpiresAt).Scan(&g.ID)
+			INSERT INTO oauth_grants (client_id, user_id, resource, scope, redirect_uri, redirect_uri_given, code_hash, code_challenge, code_expires_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+			g.ClientID, g.UserID, g.Resource, g.Scope, g.RedirectURI, g.RedirectURIGiven, codeHash, g.CodeChallenge, g.CodeExpiresAt).Scan(&g.ID)
 		if err != nil {
 			return fmt.Errorf("create oauth grant: %w", err)
 		}
@@ -234,10 +242,10 @@ func (s *Store) CreateOAuthGrant(ctx context.Context, g *OAuthGrant, codeHash []
 	})
 }
 
-const grantColumns = `g.id, g.client_id, g.user_id, g.resource, g.scope, g.redirect_uri, g.code_challenge, g.code_expires_at, g.revoked_at`
+const grantColumns = `g.id, g.client_id, g.user_id, g.resource, g.scope, g.redirect_uri, g.redirect_uri_given, g.code_challenge, g.code_expires_at, g.revoked_at`
 
 func grantDest(g *OAuthGrant) []any {
-	return []any{&g.ID, &g.ClientID, &g.UserID, &g.Resource, &g.Scope, &g.RedirectURI, &g.CodeChallenge, &g.CodeExpiresAt, &g.RevokedAt}
+	return []any{&g.ID, &g.ClientID, &g.UserID, &g.Resource, &g.Scope, &g.RedirectURI, &g.RedirectURIGiven, &g.CodeChallenge, &g.CodeExpiresAt, &g.RevokedAt}
 }
 
 // RedeemOAuthCode marks the code used and returns its grant, which the caller checks (client,

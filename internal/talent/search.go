@@ -92,16 +92,22 @@ func Search(ctx context.Context, db *sql.DB, companyID uuid.UUID, p Params) (*Re
 		return nil, err
 	}
 	q, res := pl.res.Query, pl.res
-	// A read-only transaction only to scope two settings to this statement: custom plans, because
+	// A read-only transaction only to scope settings to this statement: custom plans, because
 	// a cached generic plan cannot see how selective the text query is (measured: 0.2 s becomes
-	// 0.9 s from the sixth run on a connection), and no JIT, whose compile time exceeds its gain
-	// on statements of this size.
+	// 0.9 s from the sixth run on a connection), no JIT, whose compile time exceeds its gain on
+	// statements of this size, and a statement_timeout ending with ctx (the tool call's bound).
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("search candidates: %w", err)
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `SELECT set_config('plan_cache_mode', 'force_custom_plan', true), set_config('jit', 'off', true)`); err != nil {
+	var timeout *string
+	if dl, ok := ctx.Deadline(); ok {
+		ms := strconv.FormatInt(max(1, time.Until(dl).Milliseconds()), 10)
+		timeout = &ms
+	}
+	if _, err := tx.ExecContext(ctx, `SELECT set_config('plan_cache_mode', 'force_custom_plan', true), set_config('jit', 'off', true),
+		set_config('statement_timeout', coalesce($1, current_setting('statement_timeout')), true)`, timeout); err != nil {
 		return nil, fmt.Errorf("search candidates: %w", err)
 	}
 	rows, err := tx.QueryContext(ctx, pl.sql, args...)

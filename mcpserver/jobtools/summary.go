@@ -41,7 +41,9 @@ func registerJobsSummary(s *mcp.Server, env *toolkit.Env) {
 			"atsCoverage compares the ATS's weekly report of active jobs created in the ATS (same date window) with the jobs " +
 			"in the service: atsJobsCreated, serviceJobsImported, serviceJobsWithInterviews, coveragePercent = imported/created, " +
 			"interviewPercent = withInterviews/created, weeksCovered. Only ATS-A companies have the report; for others " +
-			"supported is false and the figures are null.",
+			"supported is false and the figures are null; atsType is always the company's ATS type.\n" +
+			"hrSuiteImport (null when the company has no HR-suite jobs) does the same for the jobs an HR suite reports through " +
+			"the integration aggregator: its open jobs created in the window, imported, with interviews, and the weeks they span.",
 		InputSchema: toolkit.InputSchema[JobsSummaryInput](nil),
 	}, jobsSummary)
 }
@@ -75,6 +77,7 @@ type JobsSummaryOutput struct {
 	HasMore            bool           `json:"hasMore" jsonschema:"true when jobs beyond this page match; call again with offset + limit"`
 	Jobs               []jobSummary   `json:"jobs" jsonschema:"this page, newest first"`
 	ATSCoverage        atsCoverage    `json:"atsCoverage"`
+	HRSuiteImport      *hrSuiteImport `json:"hrSuiteImport" jsonschema:"the HR suite's jobs (through the integration aggregator) against the service's; null when the company has none"`
 	toolkit.Notices
 }
 
@@ -104,6 +107,17 @@ type atsCoverage struct {
 	CoveragePercent           *float64 `json:"coveragePercent" jsonschema:"serviceJobsImported / atsJobsCreated in percent (one decimal); null when atsJobsCreated is 0"`
 	InterviewPercent          *float64 `json:"interviewPercent" jsonschema:"serviceJobsWithInterviews / atsJobsCreated in percent (one decimal); null when atsJobsCreated is 0"`
 	WeeksCovered              *int     `json:"weeksCovered" jsonschema:"weekly report rows in the window"`
+}
+
+// hrSuiteImport is atsCoverage's counterpart for the jobs an HR suite reports through the
+// integration aggregator (aggregator_jobs), which the import brings into the service.
+type hrSuiteImport struct {
+	JobsCreated               int      `json:"jobsCreated" jsonschema:"open jobs the HR suite reports, created in the window"`
+	ServiceJobsImported       int      `json:"serviceJobsImported" jsonschema:"of those, how many exist as (non-deleted) jobs in the service"`
+	ServiceJobsWithInterviews int      `json:"serviceJobsWithInterviews" jsonschema:"of the imported, how many have at least one interview session"`
+	ImportPercent             *float64 `json:"importPercent" jsonschema:"serviceJobsImported / jobsCreated in percent (one decimal); null when jobsCreated is 0"`
+	InterviewPercent          *float64 `json:"interviewPercent" jsonschema:"serviceJobsWithInterviews / jobsCreated in percent (one decimal); null when jobsCreated is 0"`
+	WeeksCovered              int      `json:"weeksCovered" jsonschema:"ISO weeks the jobs' creation dates span"`
 }
 
 func jobsSummary(ctx context.Context, call *toolkit.Call, in JobsSummaryInput) (JobsSummaryOutput, *toolkit.Text, error) {
@@ -197,6 +211,9 @@ func jobsSummary(ctx context.Context, call *toolkit.Call, in JobsSummaryInput) (
 		return out, nil, err
 	}
 	if out.ATSCoverage, err = coverage(ctx, call, w); err != nil {
+		return out, nil, err
+	}
+	if out.HRSuiteImport, err = aggregatorImport(ctx, call, w); err != nil {
 		return out, nil, err
 	}
 	return out, summaryText(&out), nil
@@ -309,14 +326,13 @@ func pageSessionCounts(ctx context.Context, call *toolkit.Call, ids []string, jo
 }
 
 // coverage computes atsCoverage over the weekly rows whose week_start (midnight UTC) falls in w.
+// Only coverageATSType has them: for any other ATS (or none) supported is false and the figures
+// null, whatever else the company imports (hrSuiteImport reports the aggregator's jobs).
 func coverage(ctx context.Context, call *toolkit.Call, w toolkit.Window) (atsCoverage, error) {
 	var c atsCoverage
 	if call.Company.ATSType != nil {
 		s := string(*call.Company.ATSType)
 		c.ATSType = &s
-	}
-	if ok, err := aggregatorCoverage(ctx, call, w, &c); ok || err != nil {
-		return c, err
 	}
 	if call.Company.ATSType == nil || *call.Company.ATSType != coverageATSType {
 		return c, nil
@@ -351,17 +367,17 @@ func coverage(ctx context.Context, call *toolkit.Call, w toolkit.Window) (atsCov
 	return c, nil
 }
 
-// aggregatorCoverage computes atsCoverage from the jobs an HR suite reported through the
-// aggregator (aggregator_jobs), when the company has any: the suite's open jobs created in w,
-// how many exist in the service, how many have interviews, and the ISO weeks they span. It
-// reports false when the company has no aggregator jobs.
-func aggregatorCoverage(ctx context.Context, call *toolkit.Call, w toolkit.Window, c *atsCoverage) (bool, error) {
+// aggregatorImport computes hrSuiteImport from the jobs an HR suite reported through the
+// aggregator (aggregator_jobs): the suite's open jobs created in w, how many exist in the
+// service, how many have interviews, and the ISO weeks they span; nil when the company has no
+// aggregator jobs.
+func aggregatorImport(ctx context.Context, call *toolkit.Call, w toolkit.Window) (*hrSuiteImport, error) {
 	var has bool
 	if err := call.DB.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM aggregator_jobs WHERE company_id = $1)`, call.Company.ID).Scan(&has); err != nil || !has {
-		return false, err
+		return nil, err
 	}
 	q := toolkit.NewQuery(call.Company.ID)
-	var weeks, created, imported, withInterviews int
+	var c hrSuiteImport
 	err := call.DB.QueryRowContext(ctx, `
 		SELECT count(DISTINCT date_trunc('week', a.remote_created_at AT TIME ZONE 'UTC')), count(*), count(j.id),
 		       count(j.id) FILTER (WHERE EXISTS (
@@ -369,19 +385,13 @@ func aggregatorCoverage(ctx context.Context, call *toolkit.Call, w toolkit.Windo
 		FROM aggregator_jobs a
 		LEFT JOIN jobs j ON j.company_id = $1 AND j.id = a.job_id AND NOT j.is_deleted
 		WHERE a.company_id = $1 AND a.remote_status = 'OPEN' AND a.remote_deleted_at IS NULL`+q.Range("a.remote_created_at", w),
-		q.Args...).Scan(&weeks, &created, &imported, &withInterviews)
+		q.Args...).Scan(&c.WeeksCovered, &c.JobsCreated, &c.ServiceJobsImported, &c.ServiceJobsWithInterviews)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	if c.ATSType == nil {
-		src := "HR suite (aggregator)"
-		c.ATSType = &src
-	}
-	c.Supported = true
-	c.WeeksCovered, c.ATSJobsCreated, c.ServiceJobsImported, c.ServiceJobsWithInterviews = &weeks, &created, &imported, &withInterviews
-	c.CoveragePercent = toolkit.Percent(int64(imported), int64(created))
-	c.InterviewPercent = toolkit.Percent(int64(withInterviews), int64(created))
-	return true, nil
+	c.ImportPercent = toolkit.Percent(int64(c.ServiceJobsImported), int64(c.JobsCreated))
+	c.InterviewPercent = toolkit.Percent(int64(c.ServiceJobsWithInterviews), int64(c.JobsCreated))
+	return &c, nil
 }
 
 func summaryText(o *JobsSummaryOutput) *toolkit.Text {
@@ -438,21 +448,30 @@ func summaryText(o *JobsSummaryOutput) *toolkit.Text {
 
 	c := &o.ATSCoverage
 	t.H2("ATS coverage")
-	if !c.Supported {
-		if c.ATSType == nil {
-			t.Line("Not available: the company has no ATS configured (coverage needs %s's weekly job report).", coverageATSType)
-		} else {
-			t.Line("Not available for %s: only %s provides the weekly job report coverage is computed from.", *c.ATSType, coverageATSType)
-		}
-		return &t
+	switch {
+	case !c.Supported && c.ATSType == nil:
+		t.Line("Not available: the company has no ATS configured (coverage needs %s's weekly job report).", coverageATSType)
+	case !c.Supported:
+		t.Line("Not available for %s: only %s provides the weekly job report coverage is computed from.", *c.ATSType, coverageATSType)
+	default:
+		t.KV(
+			"ATS", *c.ATSType,
+			"Window", f.Window.String()+" (report weeks starting in it)",
+			"Weeks covered", itoa(*c.WeeksCovered),
+			"ATS jobs created", itoa(*c.ATSJobsCreated),
+			"Imported into the service", fmt.Sprintf("%d (%s)", *c.ServiceJobsImported, toolkit.Pct(c.CoveragePercent)),
+			"With interviews", fmt.Sprintf("%d (%s)", *c.ServiceJobsWithInterviews, toolkit.Pct(c.InterviewPercent)),
+		)
 	}
-	t.KV(
-		"ATS", *c.ATSType,
-		"Window", f.Window.String()+" (report weeks starting in it)",
-		"Weeks covered", itoa(*c.WeeksCovered),
-		"ATS jobs created", itoa(*c.ATSJobsCreated),
-		"Imported into the service", fmt.Sprintf("%d (%s)", *c.ServiceJobsImported, toolkit.Pct(c.CoveragePercent)),
-		"With interviews", fmt.Sprintf("%d (%s)", *c.ServiceJobsWithInterviews, toolkit.Pct(c.InterviewPercent)),
-	)
+	if h := o.HRSuiteImport; h != nil {
+		t.H2("HR-suite import (through the integration aggregator)")
+		t.KV(
+			"Window", f.Window.String()+" (the suite's job creation dates)",
+			"Weeks covered", itoa(h.WeeksCovered),
+			"Open HR-suite jobs created", itoa(h.JobsCreated),
+			"Imported into the service", fmt.Sprintf("%d (%s)", h.ServiceJobsImported, toolkit.Pct(h.ImportPercent)),
+			"With interviews", fmt.Sprintf("%d (%s)", h.ServiceJobsWithInterviews, toolkit.Pct(h.InterviewPercent)),
+		)
+	}
 	return &t
 }

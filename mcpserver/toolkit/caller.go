@@ -30,11 +30,22 @@ const (
 // ErrForeignCompany is the tool error for a companyId outside the caller's list.
 var ErrForeignCompany = errors.New("companyId is not in your accessible companies; run listCompanies and retry with a listed id")
 
+// ErrNoDefaultCompany is the tool error for a call without companyId by a caller who has no
+// company of their own, so no default.
+var ErrNoDefaultCompany = errors.New("you have no accessible companies")
+
+// errAdminNeedsCompany is ErrNoDefaultCompany for a platform admin without memberships (support
+// admins are created so): they may query any company, but must name it.
+var errAdminNeedsCompany = fmt.Errorf("%w of your own: as a platform admin, pass companyId (listCompanies lists every company, query filters it by name)", ErrNoDefaultCompany)
+
 // Company resolves a tool's optional companyId argument: empty means the primary company.
 func (c *Caller) Company(requested string) (uuid.UUID, error) {
 	if requested == "" {
 		if len(c.CompanyIDs) == 0 {
-			return uuid.Nil, errors.New("you have no accessible companies")
+			if c.PlatformAdmin {
+				return uuid.Nil, errAdminNeedsCompany
+			}
+			return uuid.Nil, ErrNoDefaultCompany
 		}
 		return c.CompanyIDs[0], nil
 	}

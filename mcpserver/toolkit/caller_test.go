@@ -24,6 +24,8 @@ func TestCallerCompany(t *testing.T) {
 		{user, "acme", uuid.Nil, "not a UUID"},
 		{admin, c.String(), c, ""},
 		{&Caller{Kind: "user"}, "", uuid.Nil, "no accessible companies"},
+		{&Caller{Kind: "user", PlatformAdmin: true}, "", uuid.Nil, "as a platform admin, pass companyId"},
+		{&Caller{Kind: "user", PlatformAdmin: true}, c.String(), c, ""},
 	}
 	for _, tt := range tests {
 		got, err := tt.caller.Company(tt.requested)

@@ -11,7 +11,7 @@
 //
 // Inputs that take a companyId embed CompanyArg; Add resolves it against the caller and loads the
 // company in the call's snapshot before the handler runs, so call.Company is always a company
-// the caller may see. Outputs embed Notices so
+// the caller may see (OptionalCompanyArg: or nil, for a caller without one who named none). Outputs embed Notices so
 // that clamped arguments are reported in structuredContent as well as in the text.
 package toolkit
 
@@ -21,10 +21,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -40,7 +42,8 @@ import (
 // (a job UUID), for clients embedded in a job's page. An explicit positionId wins over it.
 const JobContextMetaKey = "io.recruitd/jobId"
 
-// MaxToolDuration bounds one tool call; the spec allows searches up to 60 seconds.
+// MaxToolDuration bounds one tool call unless Env.ToolTimeout says otherwise; the spec allows
+// searches up to 60 seconds.
 const MaxToolDuration = 60 * time.Second
 
 // Env holds what tools need; one per server.
@@ -51,6 +54,16 @@ type Env struct {
 	Metrics *Metrics
 	// Now is the clock of default date windows; time.Now when nil.
 	Now func() time.Time
+	// ToolTimeout bounds one tool call, its statements included (MCP_TOOL_TIMEOUT); 0 means
+	// MaxToolDuration.
+	ToolTimeout time.Duration
+}
+
+func (e *Env) toolTimeout() time.Duration {
+	if e.ToolTimeout > 0 {
+		return e.ToolTimeout
+	}
+	return MaxToolDuration
 }
 
 func (e *Env) now() time.Time {
@@ -91,6 +104,15 @@ func (a CompanyArg) companyArg() string { return a.CompanyID }
 
 type scoped interface{ companyArg() string }
 
+// OptionalCompanyArg is CompanyArg for a tool that also answers callers without a company of
+// their own (listCompanies, for a platform admin without memberships): when such a caller omits
+// companyId, the handler runs with call.Company nil instead of the call being refused.
+type OptionalCompanyArg struct{ CompanyArg }
+
+func (OptionalCompanyArg) companyOptional() {}
+
+type companyOptional interface{ companyOptional() }
+
 // Notices lists what the server changed or could not honour in the request (clamped values,
 // ignored context); embed it in outputs.
 // (The field is not named Notices: Go would hide a field named like its embedded struct, and
@@ -118,7 +140,7 @@ type Call struct {
 	// opens it before the handler runs and rolls it back after.
 	DB Querier
 	// Company is the company the call is scoped to, loaded in DB; nil for tools without
-	// CompanyArg.
+	// CompanyArg, and for OptionalCompanyArg when the caller has no company and named none.
 	Company *models.Company
 	// Now is the call's clock reading, for default windows.
 	Now time.Time
@@ -161,7 +183,7 @@ func Add[In, Out any](s *mcp.Server, env *Env, tool *mcp.Tool, h Handler[In, Out
 		start := time.Now()
 		ctx, unbind := boundToRequest(ctx)
 		defer unbind()
-		ctx, cancel := context.WithTimeout(ctx, MaxToolDuration)
+		ctx, cancel := context.WithTimeout(ctx, env.toolTimeout())
 		defer cancel()
 		out, text, err := run(ctx, env, req, in, h)
 		outcome := "ok"
@@ -204,7 +226,11 @@ func run[In, Out any](ctx context.Context, e *Env, req *mcp.CallToolRequest, in 
 	sc, scoped := any(in).(scoped)
 	if scoped {
 		id, err := caller.Company(sc.companyArg())
-		if err != nil {
+		_, optional := any(in).(companyOptional)
+		switch {
+		case optional && errors.Is(err, ErrNoDefaultCompany):
+			scoped = false // no company: the handler answers without one
+		case err != nil:
 			return zero, nil, &toolError{err.Error()}
 		}
 		companyID = id
@@ -219,6 +245,12 @@ func run[In, Out any](ctx context.Context, e *Env, req *mcp.CallToolRequest, in 
 	db, ok := tx.Statement.ConnPool.(*sql.Tx)
 	if !ok {
 		return zero, nil, fmt.Errorf("begin the call's snapshot: connection pool %T is not a *sql.Tx", tx.Statement.ConnPool)
+	}
+	// The snapshot's statements end with the call, whatever the connection's own timeout.
+	if ms, ok := statementTimeout(ctx); ok {
+		if _, err := db.ExecContext(ctx, `SELECT set_config('statement_timeout', $1, true)`, ms); err != nil {
+			return zero, nil, fmt.Errorf("bound the call's statements: %w", err)
+		}
 	}
 	call.DB = db
 	if scoped {
@@ -239,8 +271,8 @@ func run[In, Out any](ctx context.Context, e *Env, req *mcp.CallToolRequest, in 
 	}
 	out, text, err := h(ctx, call, in)
 	if err != nil {
-		if ctx.Err() != nil && !isToolError(err) {
-			return zero, nil, Errorf("the request was cancelled or took longer than %s", MaxToolDuration)
+		if (ctx.Err() != nil || isQueryCanceled(err)) && !isToolError(err) {
+			return zero, nil, Errorf("the request was cancelled or took longer than %s", e.toolTimeout())
 		}
 		return zero, nil, err
 	}
@@ -254,6 +286,24 @@ func run[In, Out any](ctx context.Context, e *Env, req *mcp.CallToolRequest, in 
 		text.prependNotices(call.notices)
 	}
 	return out, text, nil
+}
+
+// statementTimeout is the statement_timeout (milliseconds, for set_config) that ends a statement
+// when ctx does: what remains until its deadline, at least 1 ms; false without a deadline. A
+// statement then stops in Postgres too, not only in the client that gave up on it.
+func statementTimeout(ctx context.Context) (string, bool) {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return "", false
+	}
+	return strconv.FormatInt(max(1, time.Until(dl).Milliseconds()), 10), true
+}
+
+// isQueryCanceled reports a statement Postgres cancelled (statement_timeout, or a cancel request
+// sent when the call's context ended).
+func isQueryCanceled(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "57014"
 }
 
 // toolError is an error meant for the client (bad arguments, feature off, not found).

@@ -20,7 +20,8 @@ type sleepInput struct {
 }
 
 type sleepOutput struct {
-	Company string `json:"company"`
+	Company          string `json:"company"`
+	StatementTimeout string `json:"statementTimeout,omitempty"`
 	toolkit.Notices
 }
 
@@ -41,6 +42,13 @@ func register(done chan error) func(*mcp.Server, *toolkit.Env) {
 				}
 				_, err := w.ExecContext(ctx, `UPDATE companies SET name = 'Hacked' WHERE id = $1`, call.Company.ID)
 				return sleepOutput{}, nil, toolkit.Errorf("write: %v", err)
+			case "show":
+				var v string
+				err := call.DB.QueryRowContext(ctx, `SHOW statement_timeout`).Scan(&v)
+				return sleepOutput{StatementTimeout: v}, nil, err
+			case "slow":
+				_, err := call.DB.QueryContext(ctx, `SELECT pg_sleep(30)`)
+				return sleepOutput{}, nil, err
 			case "sleep":
 				_, err := call.Env.Store.SQL().ExecContext(ctx, `SELECT pg_sleep(30)`)
 				done <- err
@@ -125,5 +133,39 @@ func TestCallsCannotWrite(t *testing.T) {
 	var name string
 	if err := h.DB.SQL.QueryRowContext(t.Context(), `SELECT name FROM companies WHERE id = $1`, acme.ID).Scan(&name); err != nil || name != "Acme Corp" {
 		t.Errorf("company name after the write attempt = %q, %v; want Acme Corp", name, err)
+	}
+}
+
+// TestToolCallBoundsItsStatements: one setting (Env.ToolTimeout, MCP_TOOL_TIMEOUT) bounds a tool
+// call, and the call's statements get what remains of it as their statement_timeout, so a slow
+// statement ends with the call, in Postgres too, and answers a tool error naming the bound.
+func TestToolCallBoundsItsStatements(t *testing.T) {
+	h := tooltest.New(t, time.Time{}, register(nil))
+	h.Env.ToolTimeout = 2 * time.Second
+	acme := h.Company(t, "acme", "Acme Corp", nil)
+	var out sleepOutput
+	h.OK(t, tooltest.KeyCaller(acme), "probe", map[string]any{"fail": "show"}).Decode(t, &out)
+	if d, err := time.ParseDuration(out.StatementTimeout); err != nil || d <= 0 || d > 2*time.Second {
+		t.Errorf("statement_timeout inside a tool call bounded to 2s = %q (%v), want at most 2s", out.StatementTimeout, err)
+	}
+
+	start := time.Now()
+	h.ToolError(t, tooltest.KeyCaller(acme), "probe", map[string]any{"fail": "slow"}, "took longer than 2s")
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("a 30 s statement in a call bounded to 2s answered after %s", took)
+	}
+	var n int
+	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		err := h.DB.SQL.QueryRowContext(t.Context(), `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND query LIKE 'SELECT pg_sleep(30)%' AND state = 'active'`).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if n != 0 {
+		t.Errorf("pg_sleep still active in %d backends after the call ended", n)
 	}
 }

@@ -2,8 +2,10 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"reflect"
@@ -125,10 +127,8 @@ func decodeJSON(c *gin.Context, v any) error {
 	if err != nil {
 		return err
 	}
-	// Text Postgres cannot store (NUL, bytes that are not UTF-8) is refused here, naming the field.
-	var bad *jsontext.Problem
-	if err := jsontext.Check(body); errors.As(err, &bad) {
-		return invalidText(bad)
+	if err := checkBody(c.Request.Context(), body); err != nil {
+		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(v); err != nil {
@@ -138,6 +138,40 @@ func decodeJSON(c *gin.Context, v any) error {
 		return newError(http.StatusBadRequest, "INVALID_JSON", "request body holds more than one JSON value")
 	}
 	return nil
+}
+
+// errTooDeep answers a body nested deeper than jsontext.MaxDepth.
+var errTooDeep = newError(http.StatusBadRequest, "JSON_TOO_DEEP",
+	"the body nests objects and arrays more than "+itoa(jsontext.MaxDepth)+" levels deep; "+itoa(jsontext.MaxDepth)+" is the limit")
+
+// errGone answers a request whose client left while its body was checked; no one reads it.
+var errGone = newError(499, "CLIENT_CLOSED_REQUEST", "the client closed the request")
+
+// checkBody applies the edge's JSON rules (internal/jsontext) to a request body before any
+// decoder sees it: text Postgres cannot store, a name repeated in one object and nesting deeper
+// than jsontext.MaxDepth are refused, naming the field or the limit. A body that is not JSON
+// passes: the caller's decoder says where it breaks. The walk stops when the request ends.
+func checkBody(ctx context.Context, body []byte) error {
+	return bodyError(ctx, jsontext.CheckContext(ctx, body))
+}
+
+// bodyError is the response to an error of jsontext.CheckContext; nil for none.
+func bodyError(ctx context.Context, err error) error {
+	var bad *jsontext.Problem
+	var rep *jsontext.Repeated
+	switch {
+	case err == nil, errors.Is(err, jsontext.ErrSyntax):
+		return nil
+	case errors.As(err, &bad):
+		return invalidText(bad)
+	case errors.As(err, &rep):
+		return newError(http.StatusBadRequest, "REPEATED_FIELD", rep.Error()+": each name may appear once in an object")
+	case errors.Is(err, jsontext.ErrTooDeep):
+		return errTooDeep
+	case ctx.Err() != nil:
+		return errGone
+	}
+	return fmt.Errorf("check the request body: %w", err)
 }
 
 // invalidText is the 400 of a value Postgres cannot store.

@@ -92,6 +92,8 @@ func TestDecodeJSON(t *testing.T) {
 		{"NUL character", "application/json", `{"name":"a\u0000b"}`, 400, "INVALID_FIELD", "name contains a NUL character"},
 		{"escaped backslash before u0000", "application/json", `{"name":"C:\\u0000"}`, 200, "", ""},
 		{"invalid UTF-8", "application/json", "{\"name\":\"\xc3\x28\"}", 400, "INVALID_FIELD", "name is not valid UTF-8"},
+		{"repeated name", "application/json", `{"name":"a","tags":[],"name":"b"}`, 400, "REPEATED_FIELD", "name is given twice"},
+		{"nested too deep", "application/json", `{"tags":` + strings.Repeat("[", 64) + strings.Repeat("]", 64) + `}`, 400, "JSON_TOO_DEEP", "64"},
 		{"not json", "text/plain", `{}`, 415, "UNSUPPORTED_MEDIA_TYPE", "application/json"},
 		{"too large", "application/json", `{"name":"` + strings.Repeat("a", 4096) + `"}`, 413, "BODY_TOO_LARGE", ""},
 	}

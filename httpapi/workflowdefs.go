@@ -64,10 +64,13 @@ func (s *server) putWorkflow(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	var bad *jsontext.Problem
-	if err := jsontext.Check(body); errors.As(err, &bad) {
-		s.fail(c, invalidText(bad))
-		return
+	// A repeated name is left to flow.ParseFor, which names it as a problem of the definition.
+	var repeated *jsontext.Repeated
+	if err := jsontext.CheckContext(c.Request.Context(), body); !errors.As(err, &repeated) {
+		if err := bodyError(c.Request.Context(), err); err != nil {
+			s.fail(c, err)
+			return
+		}
 	}
 	def, canonical, err := flow.ParseFor(body, flow.Trigger(t))
 	if err != nil {

@@ -124,7 +124,7 @@ func NewServer(d Deps) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	mux.Handle("/mcp", checkOrigin(origins, limitBody(d.Config.MaxBodyBytes, a.require(jsonrpcErrors(transport)))))
+	mux.Handle("/mcp", checkOrigin(origins, limitBody(d.Config.MaxBodyBytes, batches(a.require, jsonrpcErrors(transport)))))
 	publicHTTPS := strings.HasPrefix(d.Config.MCPBaseURL, "https://")
 	return d.Metrics.Wrap("mcp", httpmetrics.SecurityHeaders(httpsOnly(publicHTTPS, proxies, mux))), nil
 }

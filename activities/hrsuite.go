@@ -81,7 +81,9 @@ func (a *Activities) IngestHRSuiteDelivery(ctx context.Context, in HRSuiteIngest
 		// The webhook stores only arrays; a body that does not parse cannot start to.
 		return res, temporal.NewNonRetryableApplicationError("stored delivery is not a JSON array", ErrTypePermanent, err)
 	}
-	enabled, err := a.Store.HRSuiteTriggerEnabled(ctx, co.ID)
+	// Without a saved, enabled definition nobody is invited (no_trigger), as partner
+	// applications are refused: the platform default is a starting point, not consent to text.
+	enabled, err := a.Store.EnabledTrigger(ctx, co.ID, models.TriggerNewApplicationWebhook)
 	if err != nil {
 		return res, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/recruitd/recruitd/httpapi"
 	"github.com/recruitd/recruitd/internal/apikey"
+	"github.com/recruitd/recruitd/internal/flow"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -35,18 +36,41 @@ func row(app, cand, job, contact, kind string, extra ...string) map[string]any {
 	return r
 }
 
-// hrsuiteFixture is the fixture with acme an HR-suite account with jobs REQ-1 and REQ-2.
+// hrsuiteFixture is the fixture with acme an HR-suite account with jobs REQ-1 and REQ-2 and the
+// platform default 'New Applications via Webhook' workflow saved.
 func hrsuiteFixture(t *testing.T) *fixture {
 	t.Helper()
 	f := newFixture(t)
-	if err := f.st.DB().Model(&models.Company{}).Where("id = ?", f.acme.ID).Update("hr_suite_account", true).Error; err != nil {
-		t.Fatal(err)
-	}
-	f.acme.HRSuiteAccount = true
+	f.hrsuiteAccount(t, f.acme, true)
 	for _, ext := range []string{"REQ-1", "REQ-2"} {
 		f.job(t, f.acme, ext)
 	}
 	return f
+}
+
+// hrsuiteAccount makes co an HR-suite account and, when withWorkflow, saves the platform
+// default 'New Applications via Webhook' definition for it (without one nobody is invited).
+func (f *fixture) hrsuiteAccount(t *testing.T, co *models.Company, withWorkflow bool) {
+	t.Helper()
+	if err := f.st.DB().Model(&models.Company{}).Where("id = ?", co.ID).Update("hr_suite_account", true).Error; err != nil {
+		t.Fatal(err)
+	}
+	co.HRSuiteAccount = true
+	if withWorkflow {
+		f.saveWorkflow(t, co, flow.Defaults()[flow.TriggerNewApplicationWebhook])
+	}
+}
+
+// saveWorkflow saves d as co's definition for its trigger.
+func (f *fixture) saveWorkflow(t *testing.T, co *models.Company, d *flow.Definition) {
+	t.Helper()
+	raw, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.st.SaveWorkflowDefinition(t.Context(), co.ID, models.WorkflowTrigger(d.Trigger), raw, d.Enabled, flow.Hash(d)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // job creates an open, active job of co with the ATS job id ext (as the import would).
@@ -493,7 +517,7 @@ func TestHRSuiteWebhookErrors(t *testing.T) {
 // TestHRSuiteTenancy: a delivery of one company never reaches another's jobs or candidates.
 func TestHRSuiteTenancy(t *testing.T) {
 	f := hrsuiteFixture(t)
-	f.st.DB().Model(&models.Company{}).Where("id = ?", f.other.ID).Update("hr_suite_account", true)
+	f.hrsuiteAccount(t, f.other, true)
 	// acme already has candidate C-1 through its own delivery.
 	began := time.Now()
 	_, a, _ := f.deliver(t, f.acmeKey, []map[string]any{row("APP-1", "C-1", "REQ-1", "(201) 555-0123", "Mobile")})
@@ -576,4 +600,48 @@ func TestHRSuiteWorkerKilledMidDelivery(t *testing.T) {
 		t.Errorf("application runs = %d, want %d", n, apps)
 	}
 	f.awaitInvited(t, f.acme, refs...)
+}
+
+// TestHRSuiteWithoutSavedWorkflowInvitesNobody: a company that has saved no 'New Applications
+// via Webhook' definition gets no_trigger rows and no invitation, as a partner submission gets
+// 409; once it saves the workflow, a replay invites the candidate.
+func TestHRSuiteWithoutSavedWorkflowInvitesNobody(t *testing.T) {
+	f := newFixture(t)
+	f.hrsuiteAccount(t, f.acme, false)
+	f.job(t, f.acme, "REQ-1")
+	began := time.Now()
+	status, d, raw := f.deliver(t, f.acmeKey, []map[string]any{
+		row("APP-1", "C-1", "REQ-1", "(201) 555-0123", "Mobile"),
+		row("APP-1", "C-1", "REQ-1", "c1@example.com", "Personal Email"),
+	})
+	if status != http.StatusOK {
+		t.Fatalf("POST = %d %s", status, raw)
+	}
+	if got := f.awaitProcessed(t, d.DeliveryID, began.Add(-time.Second)); got[0] != "no_trigger" || got[1] != "no_trigger" {
+		t.Fatalf("outcomes = %v, want no_trigger for both rows", got)
+	}
+	if n := f.applicationStarts(t, f.acme); n != 0 {
+		t.Errorf("application runs = %d without a saved workflow, want 0", n)
+	}
+	if f.candidateByRef(t, f.acme, "C-1") == nil {
+		t.Error("the candidate is not stored; a replay could not invite them")
+	}
+	var messages int64
+	f.st.DB().Model(&models.Message{}).Where("company_id = ?", f.acme.ID).Count(&messages)
+	if messages != 0 {
+		t.Errorf("%d messages sent without a saved workflow, want 0", messages)
+	}
+
+	def, _ := json.Marshal(flow.Defaults()[flow.TriggerNewApplicationWebhook])
+	if resp := f.send(t, http.MethodPut, "/v1/api/workflows/new_application_webhook", f.acmeKey, string(def)); resp.StatusCode != http.StatusOK {
+		t.Fatalf("PUT workflow = %d", resp.StatusCode)
+	}
+	token := f.supportToken(t)
+	began = time.Now()
+	out := f.supportCall(t, token, http.MethodPost, "/v1/support/hrsuite/replays", map[string]any{"deliveryId": d.DeliveryID.String()}, http.StatusAccepted)
+	f.awaitReplay(t, token, out["replay"].(map[string]any)["id"].(string))
+	if got := f.awaitProcessed(t, d.DeliveryID, began); got[0] != "accepted" {
+		t.Errorf("after the workflow is saved, replayed outcomes = %v, want accepted", got)
+	}
+	f.awaitInvited(t, f.acme, "APP-1")
 }

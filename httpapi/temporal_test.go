@@ -122,9 +122,7 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 		}},
 		// An HR-suite delivery carries names, e-mails and phones in its rows.
 		{workflows.KindHRSuiteDelivery, func(t *testing.T) {
-			if err := f.st.DB().Model(&models.Company{}).Where("id = ?", f.acme.ID).Update("hr_suite_account", true).Error; err != nil {
-				t.Fatal(err)
-			}
+			f.fixture.hrsuiteAccount(t, f.acme, true)
 			f.fixture.job(t, f.acme, "REQ-PII")
 			marked := func(app, job, contact, kind string) map[string]any {
 				return row(app, "C-PII", job, contact, kind, "Candidate First Name=Zqxfirstmarker", "Candidate Last Name=Zqxlastmarker")

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -80,19 +79,6 @@ func (s *Store) HRSuiteDelivery(ctx context.Context, companyID, id uuid.UUID) (*
 	return &d, nil
 }
 
-// HRSuiteTriggerEnabled reports whether the company's 'New Applications via Webhook' workflow
-// runs: its definition in force is enabled, or it has none and the platform default applies.
-func (s *Store) HRSuiteTriggerEnabled(ctx context.Context, companyID uuid.UUID) (bool, error) {
-	d, err := s.WorkflowDefinition(ctx, companyID, models.TriggerNewApplicationWebhook)
-	switch {
-	case errors.Is(err, ErrNotFound):
-		return true, nil
-	case err != nil:
-		return false, err
-	}
-	return d.Enabled, nil
-}
-
 // RecordHRSuiteRows records the outcome of rows that belong to no application processed (invalid
 // rows), replacing an earlier processing's.
 func (s *Store) RecordHRSuiteRows(ctx context.Context, companyID, deliveryID uuid.UUID, rows []HRSuiteRowOutcome) error {
@@ -136,8 +122,8 @@ ON CONFLICT (delivery_id, row_index) DO UPDATE
 type HRSuiteChunk struct {
 	Company    *models.Company
 	DeliveryID uuid.UUID
-	// TriggerEnabled: the company's 'New Applications via Webhook' workflow runs
-	// (HRSuiteTriggerEnabled); otherwise accepted applications are recorded no_trigger.
+	// TriggerEnabled: the company has saved an enabled 'New Applications via Webhook'
+	// definition (EnabledTrigger); otherwise applications are recorded no_trigger.
 	TriggerEnabled bool
 	Applications   []hrsuite.Application
 	// Start builds the start of an accepted application's workflow.
@@ -176,7 +162,7 @@ type hrsuiteRecord struct {
 //     recorded, so a replay after the job is imported picks them up;
 //   - the rest create or update their candidate (by Candidate Id) and application (by Job
 //     Posting Application Id), and are recorded accepted with the start of their workflow, or
-//     no_trigger when the company's workflow is disabled.
+//     no_trigger when the company has no saved, enabled workflow for the trigger.
 //
 // Recording claims an application: of two deliveries processing the same id at once, the one
 // whose record lands first accepts it, the other sees a duplicate. Every row's outcome is

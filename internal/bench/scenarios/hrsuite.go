@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/bench"
+	"github.com/recruitd/recruitd/internal/flow"
 	"github.com/recruitd/recruitd/internal/progress"
 	"github.com/recruitd/recruitd/models"
 )
@@ -80,7 +81,14 @@ func HRSuite(ctx context.Context, env Env, o Options) error {
 				return err
 			}
 		}
-		return nil
+		// Without a saved, enabled definition nobody is invited (no_trigger).
+		def := flow.Defaults()[flow.TriggerNewApplicationWebhook]
+		raw, err := json.Marshal(def)
+		if err != nil {
+			return err
+		}
+		_, err = r.st.SaveWorkflowDefinition(ctx, r.co.ID, models.TriggerNewApplicationWebhook, raw, true, flow.Hash(def))
+		return err
 	})
 	if err != nil {
 		return err

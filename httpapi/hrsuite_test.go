@@ -73,7 +73,8 @@ func (f *fixture) saveWorkflow(t *testing.T, co *models.Company, d *flow.Definit
 	}
 }
 
-// job creates an open, active job of co with the ATS job id ext (as the import would).
+// job creates an open, active job of co with the ATS job id ext and its aggregator record, as
+// the import would.
 func (f *fixture) job(t *testing.T, co *models.Company, ext string) *models.Job {
 	t.Helper()
 	j := &models.Job{CompanyID: co.ID, ExternalID: ext, InterviewerID: co.Slug + "-" + ext, Title: "Nurse " + ext,
@@ -81,7 +82,17 @@ func (f *fixture) job(t *testing.T, co *models.Company, ext string) *models.Job 
 	if err := f.st.DB().Create(j).Error; err != nil {
 		t.Fatal(err)
 	}
+	f.imported(t, co, j)
 	return j
+}
+
+// imported records job j of co as imported from the HR suite (its aggregator record).
+func (f *fixture) imported(t *testing.T, co *models.Company, j *models.Job) {
+	t.Helper()
+	if err := f.st.DB().Exec(`INSERT INTO aggregator_jobs (company_id, remote_id, ats_job_id, job_id, name) VALUES (?, ?, ?, ?, ?)`,
+		co.ID, "remote-"+j.ExternalID, j.ExternalID, j.ID, j.Title).Error; err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (f *fixture) deliver(t *testing.T, key string, body any) (int, httpapi.HRSuiteDeliveryResponse, string) {
@@ -644,4 +655,49 @@ func TestHRSuiteWithoutSavedWorkflowInvitesNobody(t *testing.T) {
 		t.Errorf("after the workflow is saved, replayed outcomes = %v, want accepted", got)
 	}
 	f.awaitInvited(t, f.acme, "APP-1")
+}
+
+// TestHRSuiteMatchesImportedJobsOnly: Job Req Id names a job imported from the HR suite. A job
+// created through createJob with the same external id, or an imported job that was deleted, is
+// unknown_job; once the job is imported, a replay accepts the application.
+func TestHRSuiteMatchesImportedJobsOnly(t *testing.T) {
+	f := hrsuiteFixture(t)
+	f.createJob(t, f.acmeKey, map[string]any{"externalJobId": "REQ-API", "jobDescription": "We are hiring a Registered Nurse. Requirements: RN license."})
+	gone := f.job(t, f.acme, "REQ-GONE")
+	if err := f.st.DB().Model(gone).Update("is_deleted", true).Error; err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	status, d, raw := f.deliver(t, f.acmeKey, []map[string]any{
+		row("APP-API", "C-1", "REQ-API", "(201) 555-0123", "Mobile"),
+		row("APP-GONE", "C-2", "REQ-GONE", "(201) 555-0124", "Mobile"),
+		row("APP-OK", "C-3", "REQ-1", "(201) 555-0125", "Mobile"),
+	})
+	if status != http.StatusOK {
+		t.Fatalf("POST = %d %s", status, raw)
+	}
+	got := f.awaitProcessed(t, d.DeliveryID, began.Add(-time.Second))
+	if got[0] != "unknown_job" || got[1] != "unknown_job" || got[2] != "accepted" {
+		t.Fatalf("outcomes = %v, want unknown_job (createJob job), unknown_job (deleted job), accepted", got)
+	}
+	for _, ref := range []string{"C-1", "C-2"} {
+		if f.candidateByRef(t, f.acme, ref) != nil {
+			t.Errorf("candidate %s created for a job that was not imported", ref)
+		}
+	}
+	f.awaitInvited(t, f.acme, "APP-OK")
+
+	// The import reaches the createJob job (one job per external id): now it is imported.
+	var j models.Job
+	if err := f.st.DB().First(&j, "company_id = ? AND external_id = ?", f.acme.ID, "REQ-API").Error; err != nil {
+		t.Fatal(err)
+	}
+	f.imported(t, f.acme, &j)
+	token := f.supportToken(t)
+	began = time.Now()
+	out := f.supportCall(t, token, http.MethodPost, "/v1/support/hrsuite/replays", map[string]any{"deliveryId": d.DeliveryID.String()}, http.StatusAccepted)
+	f.awaitReplay(t, token, out["replay"].(map[string]any)["id"].(string))
+	if got := f.awaitProcessed(t, d.DeliveryID, began); got[0] != "accepted" || got[1] != "unknown_job" {
+		t.Errorf("after the import, replayed outcomes = %v, want accepted, unknown_job", got)
+	}
 }

@@ -158,8 +158,9 @@ type hrsuiteRecord struct {
 //     changes nothing; one recorded by this delivery keeps its outcome (a retried or replayed
 //     chunk gives the same result and invites nobody twice);
 //   - do-not-hire applications are recorded and create nothing;
-//   - applications whose Job Req Id is not one of the company's jobs are unknown_job and not
-//     recorded, so a replay after the job is imported picks them up;
+//   - applications whose Job Req Id is not one of the company's jobs imported from the HR
+//     suite (through the aggregator, not deleted) are unknown_job and not recorded, so a replay
+//     after the job is imported picks them up;
 //   - the rest create or update their candidate (by Candidate Id) and application (by Job
 //     Posting Application Id), and are recorded accepted with the start of their workflow, or
 //     no_trigger when the company has no saved, enabled workflow for the trigger.
@@ -195,8 +196,12 @@ WHERE company_id = ? AND application_ref = ANY (?::text[]) ORDER BY application_
 		for _, r := range recs {
 			known[r.Ref] = hrsuiteRecord{ref: r.Ref, deliveryID: r.DeliveryID, outcome: r.Outcome, applicationID: r.ApplicationID}
 		}
+		// Only the jobs imported from the HR suite (an aggregator record), not deleted: a job
+		// created through createJob with the same id is another job that happens to share it.
 		var jobs []hrsuiteJob
-		if err := tx.Raw(`SELECT id, external_id, interviewer_id FROM jobs WHERE company_id = ? AND external_id = ANY (?::text[])`,
+		if err := tx.Raw(`SELECT j.id, j.external_id, j.interviewer_id FROM jobs j
+WHERE j.company_id = ? AND j.external_id = ANY (?::text[]) AND NOT j.is_deleted
+  AND EXISTS (SELECT 1 FROM aggregator_jobs a WHERE a.company_id = j.company_id AND a.job_id = j.id)`,
 			companyID, jobRefs).Scan(&jobs).Error; err != nil {
 			return fmt.Errorf("match hr-suite applications to jobs: %w", err)
 		}

@@ -35,6 +35,10 @@ func FuzzIngestHRSuite(f *testing.F) {
 		if err := st.DB().Create(j).Error; err != nil {
 			f.Fatal(err)
 		}
+		// Imported from the HR suite: the only jobs a Job Req Id matches.
+		if err := st.DB().Exec(`INSERT INTO aggregator_jobs (company_id, remote_id, ats_job_id, job_id) VALUES (?, ?, ?, ?)`, co.ID, "r-"+ext, ext, j.ID).Error; err != nil {
+			f.Fatal(err)
+		}
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		n, err := hrsuite.Count(body)

@@ -701,3 +701,40 @@ func TestHRSuiteMatchesImportedJobsOnly(t *testing.T) {
 		t.Errorf("after the import, replayed outcomes = %v, want accepted, unknown_job", got)
 	}
 }
+
+// TestHRSuiteDuplicateColumns: a row that names a column twice is invalid, and a duplicated Do
+// Not Hire Status excludes its application ("True" then "False" must not read as hireable).
+func TestHRSuiteDuplicateColumns(t *testing.T) {
+	f := hrsuiteFixture(t)
+	body := `[
+{"Job Posting Application Id":"APP-1","Candidate Id":"C-1","Job Req Id":"REQ-1","Contact Method":"(201) 555-0123",
+ "Contact Type Description":"Mobile","Do Not Hire Status":"True","Do Not Hire Status":"False"},
+{"Job Posting Application Id":"APP-1","Candidate Id":"C-1","Job Req Id":"REQ-1","Contact Method":"c1@example.com",
+ "Contact Type Description":"Personal Email","Do Not Hire Status":"False"},
+{"Job Posting Application Id":"APP-2","Candidate Id":"C-2","Candidate Id":"C-3","Job Req Id":"REQ-1","Contact Method":"(201) 555-0124",
+ "Contact Type Description":"Mobile","Do Not Hire Status":"False"},
+{"Job Posting Application Id":"APP-2","Candidate Id":"C-2","Job Req Id":"REQ-1","Contact Method":"c2@example.com",
+ "Contact Type Description":"Personal Email","Do Not Hire Status":"False"}]`
+	began := time.Now()
+	status, d, raw := f.deliver(t, f.acmeKey, body)
+	if status != http.StatusOK || d.Rows != 4 {
+		t.Fatalf("POST = %d %s", status, raw)
+	}
+	got := f.awaitProcessed(t, d.DeliveryID, began.Add(-time.Second))
+	want := map[int]string{0: "invalid:duplicate_column:Do Not Hire Status", 1: "do_not_hire", 2: "invalid:duplicate_column:Candidate Id", 3: "accepted"}
+	for i, o := range want {
+		if got[i] != o {
+			t.Errorf("row %d = %q, want %q", i, got[i], o)
+		}
+	}
+	if f.candidateByRef(t, f.acme, "C-1") != nil {
+		t.Error("the do-not-hire candidate was created")
+	}
+	if f.candidateByRef(t, f.acme, "C-3") != nil {
+		t.Error("a duplicated Candidate Id's last value was used")
+	}
+	f.awaitInvited(t, f.acme, "APP-2")
+	if n := f.applicationStarts(t, f.acme); n != 1 {
+		t.Errorf("application runs = %d, want 1 (APP-2 only)", n)
+	}
+}

@@ -22,6 +22,7 @@ func FuzzIngestHRSuite(f *testing.F) {
 		`[{"Job Posting Application Id":12345678901234567890,"Candidate Id":1e3,"Job Req Id":"REQ-1","Contact Method":2015550123,"Contact Type Description":"Mobile"}]`,
 		`[{"Job Posting Application Id":"A-2","Candidate Id":"C-2","Job Req Id":"REQ-1","Contact Method":"x@y.z","Contact Type Description":"Personal Email","Do Not Hire Status":"True"},{"Job Posting Application Id":"A-2","Candidate Id":"C-3","Job Req Id":"REQ-2","Contact Method":"(201) 555-0124","Contact Type Description":"Mobile"}]`,
 		`[1, "x", null, {"Job Posting Application Id":"A-3"}]`,
+		`[{"Job Posting Application Id":"A-4","Candidate Id":"C-4","Job Req Id":"REQ-1","Contact Method":"(201) 555-0125","Contact Type Description":"Mobile","Do Not Hire Status":"True","Do Not Hire Status":"False"}]`,
 	} {
 		f.Add([]byte(seed))
 	}

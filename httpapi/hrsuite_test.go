@@ -14,6 +14,7 @@ import (
 	"github.com/recruitd/recruitd/httpapi"
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -366,7 +367,7 @@ func (f *fixture) supportToken(t *testing.T) string {
 		t.Fatal(err)
 	}
 	raw = "rsp_" + raw
-	if _, _, err := f.st.CreateSupportToken(t.Context(), u.Email, "test", raw); err != nil {
+	if _, _, err := f.st.CreateSupportToken(t.Context(), u.Email, "test", raw, store.DefaultSupportTokenTTL); err != nil {
 		t.Fatal(err)
 	}
 	return raw
@@ -736,5 +737,54 @@ func TestHRSuiteDuplicateColumns(t *testing.T) {
 	f.awaitInvited(t, f.acme, "APP-2")
 	if n := f.applicationStarts(t, f.acme); n != 1 {
 		t.Errorf("application runs = %d, want 1 (APP-2 only)", n)
+	}
+}
+
+// TestSupportTokensExpireAndRevoke: a support token stops working when it expires or when it is
+// revoked (what `recruitd support token revoke` does), at once, and the listing tells which.
+func TestSupportTokensExpireAndRevoke(t *testing.T) {
+	f := newFixture(t)
+	u := &models.User{Email: "ops@recruitd.test", Name: "Ops", IsPlatformAdmin: true}
+	if err := f.st.DB().Create(u).Error; err != nil {
+		t.Fatal(err)
+	}
+	mint := func(name string, ttl time.Duration) (string, *models.SupportToken) {
+		raw, _ := apikey.Generate()
+		raw = "rsp_" + raw
+		tok, _, err := f.st.CreateSupportToken(t.Context(), u.Email, name, raw, ttl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return raw, tok
+	}
+	if _, _, err := f.st.CreateSupportToken(t.Context(), u.Email, "too long", "rsp_"+strings.Repeat("x", 40), 400*24*time.Hour); err == nil {
+		t.Error("a token valid for 400 days was created; want at most 365")
+	}
+	short, _ := mint("short", 1500*time.Millisecond)
+	revoked, rtok := mint("revoked", store.DefaultSupportTokenTTL)
+	kept, ktok := mint("kept", store.DefaultSupportTokenTTL)
+	if d := time.Until(ktok.ExpiresAt); d < 29*24*time.Hour || d > 30*24*time.Hour {
+		t.Errorf("default expiry in %s, want 30 days", d)
+	}
+	for _, tok := range []string{short, revoked, kept} {
+		f.supportCall(t, tok, http.MethodGet, "/v1/support/hrsuite/deliveries", nil, http.StatusOK)
+	}
+	if _, err := f.st.RevokeSupportToken(t.Context(), rtok.Prefix); err != nil {
+		t.Fatal(err)
+	}
+	f.supportCall(t, revoked, http.MethodGet, "/v1/support/hrsuite/deliveries", nil, http.StatusUnauthorized)
+	time.Sleep(1600 * time.Millisecond) // past the short token's expiry
+	f.supportCall(t, short, http.MethodGet, "/v1/support/hrsuite/deliveries", nil, http.StatusUnauthorized)
+	f.supportCall(t, kept, http.MethodGet, "/v1/support/hrsuite/deliveries", nil, http.StatusOK)
+
+	list, err := f.st.ListSupportTokens(t.Context(), "OPS@recruitd.test")
+	if err != nil || len(list) != 3 {
+		t.Fatalf("listed %d tokens, %v; want 3", len(list), err)
+	}
+	for _, v := range list {
+		expired := !v.ExpiresAt.After(time.Now())
+		if v.UserEmail != u.Email || (v.Name == "short") != expired || (v.Name == "revoked") != (v.RevokedAt != nil) {
+			t.Errorf("listed %s: email %s expired %v revoked %v", v.Name, v.UserEmail, expired, v.RevokedAt != nil)
+		}
 	}
 }

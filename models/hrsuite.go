@@ -83,6 +83,7 @@ type SupportToken struct {
 	CreatedAt  time.Time  `gorm:"column:created_at"`
 	LastUsedAt *time.Time `gorm:"column:last_used_at"`
 	RevokedAt  *time.Time `gorm:"column:revoked_at"`
+	ExpiresAt  time.Time  `gorm:"column:expires_at"`
 }
 
 // TableName implements gorm's tabler.

@@ -67,6 +67,11 @@ func (a *Activities) IngestHRSuiteDelivery(ctx context.Context, in HRSuiteIngest
 		return res, permanentIfMissing(err)
 	}
 	d, err := a.Store.HRSuiteDelivery(ctx, in.CompanyID, in.DeliveryID)
+	if in.Replay && errors.Is(err, store.ErrNotFound) {
+		// The retention deleted it after the replay listed it: nothing is left to reprocess.
+		a.Log.InfoContext(ctx, "hr-suite delivery of a replay no longer stored; skipped", "company", co.Slug, "delivery_id", in.DeliveryID)
+		return res, nil
+	}
 	if err != nil {
 		return res, permanentIfMissing(err)
 	}

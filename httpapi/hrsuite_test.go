@@ -1,6 +1,8 @@
 package httpapi_test
 
 import (
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +16,7 @@ import (
 	"github.com/recruitd/recruitd/httpapi"
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
@@ -787,4 +790,135 @@ func TestSupportTokensExpireAndRevoke(t *testing.T) {
 			t.Errorf("listed %s: email %s expired %v revoked %v", v.Name, v.UserEmail, expired, v.RevokedAt != nil)
 		}
 	}
+}
+
+// TestHRSuiteStorageBounds: bodies are stored compressed and read back for processing and
+// replay; a company's stored deliveries stay under HRSUITE_STORAGE_QUOTA_BYTES (429
+// STORAGE_QUOTA_EXCEEDED, nothing stored); deliveries whose rows all have final outcomes are
+// deleted after the retention by the reconciler's prune, their dedupe records kept, while one
+// with an unknown_job row stays for a replay.
+func TestHRSuiteStorageBounds(t *testing.T) {
+	const quota = 1 << 20
+	f := newFixture(t, withEnv(fmt.Sprintf("HRSUITE_STORAGE_QUOTA_BYTES=%d", quota)))
+	f.hrsuiteAccount(t, f.acme, true)
+	f.job(t, f.acme, "REQ-1")
+	stored := func(id uuid.UUID) models.HRSuiteDelivery {
+		t.Helper()
+		var d models.HRSuiteDelivery
+		if err := f.st.DB().First(&d, "id = ?", id).Error; err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+
+	// A report compresses well: its rows repeat the column names. (Most are do-not-hire: no
+	// invitation to wait for.)
+	rows := make([]map[string]any, 3000)
+	for i := range rows {
+		rows[i] = row(fmt.Sprintf("APP-%04d", i), fmt.Sprintf("C-%04d", i), "REQ-1", fmt.Sprintf("(201) 555-%04d", i), "Mobile")
+		if i >= 3 {
+			rows[i]["Do Not Hire Status"] = "True"
+		}
+	}
+	rows[2999] = row("APP-LATER", "C-LATER", "REQ-LATER", "(201) 555-0999", "Mobile") // unknown_job: not final
+	began := time.Now()
+	status, report, raw := f.deliver(t, f.acmeKey, rows)
+	if status != http.StatusOK {
+		t.Fatalf("report = %d %.200s", status, raw)
+	}
+	if got := f.awaitProcessed(t, report.DeliveryID, began.Add(-time.Second)); got[0] != "accepted" || got[3] != "do_not_hire" || got[2999] != "unknown_job" {
+		t.Fatalf("report outcomes: rows 0, 3, 2999 %q, %q, %q", got[0], got[3], got[2999])
+	}
+	if d := stored(report.DeliveryID); d.BodyEncoding != "gzip" || d.StoredBytes*5 > d.BodyBytes || d.FinalAt != nil {
+		t.Errorf("report stored %s, %d bytes for %d, final %v; want gzip under a fifth, not final", d.BodyEncoding, d.StoredBytes, d.BodyBytes, d.FinalAt)
+	}
+	small := []map[string]any{row("APP-SMALL", "C-SMALL", "REQ-1", "(201) 555-1999", "Mobile")}
+	began = time.Now()
+	_, final, _ := f.deliver(t, f.acmeKey, small)
+	f.awaitProcessed(t, final.DeliveryID, began.Add(-time.Second))
+	if d := stored(final.DeliveryID); d.FinalAt == nil {
+		t.Error("a delivery whose rows are all accepted is not final")
+	}
+
+	// Junk that does not compress fills the quota: then 429, and nothing is stored.
+	junk := func(i int) string {
+		b := make([]byte, 200<<10)
+		_, _ = rand.Read(b)
+		return fmt.Sprintf(`[%q]`, base64.StdEncoding.EncodeToString(b))
+	}
+	var junkIDs []uuid.UUID
+	for i := 0; ; i++ {
+		if i == 10 {
+			t.Fatalf("10 junk deliveries of 270 KB stored under a %d-byte quota", quota)
+		}
+		resp := f.send(t, http.MethodPost, "/webhook/hrsuite", f.acmeKey, junk(i))
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode == http.StatusOK {
+			var out httpapi.HRSuiteDeliveryResponse
+			_ = json.Unmarshal(b, &out)
+			junkIDs = append(junkIDs, out.DeliveryID)
+			continue
+		}
+		var e httpapi.ErrorBody
+		_ = json.Unmarshal(b, &e)
+		if resp.StatusCode != http.StatusTooManyRequests || e.Code != "STORAGE_QUOTA_EXCEEDED" || e.Success || resp.Header.Get("Retry-After") != "3600" ||
+			!strings.Contains(e.Message, fmt.Sprint(quota)) {
+			t.Fatalf("junk delivery %d = %d %s (Retry-After %q), want 429 STORAGE_QUOTA_EXCEEDED naming the quota", i, resp.StatusCode, b, resp.Header.Get("Retry-After"))
+		}
+		break
+	}
+	var count, used int64
+	f.st.DB().Model(&models.HRSuiteDelivery{}).Where("company_id = ?", f.acme.ID).Count(&count)
+	f.st.DB().Raw(`SELECT sum(stored_bytes) FROM hrsuite_deliveries WHERE company_id = ?`, f.acme.ID).Scan(&used)
+	if count != int64(2+len(junkIDs)) || used > quota || len(junkIDs) == 0 {
+		t.Errorf("%d deliveries stored (%d junk), %d bytes; want the refused one not stored, at most %d bytes", count, len(junkIDs), used, quota)
+	}
+	// Another company's storage is its own.
+	f.hrsuiteAccount(t, f.other, false)
+	if status, _, raw := f.deliver(t, f.otherKy, junk(99)); status != http.StatusOK {
+		t.Errorf("globex's delivery = %d %.200s while acme is at its quota", status, raw)
+	}
+
+	// Within the retention, support replays the compressed report.
+	f.job(t, f.acme, "REQ-LATER")
+	token := f.supportToken(t)
+	began = time.Now()
+	out := f.supportCall(t, token, http.MethodPost, "/v1/support/hrsuite/replays", map[string]any{"deliveryId": report.DeliveryID.String()}, http.StatusAccepted)
+	f.awaitReplay(t, token, out["replay"].(map[string]any)["id"].(string))
+	if got := f.awaitProcessed(t, report.DeliveryID, began); got[2999] != "accepted" || got[0] != "accepted" {
+		t.Errorf("replayed report: row 0 %q, row 2999 %q; want accepted", got[0], got[2999])
+	}
+	if d := stored(report.DeliveryID); d.FinalAt == nil {
+		t.Error("the report is not final after the replay settled its last row")
+	}
+
+	// Past the retention: final deliveries go, a not-final one stays.
+	pending := row("APP-PENDING", "C-PENDING", "REQ-NONE", "(201) 555-1998", "Mobile")
+	began = time.Now()
+	_, notFinal, _ := f.deliver(t, f.acmeKey, []map[string]any{pending})
+	f.awaitProcessed(t, notFinal.DeliveryID, began.Add(-time.Second))
+	old := time.Now().Add(-outbox.HRSuiteRetention - time.Hour)
+	f.st.DB().Model(&models.HRSuiteDelivery{}).Where("company_id = ? AND final_at IS NOT NULL", f.acme.ID).Update("final_at", old)
+	f.st.DB().Model(&models.HRSuiteDelivery{}).Where("id = ?", notFinal.DeliveryID).Update("received_at", old)
+	n, err := f.launcher.PruneHRSuiteDeliveries(t.Context(), time.Now())
+	if err != nil || n != int64(2+len(junkIDs)) {
+		t.Fatalf("PruneHRSuiteDeliveries = %d, %v; want the %d final deliveries", n, err, 2+len(junkIDs))
+	}
+	f.st.DB().Model(&models.HRSuiteDelivery{}).Where("company_id = ?", f.acme.ID).Count(&count)
+	if count != 1 {
+		t.Errorf("%d deliveries left, want the not-final one", count)
+	}
+	f.supportCall(t, token, http.MethodGet, "/v1/support/hrsuite/deliveries/"+report.DeliveryID.String(), nil, http.StatusNotFound)
+	f.supportCall(t, token, http.MethodGet, "/v1/support/hrsuite/deliveries/"+notFinal.DeliveryID.String(), nil, http.StatusOK)
+
+	// The space is free again, and the pruned deliveries' applications are still duplicates.
+	began = time.Now()
+	status, again, raw := f.deliver(t, f.acmeKey, small)
+	if status != http.StatusOK || again.DuplicateOf != nil {
+		t.Fatalf("a delivery after the prune = %d %s", status, raw)
+	}
+	if got := f.awaitProcessed(t, again.DeliveryID, began.Add(-time.Second)); got[0] != "duplicate" {
+		t.Errorf("APP-SMALL delivered again after its delivery was pruned = %q, want duplicate", got[0])
+	}
+	f.awaitInvited(t, f.acme, "APP-SMALL", "APP-0000", "APP-0002", "APP-LATER")
 }

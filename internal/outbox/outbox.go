@@ -149,7 +149,26 @@ func (l *Launcher) Prune(ctx context.Context, now time.Time) (int64, error) {
 	}
 }
 
-// Run reconciles every interval, and prunes every hour, until ctx ends.
+// HRSuiteRetention is how long an HR-suite delivery is kept once every row has a final outcome
+// (store.FinishHRSuiteDelivery): a replay within it reprocesses the delivery; after it the
+// delivery is deleted and the dedupe records it made stay.
+const HRSuiteRetention = 30 * 24 * time.Hour
+
+// PruneHRSuiteDeliveries deletes deliveries final for more than HRSuiteRetention, a hundred at a
+// time (bodies run to megabytes), and returns how many it deleted.
+func (l *Launcher) PruneHRSuiteDeliveries(ctx context.Context, now time.Time) (int64, error) {
+	var total int64
+	for {
+		n, err := l.Store.PruneHRSuiteDeliveries(ctx, now.Add(-HRSuiteRetention), 100)
+		total += n
+		if err != nil || n < 100 {
+			return total, err
+		}
+	}
+}
+
+// Run reconciles every interval, and prunes every hour (the start outbox, and HR-suite
+// deliveries past their retention), until ctx ends.
 func (l *Launcher) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -166,6 +185,13 @@ func (l *Launcher) Run(ctx context.Context, interval time.Duration) {
 				l.Log.WarnContext(ctx, "start outbox prune failed", "err", err)
 			case n > 0:
 				l.Log.InfoContext(ctx, "start outbox pruned", "rows", n, "started_before", lastPrune.Add(-StartRetention).Format(time.DateOnly))
+			}
+			n, err = l.PruneHRSuiteDeliveries(ctx, lastPrune)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				l.Log.WarnContext(ctx, "hr-suite delivery prune failed", "err", err)
+			case n > 0:
+				l.Log.InfoContext(ctx, "hr-suite deliveries pruned", "deliveries", n, "final_before", lastPrune.Add(-HRSuiteRetention).Format(time.DateOnly))
 			}
 		}
 		select {

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/google/uuid"
@@ -50,12 +51,22 @@ func FuzzIngestHRSuite(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Count accepted the body (%d rows), Parse refused it: %v", n, err)
 		}
-		rec, err := st.StoreHRSuiteDelivery(t.Context(), &models.HRSuiteDelivery{CompanyID: co.ID, Body: body, RowCount: n},
+		rec, err := st.StoreHRSuiteDelivery(t.Context(), &models.HRSuiteDelivery{CompanyID: co.ID, Body: body, RowCount: n}, 1<<40,
 			func(id uuid.UUID) models.WorkflowStart {
 				return models.WorkflowStart{ID: uuid.New(), CompanyID: co.ID, Kind: "hrsuite-delivery", WorkflowID: "fuzz/" + id.String(), CompanySlug: co.Slug, Input: []byte(`{}`)}
 			})
 		if err != nil {
 			t.Fatalf("store delivery: %v", err)
+		}
+		// Stored compressed, read back as received (a repeat refers to its first delivery).
+		if rec.Delivery.DuplicateOf == nil {
+			back, err := st.HRSuiteDelivery(t.Context(), co.ID, rec.Delivery.ID)
+			if err != nil {
+				t.Fatalf("read the stored delivery: %v", err)
+			}
+			if !bytes.Equal(back.Body, body) {
+				t.Fatalf("stored body reads back as %d bytes, want the %d received", len(back.Body), len(body))
+			}
 		}
 		var invalid []store.HRSuiteRowOutcome
 		for _, r := range batch.Invalid {

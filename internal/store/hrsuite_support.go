@@ -247,8 +247,9 @@ WHERE rd.replay_id = ? AND rd.company_id = ? AND rd.done_at IS NULL ORDER BY d.r
 }
 
 // FinishHRSuiteReplayDelivery marks one delivery of a replay done, adds its counts to the
-// replay's, and marks the replay finished with its last delivery. Marking a delivery done twice
-// counts it once.
+// replay's, and marks the replay finished once none of its deliveries is left to do (a delivery
+// the retention deleted meanwhile is gone from the list). Marking a delivery done twice counts
+// it once.
 func (s *Store) FinishHRSuiteReplayDelivery(ctx context.Context, companyID, replayID, deliveryID uuid.UUID, counts map[string]int) error {
 	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		res := tx.Exec(`UPDATE hrsuite_replay_deliveries SET done_at = now() WHERE replay_id = ? AND delivery_id = ? AND company_id = ? AND done_at IS NULL`,
@@ -256,19 +257,22 @@ func (s *Store) FinishHRSuiteReplayDelivery(ctx context.Context, companyID, repl
 		if res.Error != nil {
 			return fmt.Errorf("mark hr-suite replay delivery done: %w", res.Error)
 		}
-		if res.RowsAffected == 0 {
-			return nil
-		}
-		err := tx.Exec(`
+		if res.RowsAffected == 1 {
+			err := tx.Exec(`
 UPDATE hrsuite_replays r SET deliveries_done = deliveries_done + 1,
     counts = (SELECT coalesce(jsonb_object_agg(k, v), '{}') FROM (
         SELECT k, sum(v::integer) AS v FROM (
             SELECT key AS k, value AS v FROM jsonb_each_text(r.counts)
-            UNION ALL SELECT key, value FROM jsonb_each_text(?::jsonb)) x GROUP BY k) y),
-    finished_at = CASE WHEN deliveries_done + 1 >= deliveries THEN now() END
+            UNION ALL SELECT key, value FROM jsonb_each_text(?::jsonb)) x GROUP BY k) y)
 WHERE id = ?`, models.NewJSON(counts), replayID).Error
+			if err != nil {
+				return fmt.Errorf("count hr-suite replay progress: %w", err)
+			}
+		}
+		err := tx.Exec(`UPDATE hrsuite_replays SET finished_at = now() WHERE id = ? AND finished_at IS NULL
+  AND NOT EXISTS (SELECT 1 FROM hrsuite_replay_deliveries WHERE replay_id = ? AND done_at IS NULL)`, replayID, replayID).Error
 		if err != nil {
-			return fmt.Errorf("count hr-suite replay progress: %w", err)
+			return fmt.Errorf("finish hr-suite replay: %w", err)
 		}
 		return nil
 	})

@@ -167,8 +167,12 @@ func (l *Launcher) PruneHRSuiteDeliveries(ctx context.Context, now time.Time) (i
 	}
 }
 
-// Run reconciles every interval, and prunes every hour (the start outbox, and HR-suite
-// deliveries past their retention), until ctx ends.
+// holdGrace is how long past its expiry a held assessment link is left to its own workflow before
+// the hourly upkeep deletes it (a workflow that never ran, or was terminated).
+const holdGrace = time.Hour
+
+// Run reconciles every interval, and prunes every hour (the start outbox, HR-suite deliveries
+// past their retention, assessment-link holds their workflow did not end), until ctx ends.
 func (l *Launcher) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -192,6 +196,13 @@ func (l *Launcher) Run(ctx context.Context, interval time.Duration) {
 				l.Log.WarnContext(ctx, "hr-suite delivery prune failed", "err", err)
 			case n > 0:
 				l.Log.InfoContext(ctx, "hr-suite deliveries pruned", "deliveries", n, "final_before", lastPrune.Add(-HRSuiteRetention).Format(time.DateOnly))
+			}
+			n, err = l.Store.PruneAssessmentHolds(ctx, lastPrune.Add(-holdGrace))
+			switch {
+			case err != nil && ctx.Err() == nil:
+				l.Log.WarnContext(ctx, "assessment link hold prune failed", "err", err)
+			case n > 0:
+				l.Log.WarnContext(ctx, "assessment link holds past their window deleted; their workflows did not", "holds", n)
 			}
 		}
 		select {

@@ -38,6 +38,8 @@ type Activities struct {
 	// HRSuite launches the runs an HR-suite delivery's ingest commits; HRSuiteMetrics may be nil.
 	HRSuite        HRSuiteStarts
 	HRSuiteMetrics *HRSuiteMetrics
+	// Assessment launches the delivery run of a held assessment link whose application appeared.
+	Assessment AssessmentStarts
 }
 
 // permanentIfMissing makes a missing row a non-retryable error: workflows start only after

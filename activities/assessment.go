@@ -213,11 +213,111 @@ func assessmentMessage(ch models.MessageChannel, to string, cand *models.Candida
 	return m
 }
 
+// AssessmentStarts builds and launches the delivery run of an application's assessment link, for
+// a held link whose application appeared. internal/outbox provides it (activities cannot import
+// workflows).
+type AssessmentStarts interface {
+	AssessmentLink(slug string, companyID, applicationID uuid.UUID) models.WorkflowStart
+	// Launch starts committed starts; what it cannot start stays pending for the reconciler.
+	Launch(ctx context.Context, starts []models.WorkflowStart) error
+}
+
+// Outcomes of a look at a held link (CheckAssessmentHoldResult.Outcome).
+const (
+	HoldWaiting   = "waiting"   // the application is not there yet and the hold has not expired
+	HoldDelivered = "delivered" // the application appeared: the link is its assessment link now
+	HoldMismatch  = "mismatch"  // it appeared, but the push's candidateId or jobId disagree: discarded
+	HoldExpired   = "expired"   // the window passed without it: discarded
+	HoldGone      = "gone"      // no such hold (another run ended it)
+)
+
+// CheckAssessmentHoldInput is one look at a held link. Now is the run's clock (workflow.Now),
+// against which the hold's expiry is judged.
+type CheckAssessmentHoldInput struct {
+	CompanyID uuid.UUID
+	HoldID    uuid.UUID
+	Now       time.Time
+}
+
+// CheckAssessmentHoldResult says what the look found; Remaining is the time left until the hold
+// expires when the outcome is HoldWaiting.
+type CheckAssessmentHoldResult struct {
+	Outcome   string
+	Remaining time.Duration
+}
+
+// CheckAssessmentHold looks for the application of a held link. When it is there and agrees with
+// the push's cross-check ids, the hold becomes the application's assessment link (as the push
+// would have made it on receipt) and the link's delivery run is launched; when it disagrees the
+// hold is discarded, as a push would have been. When it is not there, the hold waits until it
+// expires at in.Now, then is discarded. Nothing here logs the URL.
+func (a *Activities) CheckAssessmentHold(ctx context.Context, in CheckAssessmentHoldInput) (CheckAssessmentHoldResult, error) {
+	h, err := a.Store.AssessmentHold(ctx, in.CompanyID, in.HoldID)
+	if errors.Is(err, store.ErrNotFound) {
+		return CheckAssessmentHoldResult{Outcome: HoldGone}, nil
+	}
+	if err != nil {
+		return CheckAssessmentHoldResult{}, err
+	}
+	log := a.Log.With("company_id", in.CompanyID, "hold_id", h.ID, "order_id", deref(h.OrderID))
+	apps, err := a.Store.ApplicationsByExternalID(ctx, in.CompanyID, h.ApplicationRef)
+	if err != nil {
+		return CheckAssessmentHoldResult{}, err
+	}
+	if len(apps) == 0 {
+		if in.Now.Before(h.ExpiresAt) {
+			return CheckAssessmentHoldResult{Outcome: HoldWaiting, Remaining: h.ExpiresAt.Sub(in.Now)}, nil
+		}
+		expired, err := a.Store.ExpireAssessmentHold(ctx, in.CompanyID, h.ID, in.Now)
+		if err != nil || !expired {
+			return CheckAssessmentHoldResult{Outcome: HoldWaiting}, err // renewed meanwhile: look again
+		}
+		a.Metrics.assessmentHold(HoldExpired)
+		log.InfoContext(ctx, "assessment link discarded: application not managed within the hold", "received_at", h.ReceivedAt)
+		return CheckAssessmentHoldResult{Outcome: HoldExpired}, nil
+	}
+	app, ok := store.PickApplication(apps, h.CandidateRef, h.JobRef)
+	if !ok {
+		dropped, err := a.Store.DropAssessmentHold(ctx, in.CompanyID, h.ID, h.ReceivedAt)
+		if err != nil || !dropped {
+			return CheckAssessmentHoldResult{Outcome: HoldWaiting}, err
+		}
+		a.Metrics.assessmentHold(HoldMismatch)
+		log.WarnContext(ctx, "assessment link discarded: candidateId or jobId does not match the application",
+			"application_id", apps[0].ID, "candidate_id_given", h.CandidateRef != "", "job_id_given", h.JobRef != "")
+		return CheckAssessmentHoldResult{Outcome: HoldMismatch}, nil
+	}
+	if a.Assessment == nil {
+		return CheckAssessmentHoldResult{}, temporal.NewNonRetryableApplicationError("the worker has no start launcher for assessment links", ErrTypePermanent, nil)
+	}
+	co, err := a.Store.Company(ctx, in.CompanyID)
+	if err != nil {
+		return CheckAssessmentHoldResult{}, permanentIfMissing(err)
+	}
+	res, released, err := a.Store.ReleaseAssessmentHold(ctx, in.CompanyID, h.ID, h.ReceivedAt, store.AssessmentPush{
+		CompanyID: in.CompanyID, ApplicationID: app.ID, URL: h.URL, OrderID: deref(h.OrderID), ReceivedAt: h.ReceivedAt,
+		Start: a.Assessment.AssessmentLink(co.Slug, co.ID, app.ID),
+	})
+	if err != nil || !released {
+		return CheckAssessmentHoldResult{Outcome: HoldWaiting}, err
+	}
+	if res.Start != nil {
+		if err := a.Assessment.Launch(ctx, []models.WorkflowStart{*res.Start}); err != nil {
+			log.WarnContext(ctx, "held assessment link recorded; its delivery starts when Temporal is back (reconciler)", "err", err)
+		}
+	}
+	a.Metrics.assessmentHold(HoldDelivered)
+	log.InfoContext(ctx, "held assessment link accepted: the application appeared", "application_id", app.ID, "link_id", res.Link.ID,
+		"outcome", string(res.Outcome), "held_for", in.Now.Sub(h.ReceivedAt).Round(time.Second))
+	return CheckAssessmentHoldResult{Outcome: HoldDelivered}, nil
+}
+
 // assessmentMetrics are the worker's assessment-link metrics.
 type assessmentMetrics struct {
 	delivered *prometheus.CounterVec
 	failed    prometheus.Counter
 	latency   prometheus.Histogram
+	holds     *prometheus.CounterVec
 }
 
 func newAssessmentMetrics(reg prometheus.Registerer) *assessmentMetrics {
@@ -233,7 +333,11 @@ func newAssessmentMetrics(reg prometheus.Registerer) *assessmentMetrics {
 			Buckets: []float64{.05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 300},
 		}),
 	}
-	reg.MustRegister(m.delivered, m.failed, m.latency)
+	m.holds = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "recruitd_assessment_link_holds_total",
+		Help: "Assessment links held for an application not ingested yet, by how the hold ended: delivered (the application appeared), mismatch, expired.",
+	}, []string{"outcome"})
+	reg.MustRegister(m.delivered, m.failed, m.latency, m.holds)
 	return m
 }
 
@@ -248,5 +352,11 @@ func (m *Metrics) assessmentSent(ch models.MessageChannel, latency time.Duration
 func (m *Metrics) assessmentFailed() {
 	if m != nil && m.assessment != nil {
 		m.assessment.failed.Inc()
+	}
+}
+
+func (m *Metrics) assessmentHold(outcome string) {
+	if m != nil && m.assessment != nil {
+		m.assessment.holds.WithLabelValues(outcome).Inc()
 	}
 }

@@ -67,6 +67,11 @@ func (a *Activities) IngestHRSuiteDelivery(ctx context.Context, in HRSuiteIngest
 		return res, permanentIfMissing(err)
 	}
 	d, err := a.Store.HRSuiteDelivery(ctx, in.CompanyID, in.DeliveryID)
+	if in.Replay && errors.Is(err, store.ErrNotFound) {
+		// The retention deleted it after the replay listed it: nothing is left to reprocess.
+		a.Log.InfoContext(ctx, "hr-suite delivery of a replay no longer stored; skipped", "company", co.Slug, "delivery_id", in.DeliveryID)
+		return res, nil
+	}
 	if err != nil {
 		return res, permanentIfMissing(err)
 	}
@@ -81,7 +86,9 @@ func (a *Activities) IngestHRSuiteDelivery(ctx context.Context, in HRSuiteIngest
 		// The webhook stores only arrays; a body that does not parse cannot start to.
 		return res, temporal.NewNonRetryableApplicationError("stored delivery is not a JSON array", ErrTypePermanent, err)
 	}
-	enabled, err := a.Store.HRSuiteTriggerEnabled(ctx, co.ID)
+	// Without a saved, enabled definition nobody is invited (no_trigger), as partner
+	// applications are refused: the platform default is a starting point, not consent to text.
+	enabled, err := a.Store.EnabledTrigger(ctx, co.ID, models.TriggerNewApplicationWebhook)
 	if err != nil {
 		return res, err
 	}

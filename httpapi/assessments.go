@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"slices"
@@ -13,9 +14,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
 	"github.com/recruitd/recruitd/workflows"
 )
 
@@ -149,21 +152,8 @@ func fieldName(k string) string {
 	return fmt.Sprintf("%q", k)
 }
 
-// pickApplication chooses, among the applications with the pushed id (ATS ones first), the
-// first whose candidate and job agree with the push's optional cross-check ids. An id is checked
-// only when both the push and the record have one. ok is false when none agrees.
-func pickApplication(apps []store.ApplicationRef, candidateID, jobID string) (store.ApplicationRef, bool) {
-	for _, a := range apps {
-		if candidateID != "" && a.CandidateExternalID != "" && a.CandidateExternalID != candidateID {
-			continue
-		}
-		if jobID != "" && a.JobExternalID != "" && a.JobExternalID != jobID {
-			continue
-		}
-		return a, true
-	}
-	return store.ApplicationRef{}, false
-}
+// pickApplication chooses the application a push is for (store.PickApplication).
+var pickApplication = store.PickApplication
 
 // assessmentMetrics count pushes by what became of them.
 type assessmentMetrics struct {
@@ -174,7 +164,8 @@ func newAssessmentMetrics(g prometheus.Gatherer) *assessmentMetrics {
 	m := &assessmentMetrics{pushes: prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "recruitd_assessment_links_total",
 		Help: "Assessment-link pushes answered 200, by outcome: accepted (a new current link), duplicate (the current link again), " +
-			"stale (older than the current link), replaced (accepted, replacing an earlier link), discarded_unmanaged, discarded_mismatch.",
+			"stale (older than the current link), replaced (accepted, replacing an earlier link), held (no such application yet: held 15 minutes in case it " +
+			"is ingested; recruitd_assessment_link_holds_total says what became of it), discarded_mismatch.",
 	}, []string{"outcome"})}
 	// The process's registry is the Gatherer the server serves /metrics from.
 	if reg, ok := g.(prometheus.Registerer); ok {
@@ -195,9 +186,11 @@ func (s *server) assessmentLinks() gin.HandlerFunc {
 }
 
 // pushAssessmentLink validates the push (400), finds the managed application by the pushed id
-// within the key's company, and records the link for delivery. Unmanaged applications and
-// cross-check mismatches are answered 200 with nothing stored, as the draft contract asks; the
-// URL is never logged.
+// within the key's company, and records the link for delivery. A push for an application that is
+// not there (yet) is held for 15 minutes, seen by nothing but its workflow, in case the
+// application is ingested meanwhile (an HR-suite delivery or an ATS import may lag the
+// provider), then discarded; cross-check mismatches are discarded at once. Both are answered 200,
+// as the draft contract asks; the URL is never logged.
 func (s *server) pushAssessmentLink(c *gin.Context, m *assessmentMetrics) {
 	received := time.Now().UTC()
 	var body map[string]json.RawMessage
@@ -219,9 +212,7 @@ func (s *server) pushAssessmentLink(c *gin.Context, m *assessmentMetrics) {
 		return
 	}
 	if len(apps) == 0 {
-		m.pushes.WithLabelValues("discarded_unmanaged").Inc()
-		log.InfoContext(ctx, "assessment link discarded: application not managed")
-		c.JSON(http.StatusOK, AssessmentLinkResponse{Success: true})
+		s.holdAssessmentLink(c, m, push, received, log)
 		return
 	}
 	app, ok := pickApplication(apps, push.candidateID, push.jobID)
@@ -254,5 +245,32 @@ func (s *server) pushAssessmentLink(c *gin.Context, m *assessmentMetrics) {
 		attrs = append(attrs, "replaced_link_id", res.Replaced.ID, "replaced_was_sent", res.Replaced.SentAt != nil)
 	}
 	log.InfoContext(ctx, "assessment link accepted", attrs...)
+	c.JSON(http.StatusOK, AssessmentLinkResponse{Success: true})
+}
+
+// holdAssessmentLink holds a push whose application is not managed (yet) and starts, or nudges,
+// the hold's workflow, which delivers the link if the application appears within the window and
+// discards it otherwise. The answer is 200 even when Temporal does not take the start: the hold
+// is stored, and the reconciler starts its workflow (a provider's retry would only renew it).
+func (s *server) holdAssessmentLink(c *gin.Context, m *assessmentMetrics, push *assessmentPush, received time.Time, log *slog.Logger) {
+	ctx := c.Request.Context()
+	co := company(c)
+	h := &store.AssessmentHold{CompanyID: co.ID, ApplicationRef: push.applicationID, URL: push.url, CandidateRef: push.candidateID,
+		JobRef: push.jobID, ReceivedAt: received}
+	if push.orderID != "" {
+		h.OrderID = &push.orderID
+	}
+	start, err := s.Store.HoldAssessmentLink(ctx, h, func(holdID uuid.UUID) models.WorkflowStart {
+		return workflows.AssessmentLinkHoldStart(co.Slug, workflows.AssessmentLinkHoldInput{CompanyID: co.ID, HoldID: holdID})
+	})
+	if err != nil {
+		s.fail(c, fmt.Errorf("hold assessment link: %w", err))
+		return
+	}
+	if err := s.Launcher.LaunchMany(ctx, []models.WorkflowStart{*start}); err != nil {
+		log.WarnContext(ctx, "assessment link held; its workflow starts when Temporal is back (reconciler)", "hold_id", h.ID, "err", err)
+	}
+	m.pushes.WithLabelValues("held").Inc()
+	log.InfoContext(ctx, "assessment link held: application not managed yet", "hold_id", h.ID, "until", h.ExpiresAt)
 	c.JSON(http.StatusOK, AssessmentLinkResponse{Success: true})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -198,7 +199,7 @@ func TestAssessmentLinkRejects(t *testing.T) {
 	}
 }
 
-func TestAssessmentLinkUnmanagedOrMismatchedLeavesNothing(t *testing.T) {
+func TestAssessmentLinkUnmanagedIsHeldMismatchedLeavesNothing(t *testing.T) {
 	f := newFixture(t)
 	app := f.managed(t, "58213", "dana@example.com", "")
 	for _, body := range []string{
@@ -216,14 +217,21 @@ func TestAssessmentLinkUnmanagedOrMismatchedLeavesNothing(t *testing.T) {
 	if otherResp != `{"success":true}` {
 		t.Errorf("push with another company's key = %s", otherResp)
 	}
-	if got := f.tablesHolding(t, "unmanagedtok"); len(got) != 0 {
-		t.Errorf("tables holding a discarded link: %v, want none", got)
+	// The unmanaged ids' links are held for 15 minutes in case their application is ingested,
+	// where nothing shows them; the mismatched ones are gone.
+	if got := f.tablesHolding(t, "unmanagedtok"); len(got) != 1 || got[0] != "assessment_link_holds" {
+		t.Errorf("tables holding the pushed links: %v, want assessment_link_holds only", got)
+	}
+	var held []string
+	f.st.DB().Model(&store.AssessmentHold{}).Order("application_ref").Pluck("application_ref", &held)
+	if len(held) != 2 || held[0] != "58213" || held[1] != "99999" {
+		t.Errorf("held application ids = %v, want globex's 58213 and acme's 99999", held)
 	}
 	if got := f.links(t, app.ID); len(got) != 0 {
 		t.Errorf("links = %+v, want none", got)
 	}
 	metrics, _ := io.ReadAll(f.get(t, "/metrics", nil).Body)
-	for _, want := range []string{`recruitd_assessment_links_total{outcome="discarded_unmanaged"} 2`, `recruitd_assessment_links_total{outcome="discarded_mismatch"} 2`} {
+	for _, want := range []string{`recruitd_assessment_links_total{outcome="held"} 2`, `recruitd_assessment_links_total{outcome="discarded_mismatch"} 2`} {
 		if !strings.Contains(string(metrics), want) {
 			t.Errorf("/metrics lacks %s", want)
 		}
@@ -438,5 +446,51 @@ func TestAssessmentLinkWhileTemporalIsDown(t *testing.T) {
 	_, msgs := f.awaitSent(t, app.ID)
 	if len(msgs) != 1 {
 		t.Errorf("messages = %d, want 1", len(msgs))
+	}
+}
+
+// TestAssessmentLinkBeforeItsApplication: a link pushed before its application is ingested is
+// held, seen nowhere but its own table, and delivered once an HR-suite delivery ingests the
+// application.
+func TestAssessmentLinkBeforeItsApplication(t *testing.T) {
+	f := hrsuiteFixture(t)
+	status, resp := f.push(t, f.acmeKey, `{"applicationId":"APP-77","assessmentUrl":"https://assess.example.com/t/earlytok","orderId":"ORD-77"}`)
+	if status != http.StatusOK || resp != `{"success":true}` {
+		t.Fatalf("push = %d %s", status, resp)
+	}
+	if got := f.tablesHolding(t, "earlytok"); len(got) != 1 || got[0] != "assessment_link_holds" {
+		t.Errorf("tables holding the held link: %v, want assessment_link_holds only", got)
+	}
+	began := time.Now()
+	_, d, raw := f.deliver(t, f.acmeKey, []map[string]any{
+		row("APP-77", "C-77", "REQ-1", "(201) 555-0177", "Mobile"),
+		row("APP-77", "C-77", "REQ-1", "c77@example.com", "Personal Email"),
+	})
+	if got := f.awaitProcessed(t, d.DeliveryID, began.Add(-time.Second)); got[0] != "accepted" {
+		t.Fatalf("delivery %s: outcomes %v", raw, got)
+	}
+	var app models.Application
+	if err := f.st.DB().First(&app, "company_id = ? AND external_id = ? AND source = ?", f.acme.ID, "APP-77", models.ApplicationSourceHRSuiteWebhook).Error; err != nil {
+		t.Fatal(err)
+	}
+	cur, msgs := f.awaitSent(t, app.ID)
+	if cur.URL != "https://assess.example.com/t/earlytok" || deref(cur.OrderID) != "ORD-77" {
+		t.Errorf("sent link = %s (order %s), want the held one", cur.URL, deref(cur.OrderID))
+	}
+	carried := 0
+	for _, m := range msgs {
+		if strings.Contains(m.Body, "https://assess.example.com/t/earlytok") {
+			carried++
+		}
+	}
+	if carried != 1 {
+		t.Errorf("%d messages carry the link, want 1", carried)
+	}
+	if got := f.tablesHolding(t, "earlytok"); slices.Contains(got, "assessment_link_holds") {
+		t.Errorf("the hold is still there after delivery: %v", got)
+	}
+	metrics, _ := io.ReadAll(f.get(t, "/metrics", nil).Body)
+	if !strings.Contains(string(metrics), `recruitd_assessment_links_total{outcome="held"} 1`) {
+		t.Error(`/metrics lacks recruitd_assessment_links_total{outcome="held"} 1`)
 	}
 }

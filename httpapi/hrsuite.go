@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -9,6 +10,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/hrsuite"
+	"github.com/recruitd/recruitd/internal/outbox"
+	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	"github.com/recruitd/recruitd/workflows"
 )
@@ -40,6 +43,17 @@ func (s *server) hrsuiteWebhook(c *gin.Context) {
 		s.fail(c, errNotHRSuite)
 		return
 	}
+	ctx := c.Request.Context()
+	// A company already at its quota is answered before its body is read.
+	used, err := s.Store.HRSuiteStorageUsed(ctx, co.ID)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if used >= s.Config.HRSuiteQuota {
+		s.refuseOverQuota(c, co, &store.StorageQuotaError{Used: used, Quota: s.Config.HRSuiteQuota})
+		return
+	}
 	body, err := readJSONBody(c)
 	switch {
 	case errors.Is(err, errTooLarge):
@@ -55,13 +69,17 @@ func (s *server) hrsuiteWebhook(c *gin.Context) {
 		s.fail(c, errNotArray)
 		return
 	}
-	ctx := c.Request.Context()
 	key := callerKey(c)
 	rec, err := s.Store.StoreHRSuiteDelivery(ctx, &models.HRSuiteDelivery{
 		CompanyID: co.ID, ReceivedAt: received, Body: body, RowCount: rows, APIKeyID: &key.ID, RequestID: requestID(c),
-	}, func(id uuid.UUID) models.WorkflowStart {
+	}, s.Config.HRSuiteQuota, func(id uuid.UUID) models.WorkflowStart {
 		return workflows.HRSuiteDeliveryStart(co.Slug, workflows.HRSuiteDeliveryInput{CompanyID: co.ID, DeliveryID: id})
 	})
+	var over *store.StorageQuotaError
+	if errors.As(err, &over) {
+		s.refuseOverQuota(c, co, over)
+		return
+	}
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -71,9 +89,24 @@ func (s *server) hrsuiteWebhook(c *gin.Context) {
 		if err := s.Launcher.LaunchMany(ctx, []models.WorkflowStart{*rec.Start}); err != nil {
 			log.WarnContext(ctx, "hr-suite delivery stored; its ingest starts when Temporal is back (reconciler)", "err", err)
 		}
-		log.InfoContext(ctx, "hr-suite delivery stored")
+		log.InfoContext(ctx, "hr-suite delivery stored", "body_bytes", rec.Delivery.BodyBytes, "stored_bytes", rec.Delivery.StoredBytes)
 	} else {
 		log.InfoContext(ctx, "hr-suite delivery repeats an earlier body; stored as a duplicate", "first_delivery_id", *rec.Delivery.DuplicateOf)
 	}
 	c.JSON(http.StatusOK, HRSuiteDeliveryResponse{Success: true, DeliveryID: rec.Delivery.ID, Rows: rows, DuplicateOf: rec.Delivery.DuplicateOf})
+}
+
+// quotaRetryAfter is the Retry-After of a delivery over the storage quota: the retention frees
+// space at most hourly (the reconciler's prune).
+const quotaRetryAfter = time.Hour
+
+// refuseOverQuota answers 429 STORAGE_QUOTA_EXCEEDED: nothing was stored. The message says how
+// full the company's storage is and how it empties, never what the body held.
+func (s *server) refuseOverQuota(c *gin.Context, co *models.Company, e *store.StorageQuotaError) {
+	s.Log.WarnContext(c.Request.Context(), "hr-suite delivery refused: storage quota exceeded", "request_id", requestID(c),
+		"company", co.Slug, "used_bytes", e.Used, "quota_bytes", e.Quota)
+	s.fail(c, tooMany("STORAGE_QUOTA_EXCEEDED", fmt.Sprintf("the company's stored HR-suite deliveries use %d of its %d bytes (HRSUITE_STORAGE_QUOTA_BYTES); "+
+		"nothing was stored. Deliveries whose rows all have final outcomes are deleted %d days after; deliveries with unknown_job or no_trigger "+
+		"rows are kept until a replay settles them. Send again later, or ask support to replay or raise the quota",
+		e.Used, e.Quota, int(outbox.HRSuiteRetention.Hours()/24)), quotaRetryAfter))
 }

@@ -1,6 +1,8 @@
 package httpapi_test
 
 import (
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +15,9 @@ import (
 
 	"github.com/recruitd/recruitd/httpapi"
 	"github.com/recruitd/recruitd/internal/apikey"
+	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/outbox"
+	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -35,21 +40,45 @@ func row(app, cand, job, contact, kind string, extra ...string) map[string]any {
 	return r
 }
 
-// hrsuiteFixture is the fixture with acme an HR-suite account with jobs REQ-1 and REQ-2.
+// hrsuiteFixture is the fixture with acme an HR-suite account with jobs REQ-1 and REQ-2 and the
+// platform default 'New Applications via Webhook' workflow saved.
 func hrsuiteFixture(t *testing.T) *fixture {
 	t.Helper()
 	f := newFixture(t)
-	if err := f.st.DB().Model(&models.Company{}).Where("id = ?", f.acme.ID).Update("hr_suite_account", true).Error; err != nil {
-		t.Fatal(err)
-	}
-	f.acme.HRSuiteAccount = true
+	f.hrsuiteAccount(t, f.acme, true)
 	for _, ext := range []string{"REQ-1", "REQ-2"} {
 		f.job(t, f.acme, ext)
 	}
 	return f
 }
 
-// job creates an open, active job of co with the ATS job id ext (as the import would).
+// hrsuiteAccount makes co an HR-suite account and, when withWorkflow, saves the platform
+// default 'New Applications via Webhook' definition for it (without one nobody is invited).
+func (f *fixture) hrsuiteAccount(t *testing.T, co *models.Company, withWorkflow bool) {
+	t.Helper()
+	if err := f.st.DB().Model(&models.Company{}).Where("id = ?", co.ID).Update("hr_suite_account", true).Error; err != nil {
+		t.Fatal(err)
+	}
+	co.HRSuiteAccount = true
+	if withWorkflow {
+		f.saveWorkflow(t, co, flow.Defaults()[flow.TriggerNewApplicationWebhook])
+	}
+}
+
+// saveWorkflow saves d as co's definition for its trigger.
+func (f *fixture) saveWorkflow(t *testing.T, co *models.Company, d *flow.Definition) {
+	t.Helper()
+	raw, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.st.SaveWorkflowDefinition(t.Context(), co.ID, models.WorkflowTrigger(d.Trigger), raw, d.Enabled, flow.Hash(d)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// job creates an open, active job of co with the ATS job id ext and its aggregator record, as
+// the import would.
 func (f *fixture) job(t *testing.T, co *models.Company, ext string) *models.Job {
 	t.Helper()
 	j := &models.Job{CompanyID: co.ID, ExternalID: ext, InterviewerID: co.Slug + "-" + ext, Title: "Nurse " + ext,
@@ -57,7 +86,17 @@ func (f *fixture) job(t *testing.T, co *models.Company, ext string) *models.Job 
 	if err := f.st.DB().Create(j).Error; err != nil {
 		t.Fatal(err)
 	}
+	f.imported(t, co, j)
 	return j
+}
+
+// imported records job j of co as imported from the HR suite (its aggregator record).
+func (f *fixture) imported(t *testing.T, co *models.Company, j *models.Job) {
+	t.Helper()
+	if err := f.st.DB().Exec(`INSERT INTO aggregator_jobs (company_id, remote_id, ats_job_id, job_id, name) VALUES (?, ?, ?, ?, ?)`,
+		co.ID, "remote-"+j.ExternalID, j.ExternalID, j.ID, j.Title).Error; err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (f *fixture) deliver(t *testing.T, key string, body any) (int, httpapi.HRSuiteDeliveryResponse, string) {
@@ -331,7 +370,7 @@ func (f *fixture) supportToken(t *testing.T) string {
 		t.Fatal(err)
 	}
 	raw = "rsp_" + raw
-	if _, _, err := f.st.CreateSupportToken(t.Context(), u.Email, "test", raw); err != nil {
+	if _, _, err := f.st.CreateSupportToken(t.Context(), u.Email, "test", raw, store.DefaultSupportTokenTTL); err != nil {
 		t.Fatal(err)
 	}
 	return raw
@@ -493,7 +532,7 @@ func TestHRSuiteWebhookErrors(t *testing.T) {
 // TestHRSuiteTenancy: a delivery of one company never reaches another's jobs or candidates.
 func TestHRSuiteTenancy(t *testing.T) {
 	f := hrsuiteFixture(t)
-	f.st.DB().Model(&models.Company{}).Where("id = ?", f.other.ID).Update("hr_suite_account", true)
+	f.hrsuiteAccount(t, f.other, true)
 	// acme already has candidate C-1 through its own delivery.
 	began := time.Now()
 	_, a, _ := f.deliver(t, f.acmeKey, []map[string]any{row("APP-1", "C-1", "REQ-1", "(201) 555-0123", "Mobile")})
@@ -576,4 +615,310 @@ func TestHRSuiteWorkerKilledMidDelivery(t *testing.T) {
 		t.Errorf("application runs = %d, want %d", n, apps)
 	}
 	f.awaitInvited(t, f.acme, refs...)
+}
+
+// TestHRSuiteWithoutSavedWorkflowInvitesNobody: a company that has saved no 'New Applications
+// via Webhook' definition gets no_trigger rows and no invitation, as a partner submission gets
+// 409; once it saves the workflow, a replay invites the candidate.
+func TestHRSuiteWithoutSavedWorkflowInvitesNobody(t *testing.T) {
+	f := newFixture(t)
+	f.hrsuiteAccount(t, f.acme, false)
+	f.job(t, f.acme, "REQ-1")
+	began := time.Now()
+	status, d, raw := f.deliver(t, f.acmeKey, []map[string]any{
+		row("APP-1", "C-1", "REQ-1", "(201) 555-0123", "Mobile"),
+		row("APP-1", "C-1", "REQ-1", "c1@example.com", "Personal Email"),
+	})
+	if status != http.StatusOK {
+		t.Fatalf("POST = %d %s", status, raw)
+	}
+	if got := f.awaitProcessed(t, d.DeliveryID, began.Add(-time.Second)); got[0] != "no_trigger" || got[1] != "no_trigger" {
+		t.Fatalf("outcomes = %v, want no_trigger for both rows", got)
+	}
+	if n := f.applicationStarts(t, f.acme); n != 0 {
+		t.Errorf("application runs = %d without a saved workflow, want 0", n)
+	}
+	if f.candidateByRef(t, f.acme, "C-1") == nil {
+		t.Error("the candidate is not stored; a replay could not invite them")
+	}
+	var messages int64
+	f.st.DB().Model(&models.Message{}).Where("company_id = ?", f.acme.ID).Count(&messages)
+	if messages != 0 {
+		t.Errorf("%d messages sent without a saved workflow, want 0", messages)
+	}
+
+	def, _ := json.Marshal(flow.Defaults()[flow.TriggerNewApplicationWebhook])
+	if resp := f.send(t, http.MethodPut, "/v1/api/workflows/new_application_webhook", f.acmeKey, string(def)); resp.StatusCode != http.StatusOK {
+		t.Fatalf("PUT workflow = %d", resp.StatusCode)
+	}
+	token := f.supportToken(t)
+	began = time.Now()
+	out := f.supportCall(t, token, http.MethodPost, "/v1/support/hrsuite/replays", map[string]any{"deliveryId": d.DeliveryID.String()}, http.StatusAccepted)
+	f.awaitReplay(t, token, out["replay"].(map[string]any)["id"].(string))
+	if got := f.awaitProcessed(t, d.DeliveryID, began); got[0] != "accepted" {
+		t.Errorf("after the workflow is saved, replayed outcomes = %v, want accepted", got)
+	}
+	f.awaitInvited(t, f.acme, "APP-1")
+}
+
+// TestHRSuiteMatchesImportedJobsOnly: Job Req Id names a job imported from the HR suite. A job
+// created through createJob with the same external id, or an imported job that was deleted, is
+// unknown_job; once the job is imported, a replay accepts the application.
+func TestHRSuiteMatchesImportedJobsOnly(t *testing.T) {
+	f := hrsuiteFixture(t)
+	f.createJob(t, f.acmeKey, map[string]any{"externalJobId": "REQ-API", "jobDescription": "We are hiring a Registered Nurse. Requirements: RN license."})
+	gone := f.job(t, f.acme, "REQ-GONE")
+	if err := f.st.DB().Model(gone).Update("is_deleted", true).Error; err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	status, d, raw := f.deliver(t, f.acmeKey, []map[string]any{
+		row("APP-API", "C-1", "REQ-API", "(201) 555-0123", "Mobile"),
+		row("APP-GONE", "C-2", "REQ-GONE", "(201) 555-0124", "Mobile"),
+		row("APP-OK", "C-3", "REQ-1", "(201) 555-0125", "Mobile"),
+	})
+	if status != http.StatusOK {
+		t.Fatalf("POST = %d %s", status, raw)
+	}
+	got := f.awaitProcessed(t, d.DeliveryID, began.Add(-time.Second))
+	if got[0] != "unknown_job" || got[1] != "unknown_job" || got[2] != "accepted" {
+		t.Fatalf("outcomes = %v, want unknown_job (createJob job), unknown_job (deleted job), accepted", got)
+	}
+	for _, ref := range []string{"C-1", "C-2"} {
+		if f.candidateByRef(t, f.acme, ref) != nil {
+			t.Errorf("candidate %s created for a job that was not imported", ref)
+		}
+	}
+	f.awaitInvited(t, f.acme, "APP-OK")
+
+	// The import reaches the createJob job (one job per external id): now it is imported.
+	var j models.Job
+	if err := f.st.DB().First(&j, "company_id = ? AND external_id = ?", f.acme.ID, "REQ-API").Error; err != nil {
+		t.Fatal(err)
+	}
+	f.imported(t, f.acme, &j)
+	token := f.supportToken(t)
+	began = time.Now()
+	out := f.supportCall(t, token, http.MethodPost, "/v1/support/hrsuite/replays", map[string]any{"deliveryId": d.DeliveryID.String()}, http.StatusAccepted)
+	f.awaitReplay(t, token, out["replay"].(map[string]any)["id"].(string))
+	if got := f.awaitProcessed(t, d.DeliveryID, began); got[0] != "accepted" || got[1] != "unknown_job" {
+		t.Errorf("after the import, replayed outcomes = %v, want accepted, unknown_job", got)
+	}
+}
+
+// TestHRSuiteDuplicateColumns: a row that names a column twice is invalid, and a duplicated Do
+// Not Hire Status excludes its application ("True" then "False" must not read as hireable).
+func TestHRSuiteDuplicateColumns(t *testing.T) {
+	f := hrsuiteFixture(t)
+	body := `[
+{"Job Posting Application Id":"APP-1","Candidate Id":"C-1","Job Req Id":"REQ-1","Contact Method":"(201) 555-0123",
+ "Contact Type Description":"Mobile","Do Not Hire Status":"True","Do Not Hire Status":"False"},
+{"Job Posting Application Id":"APP-1","Candidate Id":"C-1","Job Req Id":"REQ-1","Contact Method":"c1@example.com",
+ "Contact Type Description":"Personal Email","Do Not Hire Status":"False"},
+{"Job Posting Application Id":"APP-2","Candidate Id":"C-2","Candidate Id":"C-3","Job Req Id":"REQ-1","Contact Method":"(201) 555-0124",
+ "Contact Type Description":"Mobile","Do Not Hire Status":"False"},
+{"Job Posting Application Id":"APP-2","Candidate Id":"C-2","Job Req Id":"REQ-1","Contact Method":"c2@example.com",
+ "Contact Type Description":"Personal Email","Do Not Hire Status":"False"}]`
+	began := time.Now()
+	status, d, raw := f.deliver(t, f.acmeKey, body)
+	if status != http.StatusOK || d.Rows != 4 {
+		t.Fatalf("POST = %d %s", status, raw)
+	}
+	got := f.awaitProcessed(t, d.DeliveryID, began.Add(-time.Second))
+	want := map[int]string{0: "invalid:duplicate_column:Do Not Hire Status", 1: "do_not_hire", 2: "invalid:duplicate_column:Candidate Id", 3: "accepted"}
+	for i, o := range want {
+		if got[i] != o {
+			t.Errorf("row %d = %q, want %q", i, got[i], o)
+		}
+	}
+	if f.candidateByRef(t, f.acme, "C-1") != nil {
+		t.Error("the do-not-hire candidate was created")
+	}
+	if f.candidateByRef(t, f.acme, "C-3") != nil {
+		t.Error("a duplicated Candidate Id's last value was used")
+	}
+	f.awaitInvited(t, f.acme, "APP-2")
+	if n := f.applicationStarts(t, f.acme); n != 1 {
+		t.Errorf("application runs = %d, want 1 (APP-2 only)", n)
+	}
+}
+
+// TestSupportTokensExpireAndRevoke: a support token stops working when it expires or when it is
+// revoked (what `recruitd support token revoke` does), at once, and the listing tells which.
+func TestSupportTokensExpireAndRevoke(t *testing.T) {
+	f := newFixture(t)
+	u := &models.User{Email: "ops@recruitd.test", Name: "Ops", IsPlatformAdmin: true}
+	if err := f.st.DB().Create(u).Error; err != nil {
+		t.Fatal(err)
+	}
+	mint := func(name string, ttl time.Duration) (string, *models.SupportToken) {
+		raw, _ := apikey.Generate()
+		raw = "rsp_" + raw
+		tok, _, err := f.st.CreateSupportToken(t.Context(), u.Email, name, raw, ttl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return raw, tok
+	}
+	if _, _, err := f.st.CreateSupportToken(t.Context(), u.Email, "too long", "rsp_"+strings.Repeat("x", 40), 400*24*time.Hour); err == nil {
+		t.Error("a token valid for 400 days was created; want at most 365")
+	}
+	short, _ := mint("short", 1500*time.Millisecond)
+	revoked, rtok := mint("revoked", store.DefaultSupportTokenTTL)
+	kept, ktok := mint("kept", store.DefaultSupportTokenTTL)
+	if d := time.Until(ktok.ExpiresAt); d < 29*24*time.Hour || d > 30*24*time.Hour {
+		t.Errorf("default expiry in %s, want 30 days", d)
+	}
+	for _, tok := range []string{short, revoked, kept} {
+		f.supportCall(t, tok, http.MethodGet, "/v1/support/hrsuite/deliveries", nil, http.StatusOK)
+	}
+	if _, err := f.st.RevokeSupportToken(t.Context(), rtok.Prefix); err != nil {
+		t.Fatal(err)
+	}
+	f.supportCall(t, revoked, http.MethodGet, "/v1/support/hrsuite/deliveries", nil, http.StatusUnauthorized)
+	time.Sleep(1600 * time.Millisecond) // past the short token's expiry
+	f.supportCall(t, short, http.MethodGet, "/v1/support/hrsuite/deliveries", nil, http.StatusUnauthorized)
+	f.supportCall(t, kept, http.MethodGet, "/v1/support/hrsuite/deliveries", nil, http.StatusOK)
+
+	list, err := f.st.ListSupportTokens(t.Context(), "OPS@recruitd.test")
+	if err != nil || len(list) != 3 {
+		t.Fatalf("listed %d tokens, %v; want 3", len(list), err)
+	}
+	for _, v := range list {
+		expired := !v.ExpiresAt.After(time.Now())
+		if v.UserEmail != u.Email || (v.Name == "short") != expired || (v.Name == "revoked") != (v.RevokedAt != nil) {
+			t.Errorf("listed %s: email %s expired %v revoked %v", v.Name, v.UserEmail, expired, v.RevokedAt != nil)
+		}
+	}
+}
+
+// TestHRSuiteStorageBounds: bodies are stored compressed and read back for processing and
+// replay; a company's stored deliveries stay under HRSUITE_STORAGE_QUOTA_BYTES (429
+// STORAGE_QUOTA_EXCEEDED, nothing stored); deliveries whose rows all have final outcomes are
+// deleted after the retention by the reconciler's prune, their dedupe records kept, while one
+// with an unknown_job row stays for a replay.
+func TestHRSuiteStorageBounds(t *testing.T) {
+	const quota = 1 << 20
+	f := newFixture(t, withEnv(fmt.Sprintf("HRSUITE_STORAGE_QUOTA_BYTES=%d", quota)))
+	f.hrsuiteAccount(t, f.acme, true)
+	f.job(t, f.acme, "REQ-1")
+	stored := func(id uuid.UUID) models.HRSuiteDelivery {
+		t.Helper()
+		var d models.HRSuiteDelivery
+		if err := f.st.DB().First(&d, "id = ?", id).Error; err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+
+	// A report compresses well: its rows repeat the column names. (Most are do-not-hire: no
+	// invitation to wait for.)
+	rows := make([]map[string]any, 3000)
+	for i := range rows {
+		rows[i] = row(fmt.Sprintf("APP-%04d", i), fmt.Sprintf("C-%04d", i), "REQ-1", fmt.Sprintf("(201) 555-%04d", i), "Mobile")
+		if i >= 3 {
+			rows[i]["Do Not Hire Status"] = "True"
+		}
+	}
+	rows[2999] = row("APP-LATER", "C-LATER", "REQ-LATER", "(201) 555-0999", "Mobile") // unknown_job: not final
+	began := time.Now()
+	status, report, raw := f.deliver(t, f.acmeKey, rows)
+	if status != http.StatusOK {
+		t.Fatalf("report = %d %.200s", status, raw)
+	}
+	if got := f.awaitProcessed(t, report.DeliveryID, began.Add(-time.Second)); got[0] != "accepted" || got[3] != "do_not_hire" || got[2999] != "unknown_job" {
+		t.Fatalf("report outcomes: rows 0, 3, 2999 %q, %q, %q", got[0], got[3], got[2999])
+	}
+	if d := stored(report.DeliveryID); d.BodyEncoding != "gzip" || d.StoredBytes*5 > d.BodyBytes || d.FinalAt != nil {
+		t.Errorf("report stored %s, %d bytes for %d, final %v; want gzip under a fifth, not final", d.BodyEncoding, d.StoredBytes, d.BodyBytes, d.FinalAt)
+	}
+	small := []map[string]any{row("APP-SMALL", "C-SMALL", "REQ-1", "(201) 555-1999", "Mobile")}
+	began = time.Now()
+	_, final, _ := f.deliver(t, f.acmeKey, small)
+	f.awaitProcessed(t, final.DeliveryID, began.Add(-time.Second))
+	if d := stored(final.DeliveryID); d.FinalAt == nil {
+		t.Error("a delivery whose rows are all accepted is not final")
+	}
+
+	// Junk that does not compress fills the quota: then 429, and nothing is stored.
+	junk := func(i int) string {
+		b := make([]byte, 200<<10)
+		_, _ = rand.Read(b)
+		return fmt.Sprintf(`[%q]`, base64.StdEncoding.EncodeToString(b))
+	}
+	var junkIDs []uuid.UUID
+	for i := 0; ; i++ {
+		if i == 10 {
+			t.Fatalf("10 junk deliveries of 270 KB stored under a %d-byte quota", quota)
+		}
+		resp := f.send(t, http.MethodPost, "/webhook/hrsuite", f.acmeKey, junk(i))
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode == http.StatusOK {
+			var out httpapi.HRSuiteDeliveryResponse
+			_ = json.Unmarshal(b, &out)
+			junkIDs = append(junkIDs, out.DeliveryID)
+			continue
+		}
+		var e httpapi.ErrorBody
+		_ = json.Unmarshal(b, &e)
+		if resp.StatusCode != http.StatusTooManyRequests || e.Code != "STORAGE_QUOTA_EXCEEDED" || e.Success || resp.Header.Get("Retry-After") != "3600" ||
+			!strings.Contains(e.Message, fmt.Sprint(quota)) {
+			t.Fatalf("junk delivery %d = %d %s (Retry-After %q), want 429 STORAGE_QUOTA_EXCEEDED naming the quota", i, resp.StatusCode, b, resp.Header.Get("Retry-After"))
+		}
+		break
+	}
+	var count, used int64
+	f.st.DB().Model(&models.HRSuiteDelivery{}).Where("company_id = ?", f.acme.ID).Count(&count)
+	f.st.DB().Raw(`SELECT sum(stored_bytes) FROM hrsuite_deliveries WHERE company_id = ?`, f.acme.ID).Scan(&used)
+	if count != int64(2+len(junkIDs)) || used > quota || len(junkIDs) == 0 {
+		t.Errorf("%d deliveries stored (%d junk), %d bytes; want the refused one not stored, at most %d bytes", count, len(junkIDs), used, quota)
+	}
+	// Another company's storage is its own.
+	f.hrsuiteAccount(t, f.other, false)
+	if status, _, raw := f.deliver(t, f.otherKy, junk(99)); status != http.StatusOK {
+		t.Errorf("globex's delivery = %d %.200s while acme is at its quota", status, raw)
+	}
+
+	// Within the retention, support replays the compressed report.
+	f.job(t, f.acme, "REQ-LATER")
+	token := f.supportToken(t)
+	began = time.Now()
+	out := f.supportCall(t, token, http.MethodPost, "/v1/support/hrsuite/replays", map[string]any{"deliveryId": report.DeliveryID.String()}, http.StatusAccepted)
+	f.awaitReplay(t, token, out["replay"].(map[string]any)["id"].(string))
+	if got := f.awaitProcessed(t, report.DeliveryID, began); got[2999] != "accepted" || got[0] != "accepted" {
+		t.Errorf("replayed report: row 0 %q, row 2999 %q; want accepted", got[0], got[2999])
+	}
+	if d := stored(report.DeliveryID); d.FinalAt == nil {
+		t.Error("the report is not final after the replay settled its last row")
+	}
+
+	// Past the retention: final deliveries go, a not-final one stays.
+	pending := row("APP-PENDING", "C-PENDING", "REQ-NONE", "(201) 555-1998", "Mobile")
+	began = time.Now()
+	_, notFinal, _ := f.deliver(t, f.acmeKey, []map[string]any{pending})
+	f.awaitProcessed(t, notFinal.DeliveryID, began.Add(-time.Second))
+	old := time.Now().Add(-outbox.HRSuiteRetention - time.Hour)
+	f.st.DB().Model(&models.HRSuiteDelivery{}).Where("company_id = ? AND final_at IS NOT NULL", f.acme.ID).Update("final_at", old)
+	f.st.DB().Model(&models.HRSuiteDelivery{}).Where("id = ?", notFinal.DeliveryID).Update("received_at", old)
+	n, err := f.launcher.PruneHRSuiteDeliveries(t.Context(), time.Now())
+	if err != nil || n != int64(2+len(junkIDs)) {
+		t.Fatalf("PruneHRSuiteDeliveries = %d, %v; want the %d final deliveries", n, err, 2+len(junkIDs))
+	}
+	f.st.DB().Model(&models.HRSuiteDelivery{}).Where("company_id = ?", f.acme.ID).Count(&count)
+	if count != 1 {
+		t.Errorf("%d deliveries left, want the not-final one", count)
+	}
+	f.supportCall(t, token, http.MethodGet, "/v1/support/hrsuite/deliveries/"+report.DeliveryID.String(), nil, http.StatusNotFound)
+	f.supportCall(t, token, http.MethodGet, "/v1/support/hrsuite/deliveries/"+notFinal.DeliveryID.String(), nil, http.StatusOK)
+
+	// The space is free again, and the pruned deliveries' applications are still duplicates.
+	began = time.Now()
+	status, again, raw := f.deliver(t, f.acmeKey, small)
+	if status != http.StatusOK || again.DuplicateOf != nil {
+		t.Fatalf("a delivery after the prune = %d %s", status, raw)
+	}
+	if got := f.awaitProcessed(t, again.DeliveryID, began.Add(-time.Second)); got[0] != "duplicate" {
+		t.Errorf("APP-SMALL delivered again after its delivery was pruned = %q, want duplicate", got[0])
+	}
+	f.awaitInvited(t, f.acme, "APP-SMALL", "APP-0000", "APP-0002", "APP-LATER")
 }

@@ -155,7 +155,7 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		w := rtemporal.NewWorker(tc, cfg.TemporalTaskQueue, &activities.Activities{
 			Store: st, Log: log, Generator: generate.NewLocal(), Channels: router, AppURL: cfg.AppURL,
 			Box: sealed, Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets(), AllowHTTP: true}),
-			Starts: outbox.ImportStarts{L: f.launcher}, HRSuite: outbox.ImportStarts{L: f.launcher},
+			Starts: outbox.ImportStarts{L: f.launcher}, HRSuite: outbox.ImportStarts{L: f.launcher}, Assessment: outbox.ImportStarts{L: f.launcher},
 		}, time.Second)
 		if err := w.Start(); err != nil {
 			t.Fatal(err)

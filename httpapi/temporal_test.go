@@ -18,6 +18,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/aggsim"
 	"github.com/recruitd/recruitd/internal/atssim"
+	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	"github.com/recruitd/recruitd/workflows"
 )
@@ -95,6 +96,24 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 			}
 			awaitText(t, f.outbox, assessmentMarker)
 		}},
+		{workflows.KindAssessmentLinkHold, func(t *testing.T) {
+			// A link for an application not there yet is held; the application appears.
+			held := "https://assess.example.com/t/" + assessmentMarker + "-held"
+			resp := f.send(t, http.MethodPost, "/v2/api/assessment-links", f.acmeKey, map[string]any{"applicationId": "AD-4412", "assessmentUrl": held})
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("assessment link = %d", resp.StatusCode)
+			}
+			job, err := f.st.JobByExternalID(t.Context(), f.acme.ID, simJob)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := f.st.CreateApplication(t.Context(), f.acme.ID, job.ID, store.CandidateInput{
+				FirstName: "Vwjfirstmarker", LastName: "Vwjlastmarker", Email: "vwj.marker@example.com", ExternalID: "C-4412",
+			}, models.ApplicationSourceATS, "AD-4412"); err != nil {
+				t.Fatal(err)
+			}
+			awaitText(t, f.outbox, held)
+		}},
 	}
 	// The HR suite's job carries the markers in its description: ATS payloads stay in Postgres.
 	var agg *aggFixture
@@ -122,9 +141,7 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 		}},
 		// An HR-suite delivery carries names, e-mails and phones in its rows.
 		{workflows.KindHRSuiteDelivery, func(t *testing.T) {
-			if err := f.st.DB().Model(&models.Company{}).Where("id = ?", f.acme.ID).Update("hr_suite_account", true).Error; err != nil {
-				t.Fatal(err)
-			}
+			f.fixture.hrsuiteAccount(t, f.acme, true)
 			f.fixture.job(t, f.acme, "REQ-PII")
 			marked := func(app, job, contact, kind string) map[string]any {
 				return row(app, "C-PII", job, contact, kind, "Candidate First Name=Zqxfirstmarker", "Candidate Last Name=Zqxlastmarker")

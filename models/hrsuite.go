@@ -7,25 +7,41 @@ import (
 )
 
 // HRSuiteDelivery is one POST /webhook/hrsuite body, stored whole as received (table
-// hrsuite_deliveries). DuplicateOf is set when the body is identical to an earlier delivery of
-// the company, which is the one processed. Counts are the row outcomes of the latest processing
-// (ProcessedAt), by outcome.
+// hrsuite_deliveries), compressed: Body holds BodyEncoding ("gzip", or "identity" for deliveries
+// stored before compression) of BodyBytes bytes; store.HRSuiteDelivery returns it decoded.
+// DuplicateOf is set when the body is identical to an earlier delivery of the company, which is
+// the one processed; a duplicate stores no body of its own. Counts are the row outcomes of the
+// latest processing (ProcessedAt), by outcome. FinalAt is when every row had a final outcome (no
+// unknown_job or no_trigger left), from which the retention runs.
 type HRSuiteDelivery struct {
-	ID          uuid.UUID            `gorm:"column:id;type:uuid;primaryKey;default:gen_random_uuid()"`
-	CompanyID   uuid.UUID            `gorm:"column:company_id;type:uuid"`
-	ReceivedAt  time.Time            `gorm:"column:received_at"`
-	Body        []byte               `gorm:"column:body" json:"-"`
-	BodySHA256  []byte               `gorm:"column:body_sha256" json:"-"`
-	RowCount    int                  `gorm:"column:row_count"`
-	DuplicateOf *uuid.UUID           `gorm:"column:duplicate_of;type:uuid"`
-	APIKeyID    *uuid.UUID           `gorm:"column:api_key_id;type:uuid"`
-	RequestID   string               `gorm:"column:request_id"`
-	ProcessedAt *time.Time           `gorm:"column:processed_at"`
-	Counts      JSON[map[string]int] `gorm:"column:counts;type:jsonb"`
+	ID           uuid.UUID            `gorm:"column:id;type:uuid;primaryKey;default:gen_random_uuid()"`
+	CompanyID    uuid.UUID            `gorm:"column:company_id;type:uuid"`
+	ReceivedAt   time.Time            `gorm:"column:received_at"`
+	Body         []byte               `gorm:"column:body" json:"-"`
+	BodyEncoding string               `gorm:"column:body_encoding"`
+	BodyBytes    int64                `gorm:"column:body_bytes"`
+	StoredBytes  int64                `gorm:"column:stored_bytes;->"`
+	BodySHA256   []byte               `gorm:"column:body_sha256" json:"-"`
+	RowCount     int                  `gorm:"column:row_count"`
+	DuplicateOf  *uuid.UUID           `gorm:"column:duplicate_of;type:uuid"`
+	APIKeyID     *uuid.UUID           `gorm:"column:api_key_id;type:uuid"`
+	RequestID    string               `gorm:"column:request_id"`
+	ProcessedAt  *time.Time           `gorm:"column:processed_at"`
+	FinalAt      *time.Time           `gorm:"column:final_at"`
+	Counts       JSON[map[string]int] `gorm:"column:counts;type:jsonb"`
 }
 
 // TableName implements gorm's tabler.
 func (HRSuiteDelivery) TableName() string { return "hrsuite_deliveries" }
+
+// Encodings of a stored delivery body (HRSuiteDelivery.BodyEncoding).
+const (
+	BodyEncodingIdentity = "identity"
+	BodyEncodingGzip     = "gzip"
+)
+
+// AllBodyEncodings lists the encodings of stored delivery bodies.
+func AllBodyEncodings() []string { return []string{BodyEncodingIdentity, BodyEncodingGzip} }
 
 // HRSuiteRow is one row's outcome in its delivery's latest processing (table hrsuite_rows).
 // ApplicationRef is the row's Job Posting Application Id, when it had one.
@@ -83,6 +99,7 @@ type SupportToken struct {
 	CreatedAt  time.Time  `gorm:"column:created_at"`
 	LastUsedAt *time.Time `gorm:"column:last_used_at"`
 	RevokedAt  *time.Time `gorm:"column:revoked_at"`
+	ExpiresAt  time.Time  `gorm:"column:expires_at"`
 }
 
 // TableName implements gorm's tabler.

@@ -20,6 +20,7 @@ func Register(r worker.Registry, acts *activities.Activities) {
 	r.RegisterWorkflow(workflows.DeliverCallback)
 	r.RegisterWorkflow(workflows.JobImport)
 	r.RegisterWorkflow(workflows.AssessmentLinkDelivery)
+	r.RegisterWorkflow(workflows.AssessmentLinkHold)
 	r.RegisterWorkflow(workflows.HRSuiteDelivery)
 	r.RegisterWorkflow(workflows.HRSuiteReplay)
 	r.RegisterActivity(acts)

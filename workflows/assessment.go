@@ -108,3 +108,73 @@ func deliverAssessmentLink(ctx workflow.Context, in AssessmentLinkInput, res *As
 		CompanyID: in.CompanyID, LinkID: plan.LinkID, Tried: plan.Channels,
 	}).Get(ctx, nil)
 }
+
+// AssessmentLinkHoldWorkflowID names the run of a held assessment link: one per hold.
+func AssessmentLinkHoldWorkflowID(companySlug string, holdID uuid.UUID) string {
+	return KindAssessmentLinkHold + "/" + companySlug + "/" + holdID.String()
+}
+
+// AssessmentLinkHoldSignal tells a hold's run that a push renewed the hold: look now. It carries
+// nothing; the run reads the hold from Postgres.
+const AssessmentLinkHoldSignal = "assessment-link-hold-renewed"
+
+// AssessmentLinkHoldInput names a held link.
+type AssessmentLinkHoldInput struct {
+	CompanyID uuid.UUID
+	HoldID    uuid.UUID
+}
+
+// AssessmentLinkHoldResult says how a hold ended (activities.Hold* outcomes) after how many
+// looks.
+type AssessmentLinkHoldResult struct {
+	Outcome string
+	Checks  int
+}
+
+// Bounds of a hold's run: the first look again after holdFirstDelay, doubling up to
+// holdMaxDelay, so a link reaches an application ingested during the window within about ten
+// seconds (some 90 looks in 15 minutes); holdChecks per run before it continues as new (pushes
+// that renew the hold can extend it).
+const (
+	holdFirstDelay = time.Second
+	holdMaxDelay   = 10 * time.Second
+	holdChecks     = 200
+)
+
+// AssessmentLinkHold holds a link pushed for an application recruitd does not manage (yet): it
+// looks for the application on a durable timer (and at once when a renewing push signals),
+// turns the hold into the application's assessment link when it appears (whose delivery run
+// then sends it), and discards it once the hold expires, 15 minutes after the latest push
+// (activities.CheckAssessmentHold decides, by the run's clock). The history holds ids only.
+func AssessmentLinkHold(ctx workflow.Context, in AssessmentLinkHoldInput) (AssessmentLinkHoldResult, error) {
+	var a *activities.Activities
+	renewed := workflow.GetSignalChannel(ctx, AssessmentLinkHoldSignal)
+	delay := holdFirstDelay
+	for checks := 1; ; checks++ {
+		for renewed.ReceiveAsync(nil) {
+		}
+		var r activities.CheckAssessmentHoldResult
+		if err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.CheckAssessmentHold, activities.CheckAssessmentHoldInput{
+			CompanyID: in.CompanyID, HoldID: in.HoldID, Now: workflow.Now(ctx),
+		}).Get(ctx, &r); err != nil {
+			return AssessmentLinkHoldResult{Checks: checks}, err
+		}
+		if r.Outcome != activities.HoldWaiting {
+			return AssessmentLinkHoldResult{Outcome: r.Outcome, Checks: checks}, nil
+		}
+		if checks >= holdChecks {
+			return AssessmentLinkHoldResult{Checks: checks}, workflow.NewContinueAsNewError(ctx, AssessmentLinkHold, in)
+		}
+		wait := min(delay, r.Remaining)
+		if wait <= 0 {
+			wait = holdFirstDelay // renewed while it expired: look again soon
+		}
+		tctx, cancel := workflow.WithCancel(ctx)
+		sel := workflow.NewSelector(ctx)
+		sel.AddFuture(workflow.NewTimer(tctx, wait), func(workflow.Future) {})
+		sel.AddReceive(renewed, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, nil) })
+		sel.Select(ctx)
+		cancel()
+		delay = min(2*delay, holdMaxDelay)
+	}
+}

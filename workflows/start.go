@@ -27,6 +27,7 @@ const (
 	KindJobImport          = "job-import"
 	KindNewJob             = "new-job"
 	KindAssessmentLink     = "assessment-link"
+	KindAssessmentLinkHold = "assessment-link-hold"
 	KindHRSuiteDelivery    = "hrsuite-delivery"
 	KindHRSuiteReplay      = "hrsuite-replay"
 	KindNewApplication     = activities.KindNewApplication
@@ -61,6 +62,9 @@ var kinds = map[string]kind{
 	KindJobImport:          {fn: JobImport, input: reflect.TypeFor[JobImportInput]()},
 	KindNewJob:             {fn: CustomerFlow, input: reflect.TypeFor[FlowInput](), runTimeout: time.Hour, keepStarted: true},
 	KindAssessmentLink:     {fn: AssessmentLinkDelivery, input: reflect.TypeFor[AssessmentLinkInput](), signal: AssessmentLinkSignal},
+	// A held link's push was answered 200 whatever Temporal did: its run is still wanted (it
+	// delivers within the window or discards the hold).
+	KindAssessmentLinkHold: {fn: AssessmentLinkHold, input: reflect.TypeFor[AssessmentLinkHoldInput](), signal: AssessmentLinkHoldSignal, resumeRefused: true},
 	// A delivery's ingest and a replay reach candidates only through the application runs they
 	// start, which an HR suite never waits for: a start refused while Temporal was away is
 	// still wanted (the webhook answers 200 once the delivery is stored).
@@ -94,7 +98,7 @@ func KeepStarted() []string {
 // Kinds lists the kinds Starter.Start knows, for tests that run every kind.
 func Kinds() []string {
 	return []string{KindJobGeneration, KindInvite, KindPartnerApplication, KindCallback, KindJobImport, KindNewJob, KindAssessmentLink,
-		KindHRSuiteDelivery, KindHRSuiteReplay, KindNewApplication}
+		KindAssessmentLinkHold, KindHRSuiteDelivery, KindHRSuiteReplay, KindNewApplication}
 }
 
 // newStart builds the outbox row of a start; attrs are keyword search attributes besides
@@ -147,6 +151,12 @@ func CallbackStart(slug string, in CallbackInput, suffix string) models.Workflow
 // application at a time; a push while it runs signals it.
 func AssessmentLinkStart(slug string, in AssessmentLinkInput) models.WorkflowStart {
 	return newStart(KindAssessmentLink, in.CompanyID, slug, AssessmentLinkWorkflowID(slug, in.ApplicationID), in, nil)
+}
+
+// AssessmentLinkHoldStart is the run of a link held for an application not ingested yet; a push
+// that renews the hold while it runs signals it.
+func AssessmentLinkHoldStart(slug string, in AssessmentLinkHoldInput) models.WorkflowStart {
+	return newStart(KindAssessmentLinkHold, in.CompanyID, slug, AssessmentLinkHoldWorkflowID(slug, in.HoldID), in, nil)
 }
 
 // JobImportStart is the start of a company's job import, written when its HR-suite card first

@@ -15,7 +15,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
-	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/progress"
@@ -261,37 +260,4 @@ func fmtCounts(m map[string]int) string {
 		parts[i] = fmt.Sprintf("%s=%d", k, m[k])
 	}
 	return strings.Join(parts, " ")
-}
-
-// supportCmd manages support tokens: platform admins' credentials for /v1/support.
-func supportCmd(e *env) *cobra.Command {
-	cmd := &cobra.Command{Use: "support", Short: "Support tokens: platform admins' credentials for the support endpoints"}
-	token := &cobra.Command{Use: "token", Short: "Create support tokens"}
-	var email, name string
-	create := &cobra.Command{
-		Use:   "create",
-		Short: "Create a support token for a platform admin and print it once",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return e.withStore(cmd.Context(), func(_ *config.Config, _ *slog.Logger, st *store.Store) error {
-				raw, err := apikey.Generate()
-				if err != nil {
-					return err
-				}
-				raw = "rsp_" + raw
-				t, u, err := st.CreateSupportToken(cmd.Context(), email, name, raw)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(e.stdout, "support token %s for %s (shown once; send it as Authorization: Bearer <token>):\n%s\n", t.ID, u.Email, raw)
-				return nil
-			})
-		},
-	}
-	create.Flags().StringVar(&email, "user", "", "the platform admin's e-mail address (required)")
-	create.Flags().StringVar(&name, "name", "", "a label for the token")
-	_ = create.MarkFlagRequired("user")
-	token.AddCommand(create)
-	cmd.AddCommand(token)
-	return cmd
 }

@@ -250,6 +250,7 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		acts.Box, acts.Metrics = sealed, activities.NewMetrics(d.registry)
 		acts.Starts, acts.ImportMetrics = outbox.ImportStarts{L: launcher}, activities.NewImportMetrics(d.registry)
 		acts.HRSuite, acts.HRSuiteMetrics = outbox.ImportStarts{L: launcher}, activities.NewHRSuiteMetrics(d.registry)
+		acts.Assessment = outbox.ImportStarts{L: launcher}
 		w := rtemporal.NewWorker(d.temporal, cfg.TemporalTaskQueue, acts, cfg.ShutdownTimeout)
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)

@@ -83,6 +83,7 @@ type Config struct {
 
 	MaxBodyBytes    int64         `env:"MAX_BODY_BYTES" default:"1048576" doc:"Largest accepted request body, in bytes."`
 	HRSuiteMaxBody  int64         `env:"HRSUITE_MAX_BODY_BYTES" default:"20971520" doc:"Largest accepted HR-suite webhook delivery (POST /webhook/hrsuite), in bytes; larger ones get 413."`
+	HRSuiteQuota    int64         `env:"HRSUITE_STORAGE_QUOTA_BYTES" default:"268435456" doc:"Storage per company for HR-suite deliveries (bodies as stored, compressed), in bytes; a delivery that would go over it gets 429 STORAGE_QUOTA_EXCEEDED."`
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" default:"15s" doc:"Grace period for in-flight requests and activities on SIGINT/SIGTERM."`
 	LogLevel        string        `env:"LOG_LEVEL" default:"info" doc:"debug, info, warn or error."`
 	LogFormat       string        `env:"LOG_FORMAT" default:"text" doc:"text or json."`
@@ -293,6 +294,7 @@ func (c *Config) validate() []error {
 	}
 	check("MAX_BODY_BYTES", inRange(c.MaxBodyBytes, 1024, 64<<20))
 	check("HRSUITE_MAX_BODY_BYTES", inRange(c.HRSuiteMaxBody, 1024, 256<<20))
+	check("HRSUITE_STORAGE_QUOTA_BYTES", inRange(c.HRSuiteQuota, 64<<10, 1<<40))
 	if c.ShutdownTimeout <= 0 {
 		check("SHUTDOWN_TIMEOUT", errors.New("must be positive"))
 	}

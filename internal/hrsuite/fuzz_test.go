@@ -32,6 +32,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`[{"a":[{"b":"]}"}]}] x`))
 	f.Add([]byte(`[{"Job Posting Application Id":"A"`))
 	f.Add([]byte(`[]`))
+	f.Add([]byte(`[{"Job Posting Application Id":"A","Candidate Id":"C","Job Req Id":"R","Contact Method":"4155552671","Contact Type Description":"Mobile","Do Not Hire Status":"True","Do Not Hire Status":"False"}]`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		n, cerr := Count(body)
 		b, perr := Parse(body)
@@ -93,7 +94,7 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-var reasonPattern = regexp.MustCompile(`^(not_an_object|missing_application_id|missing_candidate_id|missing_job_req_id|invalid_do_not_hire|missing_contact|unknown_contact_type|unusable_contact|(wrong_type|cell_too_long):(` +
+var reasonPattern = regexp.MustCompile(`^(not_an_object|missing_application_id|missing_candidate_id|missing_job_req_id|invalid_do_not_hire|missing_contact|unknown_contact_type|unusable_contact|(duplicate_column|wrong_type|cell_too_long):(` +
 	strings.Join(columnNames[:], "|") + `))$`)
 
 // checkBatch checks what holds for every Batch.
@@ -152,6 +153,12 @@ func checkBatch(t *testing.T, b *Batch) {
 	for i, s := range seen {
 		if !s {
 			t.Fatalf("row %d is neither valid nor invalid", i)
+		}
+	}
+	// Do-not-hire fails closed: a row naming the column twice excludes its application.
+	for _, r := range b.Invalid {
+		if r.Reason == ReasonDuplicateColumn+ColDoNotHire && r.ApplicationID != "" && (ids[r.ApplicationID] == nil || !ids[r.ApplicationID].DoNotHire) {
+			t.Fatalf("row %d names Do Not Hire Status twice, its application %q is not excluded", r.Index, r.ApplicationID)
 		}
 	}
 	last = -1

@@ -18,12 +18,14 @@
 // its plain decimal text (4.155552671E9 is "4155552671"), because report tools emit numbers.
 // null is a missing cell. A cell's text has its NUL characters removed and surrounding white
 // space trimmed, and may be at most 1,000 bytes long (after JSON decoding); invalid UTF-8 is
-// replaced with U+FFFD, as encoding/json does. When an object names a column twice, the last
-// one counts.
+// replaced with U+FFFD, as encoding/json does. An object that names a known column twice (after
+// JSON unescaping) is ambiguous: no value of it is chosen and the row is invalid.
 //
 // A row is invalid, and skipped on its own with a short reason, when (the first that applies):
 //
 //   - it is not a JSON object: not_an_object;
+//   - it names a known column more than once: duplicate_column:<column> (the first such column
+//     in the report's order);
 //   - a known column holds a JSON value of another type: wrong_type:<column>, or a text longer
 //     than the bound: cell_too_long:<column> (columns taken in the report's order);
 //   - Job Posting Application Id, Candidate Id or Job Req Id is missing or blank:
@@ -52,7 +54,10 @@
 // spelling such as "Yes" or "Y", a JSON true or number, a cell too long) makes the row invalid
 // and excludes the application too, since it may well be a do-not-hire mark; only "False", a
 // blank or missing cell, and a JSON false (still the wrong type, so its row is invalid) do not
-// exclude.
+// exclude. A row that names Do Not Hire Status twice excludes its application whatever the
+// values ("True" then "False" must not read as hireable), and a row that names Job Posting
+// Application Id twice with a Do Not Hire Status that excludes excludes every application it
+// names.
 //
 // The e-mail address comes from the Personal Email rows: the address must be a bare addr-spec
 // for net/mail (no display name, no angle brackets, no comment) whose domain has a dot; its
@@ -112,8 +117,9 @@ func Invalid(reason string) Outcome { return Outcome("invalid:" + reason) }
 // column after the colon.
 const (
 	ReasonNotAnObject          = "not_an_object"
-	ReasonWrongType            = "wrong_type:"    // + column name
-	ReasonCellTooLong          = "cell_too_long:" // + column name
+	ReasonDuplicateColumn      = "duplicate_column:" // + column name
+	ReasonWrongType            = "wrong_type:"       // + column name
+	ReasonCellTooLong          = "cell_too_long:"    // + column name
 	ReasonMissingApplicationID = "missing_application_id"
 	ReasonMissingCandidateID   = "missing_candidate_id"
 	ReasonMissingJobReqID      = "missing_job_req_id"
@@ -240,6 +246,13 @@ type row struct {
 	state    [numColumns]cellState
 	text     [numColumns]string
 	dnhFalse bool // Do Not Hire Status is a JSON false (wrong type, but plainly not a mark)
+	// named counts the members naming each column, up to 2: 2 is a duplicated column.
+	named [numColumns]uint8
+	// excluded: a Do Not Hire Status member was True or unreadable, or the column was named
+	// twice. Every value counts, not only the last.
+	excluded bool
+	// appIDs are the usable Job Posting Application Id values, one per member naming it.
+	appIDs []string
 }
 
 type contactKind uint8
@@ -284,25 +297,37 @@ func (p *parser) row(index int, elem []byte) {
 		if !ok {
 			return
 		}
+		r.named[c] = min(r.named[c]+1, 2)
 		r.set(c, val)
+		switch c {
+		case cDoNotHire:
+			// An unreadable Do Not Hire Status may be a do-not-hire mark in another spelling
+			// ("Yes", "Y", 1): excluding the application is the safe reading. So is any mark
+			// among several values of the column, and the column named twice at all.
+			dnh, readable := r.doNotHire()
+			r.excluded = r.excluded || dnh || !readable || r.named[c] > 1
+		case cApplicationID:
+			if r.state[c] == cellText && r.text[c] != "" {
+				r.appIDs = append(r.appIDs, r.text[c])
+			}
+		}
 	})
 
 	var st *appState
 	appID := ""
-	if r.state[cApplicationID] == cellText && r.text[cApplicationID] != "" {
-		appID = r.text[cApplicationID]
-		if st = p.apps[appID]; st == nil {
-			st = &appState{app: Application{ExternalID: appID}}
-			p.apps[appID] = st
-			p.order = append(p.order, st)
+	for _, id := range r.appIDs {
+		s := p.apps[id]
+		if s == nil {
+			s = &appState{app: Application{ExternalID: id}}
+			p.apps[id] = s
+			p.order = append(p.order, s)
 		}
+		if r.excluded {
+			s.app.DoNotHire = true
+		}
+		st, appID = s, id
 	}
-	dnh, dnhReadable := r.doNotHire()
-	if st != nil && (dnh || !dnhReadable) {
-		// An unreadable Do Not Hire Status may be a do-not-hire mark in another spelling
-		// ("Yes", "Y", 1): excluding the application is the safe reading.
-		st.app.DoNotHire = true
-	}
+	_, dnhReadable := r.doNotHire()
 	kind, reason := r.check(dnhReadable)
 	if reason != "" {
 		p.invalid = append(p.invalid, RowIssue{Index: index, Reason: reason, ApplicationID: appID})
@@ -411,6 +436,11 @@ func (r *row) doNotHire() (dnh, readable bool) {
 // check applies the validity rules in order and returns the first reason that applies, or the
 // contact kind of a valid row. A valid e-mail row's contact text is normalised in place.
 func (r *row) check(dnhReadable bool) (contactKind, string) {
+	for c := range numColumns {
+		if r.named[c] > 1 {
+			return 0, ReasonDuplicateColumn + columnNames[c]
+		}
+	}
 	for c := range numColumns {
 		switch r.state[c] {
 		case cellWrongType:

@@ -326,18 +326,20 @@ func TestParse(t *testing.T) {
 			notes: []RowIssue{{2, NotePhoneNotValidated, "-12.5"}},
 		},
 		{
-			name: "cells: NULs stripped, trimmed, unknown and miscapitalised columns ignored, escaped keys, last duplicate key",
+			name: "cells: NULs stripped, trimmed, unknown and miscapitalised columns ignored, escaped keys, duplicate key",
 			body: body(t,
 				rowOf("A", " 415 555 2671\u0000", "Mobile", ColApplicationID, "\u0000 A ", ColFirstName, " Ada\u0000 ", "Extra Column", raw(`{"nested":[1,2]}`), "candidate id", "ignored"),
 				`{"Job Posting Application Id":"B","Candidate\u0020Id":"C-B","Job Req Id":"REQ-1","Contact Method":"4155552671",`+
 					`"Contact Type Description":"Home","Contact Type Description":"Mobile","Do Not Hire Status":"True","Do Not Hire Status":"False"}`,
 				rowOf("C", "4155552671", "Mobile", ColCandidateID, del, "candidate id", "C-C"),
 			),
+			// B names two columns twice (the escaped key is Candidate Id once): its row is
+			// invalid on the first in the report's order, and True then False excludes it.
 			apps: []Application{
 				app("A", []int{0}, phoneOf("+14155552671", true)),
-				{ExternalID: "B", CandidateID: "C-B", JobReqID: "REQ-1", Phone: "+14155552671", PhoneValid: true, Rows: []int{1}},
+				{ExternalID: "B", DoNotHire: true},
 			},
-			invalid: []RowIssue{{2, ReasonMissingCandidateID, "C"}},
+			invalid: []RowIssue{{1, ReasonDuplicateColumn + ColContactType, "B"}, {2, ReasonMissingCandidateID, "C"}},
 		},
 		{
 			name: "e-mail: from Personal Email rows, domain lower-cased, latest valid wins",
@@ -354,6 +356,34 @@ func TestParse(t *testing.T) {
 			invalid: []RowIssue{
 				{1, ReasonUnusableContact, "A"}, {2, ReasonUnusableContact, "A"}, {3, ReasonUnusableContact, "A"},
 				{4, ReasonUnusableContact, "A"}, {5, ReasonUnusableContact, "A"}, {6, ReasonUnusableContact, "A"},
+			},
+		},
+		{
+			name: "a duplicated column makes the row invalid; a duplicated Do Not Hire Status excludes, whatever the values",
+			body: body(t,
+				`{"Job Posting Application Id":"A","Candidate Id":"C-A","Job Req Id":"REQ-1","Contact Method":"4155552671",`+
+					`"Contact Type Description":"Mobile","Do Not Hire Status":"True","Do Not Hire Status":"False"}`,
+				rowOf("A", "a@example.com", "Personal Email"),
+				`{"Job Posting Application Id":"B","Candidate Id":"C-B","Job Req Id":"REQ-1","Contact Method":"4155552672",`+
+					`"Contact Type Description":"Mobile","Do Not Hire Status":"False","Do Not Hire \u0053tatus":"False"}`,
+				`{"Job Posting Application Id":"C","Candidate Id":"C-1","Candidate Id":"C-2","Job Req Id":"REQ-1","Contact Method":"4155552673",`+
+					`"Contact Type Description":"Mobile","Do Not Hire Status":"False"}`,
+				rowOf("C", "4155552674", "Mobile"),
+				`{"Job Posting Application Id":"D","Job Posting Application Id":"E","Candidate Id":"C-D","Job Req Id":"REQ-1",`+
+					`"Contact Method":"4155552675","Contact Type Description":"Mobile","Do Not Hire Status":"True"}`,
+				rowOf("E", "4155552676", "Mobile"),
+			),
+			apps: []Application{
+				{ExternalID: "A", DoNotHire: true, CandidateID: "C-A", JobReqID: "REQ-1", FirstName: "Ada", LastName: "Lovelace",
+					JobTitle: "Registered Nurse", JobLocation: "Austin, TX", AppliedAt: "2026-11-21 14:05", Email: "a@example.com", Rows: []int{1}},
+				{ExternalID: "B", DoNotHire: true},
+				app("C", []int{4}, phoneOf("+14155552674", true)),
+				{ExternalID: "D", DoNotHire: true},
+				app("E", []int{6}, func(a *Application) { a.DoNotHire, a.Phone, a.PhoneValid = true, "+14155552676", true }),
+			},
+			invalid: []RowIssue{
+				{0, ReasonDuplicateColumn + ColDoNotHire, "A"}, {2, ReasonDuplicateColumn + ColDoNotHire, "B"},
+				{3, ReasonDuplicateColumn + ColCandidateID, "C"}, {5, ReasonDuplicateColumn + ColApplicationID, "E"},
 			},
 		},
 		{

@@ -62,9 +62,9 @@ func (l *Launcher) LaunchMany(ctx context.Context, rows []models.WorkflowStart) 
 	return nil
 }
 
-// ImportStarts gives the job import and the HR-suite ingest (package activities, which cannot
-// import workflows) the start functions of their runs ('New Job from ATS', 'New Applications
-// via Webhook') and a launcher for them.
+// ImportStarts gives the job import, the HR-suite ingest and held assessment links (package
+// activities, which cannot import workflows) the start functions of their runs ('New Job from
+// ATS', 'New Applications via Webhook', an assessment link's delivery) and a launcher for them.
 type ImportStarts struct{ L *Launcher }
 
 // NewJob implements activities.Starts.
@@ -80,4 +80,9 @@ func (s ImportStarts) Launch(ctx context.Context, rows []models.WorkflowStart) e
 // NewApplication implements activities.HRSuiteStarts.
 func (s ImportStarts) NewApplication(slug string, companyID, jobID, candidateID, applicationID uuid.UUID, interviewerID string) models.WorkflowStart {
 	return workflows.NewApplicationStart(slug, companyID, jobID, candidateID, applicationID, interviewerID)
+}
+
+// AssessmentLink implements activities.AssessmentStarts.
+func (s ImportStarts) AssessmentLink(slug string, companyID, applicationID uuid.UUID) models.WorkflowStart {
+	return workflows.AssessmentLinkStart(slug, workflows.AssessmentLinkInput{CompanyID: companyID, ApplicationID: applicationID})
 }

@@ -149,7 +149,30 @@ func (l *Launcher) Prune(ctx context.Context, now time.Time) (int64, error) {
 	}
 }
 
-// Run reconciles every interval, and prunes every hour, until ctx ends.
+// HRSuiteRetention is how long an HR-suite delivery is kept once every row has a final outcome
+// (store.FinishHRSuiteDelivery): a replay within it reprocesses the delivery; after it the
+// delivery is deleted and the dedupe records it made stay.
+const HRSuiteRetention = 30 * 24 * time.Hour
+
+// PruneHRSuiteDeliveries deletes deliveries final for more than HRSuiteRetention, a hundred at a
+// time (bodies run to megabytes), and returns how many it deleted.
+func (l *Launcher) PruneHRSuiteDeliveries(ctx context.Context, now time.Time) (int64, error) {
+	var total int64
+	for {
+		n, err := l.Store.PruneHRSuiteDeliveries(ctx, now.Add(-HRSuiteRetention), 100)
+		total += n
+		if err != nil || n < 100 {
+			return total, err
+		}
+	}
+}
+
+// holdGrace is how long past its expiry a held assessment link is left to its own workflow before
+// the hourly upkeep deletes it (a workflow that never ran, or was terminated).
+const holdGrace = time.Hour
+
+// Run reconciles every interval, and prunes every hour (the start outbox, HR-suite deliveries
+// past their retention, assessment-link holds their workflow did not end), until ctx ends.
 func (l *Launcher) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -166,6 +189,20 @@ func (l *Launcher) Run(ctx context.Context, interval time.Duration) {
 				l.Log.WarnContext(ctx, "start outbox prune failed", "err", err)
 			case n > 0:
 				l.Log.InfoContext(ctx, "start outbox pruned", "rows", n, "started_before", lastPrune.Add(-StartRetention).Format(time.DateOnly))
+			}
+			n, err = l.PruneHRSuiteDeliveries(ctx, lastPrune)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				l.Log.WarnContext(ctx, "hr-suite delivery prune failed", "err", err)
+			case n > 0:
+				l.Log.InfoContext(ctx, "hr-suite deliveries pruned", "deliveries", n, "final_before", lastPrune.Add(-HRSuiteRetention).Format(time.DateOnly))
+			}
+			n, err = l.Store.PruneAssessmentHolds(ctx, lastPrune.Add(-holdGrace))
+			switch {
+			case err != nil && ctx.Err() == nil:
+				l.Log.WarnContext(ctx, "assessment link hold prune failed", "err", err)
+			case n > 0:
+				l.Log.WarnContext(ctx, "assessment link holds past their window deleted; their workflows did not", "holds", n)
 			}
 		}
 		select {

@@ -6,6 +6,7 @@ import (
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/seed"
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
 )
 
 func TestDemoIsIdempotent(t *testing.T) {
@@ -20,6 +21,12 @@ func TestDemoIsIdempotent(t *testing.T) {
 	}
 	if !first.CompanyCreated || !first.KeyCreated || first.APIKey == "" {
 		t.Fatalf("first run = %+v, want company and key created", first)
+	}
+	// The README's HR-suite walkthrough invites Ada: that needs a saved, enabled workflow.
+	for _, trigger := range []models.WorkflowTrigger{models.TriggerNewApplicationWebhook, models.TriggerPartnerApplication} {
+		if ok, err := st.EnabledTrigger(t.Context(), first.Company.ID, trigger); err != nil || !ok {
+			t.Errorf("demo tenant's %s workflow saved and enabled = %v, %v; want true", trigger, ok, err)
+		}
 	}
 	counts := func() map[string]int {
 		out := map[string]int{}

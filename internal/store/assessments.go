@@ -100,64 +100,77 @@ type PushResult struct {
 // after the commit and for the reconciler if the caller dies first.
 func (s *Store) PushAssessmentLink(ctx context.Context, p AssessmentPush) (*PushResult, error) {
 	res := &PushResult{}
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var locked []uuid.UUID
-		if err := tx.Raw("SELECT id FROM applications WHERE company_id = ? AND id = ? FOR UPDATE", p.CompanyID, p.ApplicationID).
-			Scan(&locked).Error; err != nil {
-			return fmt.Errorf("lock application %s: %w", p.ApplicationID, err)
-		}
-		if len(locked) == 0 {
-			return fmt.Errorf("application %s: %w", p.ApplicationID, ErrNotFound)
-		}
-		var cur []models.AssessmentLink
-		if err := tx.Where("company_id = ? AND application_id = ? AND replaced_at IS NULL", p.CompanyID, p.ApplicationID).
-			Limit(1).Find(&cur).Error; err != nil {
-			return fmt.Errorf("load current assessment link: %w", err)
-		}
-		link := &models.AssessmentLink{
-			ID: uuid.New(), CompanyID: p.CompanyID, ApplicationID: p.ApplicationID, URL: p.URL,
-			OrderID: nullable(p.OrderID), ReceivedAt: p.ReceivedAt,
-		}
-		res.Link = link
-		if len(cur) == 1 {
-			c := &cur[0]
-			switch {
-			case c.URL == p.URL:
-				res.Outcome, res.Link = AssessmentSame, c
-				if !c.Pending() {
-					return nil
-				}
-				return s.renewStart(tx, p, res)
-			case c.ReceivedAt.After(p.ReceivedAt):
-				res.Outcome = AssessmentStale
-				link.ReplacedAt = &c.ReceivedAt
-				if err := tx.Create(link).Error; err != nil {
-					return fmt.Errorf("record stale assessment link: %w", err)
-				}
-				return nil
-			}
-			now := time.Now().UTC()
-			if err := tx.Model(c).Where("company_id = ?", p.CompanyID).Update("replaced_at", now).Error; err != nil {
-				return fmt.Errorf("replace assessment link %s: %w", c.ID, err)
-			}
-			c.ReplacedAt, res.Replaced = &now, c
-		}
-		res.Outcome = AssessmentNew
-		if err := tx.Create(link).Error; err != nil {
-			return fmt.Errorf("record assessment link: %w", err)
-		}
-		return s.renewStart(tx, p, res)
-	})
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error { return s.pushAssessmentLink(tx, p, res) })
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
+// pushAssessmentLink is PushAssessmentLink within tx.
+func (s *Store) pushAssessmentLink(tx *gorm.DB, p AssessmentPush, res *PushResult) error {
+	var locked []uuid.UUID
+	if err := tx.Raw("SELECT id FROM applications WHERE company_id = ? AND id = ? FOR UPDATE", p.CompanyID, p.ApplicationID).
+		Scan(&locked).Error; err != nil {
+		return fmt.Errorf("lock application %s: %w", p.ApplicationID, err)
+	}
+	if len(locked) == 0 {
+		return fmt.Errorf("application %s: %w", p.ApplicationID, ErrNotFound)
+	}
+	var cur []models.AssessmentLink
+	if err := tx.Where("company_id = ? AND application_id = ? AND replaced_at IS NULL", p.CompanyID, p.ApplicationID).
+		Limit(1).Find(&cur).Error; err != nil {
+		return fmt.Errorf("load current assessment link: %w", err)
+	}
+	link := &models.AssessmentLink{
+		ID: uuid.New(), CompanyID: p.CompanyID, ApplicationID: p.ApplicationID, URL: p.URL,
+		OrderID: nullable(p.OrderID), ReceivedAt: p.ReceivedAt,
+	}
+	res.Link = link
+	if len(cur) == 1 {
+		c := &cur[0]
+		switch {
+		case c.URL == p.URL:
+			res.Outcome, res.Link = AssessmentSame, c
+			if !c.Pending() {
+				return nil
+			}
+			return s.renewStart(tx, p, res)
+		case c.ReceivedAt.After(p.ReceivedAt):
+			res.Outcome = AssessmentStale
+			link.ReplacedAt = &c.ReceivedAt
+			if err := tx.Create(link).Error; err != nil {
+				return fmt.Errorf("record stale assessment link: %w", err)
+			}
+			return nil
+		}
+		now := time.Now().UTC()
+		if err := tx.Model(c).Where("company_id = ?", p.CompanyID).Update("replaced_at", now).Error; err != nil {
+			return fmt.Errorf("replace assessment link %s: %w", c.ID, err)
+		}
+		c.ReplacedAt, res.Replaced = &now, c
+	}
+	res.Outcome = AssessmentNew
+	if err := tx.Create(link).Error; err != nil {
+		return fmt.Errorf("record assessment link: %w", err)
+	}
+	return s.renewStart(tx, p, res)
+}
+
 // renewStart writes the push's delivery start to the outbox, replacing the application's earlier
 // row: pending again, under a new id.
 func (s *Store) renewStart(tx *gorm.DB, p AssessmentPush, res *PushResult) error {
-	ws := p.Start
+	ws, err := renewOutboxRow(tx, p.Start)
+	if err != nil {
+		return err
+	}
+	res.Start = ws
+	return nil
+}
+
+// renewOutboxRow writes ws to the outbox, replacing an earlier row of its workflow id: pending
+// again, under ws's id, so that an earlier request's late outcome does not mark it.
+func renewOutboxRow(tx *gorm.DB, ws models.WorkflowStart) (*models.WorkflowStart, error) {
 	ws.CreatedAt = time.Now().UTC()
 	err := tx.Clauses(clause.OnConflict{
 		Columns: []clause.Column{{Name: "workflow_id"}},
@@ -166,10 +179,9 @@ func (s *Store) renewStart(tx *gorm.DB, p AssessmentPush, res *PushResult) error
 		}),
 	}).Create(&ws).Error
 	if err != nil {
-		return fmt.Errorf("record start of %s: %w", ws.WorkflowID, err)
+		return nil, fmt.Errorf("record start of %s: %w", ws.WorkflowID, err)
 	}
-	res.Start = &ws
-	return nil
+	return &ws, nil
 }
 
 // AssessmentLink loads a company's assessment link.
@@ -246,4 +258,143 @@ func (s *Store) ConversationChannel(ctx context.Context, companyID, candidateID 
 		return "", false, nil
 	}
 	return chs[0], true, nil
+}
+
+// PickApplication chooses, among the applications with a pushed id (ATS ones first, as
+// ApplicationsByExternalID orders them), the first whose candidate and job agree with the push's
+// optional cross-check ids. An id is checked only when both the push and the record have one.
+// ok is false when none agrees.
+func PickApplication(apps []ApplicationRef, candidateID, jobID string) (ApplicationRef, bool) {
+	for _, a := range apps {
+		if candidateID != "" && a.CandidateExternalID != "" && a.CandidateExternalID != candidateID {
+			continue
+		}
+		if jobID != "" && a.JobExternalID != "" && a.JobExternalID != jobID {
+			continue
+		}
+		return a, true
+	}
+	return ApplicationRef{}, false
+}
+
+// AssessmentHoldWindow is how long a link pushed for an application recruitd does not manage
+// (yet) is held in case the application is ingested; after it the link is discarded.
+const AssessmentHoldWindow = 15 * time.Minute
+
+// AssessmentHold is a link held for an application not ingested yet (table
+// assessment_link_holds). Nothing shows it: only its workflow reads it.
+type AssessmentHold struct {
+	ID             uuid.UUID `gorm:"column:id;type:uuid;primaryKey"`
+	CompanyID      uuid.UUID `gorm:"column:company_id;type:uuid"`
+	ApplicationRef string    `gorm:"column:application_ref"` // the pushed applicationId
+	URL            string    `gorm:"column:assessment_url"`
+	CandidateRef   string    `gorm:"column:candidate_ref"` // the push's cross-check ids, "" when not given
+	JobRef         string    `gorm:"column:job_ref"`
+	OrderID        *string   `gorm:"column:order_id"`
+	ReceivedAt     time.Time `gorm:"column:received_at"`
+	ExpiresAt      time.Time `gorm:"column:expires_at"`
+}
+
+// TableName implements gorm's tabler.
+func (AssessmentHold) TableName() string { return "assessment_link_holds" }
+
+// HoldAssessmentLink holds a push whose application is not managed (yet), until
+// AssessmentHoldWindow after it is received: a new hold, or the company's hold of the same
+// application id replaced by this push when it was received later (last write wins; an older
+// push changes nothing). The hold keeps its id, and its workflow's start (built by start from the
+// hold's id) is written to the outbox, pending again, in the same transaction: a running hold
+// workflow is signalled to look again, a missing one started.
+func (s *Store) HoldAssessmentLink(ctx context.Context, h *AssessmentHold, start func(holdID uuid.UUID) models.WorkflowStart) (*models.WorkflowStart, error) {
+	h.ID = uuid.New()
+	h.ExpiresAt = h.ReceivedAt.Add(AssessmentHoldWindow)
+	var ws *models.WorkflowStart
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var held AssessmentHold
+		err := tx.Raw(`
+INSERT INTO assessment_link_holds AS h (id, company_id, application_ref, assessment_url, candidate_ref, job_ref, order_id, received_at, expires_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (company_id, application_ref) DO UPDATE
+    SET assessment_url = EXCLUDED.assessment_url, candidate_ref = EXCLUDED.candidate_ref, job_ref = EXCLUDED.job_ref,
+        order_id = EXCLUDED.order_id, received_at = EXCLUDED.received_at, expires_at = EXCLUDED.expires_at
+    WHERE EXCLUDED.received_at > h.received_at
+RETURNING *`, h.ID, h.CompanyID, h.ApplicationRef, h.URL, h.CandidateRef, h.JobRef, h.OrderID, h.ReceivedAt, h.ExpiresAt).Scan(&held).Error
+		if err != nil {
+			return fmt.Errorf("hold assessment link: %w", err)
+		}
+		if held.ID == uuid.Nil {
+			// A later push holds the application id already: it stands.
+			if err := tx.First(&held, "company_id = ? AND application_ref = ?", h.CompanyID, h.ApplicationRef).Error; err != nil {
+				return fmt.Errorf("load assessment link hold: %w", err)
+			}
+		}
+		*h = held
+		ws, err = renewOutboxRow(tx, start(h.ID))
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ws, nil
+}
+
+// AssessmentHold loads one of the company's holds.
+func (s *Store) AssessmentHold(ctx context.Context, companyID, id uuid.UUID) (*AssessmentHold, error) {
+	var h AssessmentHold
+	if err := s.db.WithContext(ctx).First(&h, "company_id = ? AND id = ?", companyID, id).Error; err != nil {
+		return nil, notFound(err, "assessment link hold "+id.String())
+	}
+	return &h, nil
+}
+
+// ExpireAssessmentHold deletes the hold when it has expired at now (a push since may have renewed
+// it) and reports whether it did.
+func (s *Store) ExpireAssessmentHold(ctx context.Context, companyID, id uuid.UUID, now time.Time) (bool, error) {
+	res := s.db.WithContext(ctx).Exec(`DELETE FROM assessment_link_holds WHERE company_id = ? AND id = ? AND expires_at <= ?`, companyID, id, now)
+	if res.Error != nil {
+		return false, fmt.Errorf("discard assessment link hold %s: %w", id, res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// DropAssessmentHold deletes the hold as it was read (received at receivedAt), and reports
+// whether it did: a push since replaced it otherwise.
+func (s *Store) DropAssessmentHold(ctx context.Context, companyID, id uuid.UUID, receivedAt time.Time) (bool, error) {
+	res := s.db.WithContext(ctx).Exec(`DELETE FROM assessment_link_holds WHERE company_id = ? AND id = ? AND received_at = ?`, companyID, id, receivedAt)
+	if res.Error != nil {
+		return false, fmt.Errorf("discard assessment link hold %s: %w", id, res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// ReleaseAssessmentHold turns the hold, as it was read (received at receivedAt), into the push
+// p for the application that appeared, in one transaction: the hold is deleted and the link
+// recorded as PushAssessmentLink records it (p.ReceivedAt is the hold's, so last write wins
+// against pushes made directly since). ok is false, and nothing changes, when a push replaced the
+// hold meanwhile.
+func (s *Store) ReleaseAssessmentHold(ctx context.Context, companyID, id uuid.UUID, receivedAt time.Time, p AssessmentPush) (res *PushResult, ok bool, err error) {
+	res = &PushResult{}
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		del := tx.Exec(`DELETE FROM assessment_link_holds WHERE company_id = ? AND id = ? AND received_at = ?`, companyID, id, receivedAt)
+		if del.Error != nil {
+			return fmt.Errorf("release assessment link hold %s: %w", id, del.Error)
+		}
+		if ok = del.RowsAffected == 1; !ok {
+			return nil
+		}
+		return s.pushAssessmentLink(tx, p, res)
+	})
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	return res, true, nil
+}
+
+// PruneAssessmentHolds deletes holds expired before before: those whose workflow never ran to
+// discard them. Platform upkeep across companies, like PruneStarts.
+func (s *Store) PruneAssessmentHolds(ctx context.Context, before time.Time) (int64, error) {
+	res := s.db.WithContext(ctx).Exec(`DELETE FROM assessment_link_holds WHERE expires_at < ?`, before)
+	if res.Error != nil {
+		return 0, fmt.Errorf("prune assessment link holds: %w", res.Error)
+	}
+	return res.RowsAffected, nil
 }

@@ -1,10 +1,13 @@
 package store
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,12 +28,44 @@ type HRSuiteReceipt struct {
 	Start    *models.WorkflowStart
 }
 
-// StoreHRSuiteDelivery stores a delivery's body as received, in one transaction with the start
-// of its ingest (start builds it from the new delivery's id). A body identical to an earlier
-// delivery of the company is stored as a duplicate of it, with no start: it changes nothing
-// else. Two identical bodies arriving together are told apart by the unique index on the hash
-// of first deliveries.
-func (s *Store) StoreHRSuiteDelivery(ctx context.Context, d *models.HRSuiteDelivery, start func(deliveryID uuid.UUID) models.WorkflowStart) (*HRSuiteReceipt, error) {
+// ErrStorageQuota means a company's stored HR-suite deliveries would go over its quota; the
+// error is a *StorageQuotaError.
+var ErrStorageQuota = errors.New("hr-suite storage quota exceeded")
+
+// StorageQuotaError says how much of its quota a company uses.
+type StorageQuotaError struct {
+	Used, Quota int64 // bytes as stored
+}
+
+func (e *StorageQuotaError) Error() string {
+	return fmt.Sprintf("%s: %d of %d bytes used", ErrStorageQuota, e.Used, e.Quota)
+}
+
+func (e *StorageQuotaError) Unwrap() error { return ErrStorageQuota }
+
+// HRSuiteStorageUsed returns the bytes the company's stored deliveries take (bodies as stored).
+func (s *Store) HRSuiteStorageUsed(ctx context.Context, companyID uuid.UUID) (int64, error) {
+	return hrsuiteStorageUsed(s.db.WithContext(ctx), companyID)
+}
+
+func hrsuiteStorageUsed(tx *gorm.DB, companyID uuid.UUID) (int64, error) {
+	var used int64
+	if err := tx.Raw(`SELECT coalesce(sum(stored_bytes), 0) FROM hrsuite_deliveries WHERE company_id = ?`, companyID).Row().Scan(&used); err != nil {
+		return 0, fmt.Errorf("sum hr-suite storage: %w", err)
+	}
+	return used, nil
+}
+
+// StoreHRSuiteDelivery stores a delivery's body as received, gzip-compressed, in one
+// transaction with the start of its ingest (start builds it from the new delivery's id). A body
+// identical to an earlier delivery of the company is stored as a duplicate of it, with no body of
+// its own and no start: it changes nothing else. Two identical bodies arriving together are told
+// apart by the unique index on the hash of first deliveries.
+//
+// The company's stored bodies, this one included, must stay within quota bytes: over it nothing
+// is stored and the error is a *StorageQuotaError. The company's deliveries are stored one at a
+// time (a transaction-scoped advisory lock), so two at once cannot both fit in the last space.
+func (s *Store) StoreHRSuiteDelivery(ctx context.Context, d *models.HRSuiteDelivery, quota int64, start func(deliveryID uuid.UUID) models.WorkflowStart) (*HRSuiteReceipt, error) {
 	sum := sha256.Sum256(d.Body)
 	d.BodySHA256 = sum[:]
 	if d.ID == uuid.Nil {
@@ -39,58 +74,111 @@ func (s *Store) StoreHRSuiteDelivery(ctx context.Context, d *models.HRSuiteDeliv
 	if d.ReceivedAt.IsZero() {
 		d.ReceivedAt = time.Now().UTC()
 	}
+	d.BodyBytes = int64(len(d.Body))
+	stored, err := compressBody(d.Body)
+	if err != nil {
+		return nil, err
+	}
+	d.BodyEncoding = models.BodyEncodingGzip
 	rec := &HRSuiteReceipt{Delivery: d}
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		res := tx.Exec(`INSERT INTO hrsuite_deliveries (id, company_id, received_at, body, body_sha256, row_count, api_key_id, request_id)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (company_id, body_sha256) WHERE duplicate_of IS NULL DO NOTHING`,
-			d.ID, d.CompanyID, d.ReceivedAt, d.Body, d.BodySHA256, d.RowCount, d.APIKeyID, d.RequestID)
-		if res.Error != nil {
-			return fmt.Errorf("store hr-suite delivery: %w", res.Error)
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec(`SELECT pg_advisory_xact_lock(hashtextextended('hrsuite-storage:' || ?::text, 0))`, d.CompanyID).Error; err != nil {
+			return fmt.Errorf("lock hr-suite storage: %w", err)
 		}
-		if res.RowsAffected == 1 {
-			ws := start(d.ID)
-			rec.Start = &ws
-			return insertStart(tx, rec.Start)
-		}
-		var first uuid.UUID
+		var first []uuid.UUID
 		if err := tx.Raw(`SELECT id FROM hrsuite_deliveries WHERE company_id = ? AND body_sha256 = ? AND duplicate_of IS NULL`,
-			d.CompanyID, d.BodySHA256).Row().Scan(&first); err != nil {
-			return fmt.Errorf("find the first delivery of a duplicate body: %w", err)
+			d.CompanyID, d.BodySHA256).Scan(&first).Error; err != nil {
+			return fmt.Errorf("find the first delivery of the body: %w", err)
 		}
-		d.DuplicateOf = &first
-		if err := tx.Exec(`INSERT INTO hrsuite_deliveries (id, company_id, received_at, body, body_sha256, row_count, api_key_id, request_id, duplicate_of)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, d.ID, d.CompanyID, d.ReceivedAt, d.Body, d.BodySHA256, d.RowCount, d.APIKeyID, d.RequestID, first).Error; err != nil {
-			return fmt.Errorf("store duplicate hr-suite delivery: %w", err)
+		if len(first) == 1 {
+			// The body is the first delivery's, byte for byte: a reference stores nothing new.
+			d.DuplicateOf = &first[0]
+			if err := tx.Exec(`INSERT INTO hrsuite_deliveries (id, company_id, received_at, body, body_encoding, body_bytes, body_sha256, row_count, api_key_id, request_id, duplicate_of)
+VALUES (?, ?, ?, '', 'identity', ?, ?, ?, ?, ?, ?)`, d.ID, d.CompanyID, d.ReceivedAt, d.BodyBytes, d.BodySHA256, d.RowCount, d.APIKeyID, d.RequestID, first[0]).Error; err != nil {
+				return fmt.Errorf("store duplicate hr-suite delivery: %w", err)
+			}
+			return nil
 		}
-		return nil
+		used, err := hrsuiteStorageUsed(tx, d.CompanyID)
+		if err != nil {
+			return err
+		}
+		if used+int64(len(stored)) > quota {
+			return &StorageQuotaError{Used: used, Quota: quota}
+		}
+		if err := tx.Exec(`INSERT INTO hrsuite_deliveries (id, company_id, received_at, body, body_encoding, body_bytes, body_sha256, row_count, api_key_id, request_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			d.ID, d.CompanyID, d.ReceivedAt, stored, d.BodyEncoding, d.BodyBytes, d.BodySHA256, d.RowCount, d.APIKeyID, d.RequestID).Error; err != nil {
+			return fmt.Errorf("store hr-suite delivery: %w", err)
+		}
+		ws := start(d.ID)
+		rec.Start = &ws
+		return insertStart(tx, rec.Start)
 	})
 	if err != nil {
 		return nil, err
 	}
+	d.StoredBytes = int64(len(stored))
+	if d.DuplicateOf != nil {
+		d.StoredBytes = 0
+	}
 	return rec, nil
 }
 
-// HRSuiteDelivery loads one of the company's deliveries, body included.
+// compressBody gzips a delivery body at the fastest level: report rows repeat their column
+// names, so even that takes a JSON body to a fraction of its size.
+func compressBody(body []byte) ([]byte, error) {
+	var b bytes.Buffer
+	b.Grow(len(body)/4 + 64)
+	zw, err := gzip.NewWriterLevel(&b, gzip.BestSpeed)
+	if err != nil {
+		return nil, fmt.Errorf("compress hr-suite delivery: %w", err)
+	}
+	if _, err := zw.Write(body); err != nil {
+		return nil, fmt.Errorf("compress hr-suite delivery: %w", err)
+	}
+	if err := zw.Close(); err != nil {
+		return nil, fmt.Errorf("compress hr-suite delivery: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// decodeBody returns d's body as received. It reads no more than the BodyBytes recorded.
+func decodeBody(d *models.HRSuiteDelivery) ([]byte, error) {
+	switch d.BodyEncoding {
+	case models.BodyEncodingIdentity, "":
+		return d.Body, nil
+	case models.BodyEncodingGzip:
+		zr, err := gzip.NewReader(bytes.NewReader(d.Body))
+		if err != nil {
+			return nil, fmt.Errorf("decompress hr-suite delivery %s: %w", d.ID, err)
+		}
+		out := make([]byte, 0, d.BodyBytes)
+		buf := bytes.NewBuffer(out)
+		if _, err := io.Copy(buf, io.LimitReader(zr, d.BodyBytes+1)); err != nil {
+			return nil, fmt.Errorf("decompress hr-suite delivery %s: %w", d.ID, err)
+		}
+		if int64(buf.Len()) != d.BodyBytes {
+			return nil, fmt.Errorf("decompress hr-suite delivery %s: %d bytes, %d recorded", d.ID, buf.Len(), d.BodyBytes)
+		}
+		return buf.Bytes(), nil
+	}
+	return nil, fmt.Errorf("hr-suite delivery %s: unknown body encoding %q", d.ID, d.BodyEncoding)
+}
+
+// HRSuiteDelivery loads one of the company's deliveries, body included and decoded (a
+// duplicate's body is empty: it is its first delivery's).
 func (s *Store) HRSuiteDelivery(ctx context.Context, companyID, id uuid.UUID) (*models.HRSuiteDelivery, error) {
 	var d models.HRSuiteDelivery
 	if err := s.db.WithContext(ctx).First(&d, "company_id = ? AND id = ?", companyID, id).Error; err != nil {
 		return nil, notFound(err, "hr-suite delivery")
 	}
-	return &d, nil
-}
-
-// HRSuiteTriggerEnabled reports whether the company's 'New Applications via Webhook' workflow
-// runs: its definition in force is enabled, or it has none and the platform default applies.
-func (s *Store) HRSuiteTriggerEnabled(ctx context.Context, companyID uuid.UUID) (bool, error) {
-	d, err := s.WorkflowDefinition(ctx, companyID, models.TriggerNewApplicationWebhook)
-	switch {
-	case errors.Is(err, ErrNotFound):
-		return true, nil
-	case err != nil:
-		return false, err
+	body, err := decodeBody(&d)
+	if err != nil {
+		return nil, err
 	}
-	return d.Enabled, nil
+	d.Body = body
+	return &d, nil
 }
 
 // RecordHRSuiteRows records the outcome of rows that belong to no application processed (invalid
@@ -136,8 +224,8 @@ ON CONFLICT (delivery_id, row_index) DO UPDATE
 type HRSuiteChunk struct {
 	Company    *models.Company
 	DeliveryID uuid.UUID
-	// TriggerEnabled: the company's 'New Applications via Webhook' workflow runs
-	// (HRSuiteTriggerEnabled); otherwise accepted applications are recorded no_trigger.
+	// TriggerEnabled: the company has saved an enabled 'New Applications via Webhook'
+	// definition (EnabledTrigger); otherwise applications are recorded no_trigger.
 	TriggerEnabled bool
 	Applications   []hrsuite.Application
 	// Start builds the start of an accepted application's workflow.
@@ -172,11 +260,12 @@ type hrsuiteRecord struct {
 //     changes nothing; one recorded by this delivery keeps its outcome (a retried or replayed
 //     chunk gives the same result and invites nobody twice);
 //   - do-not-hire applications are recorded and create nothing;
-//   - applications whose Job Req Id is not one of the company's jobs are unknown_job and not
-//     recorded, so a replay after the job is imported picks them up;
+//   - applications whose Job Req Id is not one of the company's jobs imported from the HR
+//     suite (through the aggregator, not deleted) are unknown_job and not recorded, so a replay
+//     after the job is imported picks them up;
 //   - the rest create or update their candidate (by Candidate Id) and application (by Job
 //     Posting Application Id), and are recorded accepted with the start of their workflow, or
-//     no_trigger when the company's workflow is disabled.
+//     no_trigger when the company has no saved, enabled workflow for the trigger.
 //
 // Recording claims an application: of two deliveries processing the same id at once, the one
 // whose record lands first accepts it, the other sees a duplicate. Every row's outcome is
@@ -209,8 +298,12 @@ WHERE company_id = ? AND application_ref = ANY (?::text[]) ORDER BY application_
 		for _, r := range recs {
 			known[r.Ref] = hrsuiteRecord{ref: r.Ref, deliveryID: r.DeliveryID, outcome: r.Outcome, applicationID: r.ApplicationID}
 		}
+		// Only the jobs imported from the HR suite (an aggregator record), not deleted: a job
+		// created through createJob with the same id is another job that happens to share it.
 		var jobs []hrsuiteJob
-		if err := tx.Raw(`SELECT id, external_id, interviewer_id FROM jobs WHERE company_id = ? AND external_id = ANY (?::text[])`,
+		if err := tx.Raw(`SELECT j.id, j.external_id, j.interviewer_id FROM jobs j
+WHERE j.company_id = ? AND j.external_id = ANY (?::text[]) AND NOT j.is_deleted
+  AND EXISTS (SELECT 1 FROM aggregator_jobs a WHERE a.company_id = j.company_id AND a.job_id = j.id)`,
 			companyID, jobRefs).Scan(&jobs).Error; err != nil {
 			return fmt.Errorf("match hr-suite applications to jobs: %w", err)
 		}
@@ -399,19 +492,42 @@ RETURNING a.id, a.external_id, a.candidate_id, a.job_id`, companyID, aext, model
 }
 
 // FinishHRSuiteDelivery counts the delivery's row outcomes and records them with the time of
-// this processing, in one statement.
+// this processing, in one statement. When every row has a final outcome (an outcome for each
+// row, none unknown_job or no_trigger, which a replay may still change) it records since when,
+// once: the retention (PruneHRSuiteDeliveries) runs from there, and a replay does not renew it.
 func (s *Store) FinishHRSuiteDelivery(ctx context.Context, companyID, deliveryID uuid.UUID) (map[string]int, error) {
 	var counts models.JSON[map[string]int]
 	err := s.db.WithContext(ctx).Raw(`
-UPDATE hrsuite_deliveries SET processed_at = now(), counts = (
-    SELECT coalesce(jsonb_object_agg(outcome, n), '{}') FROM (
-        SELECT outcome, count(*) AS n FROM hrsuite_rows WHERE delivery_id = ? GROUP BY outcome) x)
+WITH x AS (
+    SELECT outcome, count(*) AS n FROM hrsuite_rows WHERE delivery_id = ? GROUP BY outcome
+)
+UPDATE hrsuite_deliveries SET processed_at = now(),
+    counts = (SELECT coalesce(jsonb_object_agg(outcome, n), '{}') FROM x),
+    final_at = CASE
+        WHEN (SELECT coalesce(sum(n), 0) FROM x) = row_count
+         AND NOT EXISTS (SELECT 1 FROM x WHERE outcome IN ('unknown_job', 'no_trigger'))
+        THEN coalesce(final_at, now()) END
 WHERE company_id = ? AND id = ?
 RETURNING counts`, deliveryID, companyID, deliveryID).Row().Scan(&counts)
 	if err != nil {
 		return nil, fmt.Errorf("record hr-suite delivery counts: %w", err)
 	}
 	return counts.V, nil
+}
+
+// PruneHRSuiteDeliveries deletes up to limit deliveries (with their row outcomes and duplicates)
+// whose rows have all had final outcomes since before before, except those a replay has yet to
+// reprocess, and returns how many it deleted. The dedupe records they made stay. Platform upkeep
+// across companies, like PruneStarts.
+func (s *Store) PruneHRSuiteDeliveries(ctx context.Context, before time.Time, limit int) (int64, error) {
+	res := s.db.WithContext(ctx).Exec(`DELETE FROM hrsuite_deliveries WHERE id IN (
+    SELECT d.id FROM hrsuite_deliveries d WHERE d.final_at < ?
+      AND NOT EXISTS (SELECT 1 FROM hrsuite_replay_deliveries rd WHERE rd.delivery_id = d.id AND rd.done_at IS NULL)
+    ORDER BY d.final_at LIMIT ?)`, before, limit)
+	if res.Error != nil {
+		return 0, fmt.Errorf("prune hr-suite deliveries: %w", res.Error)
+	}
+	return res.RowsAffected, nil
 }
 
 // sortTogether sorts keys and reorders each of vals alike.

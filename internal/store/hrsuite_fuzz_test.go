@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/google/uuid"
@@ -22,6 +23,7 @@ func FuzzIngestHRSuite(f *testing.F) {
 		`[{"Job Posting Application Id":12345678901234567890,"Candidate Id":1e3,"Job Req Id":"REQ-1","Contact Method":2015550123,"Contact Type Description":"Mobile"}]`,
 		`[{"Job Posting Application Id":"A-2","Candidate Id":"C-2","Job Req Id":"REQ-1","Contact Method":"x@y.z","Contact Type Description":"Personal Email","Do Not Hire Status":"True"},{"Job Posting Application Id":"A-2","Candidate Id":"C-3","Job Req Id":"REQ-2","Contact Method":"(201) 555-0124","Contact Type Description":"Mobile"}]`,
 		`[1, "x", null, {"Job Posting Application Id":"A-3"}]`,
+		`[{"Job Posting Application Id":"A-4","Candidate Id":"C-4","Job Req Id":"REQ-1","Contact Method":"(201) 555-0125","Contact Type Description":"Mobile","Do Not Hire Status":"True","Do Not Hire Status":"False"}]`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -35,6 +37,10 @@ func FuzzIngestHRSuite(f *testing.F) {
 		if err := st.DB().Create(j).Error; err != nil {
 			f.Fatal(err)
 		}
+		// Imported from the HR suite: the only jobs a Job Req Id matches.
+		if err := st.DB().Exec(`INSERT INTO aggregator_jobs (company_id, remote_id, ats_job_id, job_id) VALUES (?, ?, ?, ?)`, co.ID, "r-"+ext, ext, j.ID).Error; err != nil {
+			f.Fatal(err)
+		}
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		n, err := hrsuite.Count(body)
@@ -45,12 +51,22 @@ func FuzzIngestHRSuite(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Count accepted the body (%d rows), Parse refused it: %v", n, err)
 		}
-		rec, err := st.StoreHRSuiteDelivery(t.Context(), &models.HRSuiteDelivery{CompanyID: co.ID, Body: body, RowCount: n},
+		rec, err := st.StoreHRSuiteDelivery(t.Context(), &models.HRSuiteDelivery{CompanyID: co.ID, Body: body, RowCount: n}, 1<<40,
 			func(id uuid.UUID) models.WorkflowStart {
 				return models.WorkflowStart{ID: uuid.New(), CompanyID: co.ID, Kind: "hrsuite-delivery", WorkflowID: "fuzz/" + id.String(), CompanySlug: co.Slug, Input: []byte(`{}`)}
 			})
 		if err != nil {
 			t.Fatalf("store delivery: %v", err)
+		}
+		// Stored compressed, read back as received (a repeat refers to its first delivery).
+		if rec.Delivery.DuplicateOf == nil {
+			back, err := st.HRSuiteDelivery(t.Context(), co.ID, rec.Delivery.ID)
+			if err != nil {
+				t.Fatalf("read the stored delivery: %v", err)
+			}
+			if !bytes.Equal(back.Body, body) {
+				t.Fatalf("stored body reads back as %d bytes, want the %d received", len(back.Body), len(body))
+			}
 		}
 		var invalid []store.HRSuiteRowOutcome
 		for _, r := range batch.Invalid {

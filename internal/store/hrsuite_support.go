@@ -247,8 +247,9 @@ WHERE rd.replay_id = ? AND rd.company_id = ? AND rd.done_at IS NULL ORDER BY d.r
 }
 
 // FinishHRSuiteReplayDelivery marks one delivery of a replay done, adds its counts to the
-// replay's, and marks the replay finished with its last delivery. Marking a delivery done twice
-// counts it once.
+// replay's, and marks the replay finished once none of its deliveries is left to do (a delivery
+// the retention deleted meanwhile is gone from the list). Marking a delivery done twice counts
+// it once.
 func (s *Store) FinishHRSuiteReplayDelivery(ctx context.Context, companyID, replayID, deliveryID uuid.UUID, counts map[string]int) error {
 	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		res := tx.Exec(`UPDATE hrsuite_replay_deliveries SET done_at = now() WHERE replay_id = ? AND delivery_id = ? AND company_id = ? AND done_at IS NULL`,
@@ -256,19 +257,22 @@ func (s *Store) FinishHRSuiteReplayDelivery(ctx context.Context, companyID, repl
 		if res.Error != nil {
 			return fmt.Errorf("mark hr-suite replay delivery done: %w", res.Error)
 		}
-		if res.RowsAffected == 0 {
-			return nil
-		}
-		err := tx.Exec(`
+		if res.RowsAffected == 1 {
+			err := tx.Exec(`
 UPDATE hrsuite_replays r SET deliveries_done = deliveries_done + 1,
     counts = (SELECT coalesce(jsonb_object_agg(k, v), '{}') FROM (
         SELECT k, sum(v::integer) AS v FROM (
             SELECT key AS k, value AS v FROM jsonb_each_text(r.counts)
-            UNION ALL SELECT key, value FROM jsonb_each_text(?::jsonb)) x GROUP BY k) y),
-    finished_at = CASE WHEN deliveries_done + 1 >= deliveries THEN now() END
+            UNION ALL SELECT key, value FROM jsonb_each_text(?::jsonb)) x GROUP BY k) y)
 WHERE id = ?`, models.NewJSON(counts), replayID).Error
+			if err != nil {
+				return fmt.Errorf("count hr-suite replay progress: %w", err)
+			}
+		}
+		err := tx.Exec(`UPDATE hrsuite_replays SET finished_at = now() WHERE id = ? AND finished_at IS NULL
+  AND NOT EXISTS (SELECT 1 FROM hrsuite_replay_deliveries WHERE replay_id = ? AND done_at IS NULL)`, replayID, replayID).Error
 		if err != nil {
-			return fmt.Errorf("count hr-suite replay progress: %w", err)
+			return fmt.Errorf("finish hr-suite replay: %w", err)
 		}
 		return nil
 	})
@@ -283,8 +287,22 @@ func (s *Store) HRSuiteReplay(ctx context.Context, id uuid.UUID) (*models.HRSuit
 	return &r, nil
 }
 
-// CreateSupportToken stores a new support token of a platform admin (the user found by e-mail).
-func (s *Store) CreateSupportToken(ctx context.Context, email, name, token string) (*models.SupportToken, *models.User, error) {
+// DefaultSupportTokenTTL is how long a support token works when its creator names no expiry;
+// MaxSupportTokenTTL bounds what they may name.
+const (
+	DefaultSupportTokenTTL = 30 * 24 * time.Hour
+	MaxSupportTokenTTL     = 365 * 24 * time.Hour
+)
+
+// ErrBadTTL is a support token lifetime outside (0, MaxSupportTokenTTL].
+var ErrBadTTL = errors.New("a support token's lifetime must be positive and at most 365 days")
+
+// CreateSupportToken stores a new support token of a platform admin (the user found by e-mail),
+// valid for ttl from now.
+func (s *Store) CreateSupportToken(ctx context.Context, email, name, token string, ttl time.Duration) (*models.SupportToken, *models.User, error) {
+	if ttl <= 0 || ttl > MaxSupportTokenTTL {
+		return nil, nil, ErrBadTTL
+	}
 	var u models.User
 	if err := s.db.WithContext(ctx).Where("lower(email) = lower(?)", email).First(&u).Error; err != nil {
 		return nil, nil, notFound(err, "user "+email)
@@ -296,22 +314,75 @@ func (s *Store) CreateSupportToken(ctx context.Context, email, name, token strin
 	if !ok {
 		return nil, nil, fmt.Errorf("support token too short")
 	}
-	t := &models.SupportToken{UserID: u.ID, Name: name, Prefix: prefix, KeyHash: apikey.Hash(token)}
+	now := time.Now().UTC()
+	t := &models.SupportToken{UserID: u.ID, Name: name, Prefix: prefix, KeyHash: apikey.Hash(token), CreatedAt: now, ExpiresAt: now.Add(ttl)}
 	if err := s.db.WithContext(ctx).Create(t).Error; err != nil {
 		return nil, nil, fmt.Errorf("store support token: %w", err)
 	}
 	return t, &u, nil
 }
 
+// SupportTokenView is a support token as the CLI lists it: no hash, its user's e-mail.
+type SupportTokenView struct {
+	models.SupportToken
+	UserEmail string `gorm:"column:user_email"`
+}
+
+// ListSupportTokens lists support tokens, oldest first, revoked and expired ones included; email,
+// when set, keeps one user's.
+func (s *Store) ListSupportTokens(ctx context.Context, email string) ([]SupportTokenView, error) {
+	q := s.db.WithContext(ctx).Table("support_tokens t").Select("t.*, u.email AS user_email").
+		Joins("JOIN users u ON u.id = t.user_id")
+	if email != "" {
+		q = q.Where("lower(u.email) = lower(?)", email)
+	}
+	var out []SupportTokenView
+	if err := q.Order("t.created_at, t.id").Scan(&out).Error; err != nil {
+		return nil, fmt.Errorf("list support tokens: %w", err)
+	}
+	return out, nil
+}
+
+// RevokeSupportToken revokes a support token by id or clear prefix; requests with it get 401 at
+// once. Revoking a revoked token changes nothing. ErrConflict: a prefix names several tokens.
+func (s *Store) RevokeSupportToken(ctx context.Context, ref string) (*models.SupportToken, error) {
+	q := s.db.WithContext(ctx)
+	if id, err := uuid.Parse(ref); err == nil {
+		q = q.Where("id = ?", id)
+	} else {
+		q = q.Where("prefix = ?", ref)
+	}
+	var ts []models.SupportToken
+	if err := q.Find(&ts).Error; err != nil {
+		return nil, fmt.Errorf("find support token %s: %w", ref, err)
+	}
+	switch len(ts) {
+	case 0:
+		return nil, fmt.Errorf("support token %s: %w", ref, ErrNotFound)
+	case 1:
+	default:
+		return nil, fmt.Errorf("support token prefix %s names %d tokens, revoke by id: %w", ref, len(ts), ErrConflict)
+	}
+	t := ts[0]
+	if t.RevokedAt == nil {
+		now := time.Now().UTC()
+		if err := s.db.WithContext(ctx).Model(&t).Update("revoked_at", now).Error; err != nil {
+			return nil, fmt.Errorf("revoke support token %s: %w", ref, err)
+		}
+		t.RevokedAt = &now
+	}
+	return &t, nil
+}
+
 // AuthenticateSupport resolves a support token to its platform admin: ErrUnknownKey for a token
-// that is unknown, revoked, or whose user is deleted or no longer a platform admin.
+// that is unknown, revoked, expired, or whose user is deleted or no longer a platform admin.
 func (s *Store) AuthenticateSupport(ctx context.Context, token string) (*models.User, error) {
 	prefix, ok := apikey.Prefix(token)
 	if !ok {
 		return nil, ErrUnknownKey
 	}
 	var rows []models.SupportToken
-	if err := s.db.WithContext(ctx).Where("prefix = ? AND revoked_at IS NULL", prefix).Find(&rows).Error; err != nil {
+	if err := s.db.WithContext(ctx).Where("prefix = ? AND revoked_at IS NULL AND expires_at > now()", prefix).Find(&rows).Error; err != nil {
 		return nil, fmt.Errorf("look up support token: %w", err)
 	}
 	t, ok := matchKey(rows, func(t *models.SupportToken) []byte { return t.KeyHash }, token)

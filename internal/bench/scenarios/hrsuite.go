@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/bench"
+	"github.com/recruitd/recruitd/internal/flow"
 	"github.com/recruitd/recruitd/internal/progress"
 	"github.com/recruitd/recruitd/models"
 )
@@ -79,8 +80,20 @@ func HRSuite(ctx context.Context, env Env, o Options) error {
 			if err := db.Create(job).Error; err != nil {
 				return err
 			}
+			// Imported from the HR suite, as the aggregator would: only those match a Job Req Id.
+			if err := db.Exec(`INSERT INTO aggregator_jobs (company_id, remote_id, ats_job_id, job_id, name) VALUES (?, ?, ?, ?, ?)`,
+				r.co.ID, "bench-"+ext, ext, job.ID, job.Title).Error; err != nil {
+				return err
+			}
 		}
-		return nil
+		// Without a saved, enabled definition nobody is invited (no_trigger).
+		def := flow.Defaults()[flow.TriggerNewApplicationWebhook]
+		raw, err := json.Marshal(def)
+		if err != nil {
+			return err
+		}
+		_, err = r.st.SaveWorkflowDefinition(ctx, r.co.ID, models.TriggerNewApplicationWebhook, raw, true, flow.Hash(def))
+		return err
 	})
 	if err != nil {
 		return err

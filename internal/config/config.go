@@ -42,7 +42,7 @@ type Config struct {
 	AppURL            string `env:"APP_URL" default:"http://localhost:3000" doc:"Base URL of the product's web app; deep links to candidates, jobs and sessions."`
 
 	EncryptionKey string `env:"RECRUITD_ENCRYPTION_KEY" secret:"true" doc:"Base64 of 32 random bytes; encrypts ATS credentials at rest (AES-256-GCM). Required by api, worker and company commands; recruitd dev generates one under .dev/."`
-	DemoAPIKey    string `env:"RECRUITD_DEMO_API_KEY" secret:"true" doc:"Fixes the demo tenant's API key (at least 20 characters). When empty, recruitd dev generates one once and keeps it in .dev/."`
+	DemoAPIKey    string `env:"RECRUITD_DEMO_API_KEY" secret:"true" doc:"Fixes the demo tenant's API key (at least 20 printable ASCII characters, no spaces). When empty, recruitd dev generates one once and keeps it in .dev/."`
 
 	LLMBaseURL string        `env:"LLM_BASE_URL" doc:"OpenAI-compatible chat-completions base URL (for example https://api.openai.com/v1). Empty: the deterministic local generator writes interview guides."`
 	LLMAPIKey  string        `env:"LLM_API_KEY" secret:"true" doc:"API key of the LLM endpoint."`
@@ -239,8 +239,8 @@ func (c *Config) validate() []error {
 		_, err := c.EncryptionKeyBytes()
 		check("RECRUITD_ENCRYPTION_KEY", err)
 	}
-	if c.DemoAPIKey != "" && len(c.DemoAPIKey) < 20 {
-		check("RECRUITD_DEMO_API_KEY", errors.New("must be at least 20 characters"))
+	if c.DemoAPIKey != "" && !keyText(c.DemoAPIKey) {
+		check("RECRUITD_DEMO_API_KEY", errors.New("must be at least 20 printable ASCII characters without spaces"))
 	}
 	if c.LLMBaseURL != "" {
 		check("LLM_BASE_URL", urlWithScheme(c.LLMBaseURL, "http", "https"))
@@ -381,6 +381,17 @@ func mask(val string) string {
 		}
 	}
 	return strings.ReplaceAll(u.Redacted(), "%2A%2A%2A%2A", "****")
+}
+
+// keyText reports whether s can be an API key (internal/apikey): at least 20 bytes, each printable
+// ASCII other than a space.
+func keyText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return len(s) >= 20
 }
 
 func hostPort(s string) error {

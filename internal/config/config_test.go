@@ -161,3 +161,11 @@ func TestBaseURLsFollowListenAddresses(t *testing.T) {
 		}
 	}
 }
+
+func TestDemoKeyIsKeyText(t *testing.T) {
+	for key, ok := range map[string]bool{"rk_aaaaaaaaaaaaaaaaaaaaaaaa": true, "rk_aaaaaaaaa aaaaaaaaaaaaaaa": false, "rk_aaaaaaaaaéaaaaaaaaaaaaaa": false, "rk_short": false} {
+		if _, err := Load(env(map[string]string{"RECRUITD_DEMO_API_KEY": key})); (err == nil) != ok {
+			t.Errorf("RECRUITD_DEMO_API_KEY=%q: %v, want accepted %v", key, err, ok)
+		}
+	}
+}

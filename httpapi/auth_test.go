@@ -28,3 +28,37 @@ func TestCredentialThatIsNotText(t *testing.T) {
 		t.Errorf("a fourth bad key = %d %+v, want 429 AUTH_RATE_LIMITED", resp.StatusCode, body)
 	}
 }
+
+// TestValidKeyAfterOthersFailures: the failed-authentication budget of an address slows down
+// failing credentials only. After 25 wrong keys from one address (a partner's egress serving many
+// customers), another company's valid key and a valid support token from the same address are
+// served; a missing key is 401, not 429; the wrong keys go on getting 429.
+func TestValidKeyAfterOthersFailures(t *testing.T) {
+	f := newFixture(t)
+	token := f.supportToken(t)
+	statuses := map[int]int{}
+	last := 0
+	for range 25 {
+		resp := f.get(t, "/v1/api/company", http.Header{"X-Api-Key": {"rk_wrong_wrong_wrong_wrong_wrong"}})
+		resp.Body.Close()
+		statuses[resp.StatusCode]++
+		last = resp.StatusCode
+	}
+	if statuses[http.StatusUnauthorized] < 20 || last != http.StatusTooManyRequests {
+		t.Fatalf("25 wrong keys = %v, last %d; want the budget of 20 spent, then 429", statuses, last)
+	}
+	resp := f.get(t, "/v1/api/company", http.Header{"X-Api-Key": {f.otherKy}})
+	if body := decode[struct{ Company struct{ Slug string } }](t, resp); resp.StatusCode != http.StatusOK || body.Company.Slug != "globex" {
+		t.Errorf("another company's valid key from the same address = %d %v, want 200", resp.StatusCode, body)
+	}
+	f.supportCall(t, token, http.MethodGet, "/v1/support/hrsuite/deliveries", nil, http.StatusOK)
+	resp = f.get(t, "/v1/api/company", nil)
+	if body := decode[httpapi.ErrorBody](t, resp); resp.StatusCode != http.StatusUnauthorized || body.Code != "MISSING_API_KEY" {
+		t.Errorf("no key from the same address = %d %+v, want 401 MISSING_API_KEY", resp.StatusCode, body)
+	}
+	resp = f.get(t, "/v1/api/company", http.Header{"X-Api-Key": {"rk_wrong_wrong_wrong_wrong_wrong"}})
+	if body := decode[httpapi.ErrorBody](t, resp); resp.StatusCode != http.StatusTooManyRequests || body.Code != "AUTH_RATE_LIMITED" || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("another wrong key = %d %+v, want 429 AUTH_RATE_LIMITED with Retry-After", resp.StatusCode, body)
+	}
+	f.supportCall(t, "rsp_wrong_wrong_wrong_wrong_wrong", http.MethodGet, "/v1/support/hrsuite/deliveries", nil, http.StatusTooManyRequests)
+}

@@ -95,24 +95,19 @@ func (s *server) limitBody(c *gin.Context) {
 	c.Next()
 }
 
-// authenticate resolves X-API-Key (any header-name case) to the caller's company. A client IP
-// that spent its failed-authentication budget gets 429 before any key lookup; a key over its
-// request rate gets 429.
+// authenticate resolves X-API-Key (any header-name case) to the caller's company. A valid key
+// is served whatever other clients of its address did; a key over its request rate gets 429.
+// Failures are refused through refuse.
 func (s *server) authenticate(c *gin.Context) {
-	ip := c.RemoteIP() // the peer: forwarded-for headers are the client's to forge
-	if empty, wait := s.authFailures.Empty(ip); empty {
-		s.fail(c, tooMany("AUTH_RATE_LIMITED", "too many failed authentications from this address; retry after the Retry-After delay", wait))
-		return
-	}
 	key := c.GetHeader("X-API-Key")
 	if key == "" {
-		s.authFailures.Take(ip)
 		s.fail(c, errMissingKey)
 		return
 	}
 	company, k, err := s.Store.Authenticate(c.Request.Context(), key)
 	if errors.Is(err, store.ErrUnknownKey) || errors.Is(err, store.ErrRevokedKey) {
-		s.authFailures.Take(ip)
+		s.refuse(c, err)
+		return
 	}
 	if err != nil {
 		s.fail(c, err)
@@ -130,6 +125,20 @@ func (s *server) authenticate(c *gin.Context) {
 	c.Set(ctxCompany, company)
 	c.Set(ctxAPIKey, k)
 	c.Next()
+}
+
+// refuse answers a credential that failed (unknown, revoked, malformed): err's 401 while the
+// client IP has failures left in its budget (AUTH_FAILURE_LIMIT), each failure spending one, and
+// 429 once it is spent. Only failures consult the budget: a valid credential from the same
+// address is answered as if no one had failed, and a missing one guesses nothing and spends
+// nothing.
+func (s *server) refuse(c *gin.Context, err error) {
+	ip := c.RemoteIP() // the peer: forwarded-for headers are the client's to forge
+	if ok, wait := s.authFailures.Allow(ip); !ok {
+		s.fail(c, tooMany("AUTH_RATE_LIMITED", "too many failed authentications from this address; retry after the Retry-After delay", wait))
+		return
+	}
+	s.fail(c, err)
 }
 
 // require lets through only keys that have scope: 403 INSUFFICIENT_SCOPE otherwise.

@@ -67,7 +67,7 @@ type Config struct {
 	PartnerRateBurst       int           `env:"PARTNER_RATE_BURST" default:"50" doc:"Burst size of the per-key partner-application limit."`
 	APIRateLimit           float64       `env:"API_RATE_LIMIT" default:"50" doc:"Requests per second per API key on every authenticated REST route and on /mcp (token bucket; 0 turns it off); over it: 429 with Retry-After. Assessment-link pushes (documented at about 10/s) and HR-suite batch deliveries stay far below it."`
 	APIRateBurst           int           `env:"API_RATE_BURST" default:"200" doc:"Burst size of the per-key limit."`
-	AuthFailureLimit       float64       `env:"AUTH_FAILURE_LIMIT" default:"1" doc:"Failed authentications per second per client IP (token bucket; 0 turns it off); once spent, that IP gets 429 with Retry-After before any key lookup."`
+	AuthFailureLimit       float64       `env:"AUTH_FAILURE_LIMIT" default:"1" doc:"Failed authentications (a wrong, revoked or malformed key or token) per second per client IP (token bucket; 0 turns it off); once spent, that IP's failing requests get 429 with Retry-After instead of 401. Valid credentials from the IP are served as usual; a missing one or an expired OAuth access token spends nothing."`
 	AuthFailureBurst       int           `env:"AUTH_FAILURE_BURST" default:"20" doc:"Burst size of the per-IP failed-authentication limit."`
 	MCPMaxConcurrentCalls  int           `env:"MCP_MAX_CONCURRENT_CALLS" default:"4" doc:"Tool-server requests one API key may have in flight at once (0: no cap); more get 429 with Retry-After."`
 	MCPStatementTimeout    time.Duration `env:"MCP_STATEMENT_TIMEOUT" default:"30s" doc:"statement_timeout of the tool server's database connections: no tool call holds a connection longer."`

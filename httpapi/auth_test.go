@@ -2,7 +2,10 @@ package httpapi_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
+
+	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/httpapi"
 )
@@ -61,4 +64,31 @@ func TestValidKeyAfterOthersFailures(t *testing.T) {
 		t.Errorf("another wrong key = %d %+v, want 429 AUTH_RATE_LIMITED with Retry-After", resp.StatusCode, body)
 	}
 	f.supportCall(t, "rsp_wrong_wrong_wrong_wrong_wrong", http.MethodGet, "/v1/support/hrsuite/deliveries", nil, http.StatusTooManyRequests)
+}
+
+// TestClientRequestID: a client's X-Request-ID is kept when it is well formed (1-64 characters
+// of A-Z a-z 0-9 . _ : -) and replaced by a new UUID otherwise.
+func TestClientRequestID(t *testing.T) {
+	f := newFixture(t)
+	for id, kept := range map[string]bool{
+		"req-123":                              true,
+		"01HZX3K5Q.trace_9:span-2":             true,
+		"7c9e6679-7425-40de-944b-e07fc1f90ae7": true,
+		strings.Repeat("a", 64):                true,
+		strings.Repeat("a", 65):                false,
+		"two words":                            false,
+		"<script>alert(1)</script>":            false,
+		"caf\xc3\xa9":                          false,
+		"id\xff":                               false,
+		"a/b":                                  false,
+	} {
+		resp := f.get(t, "/healthz", http.Header{"X-Request-Id": {id}})
+		got := resp.Header.Get("X-Request-ID")
+		if kept && got != id {
+			t.Errorf("X-Request-ID %q answered %q, want it kept", id, got)
+		}
+		if _, err := uuid.Parse(got); !kept && (got == id || err != nil) {
+			t.Errorf("X-Request-ID %q answered %q, want a new UUID", id, got)
+		}
+	}
 }

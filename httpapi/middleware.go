@@ -25,7 +25,7 @@ const (
 // observe assigns the request id, records metrics and writes one access-log line per request.
 func (s *server) observe(c *gin.Context) {
 	rid := c.GetHeader("X-Request-ID")
-	if len(rid) == 0 || len(rid) > 64 {
+	if !wellFormedRequestID(rid) {
 		rid = uuid.NewString()
 	}
 	c.Set(ctxRequestID, rid)
@@ -43,6 +43,22 @@ func (s *server) observe(c *gin.Context) {
 		attrs = append(attrs, "company", co.(*models.Company).Slug)
 	}
 	s.Log.InfoContext(c.Request.Context(), "http request", attrs...)
+}
+
+// wellFormedRequestID reports whether a client's X-Request-ID may be kept: 1 to 64 characters of
+// A-Z, a-z, 0-9 and . _ : - (UUIDs, ULIDs, "req-123", trace ids). Anything else is replaced, so
+// what is echoed and logged is never the client's markup, spaces or lookalike characters.
+func wellFormedRequestID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		b := id[i]
+		if !('a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '.' || b == '_' || b == ':' || b == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // recover turns a panic into a logged 500 without internals in the response.

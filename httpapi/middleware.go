@@ -99,12 +99,18 @@ func (s *server) cleanParams(c *gin.Context) {
 }
 
 // limitBody bounds every request body to MAX_BODY_BYTES, and HR-suite deliveries to
-// HRSUITE_MAX_BODY_BYTES.
+// HRSUITE_MAX_BODY_BYTES. A body declared larger (Content-Length) gets 413 at once, before
+// authentication and before any of it is read; a longer streamed one is cut off at the bound.
 func (s *server) limitBody(c *gin.Context) {
 	if c.Request.Body != nil {
 		limit := s.Config.MaxBodyBytes
 		if c.Request.URL.Path == hrsuitePath {
 			limit = s.Config.HRSuiteMaxBody
+		}
+		if c.Request.ContentLength > limit {
+			c.Header("Connection", "close") // else net/http would read up to 256 KB of the body first
+			s.fail(c, errTooLarge)
+			return
 		}
 		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
 	}

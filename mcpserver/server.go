@@ -124,7 +124,7 @@ func NewServer(d Deps) (http.Handler, error) {
 	}
 	mux.Handle("/mcp", checkOrigin(origins, limitBody(d.Config.MaxBodyBytes, a.require(jsonrpcErrors(transport)))))
 	publicHTTPS := strings.HasPrefix(d.Config.MCPBaseURL, "https://")
-	return d.Metrics.Wrap("mcp", httpmetrics.SecurityHeaders(httpsOnly(publicHTTPS, proxies, mux))), nil
+	return d.Metrics.Wrap("mcp", httpmetrics.SecurityHeaders(httpsOnly(publicHTTPS, proxies, refuseDeclaredOver(d.Config.MaxBodyBytes, mux)))), nil
 }
 
 // SweepOAuth deletes, every oauth.SweepInterval until ctx ends, what the authorisation server no
@@ -151,15 +151,10 @@ func baseURL(configured string) func(*http.Request) string {
 	}
 }
 
-// limitBody answers 413 to a declared body over n bytes and cuts off longer streamed ones.
+// limitBody cuts off a streamed /mcp body longer than n bytes (a declared one never gets here:
+// refuseDeclaredOver).
 func limitBody(n int64, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > n {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusRequestEntityTooLarge)
-			_ = json.NewEncoder(w).Encode(map[string]string{"error": "request_too_large", "error_description": fmt.Sprintf("the body exceeds %d bytes", n)})
-			return
-		}
 		r.Body = http.MaxBytesReader(w, r.Body, n)
 		next.ServeHTTP(w, r)
 	})

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -160,6 +161,27 @@ func call(t *testing.T, method, url string, header map[string]string, body strin
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return response{resp.StatusCode, resp.Header, string(b)}
+}
+
+// rawCall writes raw on a new connection to addr, as it is, and reads one response.
+func rawCall(t *testing.T, addr, raw string) response {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(c, raw); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("response to %q: %v", raw, err)
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
@@ -471,6 +493,15 @@ func TestProductionProcesses(t *testing.T) {
 	if r.status != 401 || !strings.Contains(r.header.Get("WWW-Authenticate"), `realm="http://`+mcpAddr+`"`) ||
 		!strings.Contains(r.header.Get("WWW-Authenticate"), `resource_metadata="http://`+mcpAddr+`/.well-known/oauth-protected-resource"`) {
 		t.Errorf("unauthenticated MCP call = %d, WWW-Authenticate %q", r.status, r.header.Get("WWW-Authenticate"))
+	}
+	// A head net/http refuses before any handler gets each listener's JSON error, not Go's text.
+	r = rawCall(t, mcpAddr, "POST /mcp HTTP/1.1\r\nHost: "+mcpAddr+"\r\nAuthorization: Bearer rk_\x01\r\n\r\n")
+	if r.status != 400 || !strings.Contains(r.body, `"error":"invalid_request"`) || !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") {
+		t.Errorf("mcp listener, control character in Authorization = %d %q %s, want 400 invalid_request in JSON", r.status, r.header.Get("Content-Type"), r.body)
+	}
+	r = rawCall(t, apiAddr, "GET /v1/api/company HTTP/1.1\r\nHost: "+apiAddr+"\r\nX-API-Key: rk_\x01\r\n\r\n")
+	if r.status != 401 || !strings.Contains(r.body, `"code":"INVALID_API_KEY"`) {
+		t.Errorf("api listener, control character in X-API-Key = %d %s, want 401 INVALID_API_KEY", r.status, r.body)
 	}
 	mcpHeaders["Authorization"] = "Bearer " + demoKey[1]
 	r = call(t, "POST", "http://"+mcpAddr+"/mcp", mcpHeaders, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"listCompanies","arguments":{}}}`)

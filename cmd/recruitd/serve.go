@@ -227,6 +227,11 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		if err != nil {
 			return err
 		}
+		if cfg.MCPTLSCert == "" {
+			// The same on the tool server's plain TCP (behind a TLS front, or local), in its own
+			// error shape; under its own TLS the guard would see only ciphertext.
+			ln = headerguard.WrapOAuth(ln)
+		}
 		start("mcp", ln, h)
 		g.Go(func() error { mcpserver.SweepOAuth(gctx, d.store, log); return nil }) // expired OAuth tokens and codes
 	}

@@ -176,7 +176,7 @@ func newAssessmentMetrics(g prometheus.Gatherer) *assessmentMetrics {
 		Help: "Assessment-link pushes answered 200, by outcome: accepted (a new current link), duplicate (the current link again), " +
 			"stale (older than the current link), replaced (accepted, replacing an earlier link), discarded_unmanaged, discarded_mismatch.",
 	}, []string{"outcome"})}
-	// The process's registry is the Gatherer the server serves /metrics from.
+	// The process's registry, which its private metrics listener serves, is the Gatherer.
 	if reg, ok := g.(prometheus.Registerer); ok {
 		if err := reg.Register(m.pushes); err != nil {
 			var are prometheus.AlreadyRegisteredError

@@ -16,8 +16,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/health"
@@ -47,12 +45,11 @@ func PostgresSettings(cfg *config.Config) map[string]string {
 
 // Deps are the server's collaborators, wired in cmd/recruitd.
 type Deps struct {
-	Log      *slog.Logger
-	Config   *config.Config
-	Store    *store.Store
-	Health   *health.Checker
-	Metrics  *httpmetrics.Recorder
-	Gatherer prometheus.Gatherer
+	Log     *slog.Logger
+	Config  *config.Config
+	Store   *store.Store
+	Health  *health.Checker
+	Metrics *httpmetrics.Recorder
 	// ToolMetrics may be nil (no per-tool metrics).
 	ToolMetrics *toolkit.Metrics
 }
@@ -110,7 +107,6 @@ func NewServer(d Deps) (http.Handler, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", health.Live)
 	mux.HandleFunc("GET /readyz", d.Health.Ready)
-	mux.Handle("GET /metrics", httpmetrics.Guard(d.Config.MetricsToken, promhttp.HandlerFor(d.Gatherer, promhttp.HandlerOpts{})))
 	mux.Handle("GET /.well-known/oauth-protected-resource", prm)
 	mux.Handle("GET /.well-known/oauth-protected-resource/mcp", prm)
 	as.Register(mux)

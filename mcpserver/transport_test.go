@@ -95,3 +95,18 @@ func TestDeclaredBodyOverLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestNoMetricsOnTheToolServer: the tool server's listener never serves /metrics, not even to a
+// loopback client (a TLS front on the same host is one); the process serves them privately.
+func TestNoMetricsOnTheToolServer(t *testing.T) {
+	f := newFixture(t)
+	resp, err := http.Get(f.srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound || strings.Contains(string(body), "go_goroutines") {
+		t.Errorf("GET /metrics from loopback = %d %.80s, want 404", resp.StatusCode, body)
+	}
+}

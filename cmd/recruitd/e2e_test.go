@@ -223,10 +223,11 @@ func TestDevEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	api, mcp, temporalPort := freePort(t), freePort(t), freePort(t)
+	api, mcp, metrics, temporalPort := freePort(t), freePort(t), freePort(t), freePort(t)
 	env := []string{
 		"DEV_DIR=" + dir, "DEV_POSTGRES_PORT=" + freePort(t), "DEV_TEMPORAL_PORT=" + temporalPort, "DEV_TEMPORAL_UI_PORT=" + freePort(t),
 		"API_ADDR=127.0.0.1:" + api, "MCP_ADDR=127.0.0.1:" + mcp, "MCP_BASE_URL=http://127.0.0.1:" + mcp,
+		"API_METRICS_ADDR=127.0.0.1:" + metrics,
 		"DATABASE_URL=", "TEMPORAL_ADDRESS=", "RECRUITD_DEMO_API_KEY=", "TEST_DATABASE_URL=",
 	}
 
@@ -258,6 +259,16 @@ func TestDevEndToEnd(t *testing.T) {
 		if r := call(t, "GET", base+"/readyz", nil, ""); r.status != 200 || !strings.Contains(r.body, `"status":"ok"`) {
 			t.Errorf("%s/readyz = %d %s", base, r.status, r.body)
 		}
+		if r := call(t, "GET", base+"/metrics", nil, ""); r.status != 404 {
+			t.Errorf("%s/metrics = %d, want 404: metrics are private", base, r.status)
+		}
+	}
+	// dev prints where its metrics are: its private listener, API_METRICS_ADDR.
+	metricsURL := regexp.MustCompile(`Metrics:\s+(\S+)`).FindStringSubmatch(out)
+	if metricsURL == nil || metricsURL[1] != "http://127.0.0.1:"+metrics+"/metrics" {
+		t.Errorf("dev printed metrics at %v, want http://127.0.0.1:%s/metrics", metricsURL, metrics)
+	} else if r := call(t, "GET", metricsURL[1], nil, ""); r.status != 200 || !strings.Contains(r.body, `server="api"`) {
+		t.Errorf("%s = %d %.200s, want the process's metrics", metricsURL[1], r.status, r.body)
 	}
 
 	// The demo tenant has data for the tool server.
@@ -359,7 +370,8 @@ func TestProductionProcesses(t *testing.T) {
 		"DATABASE_URL=" + db.URL, "TEMPORAL_ADDRESS=" + tmp.Address, "TEMPORAL_NAMESPACE=" + tmp.Namespace,
 		"TEMPORAL_TASK_QUEUE=" + queue, "LOG_FORMAT=json",
 		"RECRUITD_ENCRYPTION_KEY=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
-		"API_ADDR=127.0.0.1:0", "MCP_ADDR=127.0.0.1:0", "WORKER_METRICS_ADDR=127.0.0.1:0",
+		"API_ADDR=127.0.0.1:0", "MCP_ADDR=127.0.0.1:0",
+		"API_METRICS_ADDR=127.0.0.1:0", "MCP_METRICS_ADDR=127.0.0.1:0", "WORKER_METRICS_ADDR=127.0.0.1:0",
 	}
 
 	// A worker (or api) without MESSAGING_MODE refuses to start rather than print messages.
@@ -452,7 +464,11 @@ func TestProductionProcesses(t *testing.T) {
 	mcp := start(t, env, "mcp")
 	mcpAddr := mcp.await(t, `"listener":"mcp","addr":"([^"]+)"`, time.Minute)
 	worker := start(t, env, "worker")
-	workerAddr := worker.await(t, `"listener":"worker","addr":"([^"]+)"`, time.Minute)
+	// Every process serves its metrics on a private listener of its own.
+	const metricsListener = `"listener":"metrics","addr":"([^"]+)"`
+	apiMetricsAddr := api.await(t, metricsListener, time.Minute)
+	mcpMetricsAddr := mcp.await(t, metricsListener, time.Minute)
+	workerAddr := worker.await(t, metricsListener, time.Minute)
 	worker.await(t, `"msg":"worker started"`, time.Minute)
 	for _, s := range []string{api.output(), mcp.output(), worker.output()} {
 		if strings.Contains(s, "s3cret") || strings.Contains(s, "MDEyMzQ1Njc4OWFiY2Rl") {
@@ -478,7 +494,7 @@ func TestProductionProcesses(t *testing.T) {
 		t.Errorf("company with a revoked key = %d %s, want 401", r.status, r.body)
 	}
 
-	for _, probe := range []string{base, "http://" + mcpAddr, "http://" + workerAddr} {
+	for _, probe := range []string{base, "http://" + mcpAddr, "http://" + apiMetricsAddr, "http://" + mcpMetricsAddr, "http://" + workerAddr} {
 		if r := call(t, "GET", probe+"/readyz", nil, ""); r.status != 200 {
 			t.Errorf("%s/readyz = %d %s", probe, r.status, r.body)
 		}
@@ -528,9 +544,19 @@ func TestProductionProcesses(t *testing.T) {
 		t.Errorf("Ping = %+v, %v; want the demo slug", res, err)
 	}
 
-	metrics := call(t, "GET", base+"/metrics", nil, "").body
+	// The public listeners never serve /metrics, not even to a loopback client (a TLS front on
+	// the same host is one); the private ones do.
+	for _, public := range []string{base, "http://" + mcpAddr} {
+		if r := call(t, "GET", public+"/metrics", nil, ""); r.status != 404 || strings.Contains(r.body, "go_goroutines") {
+			t.Errorf("%s/metrics = %d %.80s, want 404", public, r.status, r.body)
+		}
+	}
+	metrics := call(t, "GET", "http://"+apiMetricsAddr+"/metrics", nil, "").body
 	if !strings.Contains(metrics, `recruitd_http_request_duration_seconds_count{code="401",method="GET",route="/v1/api/company",server="api"}`) {
-		t.Error("api /metrics lacks the request histogram")
+		t.Error("the api process's /metrics lacks the request histogram")
+	}
+	if metrics := call(t, "GET", "http://"+mcpMetricsAddr+"/metrics", nil, "").body; !strings.Contains(metrics, `server="mcp"`) {
+		t.Error("the mcp process's /metrics lacks the tool server's requests")
 	}
 	workerMetrics := call(t, "GET", "http://"+workerAddr+"/metrics", nil, "").body
 	if !strings.Contains(workerMetrics, `temporal_activity_execution_latency_seconds_count{activity_type="Ping"`) {

@@ -34,8 +34,10 @@ type Config struct {
 
 	APIAddr           string `env:"API_ADDR" default:"127.0.0.1:8080" doc:"Listen address of the REST API."`
 	MCPAddr           string `env:"MCP_ADDR" default:"127.0.0.1:8081" doc:"Listen address of the MCP tool server."`
-	MetricsToken      string `env:"METRICS_TOKEN" secret:"true" doc:"Bearer token a scraper sends for /metrics on the api and mcp listeners. Empty: /metrics there answers loopback clients only (the worker's metrics listener is private)."`
-	WorkerMetricsAddr string `env:"WORKER_METRICS_ADDR" default:"127.0.0.1:9464" doc:"Listen address of /healthz, /readyz and /metrics of a standalone worker."`
+	MetricsToken      string `env:"METRICS_TOKEN" secret:"true" doc:"Bearer token a scraper must send for /metrics on the metrics listeners (API_METRICS_ADDR, MCP_METRICS_ADDR, WORKER_METRICS_ADDR). Empty: none, for listeners that only a private network reaches. The api and mcp listeners never serve /metrics."`
+	APIMetricsAddr    string `env:"API_METRICS_ADDR" default:"127.0.0.1:9465" doc:"Listen address of the api process's private listener: /metrics, /healthz and /readyz. recruitd dev (api, mcp and worker in one process) serves its one metrics listener here."`
+	MCPMetricsAddr    string `env:"MCP_METRICS_ADDR" default:"127.0.0.1:9466" doc:"Listen address of the mcp process's private listener: /metrics, /healthz and /readyz."`
+	WorkerMetricsAddr string `env:"WORKER_METRICS_ADDR" default:"127.0.0.1:9464" doc:"Listen address of the worker process's private listener: /metrics, /healthz and /readyz."`
 	PublicBaseURL     string `env:"PUBLIC_BASE_URL" doc:"External base URL of the REST API ({base_url}); used in links. Empty: http:// and API_ADDR's host and port (localhost for an unspecified host such as 0.0.0.0)."`
 	MCPBaseURL        string `env:"MCP_BASE_URL" doc:"External base URL of the tool server ({mcp_url}); used in WWW-Authenticate and OAuth metadata. Empty: http:// and MCP_ADDR's host and port (localhost for an unspecified host such as 0.0.0.0)."`
 	MCPAllowedOrigins string `env:"MCP_ALLOWED_ORIGINS" doc:"Comma-separated browser origins (scheme://host[:port]) allowed to call /mcp besides MCP_BASE_URL's own. A request with any other Origin header gets 403; requests without one (scripts, agents) are unaffected."`
@@ -231,6 +233,8 @@ func (c *Config) validate() []error {
 	}
 	check("API_ADDR", hostPort(c.APIAddr))
 	check("MCP_ADDR", hostPort(c.MCPAddr))
+	check("API_METRICS_ADDR", hostPort(c.APIMetricsAddr))
+	check("MCP_METRICS_ADDR", hostPort(c.MCPMetricsAddr))
 	check("WORKER_METRICS_ADDR", hostPort(c.WorkerMetricsAddr))
 	check("PUBLIC_BASE_URL", urlWithScheme(c.PublicBaseURL, "http", "https"))
 	check("MCP_BASE_URL", urlWithScheme(c.MCPBaseURL, "http", "https"))

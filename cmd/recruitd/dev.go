@@ -139,9 +139,7 @@ func runDev(parent context.Context, e *env) error {
 	if cfg.MessagingMode == "" {
 		cfg.MessagingMode = "outbox" // print invitations instead of sending them
 	}
-	if e.getenv("CALLBACK_ALLOW_PRIVATE") == "" {
-		cfg.CallbackAllowPrivate = true // the demo partner's callback sink is on loopback
-	}
+	cfg.CallbackAllowPrivate = e.allowPrivateCallbacks(cfg, true) // the demo partner's callback sink is on loopback
 	sim, err := startSimulator(ctx, log, e.stdout)
 	if err != nil {
 		return err

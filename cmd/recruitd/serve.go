@@ -321,7 +321,7 @@ func newActivities(cfg *config.Config, log *slog.Logger, st *store.Store, out io
 	opts := callbacks.Options{UserAgent: "recruitd-callbacks/1"}
 	if cfg.CallbackAllowPrivate {
 		opts.AllowedNets, opts.AllowHTTP = callbacks.PrivateNets(), true
-		log.Warn("partner callbacks may reach private and loopback addresses (CALLBACK_ALLOW_PRIVATE)")
+		log.Warn(privateCallbacksWarning)
 	}
 	log.Info("worker dependencies", "generator", fmt.Sprintf("%T", gen), "messaging_mode", cfg.MessagingMode)
 	return &activities.Activities{Store: st, Log: log, Generator: gen, Channels: router, AppURL: cfg.AppURL, Sender: callbacks.NewSender(opts)}, nil

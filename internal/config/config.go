@@ -81,7 +81,7 @@ type Config struct {
 	OIDCClientSecret       string        `env:"OIDC_CLIENT_SECRET" secret:"true" doc:"The tool server's client secret at the OpenID provider."`
 	OAuthRegistrationLimit float64       `env:"OAUTH_REGISTRATION_LIMIT" default:"0.2" doc:"OAuth client registrations and client metadata-document fetches per second per client IP (token bucket; 0 turns it off); over it: 429 with Retry-After."`
 	OAuthRegistrationBurst int           `env:"OAUTH_REGISTRATION_BURST" default:"20" doc:"Burst size of the per-IP OAuth registration limit."`
-	CallbackAllowPrivate   bool          `env:"CALLBACK_ALLOW_PRIVATE" default:"false" doc:"Let partner callbacks reach private and loopback addresses (dev and tests only; SSRF guard off for them)."`
+	CallbackAllowPrivate   bool          `env:"CALLBACK_ALLOW_PRIVATE" default:"false" doc:"Let partner callbacks use http and reach private and loopback addresses (SSRF guard off for them; development and tests only). Unset: only in development, that is in recruitd dev and in commands run against its database (a loopback host on DEV_POSTGRES_PORT)."`
 
 	MaxBodyBytes    int64         `env:"MAX_BODY_BYTES" default:"1048576" doc:"Largest accepted request body, in bytes."`
 	HRSuiteMaxBody  int64         `env:"HRSUITE_MAX_BODY_BYTES" default:"20971520" doc:"Largest accepted HR-suite webhook delivery (POST /webhook/hrsuite), in bytes; larger ones get 413."`

@@ -411,7 +411,7 @@ func TestProductionProcesses(t *testing.T) {
 	}
 	// Outside development a partner's callback URL must be https.
 	add := exec.Command(binary(t), "partners", "add", "--company", "acme", "--name", "plain", "--callback-url", "http://partner.example.com/cb")
-	add.Env = append(os.Environ(), env...)
+	add.Env = append(os.Environ(), append(slices.Clone(env), "DEV_POSTGRES_PORT=1")...) // never make dev's database
 	if out, err := add.CombinedOutput(); err == nil || !strings.Contains(string(out), "want an absolute https URL") {
 		t.Errorf("partners add with an http callback URL = %v:\n%s\nwant refused", err, out)
 	}

@@ -83,7 +83,8 @@ type fixtureOpts struct {
 	env      map[string]string
 	msg      channels.Config
 	temporal *temporaltest.Server
-	dbURL    string // a migrated database instead of a pgtest one
+	dbURL    string    // a migrated database instead of a pgtest one
+	log      io.Writer // the worker's log (activities and the Temporal SDK), text; none when nil
 }
 
 type fixtureOpt func(*fixtureOpts)
@@ -105,6 +106,9 @@ func withTemporal(srv *temporaltest.Server) fixtureOpt {
 
 // withDatabase uses the migrated database at url instead of a fresh pgtest one.
 func withDatabase(url string) fixtureOpt { return func(o *fixtureOpts) { o.dbURL = url } }
+
+// withWorkerLog writes the worker's log, its activities' and the Temporal SDK's, to w.
+func withWorkerLog(w io.Writer) fixtureOpt { return func(o *fixtureOpts) { o.log = w } }
 
 // withMessaging replaces the outbox with live channels.
 func withMessaging(c channels.Config) fixtureOpt { return func(o *fixtureOpts) { o.msg = c } }
@@ -153,8 +157,16 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 	if os.Getenv("TEST_WORKER_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
+	wc := tc // the worker's client, whose logger the SDK's worker logs with
+	if o.log != nil {
+		log = slog.New(slog.NewTextHandler(o.log, nil))
+		if wc, err = client.NewClientFromExisting(tc, client.Options{Namespace: o.temporal.Namespace, Logger: rtemporal.NewLogger(log)}); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(wc.Close)
+	}
 	f.startWorker = func() worker.Worker {
-		w := rtemporal.NewWorker(tc, cfg.TemporalTaskQueue, &activities.Activities{
+		w := rtemporal.NewWorker(wc, cfg.TemporalTaskQueue, &activities.Activities{
 			Store: st, Log: log, Generator: generate.NewLocal(), Channels: router, AppURL: cfg.AppURL,
 			Box: sealed, Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets(), AllowHTTP: true}),
 			Starts: outbox.ImportStarts{L: f.launcher}, HRSuite: outbox.ImportStarts{L: f.launcher},

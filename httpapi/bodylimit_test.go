@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,8 +34,12 @@ func TestDeclaredBodyOverLimit(t *testing.T) {
 			continue
 		}
 		f.api.Check(t, httptest.NewRequest(http.MethodPost, f.srv.URL+path, nil), res)
-		if body := decode[httpapi.ErrorBody](t, res); res.StatusCode != http.StatusRequestEntityTooLarge || body.Code != "BODY_TOO_LARGE" {
+		body := decode[httpapi.ErrorBody](t, res)
+		if res.StatusCode != http.StatusRequestEntityTooLarge || body.Code != "BODY_TOO_LARGE" {
 			t.Errorf("POST %s declaring %d bytes = %d %+v, want 413 BODY_TOO_LARGE", path, length, res.StatusCode, body)
+		}
+		if path == "/webhook/hrsuite" && !strings.Contains(body.Message, "1048576 bytes; split the report") {
+			t.Errorf("HR-suite delivery's 413 says %q, want the limit and a split", body.Message)
 		}
 		io.Copy(io.Discard, res.Body)
 	}

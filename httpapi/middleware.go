@@ -109,12 +109,23 @@ func (s *server) limitBody(c *gin.Context) {
 		}
 		if c.Request.ContentLength > limit {
 			c.Header("Connection", "close") // else net/http would read up to 256 KB of the body first
-			s.fail(c, errTooLarge)
+			if c.Request.URL.Path == hrsuitePath {
+				s.fail(c, deliveryTooLarge(limit))
+			} else {
+				s.fail(c, errTooLarge)
+			}
 			return
 		}
 		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
 	}
 	c.Next()
+}
+
+// deliveryTooLarge is the 413 of an HR-suite delivery over limit bytes: it names the limit and
+// asks for a split.
+func deliveryTooLarge(limit int64) error {
+	return newError(http.StatusRequestEntityTooLarge, "BODY_TOO_LARGE",
+		"the delivery is larger than "+itoa(limit)+" bytes; split the report into several deliveries")
 }
 
 // authenticate resolves X-API-Key (any header-name case) to the caller's company. A valid key

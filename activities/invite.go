@@ -54,8 +54,11 @@ func (a *Activities) SendInvite(ctx context.Context, in SendInviteInput) (SendIn
 	link := links.New(a.AppURL).Interview(sess.LinkToken)
 	to, ok := channels.Address(in.Channel, deref(cand.Email), deref(cand.Phone))
 	if !ok {
-		return SendInviteResult{}, temporal.NewNonRetryableApplicationError(
-			fmt.Sprintf("candidate has no address for %s", in.Channel), ErrTypePermanent, nil)
+		// Expected (a definition's SMS step for a candidate with an e-mail address only), not a
+		// failure: benign, so the SDK logs it at DEBUG and counts no failed activity.
+		return SendInviteResult{}, temporal.NewApplicationErrorWithOptions(
+			fmt.Sprintf("candidate has no address for %s", in.Channel), ErrTypePermanent,
+			temporal.ApplicationErrorOptions{NonRetryable: true, Category: temporal.ApplicationErrorCategoryBenign})
 	}
 	msg := inviteMessage(in.Channel, to, cand, job, company, link)
 	row := &models.Message{

@@ -167,7 +167,7 @@ func newAssessmentMetrics(g prometheus.Gatherer) *assessmentMetrics {
 			"stale (older than the current link), replaced (accepted, replacing an earlier link), held (no such application yet: held 15 minutes in case it " +
 			"is ingested; recruitd_assessment_link_holds_total says what became of it), discarded_mismatch.",
 	}, []string{"outcome"})}
-	// The process's registry is the Gatherer the server serves /metrics from.
+	// The process's registry, which its private metrics listener serves, is the Gatherer.
 	if reg, ok := g.(prometheus.Registerer); ok {
 		if err := reg.Register(m.pushes); err != nil {
 			var are prometheus.AlreadyRegisteredError

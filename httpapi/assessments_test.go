@@ -230,10 +230,10 @@ func TestAssessmentLinkUnmanagedIsHeldMismatchedLeavesNothing(t *testing.T) {
 	if got := f.links(t, app.ID); len(got) != 0 {
 		t.Errorf("links = %+v, want none", got)
 	}
-	metrics, _ := io.ReadAll(f.get(t, "/metrics", nil).Body)
+	metrics := f.metrics(t)
 	for _, want := range []string{`recruitd_assessment_links_total{outcome="held"} 2`, `recruitd_assessment_links_total{outcome="discarded_mismatch"} 2`} {
-		if !strings.Contains(string(metrics), want) {
-			t.Errorf("/metrics lacks %s", want)
+		if !strings.Contains(metrics, want) {
+			t.Errorf("metrics lack %s", want)
 		}
 	}
 	// Matching cross-check ids are accepted.

@@ -57,8 +57,7 @@ func (s *server) hrsuiteWebhook(c *gin.Context) {
 	body, err := readJSONBody(c)
 	switch {
 	case errors.Is(err, errTooLarge):
-		s.fail(c, newError(http.StatusRequestEntityTooLarge, "BODY_TOO_LARGE",
-			"the delivery is larger than "+itoa(s.Config.HRSuiteMaxBody)+" bytes; split the report into several deliveries"))
+		s.fail(c, deliveryTooLarge(s.Config.HRSuiteMaxBody))
 		return
 	case err != nil:
 		s.fail(c, err)

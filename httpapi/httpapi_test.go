@@ -16,6 +16,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
@@ -71,6 +72,7 @@ type fixture struct {
 	st          *store.Store
 	launcher    *outbox.Launcher
 	api         *openapitest.Checker
+	reg         *prometheus.Registry // the process's registry, which cmd/recruitd serves privately
 	acme        *models.Company
 	acmeKey     string
 	other       *models.Company
@@ -81,7 +83,8 @@ type fixtureOpts struct {
 	env      map[string]string
 	msg      channels.Config
 	temporal *temporaltest.Server
-	dbURL    string // a migrated database instead of a pgtest one
+	dbURL    string    // a migrated database instead of a pgtest one
+	log      io.Writer // the worker's log (activities and the Temporal SDK), text; none when nil
 }
 
 type fixtureOpt func(*fixtureOpts)
@@ -103,6 +106,9 @@ func withTemporal(srv *temporaltest.Server) fixtureOpt {
 
 // withDatabase uses the migrated database at url instead of a fresh pgtest one.
 func withDatabase(url string) fixtureOpt { return func(o *fixtureOpts) { o.dbURL = url } }
+
+// withWorkerLog writes the worker's log, its activities' and the Temporal SDK's, to w.
+func withWorkerLog(w io.Writer) fixtureOpt { return func(o *fixtureOpts) { o.log = w } }
 
 // withMessaging replaces the outbox with live channels.
 func withMessaging(c channels.Config) fixtureOpt { return func(o *fixtureOpts) { o.msg = c } }
@@ -142,7 +148,7 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 	key := make([]byte, 32)
 	_, _ = rand.Read(key)
 	sealed, _ := secretbox.New(key)
-	f := &fixture{st: st, api: openapitest.New(t), tc: tc, queue: cfg.TemporalTaskQueue, outbox: &syncBuffer{}, box: sealed}
+	f := &fixture{st: st, api: openapitest.New(t), tc: tc, queue: cfg.TemporalTaskQueue, outbox: &syncBuffer{}, box: sealed, reg: reg}
 	router, err := channels.NewRouter(o.msg, f.outbox)
 	if err != nil {
 		t.Fatal(err)
@@ -151,8 +157,16 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 	if os.Getenv("TEST_WORKER_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
+	wc := tc // the worker's client, whose logger the SDK's worker logs with
+	if o.log != nil {
+		log = slog.New(slog.NewTextHandler(o.log, nil))
+		if wc, err = client.NewClientFromExisting(tc, client.Options{Namespace: o.temporal.Namespace, Logger: rtemporal.NewLogger(log)}); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(wc.Close)
+	}
 	f.startWorker = func() worker.Worker {
-		w := rtemporal.NewWorker(tc, cfg.TemporalTaskQueue, &activities.Activities{
+		w := rtemporal.NewWorker(wc, cfg.TemporalTaskQueue, &activities.Activities{
 			Store: st, Log: log, Generator: generate.NewLocal(), Channels: router, AppURL: cfg.AppURL,
 			Box: sealed, Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets(), AllowHTTP: true}),
 			Starts: outbox.ImportStarts{L: f.launcher}, HRSuite: outbox.ImportStarts{L: f.launcher}, Assessment: outbox.ImportStarts{L: f.launcher},
@@ -211,6 +225,15 @@ func (f *fixture) get(t *testing.T, path string, header http.Header) *http.Respo
 	t.Cleanup(func() { resp.Body.Close() })
 	f.api.Check(t, req, resp)
 	return resp
+}
+
+// metrics is the Prometheus text of the server's registry, as the process's private metrics
+// listener serves it.
+func (f *fixture) metrics(t *testing.T) string {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	promhttp.HandlerFor(f.reg, promhttp.HandlerOpts{}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	return rec.Body.String()
 }
 
 func decode[T any](t *testing.T, resp *http.Response) T {
@@ -330,13 +353,22 @@ func TestProbesMetricsAndContract(t *testing.T) {
 		t.Errorf("/readyz = %+v, want postgres and temporal ok", ready)
 	}
 	f.get(t, "/v1/api/company", http.Header{"X-Api-Key": {f.acmeKey}})
-	metrics, _ := io.ReadAll(f.get(t, "/metrics", nil).Body)
+	// Metrics never go on the api listener, not even to a loopback client.
+	resp, err := f.srv.Client().Get(f.srv.URL + "/metrics") // no longer in the contract
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("/metrics on the api listener = %d, want 404", resp.StatusCode)
+	}
+	metrics := f.metrics(t)
 	for _, want := range []string{
 		`recruitd_http_request_duration_seconds_count{code="200",method="GET",route="/v1/api/company",server="api"} 1`,
 		`recruitd_http_requests_in_flight{server="api"}`,
 	} {
-		if !strings.Contains(string(metrics), want) {
-			t.Errorf("/metrics lacks %s", want)
+		if !strings.Contains(metrics, want) {
+			t.Errorf("metrics lack %s", want)
 		}
 	}
 	spec, _ := io.ReadAll(f.get(t, "/openapi.yaml", nil).Body)

@@ -25,7 +25,7 @@ const (
 // observe assigns the request id, records metrics and writes one access-log line per request.
 func (s *server) observe(c *gin.Context) {
 	rid := c.GetHeader("X-Request-ID")
-	if len(rid) == 0 || len(rid) > 64 {
+	if !wellFormedRequestID(rid) {
 		rid = uuid.NewString()
 	}
 	c.Set(ctxRequestID, rid)
@@ -43,6 +43,22 @@ func (s *server) observe(c *gin.Context) {
 		attrs = append(attrs, "company", co.(*models.Company).Slug)
 	}
 	s.Log.InfoContext(c.Request.Context(), "http request", attrs...)
+}
+
+// wellFormedRequestID reports whether a client's X-Request-ID may be kept: 1 to 64 characters of
+// A-Z, a-z, 0-9 and . _ : - (UUIDs, ULIDs, "req-123", trace ids). Anything else is replaced, so
+// what is echoed and logged is never the client's markup, spaces or lookalike characters.
+func wellFormedRequestID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		b := id[i]
+		if !('a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '.' || b == '_' || b == ':' || b == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // recover turns a panic into a logged 500 without internals in the response.
@@ -83,36 +99,48 @@ func (s *server) cleanParams(c *gin.Context) {
 }
 
 // limitBody bounds every request body to MAX_BODY_BYTES, and HR-suite deliveries to
-// HRSUITE_MAX_BODY_BYTES.
+// HRSUITE_MAX_BODY_BYTES. A body declared larger (Content-Length) gets 413 at once, before
+// authentication and before any of it is read; a longer streamed one is cut off at the bound.
 func (s *server) limitBody(c *gin.Context) {
 	if c.Request.Body != nil {
 		limit := s.Config.MaxBodyBytes
 		if c.Request.URL.Path == hrsuitePath {
 			limit = s.Config.HRSuiteMaxBody
 		}
+		if c.Request.ContentLength > limit {
+			c.Header("Connection", "close") // else net/http would read up to 256 KB of the body first
+			if c.Request.URL.Path == hrsuitePath {
+				s.fail(c, deliveryTooLarge(limit))
+			} else {
+				s.fail(c, errTooLarge)
+			}
+			return
+		}
 		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
 	}
 	c.Next()
 }
 
-// authenticate resolves X-API-Key (any header-name case) to the caller's company. A client IP
-// that spent its failed-authentication budget gets 429 before any key lookup; a key over its
-// request rate gets 429.
+// deliveryTooLarge is the 413 of an HR-suite delivery over limit bytes: it names the limit and
+// asks for a split.
+func deliveryTooLarge(limit int64) error {
+	return newError(http.StatusRequestEntityTooLarge, "BODY_TOO_LARGE",
+		"the delivery is larger than "+itoa(limit)+" bytes; split the report into several deliveries")
+}
+
+// authenticate resolves X-API-Key (any header-name case) to the caller's company. A valid key
+// is served whatever other clients of its address did; a key over its request rate gets 429.
+// Failures are refused through refuse.
 func (s *server) authenticate(c *gin.Context) {
-	ip := c.RemoteIP() // the peer: forwarded-for headers are the client's to forge
-	if empty, wait := s.authFailures.Empty(ip); empty {
-		s.fail(c, tooMany("AUTH_RATE_LIMITED", "too many failed authentications from this address; retry after the Retry-After delay", wait))
-		return
-	}
 	key := c.GetHeader("X-API-Key")
 	if key == "" {
-		s.authFailures.Take(ip)
 		s.fail(c, errMissingKey)
 		return
 	}
 	company, k, err := s.Store.Authenticate(c.Request.Context(), key)
 	if errors.Is(err, store.ErrUnknownKey) || errors.Is(err, store.ErrRevokedKey) {
-		s.authFailures.Take(ip)
+		s.refuse(c, err)
+		return
 	}
 	if err != nil {
 		s.fail(c, err)
@@ -130,6 +158,20 @@ func (s *server) authenticate(c *gin.Context) {
 	c.Set(ctxCompany, company)
 	c.Set(ctxAPIKey, k)
 	c.Next()
+}
+
+// refuse answers a credential that failed (unknown, revoked, malformed): err's 401 while the
+// client IP has failures left in its budget (AUTH_FAILURE_LIMIT), each failure spending one, and
+// 429 once it is spent. Only failures consult the budget: a valid credential from the same
+// address is answered as if no one had failed, and a missing one guesses nothing and spends
+// nothing.
+func (s *server) refuse(c *gin.Context, err error) {
+	ip := c.RemoteIP() // the peer: forwarded-for headers are the client's to forge
+	if ok, wait := s.authFailures.Allow(ip); !ok {
+		s.fail(c, tooMany("AUTH_RATE_LIMITED", "too many failed authentications from this address; retry after the Retry-After delay", wait))
+		return
+	}
+	s.fail(c, err)
 }
 
 // require lets through only keys that have scope: 403 INSUFFICIENT_SCOPE otherwise.

@@ -4,11 +4,9 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/recruitd/recruitd/api"
 	"github.com/recruitd/recruitd/internal/health"
-	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -17,7 +15,6 @@ import (
 func (s *server) routes(r *gin.Engine) {
 	r.GET("/healthz", gin.WrapF(health.Live))
 	r.GET("/readyz", gin.WrapF(s.Health.Ready))
-	r.GET("/metrics", gin.WrapH(httpmetrics.Guard(s.Config.MetricsToken, promhttp.HandlerFor(s.Gatherer, promhttp.HandlerOpts{}))))
 	r.GET("/openapi.yaml", func(c *gin.Context) { c.Data(http.StatusOK, "application/yaml", api.OpenAPI) })
 
 	// Each route names the API key scope it needs (docs/authentication.md).

@@ -28,6 +28,8 @@ type Deps struct {
 	Launcher *outbox.Launcher
 	Health   *health.Checker
 	Metrics  *httpmetrics.Recorder
+	// Gatherer is the process's registry (served on its private metrics listener, never here);
+	// the server registers its own counters in it when it is also a Registerer.
 	Gatherer prometheus.Gatherer
 	// Box opens ATS credentials.
 	Box *secretbox.Box

@@ -20,23 +20,17 @@ var errSupportToken = newError(http.StatusUnauthorized, "INVALID_SUPPORT_TOKEN",
 	"send a platform admin's support token as Authorization: Bearer <token> (recruitd support token create); company API keys are not accepted here")
 
 // authenticateSupport resolves Authorization: Bearer <support token> to a platform admin. A
-// company's API key is refused: support reaches across companies.
+// company's API key is refused: support reaches across companies. Failures are refused through
+// refuse, like company keys.
 func (s *server) authenticateSupport(c *gin.Context) {
-	ip := c.RemoteIP()
-	if empty, wait := s.authFailures.Empty(ip); empty {
-		s.fail(c, tooMany("AUTH_RATE_LIMITED", "too many failed authentications from this address; retry after the Retry-After delay", wait))
-		return
-	}
 	token, ok := strings.CutPrefix(c.GetHeader("Authorization"), "Bearer ")
 	if !ok || strings.TrimSpace(token) == "" {
-		s.authFailures.Take(ip)
 		s.fail(c, errSupportToken)
 		return
 	}
 	u, err := s.Store.AuthenticateSupport(c.Request.Context(), strings.TrimSpace(token))
 	if errors.Is(err, store.ErrUnknownKey) {
-		s.authFailures.Take(ip)
-		s.fail(c, errSupportToken)
+		s.refuse(c, errSupportToken)
 		return
 	}
 	if err != nil {

@@ -9,8 +9,8 @@ import (
 )
 
 // TestThrottling: one key over its rate gets 429 with Retry-After while another key of the same
-// company is served at once; an address that keeps failing authentication gets 429 before any
-// key lookup, even with a good key, until its budget refills.
+// company is served at once; an address that keeps failing authentication gets 429 for its
+// failing keys until its budget refills, and its good keys are served.
 func TestThrottling(t *testing.T) {
 	f := newFixture(t, withEnv("API_RATE_LIMIT=5", "API_RATE_BURST=5", "AUTH_FAILURE_LIMIT=0.5", "AUTH_FAILURE_BURST=3"))
 
@@ -54,7 +54,8 @@ func TestThrottling(t *testing.T) {
 		t.Errorf("the other key waited up to %s, want it served at once", slowest)
 	}
 
-	// Failed authentications from one address: three 401s, then 429 even for a good key.
+	// Failed authentications from one address: three 401s, then 429 for a bad key, while a good
+	// key from the same address is served.
 	for i := range 3 {
 		resp := f.get(t, "/v1/api/company", http.Header{"X-Api-Key": {"rk_wrong_wrong_wrong_wrong_wrong"}})
 		resp.Body.Close()
@@ -62,9 +63,13 @@ func TestThrottling(t *testing.T) {
 			t.Fatalf("bad key #%d = %d, want 401", i+1, resp.StatusCode)
 		}
 	}
-	resp := f.get(t, "/v1/api/company", http.Header{"X-Api-Key": {f.otherKy}})
+	resp := f.get(t, "/v1/api/company", http.Header{"X-Api-Key": {"rk_wrong_wrong_wrong_wrong_wrong"}})
 	body := decode[map[string]any](t, resp)
 	if resp.StatusCode != http.StatusTooManyRequests || body["code"] != "AUTH_RATE_LIMITED" || resp.Header.Get("Retry-After") == "" {
-		t.Errorf("after 3 failures from this address = %d %v (Retry-After %q), want 429 AUTH_RATE_LIMITED", resp.StatusCode, body, resp.Header.Get("Retry-After"))
+		t.Errorf("a bad key after 3 failures from this address = %d %v (Retry-After %q), want 429 AUTH_RATE_LIMITED", resp.StatusCode, body, resp.Header.Get("Retry-After"))
+	}
+	_, fresh := f.company(t, "initech", "Initech") // a key with its whole request budget
+	if resp := f.get(t, "/v1/api/company", http.Header{"X-Api-Key": {fresh}}); resp.StatusCode != http.StatusOK {
+		t.Errorf("a good key after 3 failures from this address = %d, want 200", resp.StatusCode)
 	}
 }

@@ -33,31 +33,25 @@ type authenticator struct {
 }
 
 // require re-validates the bearer token on every request; failures answer 401 with the
-// WWW-Authenticate challenge of the spec (realm and resource_metadata). A client IP that spent
-// its failed-authentication budget, a key over its request rate and a key with
-// MCP_MAX_CONCURRENT_CALLS requests in flight get 429 with Retry-After.
+// WWW-Authenticate challenge of the spec (realm and resource_metadata), through refuse when the
+// token was wrong. A valid token is served whatever other clients of its address did; a key over
+// its request rate and a key with MCP_MAX_CONCURRENT_CALLS requests in flight get 429 with
+// Retry-After.
 func (a *authenticator) require(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ip, _, _ := net.SplitHostPort(r.RemoteAddr) // the peer: forwarded-for headers are the client's to forge
-		if empty, wait := a.authFailures.Empty(ip); empty {
-			tooMany(w, wait, "too many failed authentications from this address")
-			return
-		}
 		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if !ok || strings.TrimSpace(token) == "" {
-			a.authFailures.Take(ip)
-			a.challenge(w, r, "", "missing bearer token")
+			a.challenge(w, r, "", "missing bearer token") // the first step of OAuth discovery: no failure
 			return
 		}
 		if token = strings.TrimSpace(token); oauth.IsAccessToken(token) {
-			a.requireUser(w, r, next, ip, token)
+			a.requireUser(w, r, next, token)
 			return
 		}
 		company, key, err := a.store.Authenticate(r.Context(), token)
 		switch {
 		case errors.Is(err, store.ErrUnknownKey), errors.Is(err, store.ErrRevokedKey):
-			a.authFailures.Take(ip)
-			a.challenge(w, r, "invalid_token", "invalid or revoked token")
+			a.refuse(w, r, "invalid or revoked token")
 			return
 		case store.IsUnavailable(err):
 			a.log.WarnContext(r.Context(), "mcp authentication: database unavailable", "err", err)
@@ -96,13 +90,17 @@ func (a *authenticator) require(next http.Handler) http.Handler {
 
 // requireUser admits an OAuth access token: verified on every request (known, unexpired, not
 // revoked, issued for this resource, user active), with the user's memberships read now. Rate
-// and concurrency limits apply per sign-in (grant), as they do per API key.
-func (a *authenticator) requireUser(w http.ResponseWriter, r *http.Request, next http.Handler, ip, token string) {
+// and concurrency limits apply per sign-in (grant), as they do per API key. An expired token
+// answers 401 without counting as a failed authentication.
+func (a *authenticator) requireUser(w http.ResponseWriter, r *http.Request, next http.Handler, token string) {
 	access, err := a.oauth.Verify(r.Context(), token, a.base(r)+"/mcp")
 	switch {
-	case errors.Is(err, oauth.ErrInvalidToken), errors.Is(err, oauth.ErrExpiredToken), errors.Is(err, oauth.ErrWrongAudience):
-		a.authFailures.Take(ip)
+	case errors.Is(err, oauth.ErrExpiredToken):
+		// A token we issued that has run out: its client refreshes it (hourly), it guessed nothing.
 		a.challenge(w, r, "invalid_token", err.Error())
+		return
+	case errors.Is(err, oauth.ErrInvalidToken), errors.Is(err, oauth.ErrWrongAudience):
+		a.refuse(w, r, err.Error())
 		return
 	case err != nil && r.Context().Err() != nil:
 		return // the client went away
@@ -123,6 +121,19 @@ func (a *authenticator) requireUser(w http.ResponseWriter, r *http.Request, next
 	defer a.calls.Release(limitKey)
 	caller := &toolkit.Caller{Kind: toolkit.CallerUser, CompanyIDs: access.CompanyIDs, PlatformAdmin: access.PlatformAdmin}
 	next.ServeHTTP(w, toolkit.WithRequest(r, caller))
+}
+
+// refuse answers a token that failed (unknown, revoked, malformed, for another resource): 401
+// invalid_token with the challenge while the client IP has failures left in its budget
+// (AUTH_FAILURE_LIMIT), each failure spending one, and 429 once it is spent. Only failures
+// consult the budget, so a valid token from the same address is served as if no one had failed.
+func (a *authenticator) refuse(w http.ResponseWriter, r *http.Request, desc string) {
+	ip, _, _ := net.SplitHostPort(r.RemoteAddr) // the peer: forwarded-for headers are the client's to forge
+	if ok, wait := a.authFailures.Allow(ip); !ok {
+		tooMany(w, wait, "too many failed authentications from this address")
+		return
+	}
+	a.challenge(w, r, "invalid_token", desc)
 }
 
 // tooMany answers 429 with a Retry-After covering wait.

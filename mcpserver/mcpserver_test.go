@@ -58,7 +58,7 @@ func testServer(t *testing.T, st *store.Store, env map[string]string, vars ...st
 	h, err := NewServer(Deps{
 		Log: slog.New(slog.DiscardHandler), Config: cfg, Store: st,
 		Health:  health.New(time.Second, map[string]health.Check{"postgres": st.Ping}),
-		Metrics: httpmetrics.New(reg), Gatherer: reg,
+		Metrics: httpmetrics.New(reg),
 	})
 	if err != nil {
 		t.Fatal(err)

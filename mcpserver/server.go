@@ -16,8 +16,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/health"
@@ -48,12 +46,11 @@ func PostgresSettings(cfg *config.Config) map[string]string {
 
 // Deps are the server's collaborators, wired in cmd/recruitd.
 type Deps struct {
-	Log      *slog.Logger
-	Config   *config.Config
-	Store    *store.Store
-	Health   *health.Checker
-	Metrics  *httpmetrics.Recorder
-	Gatherer prometheus.Gatherer
+	Log     *slog.Logger
+	Config  *config.Config
+	Store   *store.Store
+	Health  *health.Checker
+	Metrics *httpmetrics.Recorder
 	// ToolMetrics may be nil (no per-tool metrics).
 	ToolMetrics *toolkit.Metrics
 }
@@ -112,7 +109,6 @@ func NewServer(d Deps) (http.Handler, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", health.Live)
 	mux.HandleFunc("GET /readyz", d.Health.Ready)
-	mux.Handle("GET /metrics", httpmetrics.Guard(d.Config.MetricsToken, promhttp.HandlerFor(d.Gatherer, promhttp.HandlerOpts{})))
 	mux.Handle("GET /.well-known/oauth-protected-resource", prm)
 	mux.Handle("GET /.well-known/oauth-protected-resource/mcp", prm)
 	as.Register(mux)
@@ -126,7 +122,7 @@ func NewServer(d Deps) (http.Handler, error) {
 	}
 	mux.Handle("/mcp", checkOrigin(origins, limitBody(d.Config.MaxBodyBytes, batches(a.require, jsonrpcErrors(transport)))))
 	publicHTTPS := strings.HasPrefix(d.Config.MCPBaseURL, "https://")
-	return d.Metrics.Wrap("mcp", httpmetrics.SecurityHeaders(httpsOnly(publicHTTPS, proxies, mux))), nil
+	return d.Metrics.Wrap("mcp", httpmetrics.SecurityHeaders(httpsOnly(publicHTTPS, proxies, refuseDeclaredOver(d.Config.MaxBodyBytes, mux)))), nil
 }
 
 // SweepOAuth deletes, every oauth.SweepInterval until ctx ends, what the authorisation server no
@@ -153,15 +149,10 @@ func baseURL(configured string) func(*http.Request) string {
 	}
 }
 
-// limitBody answers 413 to a declared body over n bytes and cuts off longer streamed ones.
+// limitBody cuts off a streamed /mcp body longer than n bytes (a declared one never gets here:
+// refuseDeclaredOver).
 func limitBody(n int64, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > n {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusRequestEntityTooLarge)
-			_ = json.NewEncoder(w).Encode(map[string]string{"error": "request_too_large", "error_description": fmt.Sprintf("the body exceeds %d bytes", n)})
-			return
-		}
 		r.Body = http.MaxBytesReader(w, r.Body, n)
 		next.ServeHTTP(w, r)
 	})

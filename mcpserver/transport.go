@@ -36,6 +36,22 @@ func httpsOnly(publicHTTPS bool, trusted []netip.Prefix, next http.Handler) http
 	})
 }
 
+// refuseDeclaredOver answers 413 at once, before authentication and before reading any of it, to
+// a request on any route of the tool server whose Content-Length declares a body over n bytes
+// (MAX_BODY_BYTES); routes bound their bodies further themselves.
+func refuseDeclaredOver(n int64, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > n {
+			w.Header().Set("Connection", "close") // else net/http would read up to 256 KB of the body first
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
+			_ = json.NewEncoder(w).Encode(map[string]string{"error": "request_too_large", "error_description": fmt.Sprintf("the body exceeds %d bytes", n)})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 func isProbe(path string) bool { return path == "/healthz" || path == "/readyz" }
 
 func peerAddr(r *http.Request) netip.Addr {

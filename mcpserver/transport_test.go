@@ -1,10 +1,16 @@
 package mcpserver
 
 import (
+	"bufio"
 	"crypto/tls"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestHTTPSOnly(t *testing.T) {
@@ -62,5 +68,45 @@ func TestHSTSOverRealTLS(t *testing.T) {
 	resp.Body.Close()
 	if got := resp.Header.Get("Strict-Transport-Security"); got != hsts {
 		t.Errorf("Strict-Transport-Security = %q, want %q", got, hsts)
+	}
+}
+
+// TestDeclaredBodyOverLimit: on every route of the tool server, a request whose Content-Length
+// declares a body over MAX_BODY_BYTES gets 413 at once, before any of the body is sent.
+func TestDeclaredBodyOverLimit(t *testing.T) {
+	f := newFixture(t) // MAX_BODY_BYTES=65536
+	for _, path := range []string{"/mcp", "/oauth/token", "/oauth/register"} {
+		c, err := net.Dial("tcp", f.srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		// The head only: a server that waits for the body never answers.
+		fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: mcp.test\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 65537\r\n\r\n", path, f.acmeKey)
+		res, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Errorf("POST %s declaring 65537 bytes: no answer before the body (%v)", path, err)
+			continue
+		}
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), `"error":"request_too_large"`) {
+			t.Errorf("POST %s declaring 65537 bytes = %d %s, want 413 request_too_large", path, res.StatusCode, body)
+		}
+	}
+}
+
+// TestNoMetricsOnTheToolServer: the tool server's listener never serves /metrics, not even to a
+// loopback client (a TLS front on the same host is one); the process serves them privately.
+func TestNoMetricsOnTheToolServer(t *testing.T) {
+	f := newFixture(t)
+	resp, err := http.Get(f.srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound || strings.Contains(string(body), "go_goroutines") {
+		t.Errorf("GET /metrics from loopback = %d %.80s, want 404", resp.StatusCode, body)
 	}
 }

@@ -77,6 +77,7 @@ func (e *env) benchEnv() (scenarios.Env, error) {
 			return &scenarios.Stack{Postgres: s.pg, TemporalAddress: s.temporal.Address(), Stop: s.stop}, nil
 		},
 		Serve: func(ctx context.Context, cfg *config.Config, ready func(string, client.Client)) error {
+			cfg.APIMetricsAddr = "127.0.0.1:0" // nobody scrapes a bench; any free port
 			return serve(ctx, cfg, log, io.Discard, components{api: true, worker: true}, func(l *listeners, d *deps) error {
 				ready("http://"+l.api.Addr().String(), d.temporal)
 				return nil

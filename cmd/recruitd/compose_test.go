@@ -68,8 +68,10 @@ func TestComposeFile(t *testing.T) {
 	for _, c := range (&env{getenv: os.Getenv}).commands() {
 		subcommands[c.Name()] = true
 	}
-	// Published on loopback only: the TLS front on the host reaches them, nothing else does.
-	ports := map[string]string{"api": "127.0.0.1:8080:8080", "mcp": "127.0.0.1:8081:8081", "worker": "127.0.0.1:9464:9464"}
+	// Published on loopback only: the TLS front on the host reaches api and mcp, nothing else does;
+	// each process's metrics listener is a port of its own, which the front does not forward.
+	ports := map[string][]string{"api": {"127.0.0.1:8080:8080", "127.0.0.1:9465:9465"}, "mcp": {"127.0.0.1:8081:8081", "127.0.0.1:9466:9466"},
+		"worker": {"127.0.0.1:9464:9464"}}
 	for _, svc := range []string{"migrate", "api", "mcp", "worker"} {
 		s := f.Services[svc]
 		if s.Build == nil {
@@ -89,12 +91,18 @@ func TestComposeFile(t *testing.T) {
 				t.Errorf("%s lacks %s", svc, k)
 			}
 		}
-		if p, ok := ports[svc]; ok && !slices.Contains(s.Ports, p) {
-			t.Errorf("%s ports = %v, want %s", svc, s.Ports, p)
+		for _, p := range ports[svc] {
+			if !slices.Contains(s.Ports, p) {
+				t.Errorf("%s ports = %v, want %s", svc, s.Ports, p)
+			}
 		}
 	}
 	if f.Services["api"].Environment["API_ADDR"] != "0.0.0.0:8080" || f.Services["mcp"].Environment["MCP_ADDR"] != "0.0.0.0:8081" {
 		t.Error("api and mcp must listen on all interfaces inside their containers")
+	}
+	if f.Services["api"].Environment["API_METRICS_ADDR"] != "0.0.0.0:9465" || f.Services["mcp"].Environment["MCP_METRICS_ADDR"] != "0.0.0.0:9466" ||
+		f.Services["worker"].Environment["WORKER_METRICS_ADDR"] != "0.0.0.0:9464" {
+		t.Error("every process's metrics listener must listen on all interfaces inside its container, on its published port")
 	}
 
 	// The tool server listens on 0.0.0.0 in its container, so it starts only with an https://

@@ -139,9 +139,7 @@ func runDev(parent context.Context, e *env) error {
 	if cfg.MessagingMode == "" {
 		cfg.MessagingMode = "outbox" // print invitations instead of sending them
 	}
-	if e.getenv("CALLBACK_ALLOW_PRIVATE") == "" {
-		cfg.CallbackAllowPrivate = true // the demo partner's callback sink is on loopback
-	}
+	cfg.CallbackAllowPrivate = e.allowPrivateCallbacks(cfg, true) // the demo partner's callback sink is on loopback
 	sim, err := startSimulator(ctx, log, e.stdout)
 	if err != nil {
 		return err
@@ -181,6 +179,7 @@ func runDev(parent context.Context, e *env) error {
 		fmt.Fprintf(e.stdout, "  REST API:     %s\n", apiURL)
 		fmt.Fprintf(e.stdout, "  MCP server:   %s/mcp\n", displayURL(l.mcp.Addr()))
 		fmt.Fprintf(e.stdout, "  Temporal UI:  %s\n", ui)
+		fmt.Fprintf(e.stdout, "  Metrics:      %s/metrics   (a private listener; never on the REST or MCP port)\n", displayURL(l.metrics.Addr()))
 		fmt.Fprintf(e.stdout, "  ATS simulator (demo tenant, ATS-A): %s   partner callbacks are printed here\n", sim.url)
 		fmt.Fprintf(e.stdout, "  Aggregator simulator (demo HR suite): %s   controls under /sim/ (recruitd aggsim --help)\n", agg.url)
 		fmt.Fprintf(e.stdout, "demo API key: %s\n", demoKey)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -166,6 +167,27 @@ func call(t *testing.T, method, url string, header map[string]string, body strin
 	return response{resp.StatusCode, resp.Header, string(b)}
 }
 
+// rawCall writes raw on a new connection to addr, as it is, and reads one response.
+func rawCall(t *testing.T, addr, raw string) response {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(c, raw); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("response to %q: %v", raw, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return response{resp.StatusCode, resp.Header, string(b)}
+}
+
 func freePort(t *testing.T) string {
 	t.Helper()
 	p, err := devstack.FreePort()
@@ -201,10 +223,11 @@ func TestDevEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	api, mcp, temporalPort := freePort(t), freePort(t), freePort(t)
+	api, mcp, metrics, temporalPort := freePort(t), freePort(t), freePort(t), freePort(t)
 	env := []string{
 		"DEV_DIR=" + dir, "DEV_POSTGRES_PORT=" + freePort(t), "DEV_TEMPORAL_PORT=" + temporalPort, "DEV_TEMPORAL_UI_PORT=" + freePort(t),
 		"API_ADDR=127.0.0.1:" + api, "MCP_ADDR=127.0.0.1:" + mcp, "MCP_BASE_URL=http://127.0.0.1:" + mcp,
+		"API_METRICS_ADDR=127.0.0.1:" + metrics,
 		"DATABASE_URL=", "TEMPORAL_ADDRESS=", "RECRUITD_DEMO_API_KEY=", "TEST_DATABASE_URL=",
 	}
 
@@ -236,6 +259,16 @@ func TestDevEndToEnd(t *testing.T) {
 		if r := call(t, "GET", base+"/readyz", nil, ""); r.status != 200 || !strings.Contains(r.body, `"status":"ok"`) {
 			t.Errorf("%s/readyz = %d %s", base, r.status, r.body)
 		}
+		if r := call(t, "GET", base+"/metrics", nil, ""); r.status != 404 {
+			t.Errorf("%s/metrics = %d, want 404: metrics are private", base, r.status)
+		}
+	}
+	// dev prints where its metrics are: its private listener, API_METRICS_ADDR.
+	metricsURL := regexp.MustCompile(`Metrics:\s+(\S+)`).FindStringSubmatch(out)
+	if metricsURL == nil || metricsURL[1] != "http://127.0.0.1:"+metrics+"/metrics" {
+		t.Errorf("dev printed metrics at %v, want http://127.0.0.1:%s/metrics", metricsURL, metrics)
+	} else if r := call(t, "GET", metricsURL[1], nil, ""); r.status != 200 || !strings.Contains(r.body, `server="api"`) {
+		t.Errorf("%s = %d %.200s, want the process's metrics", metricsURL[1], r.status, r.body)
 	}
 
 	// The demo tenant has data for the tool server.
@@ -337,7 +370,8 @@ func TestProductionProcesses(t *testing.T) {
 		"DATABASE_URL=" + db.URL, "TEMPORAL_ADDRESS=" + tmp.Address, "TEMPORAL_NAMESPACE=" + tmp.Namespace,
 		"TEMPORAL_TASK_QUEUE=" + queue, "LOG_FORMAT=json",
 		"RECRUITD_ENCRYPTION_KEY=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
-		"API_ADDR=127.0.0.1:0", "MCP_ADDR=127.0.0.1:0", "WORKER_METRICS_ADDR=127.0.0.1:0",
+		"API_ADDR=127.0.0.1:0", "MCP_ADDR=127.0.0.1:0",
+		"API_METRICS_ADDR=127.0.0.1:0", "MCP_METRICS_ADDR=127.0.0.1:0", "WORKER_METRICS_ADDR=127.0.0.1:0",
 	}
 
 	// A worker (or api) without MESSAGING_MODE refuses to start rather than print messages.
@@ -377,7 +411,7 @@ func TestProductionProcesses(t *testing.T) {
 	}
 	// Outside development a partner's callback URL must be https.
 	add := exec.Command(binary(t), "partners", "add", "--company", "acme", "--name", "plain", "--callback-url", "http://partner.example.com/cb")
-	add.Env = append(os.Environ(), env...)
+	add.Env = append(os.Environ(), append(slices.Clone(env), "DEV_POSTGRES_PORT=1")...) // never make dev's database
 	if out, err := add.CombinedOutput(); err == nil || !strings.Contains(string(out), "want an absolute https URL") {
 		t.Errorf("partners add with an http callback URL = %v:\n%s\nwant refused", err, out)
 	}
@@ -430,7 +464,11 @@ func TestProductionProcesses(t *testing.T) {
 	mcp := start(t, env, "mcp")
 	mcpAddr := mcp.await(t, `"listener":"mcp","addr":"([^"]+)"`, time.Minute)
 	worker := start(t, env, "worker")
-	workerAddr := worker.await(t, `"listener":"worker","addr":"([^"]+)"`, time.Minute)
+	// Every process serves its metrics on a private listener of its own.
+	const metricsListener = `"listener":"metrics","addr":"([^"]+)"`
+	apiMetricsAddr := api.await(t, metricsListener, time.Minute)
+	mcpMetricsAddr := mcp.await(t, metricsListener, time.Minute)
+	workerAddr := worker.await(t, metricsListener, time.Minute)
 	worker.await(t, `"msg":"worker started"`, time.Minute)
 	for _, s := range []string{api.output(), mcp.output(), worker.output()} {
 		if strings.Contains(s, "s3cret") || strings.Contains(s, "MDEyMzQ1Njc4OWFiY2Rl") {
@@ -456,7 +494,7 @@ func TestProductionProcesses(t *testing.T) {
 		t.Errorf("company with a revoked key = %d %s, want 401", r.status, r.body)
 	}
 
-	for _, probe := range []string{base, "http://" + mcpAddr, "http://" + workerAddr} {
+	for _, probe := range []string{base, "http://" + mcpAddr, "http://" + apiMetricsAddr, "http://" + mcpMetricsAddr, "http://" + workerAddr} {
 		if r := call(t, "GET", probe+"/readyz", nil, ""); r.status != 200 {
 			t.Errorf("%s/readyz = %d %s", probe, r.status, r.body)
 		}
@@ -471,6 +509,15 @@ func TestProductionProcesses(t *testing.T) {
 	if r.status != 401 || !strings.Contains(r.header.Get("WWW-Authenticate"), `realm="http://`+mcpAddr+`"`) ||
 		!strings.Contains(r.header.Get("WWW-Authenticate"), `resource_metadata="http://`+mcpAddr+`/.well-known/oauth-protected-resource"`) {
 		t.Errorf("unauthenticated MCP call = %d, WWW-Authenticate %q", r.status, r.header.Get("WWW-Authenticate"))
+	}
+	// A head net/http refuses before any handler gets each listener's JSON error, not Go's text.
+	r = rawCall(t, mcpAddr, "POST /mcp HTTP/1.1\r\nHost: "+mcpAddr+"\r\nAuthorization: Bearer rk_\x01\r\n\r\n")
+	if r.status != 400 || !strings.Contains(r.body, `"error":"invalid_request"`) || !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") {
+		t.Errorf("mcp listener, control character in Authorization = %d %q %s, want 400 invalid_request in JSON", r.status, r.header.Get("Content-Type"), r.body)
+	}
+	r = rawCall(t, apiAddr, "GET /v1/api/company HTTP/1.1\r\nHost: "+apiAddr+"\r\nX-API-Key: rk_\x01\r\n\r\n")
+	if r.status != 401 || !strings.Contains(r.body, `"code":"INVALID_API_KEY"`) {
+		t.Errorf("api listener, control character in X-API-Key = %d %s, want 401 INVALID_API_KEY", r.status, r.body)
 	}
 	mcpHeaders["Authorization"] = "Bearer " + demoKey[1]
 	r = call(t, "POST", "http://"+mcpAddr+"/mcp", mcpHeaders, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"listCompanies","arguments":{}}}`)
@@ -497,9 +544,19 @@ func TestProductionProcesses(t *testing.T) {
 		t.Errorf("Ping = %+v, %v; want the demo slug", res, err)
 	}
 
-	metrics := call(t, "GET", base+"/metrics", nil, "").body
+	// The public listeners never serve /metrics, not even to a loopback client (a TLS front on
+	// the same host is one); the private ones do.
+	for _, public := range []string{base, "http://" + mcpAddr} {
+		if r := call(t, "GET", public+"/metrics", nil, ""); r.status != 404 || strings.Contains(r.body, "go_goroutines") {
+			t.Errorf("%s/metrics = %d %.80s, want 404", public, r.status, r.body)
+		}
+	}
+	metrics := call(t, "GET", "http://"+apiMetricsAddr+"/metrics", nil, "").body
 	if !strings.Contains(metrics, `recruitd_http_request_duration_seconds_count{code="401",method="GET",route="/v1/api/company",server="api"}`) {
-		t.Error("api /metrics lacks the request histogram")
+		t.Error("the api process's /metrics lacks the request histogram")
+	}
+	if metrics := call(t, "GET", "http://"+mcpMetricsAddr+"/metrics", nil, "").body; !strings.Contains(metrics, `server="mcp"`) {
+		t.Error("the mcp process's /metrics lacks the tool server's requests")
 	}
 	workerMetrics := call(t, "GET", "http://"+workerAddr+"/metrics", nil, "").body
 	if !strings.Contains(workerMetrics, `temporal_activity_execution_latency_seconds_count{activity_type="Ping"`) {

@@ -29,7 +29,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	port := freePort(t)
 	base := "http://127.0.0.1:" + port
 	env := []string{
-		"DATABASE_URL=" + db.URL, "MCP_ADDR=127.0.0.1:" + port, "MCP_BASE_URL=" + base,
+		"DATABASE_URL=" + db.URL, "MCP_ADDR=127.0.0.1:" + port, "MCP_BASE_URL=" + base, "MCP_METRICS_ADDR=127.0.0.1:0",
 		"RECRUITD_ENCRYPTION_KEY=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=", "RECRUITD_DEMO_API_KEY=",
 	}
 	runCmd(t, env, "migrate")

@@ -47,7 +47,7 @@ func oauthToolServer(t *testing.T) (string, []models.Company, *proc) {
 	idp.Start()
 	t.Cleanup(idp.Close)
 	env := []string{
-		"DATABASE_URL=" + db.URL, "MCP_ADDR=127.0.0.1:" + port, "MCP_BASE_URL=" + base,
+		"DATABASE_URL=" + db.URL, "MCP_ADDR=127.0.0.1:" + port, "MCP_BASE_URL=" + base, "MCP_METRICS_ADDR=127.0.0.1:0",
 		"RECRUITD_ENCRYPTION_KEY=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=", "RECRUITD_DEMO_API_KEY=",
 		"OIDC_ISSUER=" + issuer, "OIDC_CLIENT_ID=recruitd-mcp", "OIDC_CLIENT_SECRET=e2e-secret-e2e-secret",
 	}

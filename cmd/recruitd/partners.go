@@ -6,6 +6,10 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -39,12 +43,64 @@ func box(cfg *config.Config) (*secretbox.Box, error) {
 	return secretbox.New(k)
 }
 
-// addPartner validates and stores a partner, generating the secrets not given.
-// Callback URLs must be https unless allowHTTP (CALLBACK_ALLOW_PRIVATE, dev).
-func addPartner(ctx context.Context, st *store.Store, b *secretbox.Box, companyID uuid.UUID, name, callbackURL string, sec store.PartnerSecrets, allowHTTP bool) (*models.Partner, store.PartnerSecrets, error) {
-	if _, err := callbacks.CheckURL(callbackURL, allowHTTP); err != nil {
-		want := "an absolute https URL without credentials (http only with CALLBACK_ALLOW_PRIVATE=true, for development)"
-		return nil, sec, fmt.Errorf("callback URL %q: want %s", callbackURL, want)
+// privateCallbacksWarning is logged wherever callbacks may go to private and loopback addresses.
+const privateCallbacksWarning = "partner callbacks may reach private and loopback addresses (CALLBACK_ALLOW_PRIVATE)"
+
+// allowPrivateCallbacks reports whether partner callbacks may use http and reach private and
+// loopback addresses: what CALLBACK_ALLOW_PRIVATE says when it is set, else whether this is
+// development (recruitd dev's own processes, or a command run against its database).
+func (e *env) allowPrivateCallbacks(cfg *config.Config, development bool) bool {
+	if e.getenv("CALLBACK_ALLOW_PRIVATE") != "" {
+		return cfg.CallbackAllowPrivate
+	}
+	return development
+}
+
+// devDatabase reports whether cfg's database is the private Postgres cluster of recruitd dev
+// (make dev): a loopback host on DEV_POSTGRES_PORT, as dev prints DATABASE_URL.
+func devDatabase(cfg *config.Config) bool {
+	u, err := url.Parse(cfg.DatabaseURL)
+	if err != nil || u.Port() != strconv.Itoa(cfg.DevPostgresPort) {
+		return false
+	}
+	ip, err := netip.ParseAddr(u.Hostname())
+	return u.Hostname() == "localhost" || err == nil && ip.IsLoopback()
+}
+
+// localCallback reports whether a callback URL needs the development allowance: plain http, or a
+// host that names a loopback or private address (the sender's guard refuses those at delivery).
+func localCallback(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	if strings.EqualFold(u.Scheme, "http") || host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return false
+	}
+	ip = ip.Unmap()
+	if ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified() {
+		return true
+	}
+	for _, p := range callbacks.PrivateNets() {
+		if p.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// addPartner validates and stores a partner, generating the secrets not given. Callback URLs
+// must be https to a public address unless allowPrivate (development, CALLBACK_ALLOW_PRIVATE).
+func addPartner(ctx context.Context, st *store.Store, b *secretbox.Box, companyID uuid.UUID, name, callbackURL string, sec store.PartnerSecrets, allowPrivate bool) (*models.Partner, store.PartnerSecrets, error) {
+	if _, err := callbacks.CheckURL(callbackURL, allowPrivate); err != nil || !allowPrivate && localCallback(callbackURL) {
+		return nil, sec, fmt.Errorf("callback URL %q: want an absolute https URL without credentials, to a public address. "+
+			"http and loopback or private addresses are for development: run this against make dev's database "+
+			"(DATABASE_URL as make dev prints it, with DEV_POSTGRES_PORT if you moved it), or set CALLBACK_ALLOW_PRIVATE=true here and on the worker", callbackURL)
 	}
 	var err error
 	if sec.CallbackSecret == "" {
@@ -77,7 +133,7 @@ func partnersCmd(e *env) *cobra.Command {
 			"  recruitd apikey create --company acme --partner jobboard   # the key the partner submits with",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, _, err := e.load()
+			cfg, log, err := e.load()
 			if err != nil {
 				return err
 			}
@@ -85,10 +141,14 @@ func partnersCmd(e *env) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("partners add needs RECRUITD_ENCRYPTION_KEY: %w", err)
 			}
+			allowPrivate := e.allowPrivateCallbacks(cfg, devDatabase(cfg))
 			return e.withCompany(cmd.Context(), slug, func(st *store.Store, c *models.Company) error {
-				p, sec, err := addPartner(cmd.Context(), st, b, c.ID, name, callbackURL, store.PartnerSecrets{CallbackSecret: callbackSecret}, cfg.CallbackAllowPrivate)
+				p, sec, err := addPartner(cmd.Context(), st, b, c.ID, name, callbackURL, store.PartnerSecrets{CallbackSecret: callbackSecret}, allowPrivate)
 				if err != nil {
 					return err
+				}
+				if localCallback(callbackURL) {
+					log.Warn(privateCallbacksWarning, "partner", p.Name)
 				}
 				fmt.Fprintf(e.stdout, "partner %s of %s (id %s) → %s\n", p.Name, c.Slug, p.ID, p.CallbackURL)
 				fmt.Fprintf(e.stdout, "x-service-callback-secret: %s\n", sec.CallbackSecret)

@@ -40,8 +40,8 @@ type components struct{ api, mcp, worker bool }
 
 func serveCmd(e *env, which string) *cobra.Command {
 	short := map[string]string{
-		"api":    "Serve the REST API (API_ADDR)",
-		"mcp":    "Serve the MCP tool server (MCP_ADDR)",
+		"api":    "Serve the REST API (API_ADDR; metrics on API_METRICS_ADDR)",
+		"mcp":    "Serve the MCP tool server (MCP_ADDR; metrics on MCP_METRICS_ADDR)",
 		"worker": "Run the Temporal worker (health and metrics on WORKER_METRICS_ADDR)",
 	}[which]
 	return &cobra.Command{
@@ -125,11 +125,11 @@ func (d *deps) close() {
 }
 
 // listeners are bound before anything is announced, so ":0" addresses work and the printed URLs
-// are the real ones.
-type listeners struct{ api, mcp, worker net.Listener }
+// are the real ones. metrics is the process's private listener (/metrics and the probes).
+type listeners struct{ api, mcp, metrics net.Listener }
 
 func (l *listeners) close() {
-	for _, ln := range []net.Listener{l.api, l.mcp, l.worker} {
+	for _, ln := range []net.Listener{l.api, l.mcp, l.metrics} {
 		if ln != nil {
 			ln.Close()
 		}
@@ -156,14 +156,24 @@ func listen(cfg *config.Config, comp components) (*listeners, error) {
 	if comp.mcp {
 		l.mcp = bind(cfg.MCPAddr)
 	}
-	if comp.worker && !comp.api && !comp.mcp {
-		l.worker = bind(cfg.WorkerMetricsAddr)
-	}
+	l.metrics = bind(metricsAddr(cfg, comp))
 	if err != nil {
 		l.close()
 		return nil, err
 	}
 	return l, nil
+}
+
+// metricsAddr is where a process serves its metrics: the setting of its first component, so a
+// process running several (recruitd dev) has one metrics listener, at API_METRICS_ADDR.
+func metricsAddr(cfg *config.Config, comp components) string {
+	switch {
+	case comp.api:
+		return cfg.APIMetricsAddr
+	case comp.mcp:
+		return cfg.MCPMetricsAddr
+	}
+	return cfg.WorkerMetricsAddr
 }
 
 // serve runs the chosen components until ctx ends, then shuts them down gracefully. ready, when
@@ -222,7 +232,7 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 	}
 	if comp.mcp {
 		h, err := mcpserver.NewServer(mcpserver.Deps{
-			Log: log, Config: cfg, Store: d.store, Health: d.health, Metrics: d.metrics, Gatherer: d.registry,
+			Log: log, Config: cfg, Store: d.store, Health: d.health, Metrics: d.metrics,
 			ToolMetrics: toolkit.NewMetrics(d.registry),
 		})
 		if err != nil {
@@ -232,16 +242,20 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		if err != nil {
 			return err
 		}
+		if cfg.MCPTLSCert == "" {
+			// The same on the tool server's plain TCP (behind a TLS front, or local), in its own
+			// error shape; under its own TLS the guard would see only ciphertext.
+			ln = headerguard.WrapOAuth(ln)
+		}
 		start("mcp", ln, h)
 		g.Go(func() error { mcpserver.SweepOAuth(gctx, d.store, log); return nil }) // expired OAuth tokens and codes
 	}
-	if lns.worker != nil {
-		mux := http.NewServeMux()
-		mux.HandleFunc("GET /healthz", health.Live)
-		mux.HandleFunc("GET /readyz", d.health.Ready)
-		mux.Handle("GET /metrics", promhttp.HandlerFor(d.registry, promhttp.HandlerOpts{}))
-		start("worker", lns.worker, d.metrics.Wrap("worker", mux))
-	}
+	// Metrics never go on the public listeners (a TLS front on the same host would serve them).
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", health.Live)
+	mux.HandleFunc("GET /readyz", d.health.Ready)
+	mux.Handle("GET /metrics", httpmetrics.Guard(cfg.MetricsToken, promhttp.HandlerFor(d.registry, promhttp.HandlerOpts{})))
+	start("metrics", lns.metrics, d.metrics.Wrap("metrics", mux))
 	if comp.worker {
 		acts, err := newActivities(cfg, log, d.store, out)
 		if err != nil {
@@ -313,7 +327,7 @@ func newActivities(cfg *config.Config, log *slog.Logger, st *store.Store, out io
 	opts := callbacks.Options{UserAgent: "recruitd-callbacks/1"}
 	if cfg.CallbackAllowPrivate {
 		opts.AllowedNets, opts.AllowHTTP = callbacks.PrivateNets(), true
-		log.Warn("partner callbacks may reach private and loopback addresses (CALLBACK_ALLOW_PRIVATE)")
+		log.Warn(privateCallbacksWarning)
 	}
 	log.Info("worker dependencies", "generator", fmt.Sprintf("%T", gen), "messaging_mode", cfg.MessagingMode)
 	return &activities.Activities{Store: st, Log: log, Generator: gen, Channels: router, AppURL: cfg.AppURL, Sender: callbacks.NewSender(opts)}, nil

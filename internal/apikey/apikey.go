@@ -43,10 +43,18 @@ func Hash(key string) []byte {
 	return h[:]
 }
 
-// Prefix is the clear part of a key used to find its row. Keys shorter than MinLen have none.
+// Prefix is the clear part of a key used to find its row. A presented key without one is unknown
+// without a lookup: shorter than MinLen, or holding a byte outside printable ASCII (a space, a
+// control character, a byte of UTF-8 or of no encoding), which no key has and which Postgres might
+// not even compare with the stored prefixes.
 func Prefix(key string) (string, bool) {
 	if len(key) < MinLen {
 		return "", false
+	}
+	for i := 0; i < len(key); i++ {
+		if key[i] <= ' ' || key[i] > '~' {
+			return "", false
+		}
 	}
 	return key[:PrefixLen], true
 }

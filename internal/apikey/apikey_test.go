@@ -41,3 +41,12 @@ func TestMatchesAndPrefix(t *testing.T) {
 		t.Error(`Prefix("short") ok, want rejected`)
 	}
 }
+
+func TestPrefixRefusesWhatNoKeyHolds(t *testing.T) {
+	k, _ := Generate()
+	for _, bad := range []string{"\xff\xfe" + k, k[:11] + "é" + k[11:], k + "\x00", "rk_ " + k[3:], k[:20] + "\x7f"} {
+		if p, ok := Prefix(bad); ok {
+			t.Errorf("Prefix(%q) = %q, want none", bad, p)
+		}
+	}
+}

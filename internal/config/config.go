@@ -34,15 +34,17 @@ type Config struct {
 
 	APIAddr           string `env:"API_ADDR" default:"127.0.0.1:8080" doc:"Listen address of the REST API."`
 	MCPAddr           string `env:"MCP_ADDR" default:"127.0.0.1:8081" doc:"Listen address of the MCP tool server."`
-	MetricsToken      string `env:"METRICS_TOKEN" secret:"true" doc:"Bearer token a scraper sends for /metrics on the api and mcp listeners. Empty: /metrics there answers loopback clients only (the worker's metrics listener is private)."`
-	WorkerMetricsAddr string `env:"WORKER_METRICS_ADDR" default:"127.0.0.1:9464" doc:"Listen address of /healthz, /readyz and /metrics of a standalone worker."`
+	MetricsToken      string `env:"METRICS_TOKEN" secret:"true" doc:"Bearer token a scraper must send for /metrics on the metrics listeners (API_METRICS_ADDR, MCP_METRICS_ADDR, WORKER_METRICS_ADDR). Empty: none, for listeners that only a private network reaches. The api and mcp listeners never serve /metrics."`
+	APIMetricsAddr    string `env:"API_METRICS_ADDR" default:"127.0.0.1:9465" doc:"Listen address of the api process's private listener: /metrics, /healthz and /readyz. recruitd dev (api, mcp and worker in one process) serves its one metrics listener here."`
+	MCPMetricsAddr    string `env:"MCP_METRICS_ADDR" default:"127.0.0.1:9466" doc:"Listen address of the mcp process's private listener: /metrics, /healthz and /readyz."`
+	WorkerMetricsAddr string `env:"WORKER_METRICS_ADDR" default:"127.0.0.1:9464" doc:"Listen address of the worker process's private listener: /metrics, /healthz and /readyz."`
 	PublicBaseURL     string `env:"PUBLIC_BASE_URL" doc:"External base URL of the REST API ({base_url}); used in links. Empty: http:// and API_ADDR's host and port (localhost for an unspecified host such as 0.0.0.0)."`
 	MCPBaseURL        string `env:"MCP_BASE_URL" doc:"External base URL of the tool server ({mcp_url}); used in WWW-Authenticate and OAuth metadata. Empty: http:// and MCP_ADDR's host and port (localhost for an unspecified host such as 0.0.0.0). recruitd mcp refuses an http:// one unless MCP_ADDR is loopback: set https:// with MCP_TLS_CERT or a TLS front in MCP_TRUSTED_PROXIES."`
 	MCPAllowedOrigins string `env:"MCP_ALLOWED_ORIGINS" doc:"Comma-separated browser origins (scheme://host[:port]) allowed to call /mcp besides MCP_BASE_URL's own. A request with any other Origin header gets 403; requests without one (scripts, agents) are unaffected."`
 	AppURL            string `env:"APP_URL" default:"http://localhost:3000" doc:"Base URL of the product's web app; deep links to candidates, jobs and sessions."`
 
 	EncryptionKey string `env:"RECRUITD_ENCRYPTION_KEY" secret:"true" doc:"Base64 of 32 random bytes; encrypts ATS credentials at rest (AES-256-GCM). Required by api, worker and company commands; recruitd dev generates one under .dev/."`
-	DemoAPIKey    string `env:"RECRUITD_DEMO_API_KEY" secret:"true" doc:"Fixes the demo tenant's API key (at least 20 characters). When empty, recruitd dev generates one once and keeps it in .dev/."`
+	DemoAPIKey    string `env:"RECRUITD_DEMO_API_KEY" secret:"true" doc:"Fixes the demo tenant's API key (at least 20 printable ASCII characters, no spaces). When empty, recruitd dev generates one once and keeps it in .dev/."`
 
 	LLMBaseURL string        `env:"LLM_BASE_URL" doc:"OpenAI-compatible chat-completions base URL (for example https://api.openai.com/v1). Empty: the deterministic local generator writes interview guides."`
 	LLMAPIKey  string        `env:"LLM_API_KEY" secret:"true" doc:"API key of the LLM endpoint."`
@@ -67,7 +69,7 @@ type Config struct {
 	PartnerRateBurst       int           `env:"PARTNER_RATE_BURST" default:"50" doc:"Burst size of the per-key partner-application limit."`
 	APIRateLimit           float64       `env:"API_RATE_LIMIT" default:"50" doc:"Requests per second per API key on every authenticated REST route and on /mcp (token bucket; 0 turns it off); over it: 429 with Retry-After. Assessment-link pushes (documented at about 10/s) and HR-suite batch deliveries stay far below it."`
 	APIRateBurst           int           `env:"API_RATE_BURST" default:"200" doc:"Burst size of the per-key limit."`
-	AuthFailureLimit       float64       `env:"AUTH_FAILURE_LIMIT" default:"1" doc:"Failed authentications per second per client IP (token bucket; 0 turns it off); once spent, that IP gets 429 with Retry-After before any key lookup."`
+	AuthFailureLimit       float64       `env:"AUTH_FAILURE_LIMIT" default:"1" doc:"Failed authentications (a wrong, revoked or malformed key or token) per second per client IP (token bucket; 0 turns it off); once spent, that IP's failing requests get 429 with Retry-After instead of 401. Valid credentials from the IP are served as usual; a missing one or an expired OAuth access token spends nothing."`
 	AuthFailureBurst       int           `env:"AUTH_FAILURE_BURST" default:"20" doc:"Burst size of the per-IP failed-authentication limit."`
 	MCPMaxConcurrentCalls  int           `env:"MCP_MAX_CONCURRENT_CALLS" default:"4" doc:"Tool-server requests one API key may have in flight at once (0: no cap); more get 429 with Retry-After."`
 	MCPToolTimeout         time.Duration `env:"MCP_TOOL_TIMEOUT" default:"60s" doc:"How long one tool call may take (the spec allows searches over very large pools up to 60 s), 1s to 110s; its database statements stop when it ends, and it is the statement_timeout of the tool server's connections. Replaces MCP_STATEMENT_TIMEOUT."`
@@ -79,7 +81,7 @@ type Config struct {
 	OIDCClientSecret       string        `env:"OIDC_CLIENT_SECRET" secret:"true" doc:"The tool server's client secret at the OpenID provider."`
 	OAuthRegistrationLimit float64       `env:"OAUTH_REGISTRATION_LIMIT" default:"0.2" doc:"OAuth client registrations and client metadata-document fetches per second per client IP (token bucket; 0 turns it off); over it: 429 with Retry-After."`
 	OAuthRegistrationBurst int           `env:"OAUTH_REGISTRATION_BURST" default:"20" doc:"Burst size of the per-IP OAuth registration limit."`
-	CallbackAllowPrivate   bool          `env:"CALLBACK_ALLOW_PRIVATE" default:"false" doc:"Let partner callbacks reach private and loopback addresses (dev and tests only; SSRF guard off for them)."`
+	CallbackAllowPrivate   bool          `env:"CALLBACK_ALLOW_PRIVATE" default:"false" doc:"Let partner callbacks use http and reach private and loopback addresses (SSRF guard off for them; development and tests only). Unset: only in development, that is in recruitd dev and in commands run against its database (a loopback host on DEV_POSTGRES_PORT)."`
 
 	MaxBodyBytes    int64         `env:"MAX_BODY_BYTES" default:"1048576" doc:"Largest accepted request body, in bytes."`
 	HRSuiteMaxBody  int64         `env:"HRSUITE_MAX_BODY_BYTES" default:"20971520" doc:"Largest accepted HR-suite webhook delivery (POST /webhook/hrsuite), in bytes; larger ones get 413."`
@@ -235,6 +237,8 @@ func (c *Config) validate() []error {
 	}
 	check("API_ADDR", hostPort(c.APIAddr))
 	check("MCP_ADDR", hostPort(c.MCPAddr))
+	check("API_METRICS_ADDR", hostPort(c.APIMetricsAddr))
+	check("MCP_METRICS_ADDR", hostPort(c.MCPMetricsAddr))
 	check("WORKER_METRICS_ADDR", hostPort(c.WorkerMetricsAddr))
 	check("PUBLIC_BASE_URL", urlWithScheme(c.PublicBaseURL, "http", "https"))
 	check("MCP_BASE_URL", urlWithScheme(c.MCPBaseURL, "http", "https"))
@@ -243,8 +247,8 @@ func (c *Config) validate() []error {
 		_, err := c.EncryptionKeyBytes()
 		check("RECRUITD_ENCRYPTION_KEY", err)
 	}
-	if c.DemoAPIKey != "" && len(c.DemoAPIKey) < 20 {
-		check("RECRUITD_DEMO_API_KEY", errors.New("must be at least 20 characters"))
+	if c.DemoAPIKey != "" && !keyText(c.DemoAPIKey) {
+		check("RECRUITD_DEMO_API_KEY", errors.New("must be at least 20 printable ASCII characters without spaces"))
 	}
 	if c.LLMBaseURL != "" {
 		check("LLM_BASE_URL", urlWithScheme(c.LLMBaseURL, "http", "https"))
@@ -414,6 +418,17 @@ func mask(val string) string {
 		}
 	}
 	return strings.ReplaceAll(u.Redacted(), "%2A%2A%2A%2A", "****")
+}
+
+// keyText reports whether s can be an API key (internal/apikey): at least 20 bytes, each printable
+// ASCII other than a space.
+func keyText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return len(s) >= 20
 }
 
 func hostPort(s string) error {

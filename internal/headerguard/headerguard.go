@@ -1,6 +1,7 @@
 // Package headerguard answers the requests Go's HTTP/1 server refuses before any handler runs
-// (a header value holding a control character, a malformed header line, a missing Host) with the
-// API's JSON error body instead of net/http's plain text.
+// (a header value holding a control character, a malformed header line, a missing Host) with a
+// JSON error body instead of net/http's plain text: the REST API's (Wrap) or the tool server's
+// (WrapOAuth).
 //
 // net/http validates the request head in (*conn).readRequest and, when it fails, writes its answer
 // straight onto the connection in (*conn).serve, one write of
@@ -10,13 +11,18 @@
 // with errorHeaders = "\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n",
 // then closes the connection. No handler, middleware or server option sees that request. Wrap
 // returns a listener whose connections watch the request head as the server reads it (a small
-// state machine, no buffer) and replace exactly that write with a JSON answer:
+// state machine, no buffer) and replace exactly that write with a JSON answer. Wrap's are the
+// REST API's error body:
 //
 //   - 401 INVALID_API_KEY when an X-API-Key header (any letter case) holds a control character
 //     (a byte below 0x20 other than tab, or 0x7f): the spec's answer to an invalid key;
 //   - 400 INVALID_HEADER when another header is malformed or holds such a character, or Go's
 //     text names a header;
 //   - 400 MALFORMED_REQUEST otherwise (a malformed request line, say).
+//
+// WrapOAuth's are the tool server's, RFC 6750's error body: 400 {"error":"invalid_request",
+// "error_description":...} for all of them (a malformed Authorization header is a malformed
+// request there, RFC 6750 3.1), with the same descriptions.
 //
 // Every other write passes through untouched. The replacement is made only when the connection
 // has read bytes since its previous write, so a handler's response (whose first write follows the
@@ -46,24 +52,31 @@ import (
 )
 
 // Wrap returns ln with connections that answer net/http's refusals of a malformed request head
-// with the API's JSON error body (see the package documentation). Serve the result with an
+// with the REST API's JSON error body (see the package documentation). Serve the result with an
 // http.Server over plain TCP.
-func Wrap(ln net.Listener) net.Listener { return listener{ln} }
+func Wrap(ln net.Listener) net.Listener { return listener{ln, &apiAnswers} }
 
-type listener struct{ net.Listener }
+// WrapOAuth is Wrap with the tool server's answers: 400 invalid_request in RFC 6750's error body.
+func WrapOAuth(ln net.Listener) net.Listener { return listener{ln, &oauthAnswers} }
+
+type listener struct {
+	net.Listener
+	a *answers
+}
 
 func (l listener) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if err != nil {
 		return nil, err
 	}
-	return &conn{Conn: c}, nil
+	return &conn{Conn: c, a: l.a}, nil
 }
 
 // conn records what it reads of the request head until the server writes. Reads (the server's
 // own and its background read) and writes run in different goroutines, hence the mutex.
 type conn struct {
 	net.Conn
+	a  *answers
 	mu sync.Mutex
 	s  scanner
 }
@@ -83,7 +96,7 @@ func (c *conn) Write(p []byte) (int, error) {
 	s := c.s
 	c.s = scanner{}
 	c.mu.Unlock()
-	if r := s.reply(p); r != nil {
+	if r := s.reply(p, c.a); r != nil {
 		if _, err := c.Conn.Write(r); err != nil {
 			return 0, err
 		}
@@ -118,29 +131,55 @@ func (c *conn) CloseWrite() error {
 func Reply(written, head []byte) []byte {
 	var s scanner
 	s.feed(head)
-	return s.reply(written)
+	return s.reply(written, &apiAnswers)
 }
 
-// The three answers are built once; a refused request costs no allocation.
+// answers are the responses that replace net/http's, one per kind of refusal.
+type answers struct{ badAPIKey, badHeader, badHost, badRequest []byte }
+
+const (
+	descAPIKey  = "invalid API key: the X-API-Key header holds characters an API key never has"
+	descHeader  = "malformed request header: a header line, name or value holds characters HTTP does not allow"
+	descHost    = "the Host header is missing or malformed"
+	descRequest = "malformed HTTP request"
+)
+
+// The answers are built once; a refused request costs no allocation.
 var (
-	badAPIKey = answer(401, "Unauthorized", "INVALID_API_KEY",
-		"invalid API key: the X-API-Key header holds characters an API key never has")
-	badHeader = answer(400, "Bad Request", "INVALID_HEADER",
-		"malformed request header: a header line, name or value holds characters HTTP does not allow")
-	badHost = answer(400, "Bad Request", "INVALID_HEADER",
-		"the Host header is missing or malformed")
-	badRequest = answer(400, "Bad Request", "MALFORMED_REQUEST",
-		"malformed HTTP request")
+	apiAnswers = answers{
+		badAPIKey:  answer(401, "Unauthorized", "INVALID_API_KEY", descAPIKey),
+		badHeader:  answer(400, "Bad Request", "INVALID_HEADER", descHeader),
+		badHost:    answer(400, "Bad Request", "INVALID_HEADER", descHost),
+		badRequest: answer(400, "Bad Request", "MALFORMED_REQUEST", descRequest),
+	}
+	oauthAnswers = answers{
+		badAPIKey:  oauthAnswer(descHeader), // X-API-Key is just another header there
+		badHeader:  oauthAnswer(descHeader),
+		badHost:    oauthAnswer(descHost),
+		badRequest: oauthAnswer(descRequest),
+	}
 )
 
 // answer is a whole response in the shape of every API error: the spec's body, the headers every
 // API response carries, and Connection: close (net/http closes the connection after it).
 func answer(status int, text, code, message string) []byte {
-	body, err := json.Marshal(struct {
+	return response(status, text, struct {
 		Success bool   `json:"success"`
 		Message string `json:"message"`
 		Code    string `json:"code"`
 	}{false, message, code})
+}
+
+// oauthAnswer is a 400 invalid_request in the tool server's (RFC 6750's) error body.
+func oauthAnswer(desc string) []byte {
+	return response(400, "Bad Request", struct {
+		Error       string `json:"error"`
+		Description string `json:"error_description"`
+	}{"invalid_request", desc})
+}
+
+func response(status int, text string, v any) []byte {
+	body, err := json.Marshal(v)
 	if err != nil {
 		panic(err)
 	}
@@ -194,8 +233,9 @@ func goText(p []byte) (text []byte, ok bool) {
 	return text, true
 }
 
-// reply is Reply for a scanner that has read what the connection read since its last write.
-func (s *scanner) reply(written []byte) []byte {
+// reply is Reply for a scanner that has read what the connection read since its last write,
+// answering with a.
+func (s *scanner) reply(written []byte, a *answers) []byte {
 	if !s.seen || len(written) < len(goStatus) || written[9] != '4' {
 		return nil
 	}
@@ -204,13 +244,13 @@ func (s *scanner) reply(written []byte) []byte {
 	case !ok:
 		return nil
 	case s.apiKeyBad:
-		return badAPIKey
+		return a.badAPIKey
 	case string(text) == "missing required Host header" || string(text) == "malformed Host header":
-		return badHost
+		return a.badHost
 	case s.headerBad || string(text) == "invalid header name" || string(text) == "invalid header value":
-		return badHeader
+		return a.badHeader
 	}
-	return badRequest
+	return a.badRequest
 }
 
 // scanner follows a request head as it is read, in pieces of any size, and remembers whether an

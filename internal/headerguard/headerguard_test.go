@@ -338,3 +338,36 @@ func BenchmarkServer(b *testing.B) {
 		})
 	}
 }
+
+// TestRefusedHeadsOAuth: WrapOAuth answers the same refusals with the tool server's error body,
+// 400 invalid_request, then closes the connection.
+func TestRefusedHeadsOAuth(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: hello, ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(headerguard.WrapOAuth(ln))
+	t.Cleanup(func() { srv.Close() })
+	for name, raw := range map[string]string{
+		"bearer token with SOH": "POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer abc\x01def\r\n\r\n",
+		"API key with NUL":      "POST /mcp HTTP/1.1\r\nHost: x\r\nX-API-Key: k\x00\r\n\r\n",
+		"no Host":               "POST /mcp HTTP/1.1\r\nAuthorization: Bearer good\r\n\r\n",
+		"malformed line":        "POST\r\nHost: x\r\n\r\n",
+	} {
+		c, r := dial(t, ln.Addr().String())
+		res, body := send(t, c, r, raw)
+		var e struct {
+			Error       string `json:"error"`
+			Description string `json:"error_description"`
+		}
+		if err := json.Unmarshal([]byte(body), &e); err != nil || e.Error != "invalid_request" || e.Description == "" ||
+			strings.Contains(body, "success") || strings.Contains(body, "abc") {
+			t.Errorf("%s: body %q (%v), want invalid_request in RFC 6750's shape", name, body, err)
+		}
+		if res.StatusCode != 400 || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") || !res.Close ||
+			res.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: status %d, header %v; want 400, JSON, Connection: close, nosniff", name, res.StatusCode, res.Header)
+		}
+	}
+}

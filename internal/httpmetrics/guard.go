@@ -2,32 +2,26 @@ package httpmetrics
 
 import (
 	"crypto/subtle"
-	"net"
 	"net/http"
 	"strings"
 )
 
-// Guard serves h (a /metrics handler on a public listener) only to a scraper that sends
-// `Authorization: Bearer <token>`, or, when token is empty, only to loopback clients; anyone
-// else gets 404, as if there were no such route.
+// Guard serves h (the /metrics of a process's private metrics listener) only to a scraper that
+// sends `Authorization: Bearer <token>` when token is set (METRICS_TOKEN); anyone else gets 404,
+// as if there were no such route. With no token it serves every client: the listener is private
+// (loopback by default), and the public api and mcp listeners never serve metrics.
 func Guard(token string, h http.Handler) http.Handler {
+	if token == "" {
+		return h
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if allowed(token, r) {
+		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if ok && subtle.ConstantTimeCompare([]byte(got), []byte(token)) == 1 {
 			h.ServeHTTP(w, r)
 			return
 		}
 		http.NotFound(w, r)
 	})
-}
-
-func allowed(token string, r *http.Request) bool {
-	if token != "" {
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		return ok && subtle.ConstantTimeCompare([]byte(got), []byte(token)) == 1
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	ip := net.ParseIP(host)
-	return err == nil && ip != nil && ip.IsLoopback()
 }
 
 // SecurityHeaders sets headers every response carries: no content sniffing, and a content

@@ -47,29 +47,6 @@ func (b *Buckets) Allow(key string) (bool, time.Duration) {
 	return true, 0
 }
 
-// Empty reports whether key's bucket has no token left, without taking one, and how long until
-// it has one. Callers that charge only failures (Take after a failed attempt) check it first.
-func (b *Buckets) Empty(key string) (bool, time.Duration) {
-	if b.every == rate.Inf {
-		return false, 0
-	}
-	lim := b.get(key)
-	if lim.Tokens() >= 1 {
-		return false, 0
-	}
-	r := lim.Reserve()
-	d := r.Delay()
-	r.Cancel()
-	return true, d
-}
-
-// Take takes a token from key's bucket if it has one.
-func (b *Buckets) Take(key string) {
-	if b.every != rate.Inf {
-		b.get(key).Allow()
-	}
-}
-
 func (b *Buckets) get(key string) *rate.Limiter {
 	now := time.Now()
 	b.mu.Lock()

@@ -24,22 +24,6 @@ func TestBuckets(t *testing.T) {
 	}
 }
 
-func TestEmptyAndTake(t *testing.T) {
-	b := New(1, 2)
-	if empty, _ := b.Empty("ip"); empty {
-		t.Fatal("Empty(new key) = true")
-	}
-	b.Take("ip")
-	b.Take("ip")
-	empty, wait := b.Empty("ip")
-	if !empty || wait <= 0 {
-		t.Errorf("Empty after two failures = %v, %s; want true with a wait", empty, wait)
-	}
-	if empty, _ := b.Empty("ip"); !empty {
-		t.Error("Empty took a token or reset the bucket")
-	}
-}
-
 func TestSlots(t *testing.T) {
 	s := NewSlots(2)
 	if !s.Acquire("k") || !s.Acquire("k") {

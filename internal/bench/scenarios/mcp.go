@@ -118,7 +118,7 @@ func MCP(ctx context.Context, env Env, o Options) error {
 	reg := prometheus.NewRegistry()
 	h, err := mcpserver.NewServer(mcpserver.Deps{
 		Log: log, Config: cfg, Store: st, Health: health.New(time.Second, map[string]health.Check{"postgres": st.Ping}),
-		Metrics: httpmetrics.New(reg), Gatherer: reg,
+		Metrics: httpmetrics.New(reg),
 	})
 	if err != nil {
 		return err

@@ -489,8 +489,7 @@ func TestAssessmentLinkBeforeItsApplication(t *testing.T) {
 	if got := f.tablesHolding(t, "earlytok"); slices.Contains(got, "assessment_link_holds") {
 		t.Errorf("the hold is still there after delivery: %v", got)
 	}
-	metrics, _ := io.ReadAll(f.get(t, "/metrics", nil).Body)
-	if !strings.Contains(string(metrics), `recruitd_assessment_links_total{outcome="held"} 1`) {
-		t.Error(`/metrics lacks recruitd_assessment_links_total{outcome="held"} 1`)
+	if !strings.Contains(f.metrics(t), `recruitd_assessment_links_total{outcome="held"} 1`) {
+		t.Error(`metrics lack recruitd_assessment_links_total{outcome="held"} 1`)
 	}
 }

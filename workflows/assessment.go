@@ -9,17 +9,8 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/recruitd/recruitd/activities"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
-
-// AssessmentLinkWorkflowID names the delivery run of an application's assessment links: one
-// per application at a time.
-func AssessmentLinkWorkflowID(companySlug string, applicationID uuid.UUID) string {
-	return KindAssessmentLink + "/" + companySlug + "/" + applicationID.String()
-}
-
-// AssessmentLinkSignal tells a running delivery that a push changed the application's links. It
-// carries nothing: the run reads the current link from Postgres.
-const AssessmentLinkSignal = "assessment-link-pushed"
 
 // AssessmentLinkInput names the application whose current assessment link a run delivers.
 type AssessmentLinkInput struct {
@@ -43,7 +34,7 @@ const assessmentRounds = 100
 // the next run (the outbox reconciler or a later push starts one).
 func AssessmentLinkDelivery(ctx workflow.Context, in AssessmentLinkInput) (AssessmentLinkResult, error) {
 	var res AssessmentLinkResult
-	pushed := workflow.GetSignalChannel(ctx, AssessmentLinkSignal)
+	pushed := workflow.GetSignalChannel(ctx, kinds.AssessmentLink.Signal)
 	for round := 0; ; round++ {
 		for pushed.ReceiveAsync(nil) {
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 func assessmentResult(t *testing.T, e interface {
@@ -86,7 +87,7 @@ func TestAssessmentLinkLoopsOnSignalAndReplacement(t *testing.T) {
 	e.OnActivity(a.SendAssessmentLink, mock.Anything, mock.MatchedBy(func(in activities.SendAssessmentLinkInput) bool { return in.LinkID == third })).
 		Return(activities.SendAssessmentLinkResult{MessageID: uuid.New()}, nil)
 	// A push while the first link is being sent.
-	e.RegisterDelayedCallback(func() { e.SignalWorkflow(AssessmentLinkSignal, nil) }, 10*time.Second)
+	e.RegisterDelayedCallback(func() { e.SignalWorkflow(kinds.AssessmentLink.Signal, nil) }, 10*time.Second)
 	e.ExecuteWorkflow(AssessmentLinkDelivery, in)
 	if got := assessmentResult(t, e); got != (AssessmentLinkResult{Sent: 2, Skipped: 1}) {
 		t.Errorf("AssessmentLinkDelivery = %+v, want the first and third sent, the second skipped", got)

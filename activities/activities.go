@@ -11,6 +11,7 @@ import (
 	"github.com/recruitd/recruitd/internal/callbacks"
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/generate"
+	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 )
@@ -32,14 +33,12 @@ type Activities struct {
 	Sender *callbacks.Sender
 	// Metrics may be nil.
 	Metrics *Metrics
-	// Starts launches the runs the job import commits; ImportMetrics may be nil.
-	Starts        Starts
-	ImportMetrics *ImportMetrics
-	// HRSuite launches the runs an HR-suite delivery's ingest commits; HRSuiteMetrics may be nil.
-	HRSuite        HRSuiteStarts
+	// Launcher starts the runs an activity commits: the job import's 'New Job from ATS' runs, an
+	// HR-suite delivery's 'New Applications via Webhook' runs and a held assessment link's delivery.
+	Launcher *outbox.Launcher
+	// ImportMetrics and HRSuiteMetrics may be nil.
+	ImportMetrics  *ImportMetrics
 	HRSuiteMetrics *HRSuiteMetrics
-	// Assessment launches the delivery run of a held assessment link whose application appeared.
-	Assessment AssessmentStarts
 }
 
 // permanentIfMissing makes a missing row a non-retryable error: workflows start only after

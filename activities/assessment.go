@@ -15,6 +15,7 @@ import (
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // PlanAssessmentLinkInput names the application whose current link is due.
@@ -213,15 +214,6 @@ func assessmentMessage(ch models.MessageChannel, to string, cand *models.Candida
 	return m
 }
 
-// AssessmentStarts builds and launches the delivery run of an application's assessment link, for
-// a held link whose application appeared. internal/outbox provides it (activities cannot import
-// workflows).
-type AssessmentStarts interface {
-	AssessmentLink(slug string, companyID, applicationID uuid.UUID) models.WorkflowStart
-	// Launch starts committed starts; what it cannot start stays pending for the reconciler.
-	Launch(ctx context.Context, starts []models.WorkflowStart) error
-}
-
 // Outcomes of a look at a held link (CheckAssessmentHoldResult.Outcome).
 const (
 	HoldWaiting   = "waiting"   // the application is not there yet and the hold has not expired
@@ -287,7 +279,7 @@ func (a *Activities) CheckAssessmentHold(ctx context.Context, in CheckAssessment
 			"application_id", apps[0].ID, "candidate_id_given", h.CandidateRef != "", "job_id_given", h.JobRef != "")
 		return CheckAssessmentHoldResult{Outcome: HoldMismatch}, nil
 	}
-	if a.Assessment == nil {
+	if a.Launcher == nil {
 		return CheckAssessmentHoldResult{}, temporal.NewNonRetryableApplicationError("the worker has no start launcher for assessment links", ErrTypePermanent, nil)
 	}
 	co, err := a.Store.Company(ctx, in.CompanyID)
@@ -296,13 +288,13 @@ func (a *Activities) CheckAssessmentHold(ctx context.Context, in CheckAssessment
 	}
 	res, released, err := a.Store.ReleaseAssessmentHold(ctx, in.CompanyID, h.ID, h.ReceivedAt, store.AssessmentPush{
 		CompanyID: in.CompanyID, ApplicationID: app.ID, URL: h.URL, OrderID: deref(h.OrderID), ReceivedAt: h.ReceivedAt,
-		Start: a.Assessment.AssessmentLink(co.Slug, co.ID, app.ID),
+		Start: kinds.AssessmentLinkStart(co.Slug, co.ID, app.ID),
 	})
 	if err != nil || !released {
 		return CheckAssessmentHoldResult{Outcome: HoldWaiting}, err
 	}
 	if res.Start != nil {
-		if err := a.Assessment.Launch(ctx, []models.WorkflowStart{*res.Start}); err != nil {
+		if err := a.Launcher.LaunchMany(ctx, []models.WorkflowStart{*res.Start}); err != nil {
 			log.WarnContext(ctx, "held assessment link recorded; its delivery starts when Temporal is back (reconciler)", "err", err)
 		}
 	}

@@ -15,20 +15,8 @@ import (
 	"github.com/recruitd/recruitd/internal/hrsuite"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
-
-// KindNewApplication is the start-outbox kind of 'New Applications via Webhook' runs (the
-// workflows package names it; activities only need it to find pending ones).
-const KindNewApplication = "new-application"
-
-// HRSuiteStarts builds and launches the 'New Applications via Webhook' runs a delivery's ingest
-// commits. internal/outbox provides it (activities cannot import workflows).
-type HRSuiteStarts interface {
-	NewApplication(slug string, companyID, jobID, candidateID, applicationID uuid.UUID, interviewerID string) models.WorkflowStart
-	// Launch starts committed starts, a bounded number in flight, and marks them; what it
-	// cannot start stays pending for a repeat and the reconciler.
-	Launch(ctx context.Context, starts []models.WorkflowStart) error
-}
 
 // HRSuiteIngestInput names a stored delivery to (re)process. Replay marks a support replay (for
 // logs and metrics; the processing is the same).
@@ -59,7 +47,7 @@ const hrsuiteChunk = 500
 // and counts and invites nobody twice; the heartbeat only spares it the chunks already done.
 func (a *Activities) IngestHRSuiteDelivery(ctx context.Context, in HRSuiteIngestInput) (HRSuiteIngestResult, error) {
 	var res HRSuiteIngestResult
-	if a.HRSuite == nil {
+	if a.Launcher == nil {
 		return res, temporal.NewNonRetryableApplicationError("the worker has no start launcher for HR-suite applications", ErrTypePermanent, nil)
 	}
 	co, err := a.Store.Company(ctx, in.CompanyID)
@@ -101,7 +89,7 @@ func (a *Activities) IngestHRSuiteDelivery(ctx context.Context, in HRSuiteIngest
 	// (the reconciler too), so only a retry looks.
 	if activity.GetInfo(ctx).Attempt > 1 {
 		beat := func() { activity.RecordHeartbeat(ctx, done) }
-		if err := a.launchPending(ctx, co.ID, KindNewApplication, launchBatch, a.HRSuite.Launch, beat); err != nil {
+		if err := a.launchPending(ctx, co.ID, kinds.NewApplication, launchBatch, beat); err != nil {
 			log.WarnContext(ctx, "application runs not started; the reconciler starts them", "err", err)
 		}
 	}
@@ -125,7 +113,7 @@ func (a *Activities) IngestHRSuiteDelivery(ctx context.Context, in HRSuiteIngest
 		out, err := a.Store.IngestHRSuiteChunk(ctx, store.HRSuiteChunk{
 			Company: co, DeliveryID: d.ID, TriggerEnabled: enabled, Applications: part,
 			Start: func(jobID, candidateID, applicationID uuid.UUID, interviewerID string) models.WorkflowStart {
-				return a.HRSuite.NewApplication(co.Slug, co.ID, jobID, candidateID, applicationID, interviewerID)
+				return kinds.NewApplicationStart(co.Slug, co.ID, jobID, candidateID, applicationID, interviewerID)
 			},
 		})
 		if err != nil {
@@ -156,7 +144,7 @@ func (a *Activities) launchHeartbeating(ctx context.Context, starts []models.Wor
 	taken := 0
 	for i := 0; i < len(starts); i += launchBatch {
 		part := starts[i:min(len(starts), i+launchBatch)]
-		if err := a.HRSuite.Launch(ctx, part); err != nil {
+		if err := a.Launcher.LaunchMany(ctx, part); err != nil {
 			log.WarnContext(ctx, "application runs not started; the reconciler starts them", "err", err)
 		} else {
 			taken += len(part)
@@ -166,17 +154,16 @@ func (a *Activities) launchHeartbeating(ctx context.Context, starts []models.Wor
 	return taken
 }
 
-// launchPending launches the company's pending starts of kind, batch at a time, calling beat
+// launchPending launches the company's pending starts of k, batch at a time, calling beat
 // (when set) after each batch: however many a crashed attempt left and however slowly Temporal
 // answers, a heartbeating caller is not timed out. It stops at the first batch not taken.
-func (a *Activities) launchPending(ctx context.Context, companyID uuid.UUID, kind string, batch int,
-	launch func(context.Context, []models.WorkflowStart) error, beat func()) error {
+func (a *Activities) launchPending(ctx context.Context, companyID uuid.UUID, k kinds.Kind, batch int, beat func()) error {
 	for {
-		pending, err := a.Store.PendingCompanyStarts(ctx, companyID, kind, batch)
+		pending, err := a.Store.PendingCompanyStarts(ctx, companyID, k.Name, batch)
 		if err != nil || len(pending) == 0 {
 			return err
 		}
-		err = launch(ctx, pending)
+		err = a.Launcher.LaunchMany(ctx, pending)
 		if beat != nil {
 			beat()
 		}

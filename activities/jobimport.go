@@ -14,16 +14,8 @@ import (
 	"github.com/recruitd/recruitd/internal/aggregator"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
-
-// Starts builds and launches the workflow starts an activity commits: the 'New Job from ATS'
-// run of each imported job. internal/outbox provides it (activities cannot import workflows).
-type Starts interface {
-	NewJob(slug string, companyID, jobID uuid.UUID, atsJobID, interviewerID string) models.WorkflowStart
-	// Launch starts committed starts and marks them; what it cannot start stays pending for the
-	// next pass and the reconciler.
-	Launch(ctx context.Context, starts []models.WorkflowStart) error
-}
 
 // ImportInput asks for one pass of a company's job import; Full lists every job instead of
 // those changed since the stored cursor.
@@ -64,7 +56,7 @@ type importProgress struct {
 // jobs it did not see. Nothing is written to the HR suite.
 func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResult, error) {
 	var res ImportResult
-	if a.Starts == nil {
+	if a.Launcher == nil {
 		return res, temporal.NewNonRetryableApplicationError("the worker has no start launcher for imported jobs", ErrTypePermanent, nil)
 	}
 	co, err := a.Store.Company(ctx, in.CompanyID)
@@ -92,7 +84,7 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 		return a.importRefused(ctx, in.CompanyID, err)
 	}
 	// Starts a crashed attempt committed but did not launch.
-	if err := a.launchPending(ctx, co.ID, "new-job", 1000, a.Starts.Launch, nil); err != nil {
+	if err := a.launchPending(ctx, co.ID, kinds.NewJob, 1000, nil); err != nil {
 		return res, err
 	}
 
@@ -117,12 +109,12 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 		}
 		jobs, maxSeen := importedJobs(page.Jobs)
 		counts, starts, err := a.Store.UpsertImportedJobs(ctx, co, jobs, func(jobID uuid.UUID, extID, interviewerID string) models.WorkflowStart {
-			return a.Starts.NewJob(co.Slug, co.ID, jobID, extID, interviewerID)
+			return kinds.NewJobStart(co.Slug, co.ID, jobID, extID, interviewerID)
 		})
 		if err != nil {
 			return res, err
 		}
-		if err := a.Starts.Launch(ctx, starts); err != nil {
+		if err := a.Launcher.LaunchMany(ctx, starts); err != nil {
 			log.WarnContext(ctx, "new-job runs not started; the next pass or the reconciler starts them", "err", err)
 		}
 		p.Counts.Created += counts.Created
@@ -144,7 +136,7 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 		}
 	}
 	// Starts a page could not launch (Temporal slow or away) get one more try before the pass ends.
-	if err := a.launchPending(ctx, co.ID, "new-job", 1000, a.Starts.Launch, nil); err != nil {
+	if err := a.launchPending(ctx, co.ID, kinds.NewJob, 1000, nil); err != nil {
 		log.WarnContext(ctx, "new-job runs not started; the next pass or the reconciler starts them", "err", err)
 	}
 	var cursor *time.Time

@@ -70,7 +70,8 @@ func (s *server) aggregatorWebhook(c *gin.Context) {
 	}
 	if res.State == models.IntegrationConnected && (res.BecameConnected || ev.Type == aggregator.EventDataChanged && ev.Touches("ats_jobs")) {
 		sctx, cancel := context.WithTimeout(ctx, signalTimeout)
-		err := s.Launcher.Starter.SignalJobImport(sctx, co.Slug, co.ID)
+		start := workflows.JobImportStart(co.Slug, co.ID)
+		err := s.Launcher.Starter.Signal(sctx, &start)
 		cancel()
 		if err != nil {
 			s.Log.WarnContext(ctx, "job import not signalled; the aggregator redelivers", "company", co.Slug, "event_id", ev.ID, "err", err)

@@ -20,6 +20,7 @@ import (
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // AssessmentLinkResponse answers an accepted push, whether or not the application is managed.
@@ -225,7 +226,7 @@ func (s *server) pushAssessmentLink(c *gin.Context, m *assessmentMetrics) {
 	}
 	res, err := s.Store.PushAssessmentLink(ctx, store.AssessmentPush{
 		CompanyID: co.ID, ApplicationID: app.ID, URL: push.url, OrderID: push.orderID, ReceivedAt: received,
-		Start: workflows.AssessmentLinkStart(co.Slug, workflows.AssessmentLinkInput{CompanyID: co.ID, ApplicationID: app.ID}),
+		Start: kinds.AssessmentLinkStart(co.Slug, co.ID, app.ID),
 	})
 	if err != nil {
 		s.fail(c, fmt.Errorf("push assessment link: %w", err))

@@ -17,7 +17,7 @@ import (
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // managed creates a job and an ATS application with the external id ext for a candidate with
@@ -388,7 +388,7 @@ func TestAssessmentLinkCrashBeforeSignal(t *testing.T) {
 	push := func(u string) *store.PushResult {
 		res, err := f.st.PushAssessmentLink(t.Context(), store.AssessmentPush{
 			CompanyID: f.acme.ID, ApplicationID: app.ID, URL: u, ReceivedAt: time.Now().UTC(),
-			Start: workflows.AssessmentLinkStart(f.acme.Slug, workflows.AssessmentLinkInput{CompanyID: f.acme.ID, ApplicationID: app.ID}),
+			Start: kinds.AssessmentLinkStart(f.acme.Slug, f.acme.ID, app.ID),
 		})
 		if err != nil {
 			t.Fatal(err)

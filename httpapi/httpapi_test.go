@@ -38,7 +38,7 @@ import (
 	"github.com/recruitd/recruitd/internal/temporaltest"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
-	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // syncBuffer is an outbox destination the worker writes while the test reads.
@@ -169,7 +169,7 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		w := rtemporal.NewWorker(wc, cfg.TemporalTaskQueue, &activities.Activities{
 			Store: st, Log: log, Generator: generate.NewLocal(), Channels: router, AppURL: cfg.AppURL,
 			Box: sealed, Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets(), AllowHTTP: true}),
-			Starts: outbox.ImportStarts{L: f.launcher}, HRSuite: outbox.ImportStarts{L: f.launcher}, Assessment: outbox.ImportStarts{L: f.launcher},
+			Launcher: f.launcher,
 		}, time.Second)
 		if err := w.Start(); err != nil {
 			t.Fatal(err)
@@ -177,7 +177,7 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		t.Cleanup(w.Stop)
 		return w
 	}
-	f.launcher = &outbox.Launcher{Store: st, Starter: workflows.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
+	f.launcher = &outbox.Launcher{Store: st, Starter: kinds.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
 	f.worker = f.startWorker()
 	f.h = httpapi.NewServer(httpapi.Deps{
 		Log: slog.New(slog.DiscardHandler), Config: cfg, Store: st, Launcher: f.launcher,

@@ -17,7 +17,7 @@ import (
 	"github.com/recruitd/recruitd/internal/aggsim"
 	"github.com/recruitd/recruitd/internal/callbacks"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 const aggKey = "agg-sim-key"
@@ -103,7 +103,7 @@ func (f *aggFixture) awaitImported(t *testing.T, n int, within time.Duration) ti
 	for {
 		var imported, pending int64
 		f.st.DB().Raw(`SELECT count(*) FROM aggregator_jobs WHERE company_id = ?`, f.acme.ID).Scan(&imported)
-		f.st.DB().Raw(`SELECT count(*) FROM workflow_starts WHERE company_id = ? AND kind = ? AND started_at IS NULL`, f.acme.ID, workflows.KindNewJob).Scan(&pending)
+		f.st.DB().Raw(`SELECT count(*) FROM workflow_starts WHERE company_id = ? AND kind = ? AND started_at IS NULL`, f.acme.ID, kinds.NewJob.Name).Scan(&pending)
 		if int(imported) >= n && pending == 0 {
 			return time.Since(begin)
 		}
@@ -122,7 +122,7 @@ func (f *aggFixture) newJobRuns(t *testing.T) int {
 	var jobs, starts, distinct int64
 	f.st.DB().Raw(`SELECT count(*) FROM aggregator_jobs WHERE company_id = ?`, f.acme.ID).Scan(&jobs)
 	f.st.DB().Raw(`SELECT count(*), count(DISTINCT input->>'JobID') FROM workflow_starts WHERE company_id = ? AND kind = ? AND started_at IS NOT NULL`,
-		f.acme.ID, workflows.KindNewJob).Row().Scan(&starts, &distinct)
+		f.acme.ID, kinds.NewJob.Name).Row().Scan(&starts, &distinct)
 	if starts != jobs || distinct != jobs {
 		t.Fatalf("new-job starts = %d (%d distinct jobs), want one per imported job (%d)", starts, distinct, jobs)
 	}

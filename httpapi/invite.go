@@ -16,7 +16,7 @@ import (
 	"github.com/recruitd/recruitd/internal/phone"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // InviteCandidateRequest is the body of POST /v1/api/inviteCandidate.
@@ -162,7 +162,7 @@ func (s *server) inviteCandidate(c *gin.Context) {
 		return
 	}
 	sessionID := uuid.New()
-	start := workflows.InviteStart(co.Slug, job.InterviewerID, workflows.FlowInput{
+	start := kinds.InviteStart(co.Slug, job.InterviewerID, kinds.FlowInput{
 		CompanyID: co.ID, Trigger: models.TriggerManualInvite, JobID: job.ID, SessionID: sessionID,
 		Channels: inv.channels, MediumType: inv.medium,
 	})

@@ -24,7 +24,7 @@ import (
 	"github.com/recruitd/recruitd/migrations"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
-	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // outcome is one request of the outage test's load.
@@ -102,7 +102,7 @@ func TestTemporalOutage(t *testing.T) {
 		}
 		switch {
 		case o.status == http.StatusOK || o.status == http.StatusAccepted:
-		case o.status == http.StatusServiceUnavailable && o.kind == workflows.KindHRSuiteDelivery:
+		case o.status == http.StatusServiceUnavailable && o.kind == kinds.HRSuiteDelivery.Name:
 			t.Errorf("HR-suite delivery %s (%s) answered 503 %s; a stored delivery does not need Temporal", o.key, o.phase, o.code)
 		case o.status == http.StatusServiceUnavailable:
 			if o.code != "TEMPORARILY_UNAVAILABLE" || o.retryAfter == "" {
@@ -159,7 +159,7 @@ func TestTemporalOutage(t *testing.T) {
 	// Exactly one callback per accepted applicant, none for the refused attempts.
 	applicants := map[string]bool{}
 	for _, o := range results {
-		if o.kind == workflows.KindPartnerApplication {
+		if o.kind == kinds.PartnerApplication.Name {
 			applicants[o.key] = true
 		}
 	}
@@ -172,7 +172,7 @@ func TestTemporalOutage(t *testing.T) {
 }
 
 // outageKinds are the write endpoints of the outage load, by the workflow kind each starts.
-var outageKinds = []string{workflows.KindJobGeneration, workflows.KindInvite, workflows.KindPartnerApplication, workflows.KindHRSuiteDelivery, workflows.KindAssessmentLink}
+var outageKinds = []string{kinds.JobGeneration.Name, kinds.Invite.Name, kinds.PartnerApplication.Name, kinds.HRSuiteDelivery.Name, kinds.AssessmentLink.Name}
 
 // outageLoad sends 5 requests/s, createJob, inviteCandidate, partner submissions, HR-suite
 // deliveries and assessment-link pushes in turn, and keeps every answer.
@@ -251,22 +251,22 @@ func (f *partnerFixture) outageSend(t *testing.T, kind string, n int, key string
 	begin := time.Now()
 	var resp *http.Response
 	switch kind {
-	case workflows.KindJobGeneration:
+	case kinds.JobGeneration.Name:
 		if key == "" {
 			key = fmt.Sprintf("outage-%d", n)
 		}
 		resp = f.send(t, http.MethodPost, "/v1/api/createJob", f.acmeKey, map[string]any{"externalJobId": key, "jobDescription": "We are hiring a Registered Nurse. Requirements: RN license."})
-	case workflows.KindInvite:
+	case kinds.Invite.Name:
 		if key == "" {
 			key = fmt.Sprintf("cand%d@example.com", n)
 		}
 		resp = f.send(t, http.MethodPost, "/v1/api/inviteCandidate", f.acmeKey, map[string]any{"interviewerId": "acme-" + simJob, "candidate": map[string]any{"firstName": "Load", "email": key}})
-	case workflows.KindAssessmentLink:
+	case kinds.AssessmentLink.Name:
 		if key == "" {
 			key = fmt.Sprintf("AL-%d", n)
 		}
 		resp = f.send(t, http.MethodPost, "/v2/api/assessment-links", f.acmeKey, map[string]any{"applicationId": key, "assessmentUrl": "https://assess.example.com/t/" + key})
-	case workflows.KindHRSuiteDelivery:
+	case kinds.HRSuiteDelivery.Name:
 		if key == "" {
 			key = fmt.Sprintf("OUT-%d", n)
 		}
@@ -289,18 +289,18 @@ func (f *partnerFixture) outageSend(t *testing.T, kind string, n int, key string
 	id := ""
 	if resp.StatusCode/100 == 2 {
 		switch kind {
-		case workflows.KindJobGeneration:
-			id = workflows.JobGenerationWorkflowID(f.acme.Slug, key)
-		case workflows.KindInvite:
+		case kinds.JobGeneration.Name:
+			id = kinds.JobGeneration.ID(f.acme.Slug, key)
+		case kinds.Invite.Name:
 			id = "invite/" + f.acme.Slug + "/" + body.SessionID
-		case workflows.KindHRSuiteDelivery:
-			id = workflows.HRSuiteDeliveryWorkflowID(f.acme.Slug, body.DeliveryID)
-		case workflows.KindAssessmentLink:
+		case kinds.HRSuiteDelivery.Name:
+			id = kinds.HRSuiteDelivery.ID(f.acme.Slug, body.DeliveryID.String())
+		case kinds.AssessmentLink.Name:
 			if apps, err := f.st.ApplicationsByExternalID(t.Context(), f.acme.ID, key); err == nil && len(apps) == 1 {
-				id = workflows.AssessmentLinkWorkflowID(f.acme.Slug, apps[0].ID)
+				id = kinds.AssessmentLink.ID(f.acme.Slug, apps[0].ID.String())
 			}
 		default:
-			id = workflows.PartnerApplicationWorkflowID(f.acme.Slug, key)
+			id = kinds.PartnerApplication.ID(f.acme.Slug, key)
 		}
 	}
 	return key, resp.StatusCode, body.Code, resp.Header.Get("Retry-After"), took, id
@@ -361,7 +361,7 @@ func TestPostgresOutage(t *testing.T) {
 		switch o.status {
 		case http.StatusOK, http.StatusAccepted:
 			ok[o.kind]++
-			if o.kind == workflows.KindPartnerApplication {
+			if o.kind == kinds.PartnerApplication.Name {
 				applicants[o.key] = true
 			}
 			if _, err := f.tc.DescribeWorkflowExecution(ctx, o.workflowID, ""); err != nil {
@@ -384,19 +384,19 @@ func TestPostgresOutage(t *testing.T) {
 	f.st.DB().Raw(`SELECT count(*) FROM interview_sessions s JOIN candidates c ON c.company_id = s.company_id AND c.id = s.candidate_id
 		WHERE s.company_id = ? AND c.email LIKE 'cand%@example.com'`, f.acme.ID).Scan(&sessions)
 	f.st.DB().Raw(`SELECT count(*) FROM partner_applications WHERE company_id = ?`, f.acme.ID).Scan(&apps)
-	if int(jobs) != ok[workflows.KindJobGeneration] || int(sessions) != ok[workflows.KindInvite] || int(apps) != len(applicants) {
+	if int(jobs) != ok[kinds.JobGeneration.Name] || int(sessions) != ok[kinds.Invite.Name] || int(apps) != len(applicants) {
 		t.Errorf("rows: %d jobs, %d invitations, %d applications; 2xx answers: %d, %d, %d applicants: want equal",
-			jobs, sessions, apps, ok[workflows.KindJobGeneration], ok[workflows.KindInvite], len(applicants))
+			jobs, sessions, apps, ok[kinds.JobGeneration.Name], ok[kinds.Invite.Name], len(applicants))
 	}
 	var links int64
 	f.st.DB().Model(&models.AssessmentLink{}).Where("company_id = ?", f.acme.ID).Count(&links)
-	if int(links) != ok[workflows.KindAssessmentLink] {
-		t.Errorf("%d assessment links stored, %d pushes answered 200: want equal", links, ok[workflows.KindAssessmentLink])
+	if int(links) != ok[kinds.AssessmentLink.Name] {
+		t.Errorf("%d assessment links stored, %d pushes answered 200: want equal", links, ok[kinds.AssessmentLink.Name])
 	}
 	var deliveries int64
 	f.st.DB().Model(&models.HRSuiteDelivery{}).Where("company_id = ?", f.acme.ID).Count(&deliveries)
-	if int(deliveries) != ok[workflows.KindHRSuiteDelivery] {
-		t.Errorf("%d HR-suite deliveries stored, %d answered 200: want equal", deliveries, ok[workflows.KindHRSuiteDelivery])
+	if int(deliveries) != ok[kinds.HRSuiteDelivery.Name] {
+		t.Errorf("%d HR-suite deliveries stored, %d answered 200: want equal", deliveries, ok[kinds.HRSuiteDelivery.Name])
 	}
 }
 

@@ -20,7 +20,7 @@ import (
 	"github.com/recruitd/recruitd/internal/atssim"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // Marker values: personal data that must never reach Temporal. Each is distinctive enough that
@@ -43,15 +43,15 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 	f.sim.Set(atssim.Record{ATSType: models.ATSTypeA, ApplicantID: 1099, JobID: 5001, CandidateID: 7099,
 		FirstName: "Zqxfirstmarker", LastName: "Zqxlastmarker", Email: "zqx.marker@example.com", Phone: "+1 (415) 555-0199"})
 
-	kinds := []struct {
+	cases := []struct {
 		kind string
 		run  func(t *testing.T)
 	}{
-		{workflows.KindJobGeneration, func(t *testing.T) {
+		{kinds.JobGeneration.Name, func(t *testing.T) {
 			job := f.createJob(t, f.acmeKey, map[string]any{"externalJobId": "pii-1", "jobDescription": "We are hiring a Registered Nurse. Requirements: RN license."})
 			f.awaitGenerated(t, f.acmeKey, job.Payload)
 		}},
-		{workflows.KindInvite, func(t *testing.T) {
+		{kinds.Invite.Name, func(t *testing.T) {
 			resp := f.send(t, http.MethodPost, "/v1/api/inviteCandidate", f.acmeKey, map[string]any{
 				"interviewerId": "acme-" + simJob,
 				"candidate":     map[string]any{"firstName": "Vwjfirstmarker", "lastName": "Vwjlastmarker", "email": "vwj.marker@example.com", "phone": "+14155550188"},
@@ -61,7 +61,7 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 			}
 			awaitText(t, f.outbox, "vwj.marker@example.com")
 		}},
-		{workflows.KindPartnerApplication, func(t *testing.T) {
+		{kinds.PartnerApplication.Name, func(t *testing.T) {
 			if status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1099","atsJobId":"5001"}`); status != http.StatusAccepted {
 				t.Fatalf("submit = %d %v", status, body)
 			}
@@ -69,7 +69,7 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 				t.Fatalf("callback = %+v, want invited with a link", got[0])
 			}
 		}},
-		{workflows.KindCallback, func(t *testing.T) {
+		{kinds.Callback.Name, func(t *testing.T) {
 			// A repeat after settlement replays the terminal callback, link included.
 			if status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1099"}`); status != http.StatusAccepted {
 				t.Fatalf("repeat = %d %v", status, body)
@@ -78,7 +78,7 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 				t.Fatalf("replay = %+v, want a replay with the link", got[1])
 			}
 		}},
-		{workflows.KindAssessmentLink, func(t *testing.T) {
+		{kinds.AssessmentLink.Name, func(t *testing.T) {
 			// The invited candidate's application gets an ATS id, then a link for it.
 			var app models.Application
 			if err := f.st.DB().Joins("JOIN candidates c ON c.id = applications.candidate_id").
@@ -96,7 +96,7 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 			}
 			awaitText(t, f.outbox, assessmentMarker)
 		}},
-		{workflows.KindAssessmentLinkHold, func(t *testing.T) {
+		{kinds.AssessmentLinkHold.Name, func(t *testing.T) {
 			// A link for an application not there yet is held; the application appears.
 			held := "https://assess.example.com/t/" + assessmentMarker + "-held"
 			resp := f.send(t, http.MethodPost, "/v2/api/assessment-links", f.acmeKey, map[string]any{"applicationId": "AD-4412", "assessmentUrl": held})
@@ -118,11 +118,11 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 	// The HR suite's job carries the markers in its description: ATS payloads stay in Postgres.
 	var agg *aggFixture
 	var hrsuiteDelivery uuid.UUID
-	kinds = append(kinds, []struct {
+	cases = append(cases, []struct {
 		kind string
 		run  func(t *testing.T)
 	}{
-		{workflows.KindJobImport, func(t *testing.T) {
+		{kinds.JobImport.Name, func(t *testing.T) {
 			agg = newAggFixture(t, f.fixture, aggsim.Job{RemoteID: "PII-1", Name: "Registered Nurse",
 				Description: "Questions to Zqxfirstmarker Zqxlastmarker, zqx.marker@example.com, +1 (415) 555-0199."})
 			id := agg.connect(t)
@@ -131,7 +131,7 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 			}
 			agg.awaitImported(t, 1, 30*time.Second)
 		}},
-		{workflows.KindNewJob, func(t *testing.T) {
+		{kinds.NewJob.Name, func(t *testing.T) {
 			if agg == nil {
 				t.Fatal("the job-import row did not run")
 			}
@@ -140,7 +140,7 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 			}
 		}},
 		// An HR-suite delivery carries names, e-mails and phones in its rows.
-		{workflows.KindHRSuiteDelivery, func(t *testing.T) {
+		{kinds.HRSuiteDelivery.Name, func(t *testing.T) {
 			f.fixture.hrsuiteAccount(t, f.acme, true)
 			f.fixture.job(t, f.acme, "REQ-PII")
 			marked := func(app, job, contact, kind string) map[string]any {
@@ -160,10 +160,10 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 				t.Fatalf("outcomes = %v", got)
 			}
 		}},
-		{workflows.KindNewApplication, func(t *testing.T) {
+		{kinds.NewApplication.Name, func(t *testing.T) {
 			f.awaitInvited(t, f.acme, "APP-PII-1")
 		}},
-		{workflows.KindHRSuiteReplay, func(t *testing.T) {
+		{kinds.HRSuiteReplay.Name, func(t *testing.T) {
 			f.fixture.job(t, f.acme, "REQ-PII-LATER")
 			token := f.supportToken(t)
 			out := f.supportCall(t, token, http.MethodPost, "/v1/support/hrsuite/replays", map[string]any{"deliveryId": hrsuiteDelivery.String()}, http.StatusAccepted)
@@ -171,8 +171,8 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 			f.awaitInvited(t, f.acme, "APP-PII-1", "APP-PII-2")
 		}},
 	}...)
-	for _, k := range workflows.Kinds() {
-		if !slices.ContainsFunc(kinds, func(c struct {
+	for _, k := range kinds.Names() {
+		if !slices.ContainsFunc(cases, func(c struct {
 			kind string
 			run  func(t *testing.T)
 		}) bool {
@@ -181,7 +181,7 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 			t.Errorf("workflow kind %q has no row in this test's table: add one that runs it with marker values", k)
 		}
 	}
-	for _, k := range kinds {
+	for _, k := range cases {
 		t.Run(k.kind, k.run)
 	}
 	if t.Failed() {
@@ -195,13 +195,13 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 	needles := append(slices.Clone(personalMarkers), tokens...)
 	needles = append(needles, assessmentMarker)
 
-	execs := listWorkflows(t, f.tc, fmt.Sprintf("TaskQueue = %q", f.queue), len(kinds))
-	bySlug := listWorkflows(t, f.tc, fmt.Sprintf("CompanySlug = %q", f.acme.Slug), len(kinds))
+	execs := listWorkflows(t, f.tc, fmt.Sprintf("TaskQueue = %q", f.queue), len(cases))
+	bySlug := listWorkflows(t, f.tc, fmt.Sprintf("CompanySlug = %q", f.acme.Slug), len(cases))
 	seen := map[string]bool{}
 	for _, e := range bySlug {
 		seen[strings.SplitN(e.GetExecution().GetWorkflowId(), "/", 2)[0]] = true
 	}
-	for _, k := range kinds {
+	for _, k := range cases {
 		if !seen[k.kind] {
 			t.Errorf("no %s workflow listed by CompanySlug = %q (listed %d)", k.kind, f.acme.Slug, len(bySlug))
 		}

@@ -5,24 +5,19 @@ import (
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/workflows"
 )
 
 // Register registers every workflow and activity on r. It is the only place that does, so a
-// worker in production, in `recruitd dev` and in tests runs the same code.
+// worker in production, in `recruitd dev` and in tests runs the same code. The workflows are
+// workflows.Functions, each under its type name, which is what a kind's Workflow names.
 func Register(r worker.Registry, acts *activities.Activities) {
-	r.RegisterWorkflow(workflows.Ping)
-	r.RegisterWorkflow(workflows.JobGeneration)
-	r.RegisterWorkflow(workflows.CustomerFlow)
-	r.RegisterWorkflow(workflows.PartnerApplication)
-	r.RegisterWorkflow(workflows.DeliverCallback)
-	r.RegisterWorkflow(workflows.JobImport)
-	r.RegisterWorkflow(workflows.AssessmentLinkDelivery)
-	r.RegisterWorkflow(workflows.AssessmentLinkHold)
-	r.RegisterWorkflow(workflows.HRSuiteDelivery)
-	r.RegisterWorkflow(workflows.HRSuiteReplay)
+	for name, fn := range workflows.Functions() {
+		r.RegisterWorkflowWithOptions(fn, workflow.RegisterOptions{Name: name})
+	}
 	r.RegisterActivity(acts)
 }
 

@@ -9,23 +9,8 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/recruitd/recruitd/activities"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
-
-// AssessmentLinkWorkflowID names the delivery run of an application's assessment links: one
-// per application at a time.
-func AssessmentLinkWorkflowID(companySlug string, applicationID uuid.UUID) string {
-	return KindAssessmentLink + "/" + companySlug + "/" + applicationID.String()
-}
-
-// AssessmentLinkSignal tells a running delivery that a push changed the application's links. It
-// carries nothing: the run reads the current link from Postgres.
-const AssessmentLinkSignal = "assessment-link-pushed"
-
-// AssessmentLinkInput names the application whose current assessment link a run delivers.
-type AssessmentLinkInput struct {
-	CompanyID     uuid.UUID
-	ApplicationID uuid.UUID
-}
 
 // AssessmentLinkResult counts what a run did: links sent, links replaced before they went out,
 // links no channel delivered.
@@ -41,9 +26,9 @@ const assessmentRounds = 100
 // has not been sent, then ends, unless a push signalled meanwhile: then it looks again. Every
 // round reads Postgres, so a signal is only a nudge; a push whose signal was lost is picked up by
 // the next run (the outbox reconciler or a later push starts one).
-func AssessmentLinkDelivery(ctx workflow.Context, in AssessmentLinkInput) (AssessmentLinkResult, error) {
+func AssessmentLinkDelivery(ctx workflow.Context, in kinds.AssessmentLinkInput) (AssessmentLinkResult, error) {
 	var res AssessmentLinkResult
-	pushed := workflow.GetSignalChannel(ctx, AssessmentLinkSignal)
+	pushed := workflow.GetSignalChannel(ctx, kinds.AssessmentLink.Signal)
 	for round := 0; ; round++ {
 		for pushed.ReceiveAsync(nil) {
 		}
@@ -64,7 +49,7 @@ func AssessmentLinkDelivery(ctx workflow.Context, in AssessmentLinkInput) (Asses
 
 // deliverAssessmentLink sends the current link through the channels the plan gives, in order;
 // again is true when the link was replaced before it went out (the newer one is due).
-func deliverAssessmentLink(ctx workflow.Context, in AssessmentLinkInput, res *AssessmentLinkResult) (again bool, err error) {
+func deliverAssessmentLink(ctx workflow.Context, in kinds.AssessmentLinkInput, res *AssessmentLinkResult) (again bool, err error) {
 	var a *activities.Activities
 	var plan activities.AssessmentPlan
 	if err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.PlanAssessmentLink, activities.PlanAssessmentLinkInput{
@@ -109,15 +94,6 @@ func deliverAssessmentLink(ctx workflow.Context, in AssessmentLinkInput, res *As
 	}).Get(ctx, nil)
 }
 
-// AssessmentLinkHoldWorkflowID names the run of a held assessment link: one per hold.
-func AssessmentLinkHoldWorkflowID(companySlug string, holdID uuid.UUID) string {
-	return KindAssessmentLinkHold + "/" + companySlug + "/" + holdID.String()
-}
-
-// AssessmentLinkHoldSignal tells a hold's run that a push renewed the hold: look now. It carries
-// nothing; the run reads the hold from Postgres.
-const AssessmentLinkHoldSignal = "assessment-link-hold-renewed"
-
 // AssessmentLinkHoldInput names a held link.
 type AssessmentLinkHoldInput struct {
 	CompanyID uuid.UUID
@@ -148,7 +124,7 @@ const (
 // (activities.CheckAssessmentHold decides, by the run's clock). The history holds ids only.
 func AssessmentLinkHold(ctx workflow.Context, in AssessmentLinkHoldInput) (AssessmentLinkHoldResult, error) {
 	var a *activities.Activities
-	renewed := workflow.GetSignalChannel(ctx, AssessmentLinkHoldSignal)
+	renewed := workflow.GetSignalChannel(ctx, kinds.AssessmentLinkHold.Signal)
 	delay := holdFirstDelay
 	for checks := 1; ; checks++ {
 		for renewed.ReceiveAsync(nil) {

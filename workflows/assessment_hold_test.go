@@ -3,35 +3,32 @@ package workflows
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/recruitd/recruitd/activities"
+	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
-// recordedStarts is an activities.AssessmentStarts that records what it is asked to launch.
-type recordedStarts struct {
-	mu     sync.Mutex
-	starts []models.WorkflowStart
-}
-
-func (r *recordedStarts) AssessmentLink(slug string, companyID, applicationID uuid.UUID) models.WorkflowStart {
-	return AssessmentLinkStart(slug, AssessmentLinkInput{CompanyID: companyID, ApplicationID: applicationID})
-}
-
-func (r *recordedStarts) Launch(_ context.Context, starts []models.WorkflowStart) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.starts = append(r.starts, starts...)
-	return nil
+// awayLauncher is a launcher whose Temporal is away (nothing listens on its port): the delivery
+// start a hold's release commits stays pending in the outbox, where the tests read it.
+func awayLauncher(t *testing.T, st *store.Store) *outbox.Launcher {
+	t.Helper()
+	c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: tlog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return &outbox.Launcher{Store: st, Starter: kinds.Starter{Client: c, TaskQueue: "nowhere"}, Log: slog.New(slog.DiscardHandler), Timeout: 100 * time.Millisecond}
 }
 
 // holdFixture is a company with a job on real Postgres and a time-skipping test environment
@@ -40,7 +37,7 @@ type holdFixture struct {
 	st       *store.Store
 	co       *models.Company
 	job      *models.Job
-	launched *recordedStarts
+	launcher *outbox.Launcher
 }
 
 func newHoldFixture(t *testing.T) *holdFixture {
@@ -57,7 +54,7 @@ func newHoldFixture(t *testing.T) *holdFixture {
 	if err := st.DB().Create(job).Error; err != nil {
 		t.Fatal(err)
 	}
-	return &holdFixture{st: st, co: co, job: job, launched: &recordedStarts{}}
+	return &holdFixture{st: st, co: co, job: job, launcher: awayLauncher(t, st)}
 }
 
 // env is a time-skipping environment running the real activities on the fixture's database.
@@ -67,8 +64,19 @@ func (f *holdFixture) env(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.DiscardHandler)))
 	e := s.NewTestWorkflowEnvironment()
 	e.RegisterWorkflow(AssessmentLinkHold)
-	e.RegisterActivity(&activities.Activities{Store: f.st, Log: slog.New(slog.DiscardHandler), Assessment: f.launched})
+	e.RegisterActivity(&activities.Activities{Store: f.st, Log: slog.New(slog.DiscardHandler), Launcher: f.launcher})
 	return e
+}
+
+// deliveryStarts lists the workflow IDs of the company's assessment-link delivery starts.
+func (f *holdFixture) deliveryStarts(t *testing.T) []string {
+	t.Helper()
+	var ids []string
+	if err := f.st.DB().Model(&models.WorkflowStart{}).Where("company_id = ? AND kind = ?", f.co.ID, kinds.AssessmentLink.Name).
+		Order("created_at").Pluck("workflow_id", &ids).Error; err != nil {
+		t.Fatal(err)
+	}
+	return ids
 }
 
 // hold does what the push of a link for an unmanaged application id does: the hold, its start.
@@ -137,7 +145,7 @@ func TestAssessmentLinkHoldExpires(t *testing.T) {
 	h = f.hold(t, "AD-2", "https://assess.example.com/t/first", began)
 	e.RegisterDelayedCallback(func() {
 		f.hold(t, "AD-2", "https://assess.example.com/t/second", e.Now().Truncate(time.Microsecond))
-		e.SignalWorkflow(AssessmentLinkHoldSignal, nil)
+		e.SignalWorkflow(kinds.AssessmentLinkHold.Signal, nil)
 	}, 10*time.Minute)
 	e.ExecuteWorkflow(AssessmentLinkHold, AssessmentLinkHoldInput{CompanyID: f.co.ID, HoldID: h.ID})
 	if res := holdResult(t, e); res.Outcome != activities.HoldExpired {
@@ -146,10 +154,8 @@ func TestAssessmentLinkHoldExpires(t *testing.T) {
 	if held := e.Now().Sub(began); held < 25*time.Minute || held > 25*time.Minute+holdMaxDelay {
 		t.Errorf("renewed hold held for %s, want 25 minutes", held)
 	}
-	f.launched.mu.Lock()
-	defer f.launched.mu.Unlock()
-	if len(f.launched.starts) != 0 {
-		t.Errorf("launched %d deliveries for applications that never appeared", len(f.launched.starts))
+	if ids := f.deliveryStarts(t); len(ids) != 0 {
+		t.Errorf("delivery starts %v for applications that never appeared", ids)
 	}
 }
 
@@ -182,11 +188,9 @@ func TestAssessmentLinkHoldDeliversWhenTheApplicationAppears(t *testing.T) {
 	if err != nil || len(links) != 1 || links[0].URL != "https://assess.example.com/t/late" || !links[0].ReceivedAt.Equal(received) || !links[0].Pending() {
 		t.Fatalf("links = %+v, %v; want the held link, received when pushed, waiting to be sent", links, err)
 	}
-	f.launched.mu.Lock()
-	if len(f.launched.starts) != 1 || f.launched.starts[0].WorkflowID != AssessmentLinkWorkflowID(f.co.Slug, app.ID) {
-		t.Errorf("launched %+v, want the application's delivery run", f.launched.starts)
+	if ids, want := f.deliveryStarts(t), kinds.AssessmentLink.ID(f.co.Slug, app.ID.String()); len(ids) != 1 || ids[0] != want {
+		t.Errorf("delivery starts %v, want the application's delivery run %s", ids, want)
 	}
-	f.launched.mu.Unlock()
 	if n := f.holds(t); n != 0 {
 		t.Errorf("%d holds left, want 0", n)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 func assessmentResult(t *testing.T, e interface {
@@ -36,7 +37,7 @@ func assessmentResult(t *testing.T, e interface {
 // back to the next; when every channel fails the link is marked failed.
 func TestAssessmentLinkFallsBackAndFails(t *testing.T) {
 	var a *activities.Activities
-	in := AssessmentLinkInput{CompanyID: company, ApplicationID: uuid.New()}
+	in := kinds.AssessmentLinkInput{CompanyID: company, ApplicationID: uuid.New()}
 	link := uuid.New()
 	plan := activities.AssessmentPlan{LinkID: link, Channels: []models.MessageChannel{models.MessageChannelSMS, models.MessageChannelEmail}}
 
@@ -68,7 +69,7 @@ func TestAssessmentLinkFallsBackAndFails(t *testing.T) {
 // the run look again; a link replaced before it went out is skipped and the newer one planned.
 func TestAssessmentLinkLoopsOnSignalAndReplacement(t *testing.T) {
 	var a *activities.Activities
-	in := AssessmentLinkInput{CompanyID: company, ApplicationID: uuid.New()}
+	in := kinds.AssessmentLinkInput{CompanyID: company, ApplicationID: uuid.New()}
 	first, second, third := uuid.New(), uuid.New(), uuid.New()
 	email := []models.MessageChannel{models.MessageChannelEmail}
 
@@ -86,7 +87,7 @@ func TestAssessmentLinkLoopsOnSignalAndReplacement(t *testing.T) {
 	e.OnActivity(a.SendAssessmentLink, mock.Anything, mock.MatchedBy(func(in activities.SendAssessmentLinkInput) bool { return in.LinkID == third })).
 		Return(activities.SendAssessmentLinkResult{MessageID: uuid.New()}, nil)
 	// A push while the first link is being sent.
-	e.RegisterDelayedCallback(func() { e.SignalWorkflow(AssessmentLinkSignal, nil) }, 10*time.Second)
+	e.RegisterDelayedCallback(func() { e.SignalWorkflow(kinds.AssessmentLink.Signal, nil) }, 10*time.Second)
 	e.ExecuteWorkflow(AssessmentLinkDelivery, in)
 	if got := assessmentResult(t, e); got != (AssessmentLinkResult{Sent: 2, Skipped: 1}) {
 		t.Errorf("AssessmentLinkDelivery = %+v, want the first and third sent, the second skipped", got)

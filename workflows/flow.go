@@ -13,34 +13,15 @@ import (
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/internal/flow"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
-
-// InviteWorkflowID names the run that delivers a manual invitation.
-func InviteWorkflowID(companySlug string, sessionID uuid.UUID) string {
-	return "invite/" + companySlug + "/" + sessionID.String()
-}
 
 // SessionCompletedSignal tells a run waiting in wait_for_session that its session is completed.
 const SessionCompletedSignal = "session-completed"
 
-// FlowInput starts a customer workflow run: the trigger and the ids it concerns (uuid.Nil when
-// the trigger has none; a run with a session finds its candidate and application through it).
-// Channels and MediumType, when set, override those of invite steps (a manual invite names its
-// own).
-type FlowInput struct {
-	CompanyID     uuid.UUID
-	Trigger       models.WorkflowTrigger
-	JobID         uuid.UUID
-	CandidateID   uuid.UUID
-	ApplicationID uuid.UUID
-	SessionID     uuid.UUID
-	Channels      []models.MessageChannel
-	MediumType    models.MediumType
-}
-
 // CustomerFlow runs the company's definition for the trigger (the platform default when the
 // company has none) with flow.Run; every side effect is an activity.
-func CustomerFlow(ctx workflow.Context, in FlowInput) (flow.Outcome, error) {
+func CustomerFlow(ctx workflow.Context, in kinds.FlowInput) (flow.Outcome, error) {
 	var a *activities.Activities
 	var fc activities.FlowContext
 	err := workflow.ExecuteActivity(shortActivity(ctx), a.LoadFlow, activities.LoadFlowInput{
@@ -88,7 +69,7 @@ func shortActivity(ctx workflow.Context) workflow.Context {
 // partner-application runs, whose callbacks go through its one guarded terminal path.
 type executor struct {
 	ctx     workflow.Context
-	in      FlowInput
+	in      kinds.FlowInput
 	session uuid.UUID
 	partner *terminal
 }

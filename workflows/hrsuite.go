@@ -9,23 +9,8 @@ import (
 
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
-
-// HRSuiteDeliveryWorkflowID names the ingest of one stored HR-suite delivery.
-func HRSuiteDeliveryWorkflowID(companySlug string, deliveryID uuid.UUID) string {
-	return "hrsuite-delivery/" + companySlug + "/" + deliveryID.String()
-}
-
-// HRSuiteReplayWorkflowID names a support replay's run over one company's deliveries.
-func HRSuiteReplayWorkflowID(companySlug string, replayID uuid.UUID) string {
-	return "hrsuite-replay/" + companySlug + "/" + replayID.String()
-}
-
-// NewApplicationWorkflowID names the 'New Applications via Webhook' run of an application: one
-// per application, for ever (the start outbox's workflow_id is unique).
-func NewApplicationWorkflowID(companySlug string, applicationID uuid.UUID) string {
-	return "new-application/" + companySlug + "/" + applicationID.String()
-}
 
 // HRSuiteDeliveryInput names a stored delivery.
 type HRSuiteDeliveryInput struct {
@@ -41,21 +26,12 @@ type HRSuiteReplayInput struct {
 
 // HRSuiteDeliveryStart is the ingest of a delivery just stored.
 func HRSuiteDeliveryStart(slug string, in HRSuiteDeliveryInput) models.WorkflowStart {
-	return newStart(KindHRSuiteDelivery, in.CompanyID, slug, HRSuiteDeliveryWorkflowID(slug, in.DeliveryID), in, nil)
+	return kinds.HRSuiteDelivery.Start(in.CompanyID, slug, in.DeliveryID.String(), in)
 }
 
 // HRSuiteReplayStart is a replay's run over one company's deliveries.
 func HRSuiteReplayStart(slug string, in HRSuiteReplayInput) models.WorkflowStart {
-	return newStart(KindHRSuiteReplay, in.CompanyID, slug, HRSuiteReplayWorkflowID(slug, in.ReplayID), in, nil)
-}
-
-// NewApplicationStart is the 'New Applications via Webhook' run of an application an HR-suite
-// delivery created.
-func NewApplicationStart(slug string, companyID, jobID, candidateID, applicationID uuid.UUID, interviewerID string) models.WorkflowStart {
-	in := FlowInput{CompanyID: companyID, Trigger: models.TriggerNewApplicationWebhook, JobID: jobID, CandidateID: candidateID, ApplicationID: applicationID}
-	return newStart(KindNewApplication, companyID, slug, NewApplicationWorkflowID(slug, applicationID), in, map[string]string{
-		InterviewerIDKey.GetName(): interviewerID, TriggerKey.GetName(): string(models.TriggerNewApplicationWebhook),
-	})
+	return kinds.HRSuiteReplay.Start(in.CompanyID, slug, in.ReplayID.String(), in)
 }
 
 // ingestOptions: a delivery's ingest heartbeats after every chunk and launch batch, so a worker

@@ -8,21 +8,8 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/recruitd/recruitd/activities"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
-
-// JobImportSignal tells a company's import that the aggregator reported changed jobs. It carries
-// nothing: the request is recorded in Postgres (aggregator_integrations.import_requested_at)
-// before the signal is sent, so a lost signal loses no work.
-const JobImportSignal = "data-changed"
-
-// JobImportWorkflowID names a company's job import, one per company.
-func JobImportWorkflowID(companySlug string) string { return "job-import/" + companySlug }
-
-// NewJobWorkflowID names the 'New Job from ATS' run of an imported job: one per company and ATS
-// job, for ever (the start outbox's workflow_id is unique).
-func NewJobWorkflowID(companySlug, atsJobID string) string {
-	return "new-job/" + companySlug + "/" + atsJobID
-}
 
 // Default cadence of JobImport.
 const (
@@ -59,7 +46,7 @@ func JobImport(ctx workflow.Context, in JobImportInput) error {
 			MaximumAttempts: 10, NonRetryableErrorTypes: []string{activities.ErrTypePermanent},
 		},
 	})
-	signals := workflow.GetSignalChannel(ctx, JobImportSignal)
+	signals := workflow.GetSignalChannel(ctx, kinds.JobImport.Signal)
 	full := in.Full
 	lastFull := workflow.Now(ctx)
 	for range passesPerRun {
@@ -108,7 +95,7 @@ func JobImport(ctx workflow.Context, in JobImportInput) error {
 // setImportState records the import's state for filtering in the Temporal UI; failing to record
 // it must not fail the run.
 func setImportState(ctx workflow.Context, state string) {
-	if err := workflow.UpsertTypedSearchAttributes(ctx, ImportStateKey.ValueSet(state)); err != nil {
+	if err := workflow.UpsertTypedSearchAttributes(ctx, kinds.ImportStateKey.ValueSet(state)); err != nil {
 		workflow.GetLogger(ctx).Warn("search attribute not recorded", "err", err)
 	}
 }

@@ -10,11 +10,6 @@ import (
 	"github.com/recruitd/recruitd/activities"
 )
 
-// JobGenerationWorkflowID names a job's generation run in the Temporal UI.
-func JobGenerationWorkflowID(companySlug, externalJobID string) string {
-	return "job-generation/" + companySlug + "/" + externalJobID
-}
-
 // JobGenerationInput identifies the job to generate.
 type JobGenerationInput struct {
 	CompanyID uuid.UUID

@@ -10,17 +10,8 @@ import (
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/internal/flow"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
-
-// PartnerApplicationWorkflowID names an application's run; one per company and ATS applicant.
-func PartnerApplicationWorkflowID(companySlug, atsApplicantID string) string {
-	return "partner-application/" + companySlug + "/" + atsApplicantID
-}
-
-// CallbackWorkflowID names the delivery of one callback.
-func CallbackWorkflowID(companySlug string, callbackID uuid.UUID) string {
-	return "partner-callback/" + companySlug + "/" + callbackID.String()
-}
 
 // Reasons of platform-sent callbacks.
 const (
@@ -72,7 +63,7 @@ func (t *terminal) decide(ctx workflow.Context, status, reason string, session u
 	}).Get(ctx, &settled); err != nil {
 		return err
 	}
-	if err := workflow.UpsertTypedSearchAttributes(ctx, ApplicationStatusKey.ValueSet(status)); err != nil {
+	if err := workflow.UpsertTypedSearchAttributes(ctx, kinds.ApplicationStatusKey.ValueSet(status)); err != nil {
 		workflow.GetLogger(ctx).Warn("search attribute not recorded", "err", err)
 	}
 	if settled.AlreadySettled {
@@ -119,7 +110,7 @@ func PartnerApplication(ctx workflow.Context, in PartnerInput) (PartnerResult, e
 			setFlow.Set(flow.Outcome{Result: flow.ResultFailed, Reason: "stored definition is invalid"}, derr)
 			return
 		}
-		ex := &executor{ctx: gctx, partner: t, in: FlowInput{
+		ex := &executor{ctx: gctx, partner: t, in: kinds.FlowInput{
 			CompanyID: in.CompanyID, Trigger: models.TriggerPartnerApplication,
 			JobID: run.JobID, CandidateID: run.CandidateID, ApplicationID: run.ApplicationID,
 		}}

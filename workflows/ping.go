@@ -12,11 +12,6 @@ import (
 	"github.com/recruitd/recruitd/activities"
 )
 
-// PingWorkflowID names a Ping run; runs of one company reuse a readable prefix.
-func PingWorkflowID(companySlug, suffix string) string {
-	return "ping/" + companySlug + "/" + suffix
-}
-
 // Ping runs the one-activity round trip worker → Postgres → worker.
 func Ping(ctx workflow.Context, companyID uuid.UUID) (activities.PingResult, error) {
 	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{

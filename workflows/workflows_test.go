@@ -18,6 +18,7 @@ import (
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/internal/flow"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 func env(t *testing.T) *testsuite.TestWorkflowEnvironment {
@@ -50,8 +51,8 @@ var (
 	session = uuid.MustParse("00000000-0000-0000-0000-0000000000a1")
 )
 
-func manual() FlowInput {
-	return FlowInput{CompanyID: company, Trigger: models.TriggerManualInvite, SessionID: session, CandidateID: uuid.New(), ApplicationID: uuid.New(), JobID: uuid.New()}
+func manual() kinds.FlowInput {
+	return kinds.FlowInput{CompanyID: company, Trigger: models.TriggerManualInvite, SessionID: session, CandidateID: uuid.New(), ApplicationID: uuid.New(), JobID: uuid.New()}
 }
 
 func outcome(t *testing.T, e *testsuite.TestWorkflowEnvironment) flow.Outcome {

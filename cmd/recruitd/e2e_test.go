@@ -28,6 +28,7 @@ import (
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/temporaltest"
 	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 var (
@@ -535,7 +536,7 @@ func TestProductionProcesses(t *testing.T) {
 
 	// The worker runs workflows against the database.
 	tc := tmp.Client(t)
-	wr, err := tc.ExecuteWorkflow(t.Context(), client.StartWorkflowOptions{ID: workflows.PingWorkflowID("demo", t.Name()), TaskQueue: queue}, workflows.Ping, demoCompanyID(t, db))
+	wr, err := tc.ExecuteWorkflow(t.Context(), client.StartWorkflowOptions{ID: kinds.Ping.ID("demo", t.Name()), TaskQueue: queue}, workflows.Ping, demoCompanyID(t, db))
 	if err != nil {
 		t.Fatal(err)
 	}

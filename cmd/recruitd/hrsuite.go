@@ -22,7 +22,7 @@ import (
 	"github.com/recruitd/recruitd/internal/support"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
-	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // hrsuiteCmd is support's view of HR-suite deliveries: list, show, replay. The same operations
@@ -155,7 +155,7 @@ func hrsuiteCmd(e *env) *cobra.Command {
 					return err
 				}
 				defer tc.Close()
-				sup.Launcher = &outbox.Launcher{Store: st, Starter: workflows.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
+				sup.Launcher = &outbox.Launcher{Store: st, Starter: kinds.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
 				if who == "" {
 					who = operator()
 				}

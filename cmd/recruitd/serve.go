@@ -32,7 +32,7 @@ import (
 	"github.com/recruitd/recruitd/mcpserver"
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
 	rtemporal "github.com/recruitd/recruitd/temporal"
-	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // components says which parts one process runs.
@@ -219,7 +219,7 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 	}
 	var launcher *outbox.Launcher
 	if d.temporal != nil {
-		launcher = &outbox.Launcher{Store: d.store, Starter: workflows.Starter{Client: d.temporal, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
+		launcher = &outbox.Launcher{Store: d.store, Starter: kinds.Starter{Client: d.temporal, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
 	}
 	if comp.api {
 		// A request net/http refuses before any handler (a control character in X-API-Key, say)
@@ -262,9 +262,8 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 			return err
 		}
 		acts.Box, acts.Metrics = sealed, activities.NewMetrics(d.registry)
-		acts.Starts, acts.ImportMetrics = outbox.ImportStarts{L: launcher}, activities.NewImportMetrics(d.registry)
-		acts.HRSuite, acts.HRSuiteMetrics = outbox.ImportStarts{L: launcher}, activities.NewHRSuiteMetrics(d.registry)
-		acts.Assessment = outbox.ImportStarts{L: launcher}
+		acts.Launcher = launcher
+		acts.ImportMetrics, acts.HRSuiteMetrics = activities.NewImportMetrics(d.registry), activities.NewHRSuiteMetrics(d.registry)
 		w := rtemporal.NewWorker(d.temporal, cfg.TemporalTaskQueue, acts, cfg.ShutdownTimeout)
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)

@@ -8,7 +8,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows"
 )
 
 // batchInFlight bounds the starts all LaunchMany calls of a Launcher have in flight at once:
@@ -60,29 +59,4 @@ func (l *Launcher) LaunchMany(ctx context.Context, rows []models.WorkflowStart) 
 		return fmt.Errorf("%w: %d of %d starts not taken, the first: %v", ErrUnavailable, failed, len(rows), first)
 	}
 	return nil
-}
-
-// ImportStarts gives the job import, the HR-suite ingest and held assessment links (package
-// activities, which cannot import workflows) the start functions of their runs ('New Job from
-// ATS', 'New Applications via Webhook', an assessment link's delivery) and a launcher for them.
-type ImportStarts struct{ L *Launcher }
-
-// NewJob implements activities.Starts.
-func (s ImportStarts) NewJob(slug string, companyID, jobID uuid.UUID, atsJobID, interviewerID string) models.WorkflowStart {
-	return workflows.NewJobStart(slug, companyID, jobID, atsJobID, interviewerID)
-}
-
-// Launch implements activities.Starts.
-func (s ImportStarts) Launch(ctx context.Context, rows []models.WorkflowStart) error {
-	return s.L.LaunchMany(ctx, rows)
-}
-
-// NewApplication implements activities.HRSuiteStarts.
-func (s ImportStarts) NewApplication(slug string, companyID, jobID, candidateID, applicationID uuid.UUID, interviewerID string) models.WorkflowStart {
-	return workflows.NewApplicationStart(slug, companyID, jobID, candidateID, applicationID, interviewerID)
-}
-
-// AssessmentLink implements activities.AssessmentStarts.
-func (s ImportStarts) AssessmentLink(slug string, companyID, applicationID uuid.UUID) models.WorkflowStart {
-	return workflows.AssessmentLinkStart(slug, workflows.AssessmentLinkInput{CompanyID: companyID, ApplicationID: applicationID})
 }

@@ -1,7 +1,7 @@
 // Package outbox starts workflows from the start outbox (table workflow_starts). A request
 // writes its rows and the workflow's start in one transaction, commits, and only then asks
 // Temporal to start the workflow, so no database connection waits on Temporal and no workflow
-// ever runs before its rows exist. Starts are idempotent (workflows.Starter), so a start that
+// ever runs before its rows exist. Starts are idempotent (kinds.Starter), so a start that
 // is repeated (a request's retry, the reconciler) never runs the work twice.
 //
 // What each way out of a request leaves:
@@ -9,7 +9,7 @@
 //   - Temporal did not take the start (down, or slower than the start timeout): the row is marked
 //     refused and the request answers 503 with Retry-After. A repeat of the request starts it;
 //     the reconciler leaves it alone, because the caller was told it did not happen, unless the
-//     kind's late run reaches nobody outside recruitd (workflows.ResumeRefused: a job's
+//     kind's late run reaches nobody outside recruitd (kinds.Kind.ResumeRefused: a job's
 //     generation, so a job whose caller never retried does not stay GENERATING).
 //   - the process died between commit and start: the row is neither; the reconciler starts it.
 package outbox
@@ -24,7 +24,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // ErrUnavailable means Temporal did not take a start in time; the caller should answer 503 and
@@ -34,7 +34,7 @@ var ErrUnavailable = errors.New("the workflow service is unavailable")
 // Launcher starts outbox rows and records how each start went.
 type Launcher struct {
 	Store   *store.Store
-	Starter workflows.Starter
+	Starter kinds.Starter
 	Log     *slog.Logger
 	// Timeout bounds one start (default 2 s), so a request answers within about 3 s while
 	// Temporal is down.
@@ -109,7 +109,7 @@ func (l *Launcher) start(ctx context.Context, ws *models.WorkflowStart) error {
 // older than the grace period: those a crash between commit and start left. It returns how many
 // it started; a start that fails again is counted on the row and retried on the next pass.
 func (l *Launcher) Reconcile(ctx context.Context, limit int) (int, error) {
-	rows, err := l.Store.PendingStarts(ctx, time.Now().Add(-l.grace()), limit, workflows.ResumeRefused())
+	rows, err := l.Store.PendingStarts(ctx, time.Now().Add(-l.grace()), limit, kinds.ResumeRefused())
 	if err != nil {
 		return 0, err
 	}
@@ -137,11 +137,11 @@ const StartRetention = 30 * 24 * time.Hour
 const pruneEvery = time.Hour
 
 // Prune deletes rows started more than StartRetention ago, a thousand at a time, except those of
-// kinds that keep them (workflows.KeepStarted), and returns how many it deleted.
+// kinds that keep them (kinds.Kind.KeepStarted), and returns how many it deleted.
 func (l *Launcher) Prune(ctx context.Context, now time.Time) (int64, error) {
 	var total int64
 	for {
-		n, err := l.Store.PruneStarts(ctx, now.Add(-StartRetention), workflows.KeepStarted(), 1000)
+		n, err := l.Store.PruneStarts(ctx, now.Add(-StartRetention), kinds.KeepStarted(), 1000)
 		total += n
 		if err != nil || n < 1000 {
 			return total, err

@@ -18,6 +18,7 @@ import (
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
 	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 type fixture struct {
@@ -46,7 +47,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 	t.Cleanup(w.Stop)
 	return &fixture{st: st, co: co, launcher: &outbox.Launcher{
-		Store: st, Starter: workflows.Starter{Client: tc, TaskQueue: queue}, Log: log, Grace: time.Millisecond,
+		Store: st, Starter: kinds.Starter{Client: tc, TaskQueue: queue}, Log: log, Grace: time.Millisecond,
 	}}
 }
 
@@ -204,7 +205,7 @@ func TestPrune(t *testing.T) {
 			}
 		}
 	}
-	keep := workflows.NewJobStart(f.co.Slug, f.co.ID, uuid.New(), "ATS-1", f.co.Slug+"-ATS-1")
+	keep := kinds.NewJobStart(f.co.Slug, f.co.ID, uuid.New(), "ATS-1", f.co.Slug+"-ATS-1")
 	keep.StartedAt = &old
 	if err := f.st.DB().Create(&keep).Error; err != nil {
 		t.Fatal(err)
@@ -213,7 +214,7 @@ func TestPrune(t *testing.T) {
 	if err != nil || n != 1 {
 		t.Fatalf("Prune() = %d, %v; want the one old started job-generation row", n, err)
 	}
-	for name, id := range map[string]uuid.UUID{"young-started": ids["young-started"], "pending": ids["pending"], "new-job": keep.ID} {
+	for name, id := range map[string]uuid.UUID{"young-started": ids["young-started"], "pending": ids["pending"], kinds.NewJob.Name: keep.ID} {
 		var c int64
 		f.st.DB().Model(&models.WorkflowStart{}).Where("id = ?", id).Count(&c)
 		if c != 1 {

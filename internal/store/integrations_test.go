@@ -10,7 +10,7 @@ import (
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 func importedJobs(from, to int, title string, open bool, at time.Time) []store.ImportedJob {
@@ -26,7 +26,7 @@ func importedJobs(from, to int, title string, open bool, at time.Time) []store.I
 func upsertImported(t *testing.T, st *store.Store, co *models.Company, jobs []store.ImportedJob) (store.ImportCounts, []models.WorkflowStart) {
 	t.Helper()
 	counts, starts, err := st.UpsertImportedJobs(t.Context(), co, jobs, func(jobID uuid.UUID, extID, interviewerID string) models.WorkflowStart {
-		return workflows.NewJobStart(co.Slug, co.ID, jobID, extID, interviewerID)
+		return kinds.NewJobStart(co.Slug, co.ID, jobID, extID, interviewerID)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +49,7 @@ func TestUpsertImportedJobs(t *testing.T) {
 		t.Fatalf("first page: %+v, %d starts; want 300 created and started", counts, len(starts))
 	}
 	var pending []models.WorkflowStart
-	if err := db.Where("company_id = ? AND kind = ?", co.ID, workflows.KindNewJob).Find(&pending).Error; err != nil {
+	if err := db.Where("company_id = ? AND kind = ?", co.ID, kinds.NewJob.Name).Find(&pending).Error; err != nil {
 		t.Fatal(err)
 	}
 	byID := map[uuid.UUID]models.WorkflowStart{}
@@ -152,7 +152,7 @@ func TestUpsertImportedJobsConcurrentWriter(t *testing.T) {
 	done := make(chan result, 1)
 	go func() {
 		counts, starts, err := st.UpsertImportedJobs(t.Context(), co, page, func(jobID uuid.UUID, extID, interviewerID string) models.WorkflowStart {
-			return workflows.NewJobStart(co.Slug, co.ID, jobID, extID, interviewerID)
+			return kinds.NewJobStart(co.Slug, co.ID, jobID, extID, interviewerID)
 		})
 		done <- result{counts, starts, err}
 	}()

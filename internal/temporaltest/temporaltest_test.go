@@ -12,7 +12,7 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 func TestMain(m *testing.M) { os.Exit(Main(m)) }
@@ -44,7 +44,7 @@ func TestWorkflowWithActivity(t *testing.T) {
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                    "temporaltest/" + queue,
 		TaskQueue:             queue,
-		TypedSearchAttributes: sdktemporal.NewSearchAttributes(workflows.CompanySlugKey.ValueSet("acme")),
+		TypedSearchAttributes: sdktemporal.NewSearchAttributes(kinds.CompanySlugKey.ValueSet("acme")),
 	}, greetWorkflow, "recruitd")
 	if err != nil {
 		t.Fatal(err)

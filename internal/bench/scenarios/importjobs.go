@@ -17,7 +17,7 @@ import (
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // importJobs is how many jobs the import scenario puts at the simulator.
@@ -74,7 +74,7 @@ func Import(ctx context.Context, env Env, o Options) error {
 		if len(page) == cap(page) || i == importJobs-1 {
 			t0 := time.Now()
 			if _, _, err := r.st.UpsertImportedJobs(ctx, co, page, func(jobID uuid.UUID, extID, interviewerID string) models.WorkflowStart {
-				return workflows.NewJobStart(co.Slug, co.ID, jobID, extID, interviewerID)
+				return kinds.NewJobStart(co.Slug, co.ID, jobID, extID, interviewerID)
 			}); err != nil {
 				return err
 			}
@@ -127,7 +127,7 @@ func Import(ctx context.Context, env Env, o Options) error {
 			return false, err
 		}
 		if err := db.Raw(`SELECT count(*) FROM workflow_starts WHERE company_id = ? AND kind = ? AND started_at IS NOT NULL`,
-			r.co.ID, workflows.KindNewJob).Scan(&started).Error; err != nil {
+			r.co.ID, kinds.NewJob.Name).Scan(&started).Error; err != nil {
 			return false, err
 		}
 		return imported >= importJobs && started >= importJobs, nil

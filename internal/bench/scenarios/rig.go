@@ -16,7 +16,7 @@ import (
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/migrations"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // rig is a throwaway stack with api and worker serving one bench company.
@@ -102,7 +102,7 @@ func (r *rig) close(ctx context.Context) {
 
 // floor measures one-activity workflows (Ping) per second, after a warm-up.
 func (r *rig) floor(ctx context.Context, burst, concurrency int) float64 {
-	starter := workflows.Starter{Client: r.tc, TaskQueue: r.cfg.TemporalTaskQueue}
+	starter := kinds.Starter{Client: r.tc, TaskQueue: r.cfg.TemporalTaskQueue}
 	ping := func(ctx context.Context, id string) error {
 		run, err := starter.Ping(ctx, r.co.Slug, id, r.co.ID)
 		if err != nil {

@@ -1,0 +1,64 @@
+package kinds
+
+import (
+	"github.com/google/uuid"
+
+	"github.com/recruitd/recruitd/models"
+)
+
+// Inputs of the kinds that the activities start as well as the handlers: the customer flows
+// (the job import's and the HR-suite ingest's runs) and an assessment link's delivery (a held
+// link whose application appeared). The other kinds' inputs are their workflow functions'
+// parameter types in package workflows.
+
+// FlowInput is the input of the three kinds that run a company's customer flow (Invite, NewJob,
+// NewApplication): the trigger and the IDs of its subjects (uuid.Nil when absent). It lives with
+// the table because three layers start such runs: a request (an invitation), the job import and
+// the HR-suite ingest (activities).
+type FlowInput struct {
+	CompanyID     uuid.UUID
+	Trigger       models.WorkflowTrigger
+	JobID         uuid.UUID
+	CandidateID   uuid.UUID
+	ApplicationID uuid.UUID
+	SessionID     uuid.UUID
+	Channels      []models.MessageChannel
+	MediumType    models.MediumType
+}
+
+// InviteStart is the start of a manual invitation's customer flow; in.SessionID is set.
+func InviteStart(slug, interviewerID string, in FlowInput) models.WorkflowStart {
+	return flowStart(Invite, slug, in.SessionID.String(), interviewerID, in)
+}
+
+// NewJobStart is the start of the 'New Job from ATS' run of a job the import created, one per
+// company and ATS job, for ever (the outbox's workflow_id is unique).
+func NewJobStart(slug string, companyID, jobID uuid.UUID, atsJobID, interviewerID string) models.WorkflowStart {
+	in := FlowInput{CompanyID: companyID, Trigger: models.TriggerNewJobFromATS, JobID: jobID}
+	return flowStart(NewJob, slug, atsJobID, interviewerID, in)
+}
+
+// NewApplicationStart is the start of the 'New Applications via Webhook' run of an application
+// an HR-suite delivery created, one per application, for ever.
+func NewApplicationStart(slug string, companyID, jobID, candidateID, applicationID uuid.UUID, interviewerID string) models.WorkflowStart {
+	in := FlowInput{CompanyID: companyID, Trigger: models.TriggerNewApplicationWebhook, JobID: jobID, CandidateID: candidateID, ApplicationID: applicationID}
+	return flowStart(NewApplication, slug, applicationID.String(), interviewerID, in)
+}
+
+// flowStart carries the job's interviewer id and the trigger as search attributes.
+func flowStart(k Kind, slug, key, interviewerID string, in FlowInput) models.WorkflowStart {
+	return k.Start(in.CompanyID, slug, key, in, interviewerID, string(in.Trigger))
+}
+
+// AssessmentLinkInput names the application whose current assessment link is delivered.
+type AssessmentLinkInput struct {
+	CompanyID     uuid.UUID
+	ApplicationID uuid.UUID
+}
+
+// AssessmentLinkStart is the delivery of an application's current assessment link, one run per
+// application at a time; a push while it runs signals it.
+func AssessmentLinkStart(slug string, companyID, applicationID uuid.UUID) models.WorkflowStart {
+	in := AssessmentLinkInput{CompanyID: companyID, ApplicationID: applicationID}
+	return AssessmentLink.Start(companyID, slug, applicationID.String(), in)
+}

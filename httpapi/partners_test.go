@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"gorm.io/gorm"
+
 	"github.com/recruitd/recruitd/httpapi"
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/atssim"
@@ -448,5 +450,60 @@ func TestPartnerCannotReadAnotherPartnersApplicant(t *testing.T) {
 	}
 	if got := other.await(t, 1); got[0].Status != "invited" {
 		t.Errorf("B's callback = %+v", got[0])
+	}
+}
+
+// TestRepeatReplaysWhateverBecameOfTheJob: after an invited callback the job is paused, then
+// closed, its trigger disabled, the job deleted and the company's ATS made unsupported; a repeat
+// of the applicant, with atsJobId as ATS-C partners always send it, is answered 202 with the same
+// id and a replay of the invited status with the original link every time.
+func TestRepeatReplaysWhateverBecameOfTheJob(t *testing.T) {
+	f := newPartnerFixture(t)
+	status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1001","atsJobId":"5001","atsCandidateId":"7001"}`)
+	if status != 202 {
+		t.Fatalf("submit = %d %v", status, body)
+	}
+	first := f.recv.await(t, 1)[0]
+	if first.Status != "invited" || first.InterviewLink == "" {
+		t.Fatalf("callback = %+v, want invited with a link", first)
+	}
+	messages := strings.Count(f.outbox.String(), "outbox ·")
+	db := f.st.DB().Model(&models.Job{}).Where("company_id = ? AND external_id = ?", f.acme.ID, simJob)
+	changes := []struct {
+		name   string
+		change func() error
+	}{
+		{"job paused", func() error { return db.Session(&gorm.Session{}).Update("status", models.JobStatusPaused).Error }},
+		{"job closed", func() error { return db.Session(&gorm.Session{}).Update("is_open", false).Error }},
+		{"trigger disabled", func() error {
+			f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: false, Steps: flow.Defaults()[flow.TriggerPartnerApplication].Steps})
+			return nil
+		}},
+		{"job deleted", func() error { return db.Session(&gorm.Session{}).Update("is_deleted", true).Error }},
+		{"ATS unsupported", func() error { return f.st.DB().Model(f.acme).Update("ats_type", models.ATSTypeD).Error }},
+	}
+	requests := f.sim.Requests()
+	for i, ch := range changes {
+		if err := ch.change(); err != nil {
+			t.Fatal(err)
+		}
+		st, again, _ := f.submit(t, f.key, `{"atsApplicantId":"1001","atsJobId":"5001","atsCandidateId":"7001"}`)
+		if st != 202 || again["created"] != false || again["applicationId"] != body["applicationId"] {
+			t.Fatalf("repeat after %s = %d %v, want 202 created:false with the same id", ch.name, st, again)
+		}
+		got := f.recv.await(t, i+2)[i+1]
+		if got.Status != "invited" || got.Reason != "repeat_submission" || got.InterviewLink != first.InterviewLink || got.ApplicationID != first.ApplicationID {
+			t.Errorf("replay after %s = %+v, want invited/repeat_submission with the original link", ch.name, got)
+		}
+	}
+	if n := f.sim.Requests() - requests; n != 0 {
+		t.Errorf("repeats called the ATS %d times", n)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := strings.Count(f.outbox.String(), "outbox ·"); n != messages {
+		t.Errorf("repeats contacted the candidate (%d messages, was %d)", n, messages)
+	}
+	if n := len(f.recv.callbacks()); n != 1+len(changes) {
+		t.Errorf("%d callbacks, want the terminal one and %d replays", n, len(changes))
 	}
 }

@@ -161,8 +161,8 @@ func (s *server) submitPartnerApplication(c *gin.Context) {
 	s.submit(c, co, pa, rec)
 }
 
-// repeat answers a repeat of an applicant submitted before. Only the partner (409) and atsJobId
-// (422 against the stored application) are checked: the job, its workflow and
+// repeat answers a repeat of an applicant submitted before. Only the partner (409) and the ids
+// the request names (422 against the stored application) are checked: the job, its workflow and
 // the company's ATS were checked by the first submission, and a job paused, closed or deleted
 // since, a trigger disabled or an ATS gone does not stop a repeat from being answered like the
 // first (202, then the running submission's callback or a replay of the settled one).
@@ -173,6 +173,10 @@ func (s *server) repeat(c *gin.Context, co *models.Company, partnerID uuid.UUID,
 	}
 	if jobID != "" && prev.ATSJobID != jobID {
 		s.fail(c, errJobMismatch)
+		return
+	}
+	if candidateID != "" && deref(prev.ATSCandidateID) != candidateID {
+		s.fail(c, errCandidateMismatch)
 		return
 	}
 	s.submit(c, co, &models.PartnerApplication{CompanyID: co.ID, PartnerID: partnerID, ATSApplicantID: prev.ATSApplicantID, ATSJobID: prev.ATSJobID, JobID: prev.JobID}, nil)

@@ -507,3 +507,46 @@ func TestRepeatReplaysWhateverBecameOfTheJob(t *testing.T) {
 		t.Errorf("%d callbacks, want the terminal one and %d replays", n, len(changes))
 	}
 }
+
+// TestRepeatIsCrossChecked: a repeat naming another atsCandidateId or atsJobId than the stored
+// application's answers 422 ID_MISMATCH and replays nothing, in flight and settled; the right
+// ids are answered 202.
+func TestRepeatIsCrossChecked(t *testing.T) {
+	f := newPartnerFixture(t)
+	f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: true, Steps: []flow.Step{
+		{Type: flow.StepWait, Wait: &flow.WaitStep{Duration: "2s"}},
+		{Type: flow.StepInvite, Invite: &flow.InviteStep{Channels: []models.MessageChannel{models.MessageChannelEmail}, MediumType: models.MediumTypeVideo}},
+		{Type: flow.StepPartnerCallback, PartnerCallback: &flow.PartnerCallbackStep{Status: flow.CallbackInvited}},
+	}})
+	f.job(t, "5002", models.JobStatusActive, true)
+	if status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1001","atsJobId":"5001"}`); status != 202 {
+		t.Fatalf("submit = %d %v", status, body)
+	}
+	wrong := []string{
+		`{"atsApplicantId":"1001","atsJobId":"5001","atsCandidateId":"7002"}`,
+		`{"atsApplicantId":"1001","atsCandidateId":"7002"}`,
+		`{"atsApplicantId":"1001","atsJobId":"5002"}`,
+		`{"atsApplicantId":"1001","atsJobId":"5002","atsCandidateId":"7001"}`,
+	}
+	check := func(when string) {
+		for _, req := range wrong {
+			st, b, _ := f.submit(t, f.key, req)
+			if st != http.StatusUnprocessableEntity || b["code"] != "ID_MISMATCH" || b["success"] != false || b["applicationId"] != nil {
+				t.Errorf("repeat %s (%s) = %d %v, want 422 ID_MISMATCH", req, when, st, b)
+			}
+		}
+	}
+	check("in flight")
+	got := f.recv.await(t, 1)
+	check("settled")
+	time.Sleep(500 * time.Millisecond)
+	if n := len(f.recv.callbacks()); n != 1 {
+		t.Fatalf("%d callbacks after the mismatched repeats, want the terminal one only: %+v", n, f.recv.callbacks())
+	}
+	if st, b, _ := f.submit(t, f.key, `{"atsApplicantId":"1001","atsJobId":"5001","atsCandidateId":"7001"}`); st != 202 || b["created"] != false {
+		t.Fatalf("repeat with the right ids = %d %v", st, b)
+	}
+	if replay := f.recv.await(t, 2)[1]; replay.Reason != "repeat_submission" || replay.InterviewLink != got[0].InterviewLink {
+		t.Errorf("replay = %+v", replay)
+	}
+}

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ import (
 	"github.com/recruitd/recruitd/internal/flow"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows"
 )
 
 // receiver is a partner's callback endpoint that verifies every callback like a partner should.
@@ -548,5 +550,65 @@ func TestRepeatIsCrossChecked(t *testing.T) {
 	}
 	if replay := f.recv.await(t, 2)[1]; replay.Reason != "repeat_submission" || replay.InterviewLink != got[0].InterviewLink {
 		t.Errorf("replay = %+v", replay)
+	}
+}
+
+// TestFallbackTimeoutStopsTheWorkflow: the customer workflow waits longer than the company's
+// deadline before it would invite. The partner gets one not_eligible/fallback_timeout callback,
+// and the candidate gets no message, then or after the workflow's wait would have ended; the
+// run records its workflow as stopped for fallback_timeout.
+func TestFallbackTimeoutStopsTheWorkflow(t *testing.T) {
+	f := newPartnerFixture(t)
+	const deadline = 10 // seconds, the smallest the companies table allows
+	if err := f.st.DB().Model(f.acme).Update("partner_deadline_seconds", deadline).Error; err != nil {
+		t.Fatal(err)
+	}
+	f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: true, Steps: []flow.Step{
+		{Type: flow.StepWait, Wait: &flow.WaitStep{Duration: "13s"}},
+		{Type: flow.StepInvite, Invite: &flow.InviteStep{Channels: []models.MessageChannel{models.MessageChannelEmail, models.MessageChannelSMS}, MediumType: models.MediumTypeVideo}},
+		{Type: flow.StepPartnerCallback, PartnerCallback: &flow.PartnerCallbackStep{Status: flow.CallbackInvited}},
+	}})
+	begin := time.Now()
+	status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1001","atsJobId":"5001"}`)
+	if status != 202 {
+		t.Fatalf("submit = %d %v", status, body)
+	}
+	got := f.recv.awaitWithin(t, 1, 40*time.Second)
+	if got[0].Status != "not_eligible" || got[0].Reason != "fallback_timeout" || got[0].InterviewLink != "" {
+		t.Fatalf("callback = %+v, want not_eligible/fallback_timeout", got[0])
+	}
+	if waited := time.Since(begin); waited < deadline*time.Second {
+		t.Errorf("fallback after %s, before the %ds deadline", waited, deadline)
+	}
+	// The run ends once the callback is decided; its result says why the workflow stopped.
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	var res workflows.PartnerResult
+	if err := f.tc.GetWorkflow(ctx, workflows.PartnerApplicationWorkflowID(f.acme.Slug, "1001"), "").Get(ctx, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != "not_eligible" || res.Flow.Result != flow.ResultStopped || res.Flow.Reason != "fallback_timeout" {
+		t.Errorf("run result = %+v, want the workflow stopped for fallback_timeout", res)
+	}
+	// Past the point where the workflow's wait would have ended and its invitation gone out.
+	time.Sleep(time.Until(begin.Add(16 * time.Second)))
+	if out := f.outbox.String(); strings.Contains(out, "ada@example.com") || strings.Contains(out, "+14155550101") {
+		t.Errorf("the candidate was contacted after the fallback callback: outbox %q", out)
+	}
+	var messages, sessions int64
+	f.st.DB().Model(&models.Message{}).Where("company_id = ?", f.acme.ID).Count(&messages)
+	f.st.DB().Model(&models.InterviewSession{}).Where("company_id = ?", f.acme.ID).Count(&sessions)
+	if messages != 0 || sessions != 0 {
+		t.Errorf("%d messages and %d sessions stored, want none", messages, sessions)
+	}
+	var pa models.PartnerApplication
+	if err := f.st.DB().First(&pa, "company_id = ? AND ats_applicant_id = ?", f.acme.ID, "1001").Error; err != nil {
+		t.Fatal(err)
+	}
+	if pa.Status != models.PartnerStatusNotEligible || pa.Reason == nil || *pa.Reason != "fallback_timeout" {
+		t.Errorf("application = %s %v, want not_eligible for fallback_timeout", pa.Status, pa.Reason)
+	}
+	if n := len(f.recv.callbacks()); n != 1 {
+		t.Errorf("%d callbacks, want exactly one", n)
 	}
 }

@@ -232,10 +232,11 @@ func (s *server) submit(c *gin.Context, co *models.Company, pa *models.PartnerAp
 	}
 	sub := store.PartnerSubmission{Application: pa, ReplayID: uuid.New()}
 	if rec != nil {
-		sub.Candidate = store.CandidateInput{FirstName: rec.FirstName, LastName: rec.LastName, Email: rec.Email}
+		a := &models.PartnerApplicant{FirstName: rec.FirstName, LastName: rec.LastName, Email: rec.Email}
 		if rec.Phone != "" {
-			sub.Candidate.Phone, _ = phone.Normalize(rec.Phone, "US")
+			a.Phone, _ = phone.Normalize(rec.Phone, "US")
 		}
+		pa.Applicant = models.NewJSON(a)
 	}
 	sub.Start = workflows.PartnerApplicationStart(co.Slug, pa.ATSApplicantID, workflows.PartnerInput{
 		CompanyID: co.ID, PartnerApplicationID: pa.ID, Deadline: time.Duration(co.PartnerDeadlineSeconds) * time.Second,

@@ -288,6 +288,13 @@ func TestPartnerApplicationRateLimit(t *testing.T) {
 
 func TestFiftyIdenticalSubmissions(t *testing.T) {
 	f := newPartnerFixture(t)
+	// The run waits before it settles, so every submission arrives while it is in flight (one
+	// arriving after the callback is a repeat of a settled applicant, which gets a replay).
+	f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: true, Steps: []flow.Step{
+		{Type: flow.StepWait, Wait: &flow.WaitStep{Duration: "2s"}},
+		{Type: flow.StepInvite, Invite: &flow.InviteStep{Channels: []models.MessageChannel{models.MessageChannelEmail}, MediumType: models.MediumTypeVideo}},
+		{Type: flow.StepPartnerCallback, PartnerCallback: &flow.PartnerCallbackStep{Status: flow.CallbackInvited}},
+	}})
 	const n = 50
 	results := make([]string, n)
 	ids := map[string]int{}
@@ -610,5 +617,59 @@ func TestFallbackTimeoutStopsTheWorkflow(t *testing.T) {
 	}
 	if n := len(f.recv.callbacks()); n != 1 {
 		t.Errorf("%d callbacks, want exactly one", n)
+	}
+}
+
+// TestSubmissionDoesNotWaitForTheCompanysStatistics: another transaction holds the company's
+// statistics rows of today's new candidates (an uncommitted candidate, the way every other
+// submission, invitation or HR-suite ingest of the company holds them until it commits). A
+// first submission is answered 202 at once all the same, and its callback follows once the
+// other transaction ends: the submission's transaction writes no candidate or application.
+func TestSubmissionDoesNotWaitForTheCompanysStatistics(t *testing.T) {
+	f := newPartnerFixture(t)
+	tx := f.st.DB().Begin()
+	if err := tx.Exec(`INSERT INTO candidates (company_id, first_name, last_name, status) VALUES (?, 'Held', 'Open', 'interviewing')`, f.acme.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	begin := time.Now()
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, f.srv.URL+"/v2/api/partner-applications", strings.NewReader(`{"atsApplicantId":"1001","atsJobId":"5001"}`))
+	req.Header.Set("X-API-Key", f.key)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := f.srv.Client().Do(req)
+	if err != nil {
+		t.Fatalf("submission while the statistics rows are held: %v after %s", err, time.Since(begin))
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("submission = %d, want 202", resp.StatusCode)
+	}
+	if took := time.Since(begin); took > 2*time.Second {
+		t.Errorf("202 after %s, want it without waiting for the other transaction", took)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := len(f.recv.callbacks()); n != 0 {
+		t.Fatalf("%d callbacks while the candidate could not be stored", n)
+	}
+	if err := tx.Rollback().Error; err != nil {
+		t.Fatal(err)
+	}
+	if got := f.recv.await(t, 1); got[0].Status != "invited" {
+		t.Errorf("callback = %+v, want invited", got[0])
+	}
+	var pa models.PartnerApplication
+	if err := f.st.DB().First(&pa, "company_id = ? AND ats_applicant_id = ?", f.acme.ID, "1001").Error; err != nil {
+		t.Fatal(err)
+	}
+	var cand models.Candidate
+	if pa.CandidateID == nil || f.st.DB().First(&cand, "company_id = ? AND id = ?", f.acme.ID, *pa.CandidateID).Error != nil ||
+		cand.FirstName != "Ada" || cand.Email == nil || *cand.Email != "ada@example.com" || cand.Phone == nil || *cand.Phone != "+14155550101" ||
+		cand.ExternalID == nil || *cand.ExternalID != simCandidate {
+		t.Errorf("candidate %+v of application %+v, want Ada from the ATS record", cand, pa)
+	}
+	if pa.Applicant.V != nil {
+		t.Errorf("the applicant is still kept on the partner application after its run stored it: %+v", pa.Applicant.V)
 	}
 }

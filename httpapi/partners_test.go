@@ -673,3 +673,32 @@ func TestSubmissionDoesNotWaitForTheCompanysStatistics(t *testing.T) {
 		t.Errorf("the applicant is still kept on the partner application after its run stored it: %+v", pa.Applicant.V)
 	}
 }
+
+// TestPartnerApplicationMisconfiguredATS: a company whose ATS credentials lack a field answers
+// a first submission 500 INTERNAL_ERROR with a request id (documented in api/openapi.yaml, which
+// submit checks every answer against), and no callback; an applicant accepted before the
+// misconfiguration is still answered and replayed.
+func TestPartnerApplicationMisconfiguredATS(t *testing.T) {
+	f := newPartnerFixture(t)
+	if st, b, _ := f.submit(t, f.key, `{"atsApplicantId":"1001","atsJobId":"5001"}`); st != 202 {
+		t.Fatalf("submit = %d %v", st, b)
+	}
+	first := f.recv.await(t, 1)[0]
+	if err := f.st.SetATSCredentials(t.Context(), f.acme.ID, f.box, map[string]string{"baseUrl": "http://127.0.0.1:1"}); err != nil {
+		t.Fatal(err)
+	}
+	st, b, _ := f.submit(t, f.key, `{"atsApplicantId":"1002","atsJobId":"5001"}`)
+	if st != http.StatusInternalServerError || b["code"] != "INTERNAL_ERROR" || !strings.Contains(fmt.Sprint(b["message"]), "request id") {
+		t.Errorf("first submission with a misconfigured ATS = %d %v, want 500 INTERNAL_ERROR with a request id", st, b)
+	}
+	if st, b, _ := f.submit(t, f.key, `{"atsApplicantId":"1001","atsJobId":"5001"}`); st != 202 || b["created"] != false {
+		t.Fatalf("repeat = %d %v, want 202 created:false", st, b)
+	}
+	if replay := f.recv.await(t, 2)[1]; replay.Reason != "repeat_submission" || replay.InterviewLink != first.InterviewLink {
+		t.Errorf("replay = %+v", replay)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := len(f.recv.callbacks()); n != 2 {
+		t.Errorf("%d callbacks, want the first submission's and its replay", n)
+	}
+}

@@ -36,14 +36,9 @@ type PartnerRun struct {
 // submission) as the candidate and application the run works on, and loads the company's
 // partner_application workflow with its verdicts.
 func (a *Activities) PreparePartner(ctx context.Context, in PrepareInput) (PartnerRun, error) {
-	pa, err := a.Store.PartnerApplication(ctx, in.CompanyID, in.PartnerApplicationID)
+	pa, err := a.Store.AttachPartnerApplicant(ctx, in.CompanyID, in.PartnerApplicationID)
 	if err != nil {
 		return PartnerRun{}, permanentIfMissing(err)
-	}
-	if pa.CandidateID == nil || pa.ApplicationID == nil {
-		if pa, err = a.Store.AttachPartnerApplicant(ctx, in.CompanyID, in.PartnerApplicationID); err != nil {
-			return PartnerRun{}, permanentIfMissing(err)
-		}
 	}
 	co, err := a.Store.Company(ctx, in.CompanyID)
 	if err != nil {

@@ -32,15 +32,13 @@ type PartnerRun struct {
 	Flow          FlowContext
 }
 
-// PreparePartner loads a partner application (stored with its candidate and application before
-// its run started) and the company's partner_application workflow with its verdicts.
+// PreparePartner loads a partner application, stores its applicant (kept on it by the
+// submission) as the candidate and application the run works on, and loads the company's
+// partner_application workflow with its verdicts.
 func (a *Activities) PreparePartner(ctx context.Context, in PrepareInput) (PartnerRun, error) {
-	pa, err := a.Store.PartnerApplication(ctx, in.CompanyID, in.PartnerApplicationID)
+	pa, err := a.Store.AttachPartnerApplicant(ctx, in.CompanyID, in.PartnerApplicationID)
 	if err != nil {
 		return PartnerRun{}, permanentIfMissing(err)
-	}
-	if pa.CandidateID == nil || pa.ApplicationID == nil {
-		return PartnerRun{}, temporal.NewNonRetryableApplicationError("partner application "+pa.ID.String()+" has no candidate", ErrTypePermanent, nil)
 	}
 	co, err := a.Store.Company(ctx, in.CompanyID)
 	if err != nil {

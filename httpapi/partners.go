@@ -52,10 +52,11 @@ func isATSID(s string) bool {
 }
 
 // submitPartnerApplication checks, in this order: rate limit per key (429), body (400),
-// callback endpoint of the key's partner (409), ATS type (422), the job named by atsJobId and
-// its workflow (404/409, before any ATS call), an earlier submission of the applicant (answered
-// without an ATS call), the ATS record (404, or 503 on any ATS failure), the cross-checks (422),
-// the job derived from the record (404/409); then records the submission (202).
+// callback endpoint of the key's partner (409); then answers a repeat of an applicant submitted
+// before (see repeat). A first submission is checked further: ATS type (422), the job named by
+// atsJobId and its workflow (404/409, before any ATS call), the ATS record (404, or 503 on any
+// ATS failure), the cross-checks (422), the job derived from the record (404/409); then the
+// submission is recorded (202).
 func (s *server) submitPartnerApplication(c *gin.Context) {
 	key := callerKey(c)
 	if ok, wait := s.partnerLimits.Allow(key.ID.String()); !ok {
@@ -99,6 +100,15 @@ func (s *server) submitPartnerApplication(c *gin.Context) {
 		s.fail(c, errNoCallbackEndpoint)
 		return
 	}
+	prev, err := s.Store.PartnerApplicationByApplicant(ctx, co.ID, applicant)
+	switch {
+	case err == nil:
+		s.repeat(c, co, *key.PartnerID, prev, jobID, candidateID)
+		return
+	case !errors.Is(err, store.ErrNotFound):
+		s.fail(c, err)
+		return
+	}
 	client, err := s.atsClient(co)
 	if errors.Is(err, ats.ErrUnsupported) {
 		s.fail(c, errUnsupportedATS)
@@ -114,21 +124,6 @@ func (s *server) submitPartnerApplication(c *gin.Context) {
 			s.fail(c, err)
 			return
 		}
-	}
-	if prev, err := s.Store.PartnerApplicationByApplicant(ctx, co.ID, applicant); err == nil {
-		if prev.PartnerID != *key.PartnerID {
-			s.fail(c, errOtherPartner)
-			return
-		}
-		if jobID != "" && prev.ATSJobID != jobID {
-			s.fail(c, errJobMismatch)
-			return
-		}
-		s.submit(c, co, &models.PartnerApplication{CompanyID: co.ID, PartnerID: *key.PartnerID, ATSApplicantID: applicant, ATSJobID: prev.ATSJobID, JobID: prev.JobID}, nil)
-		return
-	} else if !errors.Is(err, store.ErrNotFound) {
-		s.fail(c, err)
-		return
 	}
 
 	rec, err := client.Applicant(ctx, ats.Lookup{ApplicantID: applicant, JobID: jobID})
@@ -164,6 +159,27 @@ func (s *server) submitPartnerApplication(c *gin.Context) {
 		pa.ATSCandidateID = &rec.CandidateID
 	}
 	s.submit(c, co, pa, rec)
+}
+
+// repeat answers a repeat of an applicant submitted before. Only the partner (409) and the ids
+// the request names (422 against the stored application) are checked: the job, its workflow and
+// the company's ATS were checked by the first submission, and a job paused, closed or deleted
+// since, a trigger disabled or an ATS gone does not stop a repeat from being answered like the
+// first (202, then the running submission's callback or a replay of the settled one).
+func (s *server) repeat(c *gin.Context, co *models.Company, partnerID uuid.UUID, prev *models.PartnerApplication, jobID, candidateID string) {
+	if prev.PartnerID != partnerID {
+		s.fail(c, errOtherPartner)
+		return
+	}
+	if jobID != "" && prev.ATSJobID != jobID {
+		s.fail(c, errJobMismatch)
+		return
+	}
+	if candidateID != "" && deref(prev.ATSCandidateID) != candidateID {
+		s.fail(c, errCandidateMismatch)
+		return
+	}
+	s.submit(c, co, &models.PartnerApplication{CompanyID: co.ID, PartnerID: partnerID, ATSApplicantID: prev.ATSApplicantID, ATSJobID: prev.ATSJobID, JobID: prev.JobID}, nil)
 }
 
 // partnerApplicationNS derives application ids: one id per (company, ATS applicant).
@@ -216,10 +232,11 @@ func (s *server) submit(c *gin.Context, co *models.Company, pa *models.PartnerAp
 	}
 	sub := store.PartnerSubmission{Application: pa, ReplayID: uuid.New()}
 	if rec != nil {
-		sub.Candidate = store.CandidateInput{FirstName: rec.FirstName, LastName: rec.LastName, Email: rec.Email}
+		a := &models.PartnerApplicant{FirstName: rec.FirstName, LastName: rec.LastName, Email: rec.Email}
 		if rec.Phone != "" {
-			sub.Candidate.Phone, _ = phone.Normalize(rec.Phone, "US")
+			a.Phone, _ = phone.Normalize(rec.Phone, "US")
 		}
+		pa.Applicant = models.NewJSON(a)
 	}
 	sub.Start = workflows.PartnerApplicationStart(co.Slug, pa.ATSApplicantID, workflows.PartnerInput{
 		CompanyID: co.ID, PartnerApplicationID: pa.ID, Deadline: time.Duration(co.PartnerDeadlineSeconds) * time.Second,

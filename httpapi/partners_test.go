@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"gorm.io/gorm"
+
 	"github.com/recruitd/recruitd/httpapi"
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/atssim"
@@ -19,6 +22,8 @@ import (
 	"github.com/recruitd/recruitd/internal/flow"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // receiver is a partner's callback endpoint that verifies every callback like a partner should.
@@ -284,6 +289,13 @@ func TestPartnerApplicationRateLimit(t *testing.T) {
 
 func TestFiftyIdenticalSubmissions(t *testing.T) {
 	f := newPartnerFixture(t)
+	// The run waits before it settles, so every submission arrives while it is in flight (one
+	// arriving after the callback is a repeat of a settled applicant, which gets a replay).
+	f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: true, Steps: []flow.Step{
+		{Type: flow.StepWait, Wait: &flow.WaitStep{Duration: "2s"}},
+		{Type: flow.StepInvite, Invite: &flow.InviteStep{Channels: []models.MessageChannel{models.MessageChannelEmail}, MediumType: models.MediumTypeVideo}},
+		{Type: flow.StepPartnerCallback, PartnerCallback: &flow.PartnerCallbackStep{Status: flow.CallbackInvited}},
+	}})
 	const n = 50
 	results := make([]string, n)
 	ids := map[string]int{}
@@ -448,5 +460,246 @@ func TestPartnerCannotReadAnotherPartnersApplicant(t *testing.T) {
 	}
 	if got := other.await(t, 1); got[0].Status != "invited" {
 		t.Errorf("B's callback = %+v", got[0])
+	}
+}
+
+// TestRepeatReplaysWhateverBecameOfTheJob: after an invited callback the job is paused, then
+// closed, its trigger disabled, the job deleted and the company's ATS made unsupported; a repeat
+// of the applicant, with atsJobId as ATS-C partners always send it, is answered 202 with the same
+// id and a replay of the invited status with the original link every time.
+func TestRepeatReplaysWhateverBecameOfTheJob(t *testing.T) {
+	f := newPartnerFixture(t)
+	status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1001","atsJobId":"5001","atsCandidateId":"7001"}`)
+	if status != 202 {
+		t.Fatalf("submit = %d %v", status, body)
+	}
+	first := f.recv.await(t, 1)[0]
+	if first.Status != "invited" || first.InterviewLink == "" {
+		t.Fatalf("callback = %+v, want invited with a link", first)
+	}
+	messages := strings.Count(f.outbox.String(), "outbox ·")
+	db := f.st.DB().Model(&models.Job{}).Where("company_id = ? AND external_id = ?", f.acme.ID, simJob)
+	changes := []struct {
+		name   string
+		change func() error
+	}{
+		{"job paused", func() error { return db.Session(&gorm.Session{}).Update("status", models.JobStatusPaused).Error }},
+		{"job closed", func() error { return db.Session(&gorm.Session{}).Update("is_open", false).Error }},
+		{"trigger disabled", func() error {
+			f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: false, Steps: flow.Defaults()[flow.TriggerPartnerApplication].Steps})
+			return nil
+		}},
+		{"job deleted", func() error { return db.Session(&gorm.Session{}).Update("is_deleted", true).Error }},
+		{"ATS unsupported", func() error { return f.st.DB().Model(f.acme).Update("ats_type", models.ATSTypeD).Error }},
+	}
+	requests := f.sim.Requests()
+	for i, ch := range changes {
+		if err := ch.change(); err != nil {
+			t.Fatal(err)
+		}
+		st, again, _ := f.submit(t, f.key, `{"atsApplicantId":"1001","atsJobId":"5001","atsCandidateId":"7001"}`)
+		if st != 202 || again["created"] != false || again["applicationId"] != body["applicationId"] {
+			t.Fatalf("repeat after %s = %d %v, want 202 created:false with the same id", ch.name, st, again)
+		}
+		got := f.recv.await(t, i+2)[i+1]
+		if got.Status != "invited" || got.Reason != "repeat_submission" || got.InterviewLink != first.InterviewLink || got.ApplicationID != first.ApplicationID {
+			t.Errorf("replay after %s = %+v, want invited/repeat_submission with the original link", ch.name, got)
+		}
+	}
+	if n := f.sim.Requests() - requests; n != 0 {
+		t.Errorf("repeats called the ATS %d times", n)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := strings.Count(f.outbox.String(), "outbox ·"); n != messages {
+		t.Errorf("repeats contacted the candidate (%d messages, was %d)", n, messages)
+	}
+	if n := len(f.recv.callbacks()); n != 1+len(changes) {
+		t.Errorf("%d callbacks, want the terminal one and %d replays", n, len(changes))
+	}
+}
+
+// TestRepeatIsCrossChecked: a repeat naming another atsCandidateId or atsJobId than the stored
+// application's answers 422 ID_MISMATCH and replays nothing, in flight and settled; the right
+// ids are answered 202.
+func TestRepeatIsCrossChecked(t *testing.T) {
+	f := newPartnerFixture(t)
+	f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: true, Steps: []flow.Step{
+		{Type: flow.StepWait, Wait: &flow.WaitStep{Duration: "2s"}},
+		{Type: flow.StepInvite, Invite: &flow.InviteStep{Channels: []models.MessageChannel{models.MessageChannelEmail}, MediumType: models.MediumTypeVideo}},
+		{Type: flow.StepPartnerCallback, PartnerCallback: &flow.PartnerCallbackStep{Status: flow.CallbackInvited}},
+	}})
+	f.job(t, "5002", models.JobStatusActive, true)
+	if status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1001","atsJobId":"5001"}`); status != 202 {
+		t.Fatalf("submit = %d %v", status, body)
+	}
+	wrong := []string{
+		`{"atsApplicantId":"1001","atsJobId":"5001","atsCandidateId":"7002"}`,
+		`{"atsApplicantId":"1001","atsCandidateId":"7002"}`,
+		`{"atsApplicantId":"1001","atsJobId":"5002"}`,
+		`{"atsApplicantId":"1001","atsJobId":"5002","atsCandidateId":"7001"}`,
+	}
+	check := func(when string) {
+		for _, req := range wrong {
+			st, b, _ := f.submit(t, f.key, req)
+			if st != http.StatusUnprocessableEntity || b["code"] != "ID_MISMATCH" || b["success"] != false || b["applicationId"] != nil {
+				t.Errorf("repeat %s (%s) = %d %v, want 422 ID_MISMATCH", req, when, st, b)
+			}
+		}
+	}
+	check("in flight")
+	got := f.recv.await(t, 1)
+	check("settled")
+	time.Sleep(500 * time.Millisecond)
+	if n := len(f.recv.callbacks()); n != 1 {
+		t.Fatalf("%d callbacks after the mismatched repeats, want the terminal one only: %+v", n, f.recv.callbacks())
+	}
+	if st, b, _ := f.submit(t, f.key, `{"atsApplicantId":"1001","atsJobId":"5001","atsCandidateId":"7001"}`); st != 202 || b["created"] != false {
+		t.Fatalf("repeat with the right ids = %d %v", st, b)
+	}
+	if replay := f.recv.await(t, 2)[1]; replay.Reason != "repeat_submission" || replay.InterviewLink != got[0].InterviewLink {
+		t.Errorf("replay = %+v", replay)
+	}
+}
+
+// TestFallbackTimeoutStopsTheWorkflow: the customer workflow waits longer than the company's
+// deadline before it would invite. The partner gets one not_eligible/fallback_timeout callback,
+// and the candidate gets no message, then or after the workflow's wait would have ended; the
+// run records its workflow as stopped for fallback_timeout.
+func TestFallbackTimeoutStopsTheWorkflow(t *testing.T) {
+	f := newPartnerFixture(t)
+	const deadline = 10 // seconds, the smallest the companies table allows
+	if err := f.st.DB().Model(f.acme).Update("partner_deadline_seconds", deadline).Error; err != nil {
+		t.Fatal(err)
+	}
+	f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: true, Steps: []flow.Step{
+		{Type: flow.StepWait, Wait: &flow.WaitStep{Duration: "13s"}},
+		{Type: flow.StepInvite, Invite: &flow.InviteStep{Channels: []models.MessageChannel{models.MessageChannelEmail, models.MessageChannelSMS}, MediumType: models.MediumTypeVideo}},
+		{Type: flow.StepPartnerCallback, PartnerCallback: &flow.PartnerCallbackStep{Status: flow.CallbackInvited}},
+	}})
+	begin := time.Now()
+	status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1001","atsJobId":"5001"}`)
+	if status != 202 {
+		t.Fatalf("submit = %d %v", status, body)
+	}
+	got := f.recv.awaitWithin(t, 1, 40*time.Second)
+	if got[0].Status != "not_eligible" || got[0].Reason != "fallback_timeout" || got[0].InterviewLink != "" {
+		t.Fatalf("callback = %+v, want not_eligible/fallback_timeout", got[0])
+	}
+	if waited := time.Since(begin); waited < deadline*time.Second {
+		t.Errorf("fallback after %s, before the %ds deadline", waited, deadline)
+	}
+	// The run ends once the callback is decided; its result says why the workflow stopped.
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	var res workflows.PartnerResult
+	if err := f.tc.GetWorkflow(ctx, kinds.PartnerApplication.ID(f.acme.Slug, "1001"), "").Get(ctx, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != "not_eligible" || res.Flow.Result != flow.ResultStopped || res.Flow.Reason != "fallback_timeout" {
+		t.Errorf("run result = %+v, want the workflow stopped for fallback_timeout", res)
+	}
+	// Past the point where the workflow's wait would have ended and its invitation gone out.
+	time.Sleep(time.Until(begin.Add(16 * time.Second)))
+	if out := f.outbox.String(); strings.Contains(out, "ada@example.com") || strings.Contains(out, "+14155550101") {
+		t.Errorf("the candidate was contacted after the fallback callback: outbox %q", out)
+	}
+	var messages, sessions int64
+	f.st.DB().Model(&models.Message{}).Where("company_id = ?", f.acme.ID).Count(&messages)
+	f.st.DB().Model(&models.InterviewSession{}).Where("company_id = ?", f.acme.ID).Count(&sessions)
+	if messages != 0 || sessions != 0 {
+		t.Errorf("%d messages and %d sessions stored, want none", messages, sessions)
+	}
+	var pa models.PartnerApplication
+	if err := f.st.DB().First(&pa, "company_id = ? AND ats_applicant_id = ?", f.acme.ID, "1001").Error; err != nil {
+		t.Fatal(err)
+	}
+	if pa.Status != models.PartnerStatusNotEligible || pa.Reason == nil || *pa.Reason != "fallback_timeout" {
+		t.Errorf("application = %s %v, want not_eligible for fallback_timeout", pa.Status, pa.Reason)
+	}
+	if n := len(f.recv.callbacks()); n != 1 {
+		t.Errorf("%d callbacks, want exactly one", n)
+	}
+}
+
+// TestSubmissionDoesNotWaitForTheCompanysStatistics: another transaction holds the company's
+// statistics rows of today's new candidates (an uncommitted candidate, the way every other
+// submission, invitation or HR-suite ingest of the company holds them until it commits). A
+// first submission is answered 202 at once all the same, and its callback follows once the
+// other transaction ends: the submission's transaction writes no candidate or application.
+func TestSubmissionDoesNotWaitForTheCompanysStatistics(t *testing.T) {
+	f := newPartnerFixture(t)
+	tx := f.st.DB().Begin()
+	if err := tx.Exec(`INSERT INTO candidates (company_id, first_name, last_name, status) VALUES (?, 'Held', 'Open', 'interviewing')`, f.acme.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	begin := time.Now()
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, f.srv.URL+"/v2/api/partner-applications", strings.NewReader(`{"atsApplicantId":"1001","atsJobId":"5001"}`))
+	req.Header.Set("X-API-Key", f.key)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := f.srv.Client().Do(req)
+	if err != nil {
+		t.Fatalf("submission while the statistics rows are held: %v after %s", err, time.Since(begin))
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("submission = %d, want 202", resp.StatusCode)
+	}
+	if took := time.Since(begin); took > 2*time.Second {
+		t.Errorf("202 after %s, want it without waiting for the other transaction", took)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := len(f.recv.callbacks()); n != 0 {
+		t.Fatalf("%d callbacks while the candidate could not be stored", n)
+	}
+	if err := tx.Rollback().Error; err != nil {
+		t.Fatal(err)
+	}
+	if got := f.recv.await(t, 1); got[0].Status != "invited" {
+		t.Errorf("callback = %+v, want invited", got[0])
+	}
+	var pa models.PartnerApplication
+	if err := f.st.DB().First(&pa, "company_id = ? AND ats_applicant_id = ?", f.acme.ID, "1001").Error; err != nil {
+		t.Fatal(err)
+	}
+	var cand models.Candidate
+	if pa.CandidateID == nil || f.st.DB().First(&cand, "company_id = ? AND id = ?", f.acme.ID, *pa.CandidateID).Error != nil ||
+		cand.FirstName != "Ada" || cand.Email == nil || *cand.Email != "ada@example.com" || cand.Phone == nil || *cand.Phone != "+14155550101" ||
+		cand.ExternalID == nil || *cand.ExternalID != simCandidate {
+		t.Errorf("candidate %+v of application %+v, want Ada from the ATS record", cand, pa)
+	}
+	if pa.Applicant.V != nil {
+		t.Errorf("the applicant is still kept on the partner application after its run stored it: %+v", pa.Applicant.V)
+	}
+}
+
+// TestPartnerApplicationMisconfiguredATS: a company whose ATS credentials lack a field answers
+// a first submission 500 INTERNAL_ERROR with a request id (documented in api/openapi.yaml, which
+// submit checks every answer against), and no callback; an applicant accepted before the
+// misconfiguration is still answered and replayed.
+func TestPartnerApplicationMisconfiguredATS(t *testing.T) {
+	f := newPartnerFixture(t)
+	if st, b, _ := f.submit(t, f.key, `{"atsApplicantId":"1001","atsJobId":"5001"}`); st != 202 {
+		t.Fatalf("submit = %d %v", st, b)
+	}
+	first := f.recv.await(t, 1)[0]
+	if err := f.st.SetATSCredentials(t.Context(), f.acme.ID, f.box, map[string]string{"baseUrl": "http://127.0.0.1:1"}); err != nil {
+		t.Fatal(err)
+	}
+	st, b, _ := f.submit(t, f.key, `{"atsApplicantId":"1002","atsJobId":"5001"}`)
+	if st != http.StatusInternalServerError || b["code"] != "INTERNAL_ERROR" || !strings.Contains(fmt.Sprint(b["message"]), "request id") {
+		t.Errorf("first submission with a misconfigured ATS = %d %v, want 500 INTERNAL_ERROR with a request id", st, b)
+	}
+	if st, b, _ := f.submit(t, f.key, `{"atsApplicantId":"1001","atsJobId":"5001"}`); st != 202 || b["created"] != false {
+		t.Fatalf("repeat = %d %v, want 202 created:false", st, b)
+	}
+	if replay := f.recv.await(t, 2)[1]; replay.Reason != "repeat_submission" || replay.InterviewLink != first.InterviewLink {
+		t.Errorf("replay = %+v", replay)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := len(f.recv.callbacks()); n != 2 {
+		t.Errorf("%d callbacks, want the first submission's and its replay", n)
 	}
 }

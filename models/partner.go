@@ -62,20 +62,32 @@ func (Partner) TableName() string { return "partners" }
 
 // PartnerApplication is one applicant submitted by a partner; one per company and ATS applicant.
 type PartnerApplication struct {
-	ID             uuid.UUID     `gorm:"column:id;type:uuid;primaryKey;default:gen_random_uuid()"`
-	CompanyID      uuid.UUID     `gorm:"column:company_id;type:uuid"`
-	PartnerID      uuid.UUID     `gorm:"column:partner_id;type:uuid"`
-	ATSApplicantID string        `gorm:"column:ats_applicant_id"`
-	ATSJobID       string        `gorm:"column:ats_job_id"`
-	ATSCandidateID *string       `gorm:"column:ats_candidate_id"`
-	JobID          uuid.UUID     `gorm:"column:job_id;type:uuid"`
-	CandidateID    *uuid.UUID    `gorm:"column:candidate_id;type:uuid"`
-	ApplicationID  *uuid.UUID    `gorm:"column:application_id;type:uuid"`
-	Status         PartnerStatus `gorm:"column:status;default:in_flight"`
-	InterviewLink  *string       `gorm:"column:interview_link"`
-	Reason         *string       `gorm:"column:reason"`
-	CreatedAt      time.Time     `gorm:"column:created_at"`
-	SettledAt      *time.Time    `gorm:"column:settled_at"`
+	ID             uuid.UUID  `gorm:"column:id;type:uuid;primaryKey;default:gen_random_uuid()"`
+	CompanyID      uuid.UUID  `gorm:"column:company_id;type:uuid"`
+	PartnerID      uuid.UUID  `gorm:"column:partner_id;type:uuid"`
+	ATSApplicantID string     `gorm:"column:ats_applicant_id"`
+	ATSJobID       string     `gorm:"column:ats_job_id"`
+	ATSCandidateID *string    `gorm:"column:ats_candidate_id"`
+	JobID          uuid.UUID  `gorm:"column:job_id;type:uuid"`
+	CandidateID    *uuid.UUID `gorm:"column:candidate_id;type:uuid"`
+	ApplicationID  *uuid.UUID `gorm:"column:application_id;type:uuid"`
+	// Applicant is the ATS record's applicant until the run stores it as CandidateID and
+	// ApplicationID (nil after).
+	Applicant     JSON[*PartnerApplicant] `gorm:"column:applicant"`
+	Status        PartnerStatus           `gorm:"column:status;default:in_flight"`
+	InterviewLink *string                 `gorm:"column:interview_link"`
+	Reason        *string                 `gorm:"column:reason"`
+	CreatedAt     time.Time               `gorm:"column:created_at"`
+	SettledAt     *time.Time              `gorm:"column:settled_at"`
+}
+
+// PartnerApplicant is the applicant a submission read from the ATS; Phone is normalised when it
+// could be.
+type PartnerApplicant struct {
+	FirstName string `json:"firstName,omitempty"`
+	LastName  string `json:"lastName,omitempty"`
+	Email     string `json:"email,omitempty"`
+	Phone     string `json:"phone,omitempty"`
 }
 
 // TableName is the table of PartnerApplication.

@@ -93,8 +93,10 @@ func (e *executor) Invite(step flow.InviteStep) (flow.InviteResult, error) {
 			return flow.InviteResult{}, err
 		}
 	}
+	// WaitForCancellation: a run cancelled while an invitation is being sent learns whether it
+	// went out before it goes on (a partner run's fallback callback follows the invitation).
 	send := workflow.WithActivityOptions(e.ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: time.Minute,
+		StartToCloseTimeout: time.Minute, WaitForCancellation: true,
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval: 2 * time.Second, MaximumAttempts: 3,
 			NonRetryableErrorTypes: []string{activities.ErrTypePermanent},

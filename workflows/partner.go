@@ -13,6 +13,10 @@ import (
 	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
+// versionFallbackStopsFlow marks runs whose fallback timeout stops the customer workflow
+// before its callback.
+const versionFallbackStopsFlow = "fallback-stops-flow"
+
 // Reasons of platform-sent callbacks.
 const (
 	ReasonWithoutCallback = "workflow_completed_without_callback"
@@ -41,17 +45,26 @@ type terminal struct {
 	in      PartnerInput
 	slug    string
 	decided bool
-	result  PartnerResult
-	done    workflow.Channel
+	// closed is set when the deadline passed with nothing decided: the customer workflow is
+	// being stopped and may decide nothing any more.
+	closed bool
+	result PartnerResult
+	done   workflow.Channel
 }
 
 // decide settles the application; session names the session whose interview link an
 // "invited" callback carries (uuid.Nil otherwise).
 func (t *terminal) decide(ctx workflow.Context, status, reason string, session uuid.UUID) error {
-	if t.decided {
+	if t.decided || t.closed {
 		workflow.GetLogger(ctx).Info("terminal callback already decided; dropping", "status", status, "reason", reason)
 		return nil
 	}
+	return t.settle(ctx, status, reason, session)
+}
+
+// settle makes the decision: the one terminal callback, its first attempt here and the
+// retries in a child workflow.
+func (t *terminal) settle(ctx workflow.Context, status, reason string, session uuid.UUID) error {
 	t.decided = true
 	t.result.Status, t.result.Reason = status, reason
 	defer t.done.Close()
@@ -91,7 +104,13 @@ func (t *terminal) decide(ctx workflow.Context, status, reason string, session u
 // workflow_completed_without_callback when it ends without one; not_eligible with reason
 // fallback_timeout when nothing is decided within the company's deadline; error (and an alert to
 // the company's operations contact) when processing fails. The customer workflow may go on after
-// the callback, but no second callback is ever sent.
+// its own callback, but no second callback is ever sent.
+//
+// The fallback timeout's verdict is final for the candidate too: the customer workflow is
+// cancelled first, and the callback is decided only once it has stopped (an invitation being
+// sent at that moment is waited for), so the candidate is never contacted after the partner was
+// told not_eligible. The run's result records the workflow as stopped with reason
+// fallback_timeout.
 func PartnerApplication(ctx workflow.Context, in PartnerInput) (PartnerResult, error) {
 	var a *activities.Activities
 	var run activities.PartnerRun
@@ -103,8 +122,10 @@ func PartnerApplication(ctx workflow.Context, in PartnerInput) (PartnerResult, e
 		return t.fail(ctx, err)
 	}
 
+	flowCtx, cancelFlow := workflow.WithCancel(ctx)
+	defer cancelFlow()
 	flowDone, setFlow := workflow.NewFuture(ctx)
-	workflow.Go(ctx, func(gctx workflow.Context) {
+	workflow.Go(flowCtx, func(gctx workflow.Context) {
 		def, derr := flow.Decode(run.Flow.Definition)
 		if derr != nil {
 			setFlow.Set(flow.Outcome{Result: flow.ResultFailed, Reason: "stored definition is invalid"}, derr)
@@ -133,8 +154,21 @@ func PartnerApplication(ctx workflow.Context, in PartnerInput) (PartnerResult, e
 	sel.Select(ctx)
 
 	if !flowFinished && !t.decided {
-		if err := t.decide(ctx, string(models.PartnerStatusNotEligible), ReasonFallbackTimeout, uuid.Nil); err != nil {
-			return t.result, err
+		if workflow.GetVersion(ctx, versionFallbackStopsFlow, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+			// Runs that passed their deadline before the flow was stopped replay as they ran.
+			if err := t.decide(ctx, string(models.PartnerStatusNotEligible), ReasonFallbackTimeout, uuid.Nil); err != nil {
+				return t.result, err
+			}
+		} else {
+			t.closed = true
+			cancelFlow()
+			_ = flowDone.Get(ctx, nil)
+			flowFinished, flowErr = true, nil
+			out = flow.Outcome{Result: flow.ResultStopped, Reason: ReasonFallbackTimeout}
+			workflow.GetLogger(ctx).Info("customer workflow stopped at the fallback deadline; the candidate is not contacted", "application_id", in.PartnerApplicationID)
+			if err := t.settle(ctx, string(models.PartnerStatusNotEligible), ReasonFallbackTimeout, uuid.Nil); err != nil {
+				return t.result, err
+			}
 		}
 	}
 	if !flowFinished {

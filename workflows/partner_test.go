@@ -68,12 +68,13 @@ func TestFallbackTimeout(t *testing.T) {
 	if len(settled) != 1 || settled[0].Status != models.PartnerStatusNotEligible || settled[0].Reason != ReasonFallbackTimeout {
 		t.Fatalf("settled %+v, want one not_eligible/fallback_timeout", settled)
 	}
-	// The customer workflow went on after the fallback (the invite was sent), but its callback was dropped.
-	e.AssertActivityNumberOfCalls(t, "SendInvite", 1)
+	// The customer workflow was stopped at the deadline: no session, no invitation, no second callback.
+	e.AssertActivityNumberOfCalls(t, "OpenSession", 0)
+	e.AssertActivityNumberOfCalls(t, "SendInvite", 0)
 	e.AssertActivityNumberOfCalls(t, "SettlePartner", 1)
 	e.AssertActivityNumberOfCalls(t, "AttemptCallback", 1)
-	if res.Status != "not_eligible" || res.Flow.Result != flow.ResultCompleted {
-		t.Errorf("result = %+v", res)
+	if res.Status != "not_eligible" || res.Reason != ReasonFallbackTimeout || res.Flow.Result != flow.ResultStopped || res.Flow.Reason != ReasonFallbackTimeout {
+		t.Errorf("result = %+v, want not_eligible with the flow stopped for fallback_timeout", res)
 	}
 }
 

@@ -114,13 +114,12 @@ func (s *Store) PartnerApplication(ctx context.Context, companyID, id uuid.UUID)
 	return &pa, nil
 }
 
-// PartnerSubmission is a partner application to record: the application, the applicant's
-// candidate (from the ATS record), the start of its run, and the start of a replay's delivery
+// PartnerSubmission is a partner application to record (a first submission's with its
+// Applicant from the ATS record), the start of its run, and the start of a replay's delivery
 // (its callback's id chosen by the caller), which is used only when the applicant's earlier
 // application is settled.
 type PartnerSubmission struct {
 	Application *models.PartnerApplication
-	Candidate   CandidateInput
 	Start       models.WorkflowStart
 	Replay      models.WorkflowStart
 	ReplayID    uuid.UUID
@@ -145,8 +144,10 @@ var ErrOtherPartner = errors.New("applicant submitted by another partner")
 // transaction. A repeat by another partner than the first submitter's is ErrOtherPartner and
 // changes nothing.
 //
-// A first submission inserts the application, the applicant's candidate and application, and the
-// start of its run. A repeat while in flight changes nothing (its run's callback answers it) and
+// A first submission inserts the application, with its applicant, and the start of its run; the
+// run stores the applicant as a candidate and application (AttachPartnerApplicant), so this
+// transaction touches none of the rows the statistics rollups keep per company and day, which
+// every submission of the company would wait for. A repeat while in flight changes nothing (its run's callback answers it) and
 // returns the run's start when it was not taken yet. A repeat after settlement creates a replay
 // callback of the settled status and the start of its delivery. Concurrent submissions are
 // serialised on the unique (company, applicant) key.
@@ -160,21 +161,6 @@ func (s *Store) SubmitPartnerApplication(ctx context.Context, sub PartnerSubmiss
 		}
 		if ins.RowsAffected == 1 {
 			res.Application, res.Created = pa, true
-			ext := ""
-			if pa.ATSCandidateID != nil {
-				ext = *pa.ATSCandidateID
-			}
-			cand := sub.Candidate
-			cand.ExternalID = ext
-			c, app, err := createApplication(tx, pa.CompanyID, pa.JobID, cand, models.ApplicationSourcePartner, pa.ATSApplicantID)
-			if err != nil {
-				return err
-			}
-			pa.CandidateID, pa.ApplicationID = &c.ID, &app.ID
-			if err := tx.Model(pa).Where("company_id = ?", pa.CompanyID).
-				Updates(map[string]any{"candidate_id": c.ID, "application_id": app.ID}).Error; err != nil {
-				return fmt.Errorf("attach application: %w", err)
-			}
 			res.Start = &sub.Start
 			return insertStart(tx, &sub.Start)
 		}
@@ -213,6 +199,87 @@ func (s *Store) SubmitPartnerApplication(ctx context.Context, sub PartnerSubmiss
 		return nil, err
 	}
 	return res, nil
+}
+
+// AttachPartnerApplicant stores the applicant of a partner application as the company's
+// candidate (an existing one with the same e-mail address or phone, or a new one) and its
+// application to the job, and clears the applicant from the partner application. An
+// application attached before is returned as it is. ErrNotFound when the application does not
+// exist, or has neither an attached candidate nor an applicant.
+//
+// The candidate and the application are stored in two transactions, each recorded on the
+// partner application before it commits, so a repeat after a crash between them goes on where
+// it stopped. Each statistics rollup row a company's inserts share (candidates per day, then
+// applicants per job) is thus held only until the commit that follows its insert, not through
+// the other insert's rollups.
+func (s *Store) AttachPartnerApplicant(ctx context.Context, companyID, id uuid.UUID) (*models.PartnerApplication, error) {
+	pa, err := s.attachStep(ctx, companyID, id, func(tx *gorm.DB, pa *models.PartnerApplication) error {
+		if pa.CandidateID != nil {
+			return nil
+		}
+		a := pa.Applicant.V
+		if a == nil {
+			return fmt.Errorf("applicant of partner application %s: %w", id, ErrNotFound)
+		}
+		in := CandidateInput{FirstName: a.FirstName, LastName: a.LastName, Email: a.Email, Phone: a.Phone}
+		if pa.ATSCandidateID != nil {
+			in.ExternalID = *pa.ATSCandidateID
+		}
+		c, _, err := findOrCreateCandidate(tx, companyID, in)
+		if err != nil {
+			return err
+		}
+		pa.CandidateID = &c.ID
+		return tx.Model(pa).Where("company_id = ?", companyID).Update("candidate_id", c.ID).Error
+	})
+	if err != nil {
+		return nil, err
+	}
+	if pa.ApplicationID != nil {
+		return pa, nil
+	}
+	return s.attachStep(ctx, companyID, id, func(tx *gorm.DB, pa *models.PartnerApplication) error {
+		if pa.ApplicationID != nil {
+			return nil
+		}
+		if pa.CandidateID == nil {
+			return fmt.Errorf("candidate of partner application %s: %w", id, ErrNotFound)
+		}
+		var apps []models.Application
+		if err := tx.Where("company_id = ? AND external_id = ? AND source = ?", companyID, pa.ATSApplicantID, models.ApplicationSourcePartner).
+			Limit(1).Find(&apps).Error; err != nil {
+			return fmt.Errorf("find application: %w", err)
+		}
+		if len(apps) == 0 {
+			ext := pa.ATSApplicantID
+			apps = append(apps, models.Application{CompanyID: companyID, CandidateID: *pa.CandidateID, JobID: pa.JobID, ExternalID: &ext, Source: models.ApplicationSourcePartner, Status: "new"})
+			if err := tx.Create(&apps[0]).Error; err != nil {
+				return fmt.Errorf("create application: %w", err)
+			}
+		}
+		pa.ApplicationID, pa.Applicant = &apps[0].ID, models.JSON[*models.PartnerApplicant]{}
+		return tx.Model(pa).Where("company_id = ?", companyID).
+			Updates(map[string]any{"application_id": apps[0].ID, "applicant": gorm.Expr("NULL")}).Error
+	})
+}
+
+// attachStep runs one step of AttachPartnerApplicant on the locked partner application, in its
+// own transaction.
+func (s *Store) attachStep(ctx context.Context, companyID, id uuid.UUID, step func(*gorm.DB, *models.PartnerApplication) error) (*models.PartnerApplication, error) {
+	var pa models.PartnerApplication
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(&pa, "company_id = ? AND id = ?", companyID, id).Error; err != nil {
+			return notFound(err, "partner application "+id.String())
+		}
+		if err := step(tx, &pa); err != nil {
+			return fmt.Errorf("attach applicant of partner application %s: %w", id, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &pa, nil
 }
 
 // ErrAlreadySettled means an application's terminal callback was decided before.

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -236,7 +237,8 @@ func TestCreateJobRejectsBadInput(t *testing.T) {
 func TestInterviewerPagination(t *testing.T) {
 	f := newFixture(t)
 	for i := range 5 {
-		f.createJob(t, f.acmeKey, map[string]any{"externalJobId": fmt.Sprintf("pg-%d", i), "jobDescription": description})
+		r := f.createJob(t, f.acmeKey, map[string]any{"externalJobId": fmt.Sprintf("pg-%d", i), "jobDescription": description})
+		f.awaitGenerated(t, f.acmeKey, r.Payload)
 	}
 	seen := map[string]bool{}
 	cursor := ""
@@ -266,6 +268,71 @@ func TestInterviewerPagination(t *testing.T) {
 	for _, bad := range []string{"?limit=0", "?limit=201", "?status=DONE", "?cursor=zzz"} {
 		if r := f.send(t, http.MethodGet, "/v1/api/interviewers"+bad, f.acmeKey, nil); r.StatusCode != 400 {
 			t.Errorf("listing%s = %d, want 400", bad, r.StatusCode)
+		}
+	}
+}
+
+// TestInterviewerListingShowsGeneratedJobs: a job appears in the listing when its generation has
+// completed (spec "Job creation"); GENERATING and FAILED jobs are found by an explicit status
+// filter and by id.
+func TestInterviewerListingShowsGeneratedJobs(t *testing.T) {
+	f := newFixture(t)
+	done := f.createJob(t, f.acmeKey, map[string]any{"externalJobId": "done-1", "jobDescription": description}).Payload
+	f.awaitGenerated(t, f.acmeKey, done)
+	pausedJob := f.createJob(t, f.acmeKey, map[string]any{"externalJobId": "paused-1", "jobDescription": description, "active": false}).Payload
+	f.awaitGenerated(t, f.acmeKey, pausedJob)
+
+	f.worker.Stop() // generation waits: the next jobs stay GENERATING
+	generating := f.createJob(t, f.acmeKey, map[string]any{"externalJobId": "gen-1", "jobDescription": description}).Payload
+	failed := f.createJob(t, f.acmeKey, map[string]any{"externalJobId": "fail-1", "jobDescription": description}).Payload
+	fj, err := f.st.JobByInterviewerID(t.Context(), f.acme.ID, failed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.st.FailJob(t.Context(), f.acme.ID, fj.ID, "generator unavailable"); err != nil {
+		t.Fatal(err)
+	}
+
+	ids := func(query string) []string {
+		t.Helper()
+		resp := f.send(t, http.MethodGet, "/v1/api/interviewers"+query, f.acmeKey, nil)
+		if resp.StatusCode != 200 {
+			t.Fatalf("listing%s = %d", query, resp.StatusCode)
+		}
+		var out []string
+		for _, it := range decode[httpapi.InterviewersResponse](t, resp).Interviewers {
+			out = append(out, it.InterviewerID)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		query string
+		want  []string
+	}{
+		{"", []string{pausedJob, done}},
+		{"?limit=1", []string{pausedJob}},
+		{"?status=GENERATING", []string{generating}},
+		{"?status=failed", []string{failed}},
+		{"?status=ACTIVE", []string{done}},
+		{"?status=PAUSED", []string{pausedJob}},
+	} {
+		if got := ids(tt.query); !slices.Equal(got, tt.want) {
+			t.Errorf("listing%s = %v, want %v", tt.query, got, tt.want)
+		}
+	}
+	// The default listing pages through generated jobs only.
+	first := decode[httpapi.InterviewersResponse](t, f.send(t, http.MethodGet, "/v1/api/interviewers?limit=1", f.acmeKey, nil))
+	if first.NextCursor == nil {
+		t.Fatal("first page of one has no nextCursor")
+	}
+	last := decode[httpapi.InterviewersResponse](t, f.send(t, http.MethodGet, "/v1/api/interviewers?limit=1&cursor="+*first.NextCursor, f.acmeKey, nil))
+	if len(last.Interviewers) != 1 || last.Interviewers[0].InterviewerID != done || last.NextCursor != nil {
+		t.Errorf("second page = %+v, want %s and no cursor", last, done)
+	}
+	for id, want := range map[string]string{generating: "GENERATING", failed: "FAILED"} {
+		got := decode[httpapi.InterviewerResponse](t, f.send(t, http.MethodGet, "/v1/api/interviewers/"+id, f.acmeKey, nil)).Interviewer
+		if string(got.Status) != want || got.Generation.State != want {
+			t.Errorf("%s by id = %s/%s, want %s", id, got.Status, got.Generation.State, want)
 		}
 	}
 }

@@ -59,12 +59,12 @@ type devServices struct {
 }
 
 // supervise restarts Postgres or Temporal when one dies, and stops the stack (stop, with the
-// reason) when one keeps dying.
+// reason) when one keeps dying or cannot be restarted (budget: devstack.Supervisor).
 func (s *devServices) supervise(ctx context.Context, log *slog.Logger, stop context.CancelCauseFunc) {
 	sv := &devstack.Supervisor{Log: log, GiveUp: stop}
 	if s.pg != nil {
 		go sv.Watch(ctx, "postgres", s.pg.Exited(), func(ctx context.Context) (<-chan struct{}, error) {
-			pg, err := devstack.StartPostgres(ctx, s.pgOpts)
+			pg, err := s.pg.Restart(ctx, s.pgOpts) // waits for the dead server's leftover processes
 			if err != nil {
 				return nil, err
 			}

@@ -506,3 +506,143 @@ func (p *Postgres) DataDir() string { return p.dataDir }
 
 // LogPath is the server's log file.
 func (p *Postgres) LogPath() string { return p.logPath }
+
+// orphanGrace is how long the processes a dead postmaster left behind get to quit on SIGQUIT
+// before SIGKILL, and orphanWait how long Restart waits for them in all.
+const (
+	orphanGrace = 5 * time.Second
+	orphanWait  = 20 * time.Second
+)
+
+// Restart starts the cluster again after its postmaster died (kill -9, a crash) and returns the
+// new server. Backends outlive a killed postmaster (one busy in a query does not notice) and keep
+// its shared memory attached, and a new postmaster refuses to start beside them ("pre-existing
+// shared memory block ... is still in use"). So Restart first waits until they are gone: it asks
+// them to quit with SIGQUIT, as a postmaster does in an immediate shutdown, sends SIGKILL after
+// orphanGrace, and gives up after orphanWait (the caller may try again).
+func (p *Postgres) Restart(ctx context.Context, o PostgresOptions) (*Postgres, error) {
+	if !p.proc.exited() {
+		return nil, fmt.Errorf("restart postgres: pid %d is still running", p.proc.pid)
+	}
+	if pid := livePostmaster(p.dataDir); pid != 0 {
+		return nil, fmt.Errorf("restart postgres: another postgres server (pid %d) runs on %s", pid, p.dataDir)
+	}
+	if err := p.awaitOrphans(ctx); err != nil {
+		return nil, err
+	}
+	return StartPostgres(ctx, o)
+}
+
+func (p *Postgres) awaitOrphans(ctx context.Context) error {
+	began := time.Now()
+	shmID := sharedMemoryID(p.dataDir)
+	signalled := map[int]syscall.Signal{}
+	for {
+		left := clusterProcesses(p.dataDir)
+		attached := attachments(shmID)
+		if len(left) == 0 && attached == 0 {
+			if len(signalled) > 0 {
+				p.log.Info("postgres: leftover processes of the dead server are gone", "pids", len(signalled), "duration", time.Since(began).Round(time.Millisecond))
+			}
+			return nil
+		}
+		sig := syscall.SIGQUIT
+		if time.Since(began) > orphanGrace {
+			sig = syscall.SIGKILL
+		}
+		for _, pid := range left {
+			if signalled[pid] != sig {
+				if len(signalled) == 0 {
+					p.log.Warn("postgres: the dead server left processes behind; stopping them", "pids", left, "signal", sig)
+				}
+				signalled[pid] = sig
+				_ = syscall.Kill(pid, sig)
+			}
+		}
+		if time.Since(began) > orphanWait {
+			return fmt.Errorf("restart postgres: the old server's processes %v (shared memory attachments: %d) are still there after %s", left, attached, orphanWait)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("restart postgres: waiting for the old server's processes %v: %w", left, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// clusterProcesses lists the live (not zombie) postgres processes whose working folder is
+// dataDir: a postmaster and every process it starts run there, and no other cluster's do.
+func clusterProcesses(dataDir string) []int {
+	want, err := filepath.EvalSymlinks(dataDir)
+	if err != nil {
+		return nil
+	}
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid)); err != nil || cwd != want {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ...; comm may hold spaces and ')', so cut at the last ')'.
+		open, end := strings.IndexByte(string(stat), '('), strings.LastIndexByte(string(stat), ')')
+		if open < 0 || end < open {
+			continue
+		}
+		fields := strings.Fields(string(stat[end+1:]))
+		if len(fields) > 0 && fields[0] != "Z" && strings.Contains(string(stat[open+1:end]), "postgres") {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// sharedMemoryID is the System V shared memory id dataDir/postmaster.pid records (line 7:
+// "key id"), or -1.
+func sharedMemoryID(dataDir string) int {
+	b, err := os.ReadFile(filepath.Join(dataDir, "postmaster.pid"))
+	if err != nil {
+		return -1
+	}
+	lines := strings.Split(string(b), "\n")
+	if len(lines) < 7 {
+		return -1
+	}
+	f := strings.Fields(lines[6])
+	if len(f) != 2 {
+		return -1
+	}
+	id, err := strconv.Atoi(f[1])
+	if err != nil {
+		return -1
+	}
+	return id
+}
+
+// attachments is the number of processes attached to the System V shared memory segment id
+// (0 when id < 0 or the segment is gone), from /proc/sysvipc/shm.
+func attachments(id int) int {
+	if id < 0 {
+		return 0
+	}
+	b, err := os.ReadFile("/proc/sysvipc/shm")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(b)) {
+		// key shmid perms size cpid lpid nattch ...
+		f := strings.Fields(line)
+		if len(f) >= 7 && f[1] == strconv.Itoa(id) {
+			n, _ := strconv.Atoi(f[6])
+			return n
+		}
+	}
+	return 0
+}

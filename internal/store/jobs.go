@@ -48,8 +48,8 @@ func (s *Store) JobByInterviewerID(ctx context.Context, companyID uuid.UUID, int
 
 // JobFilter narrows ListJobs.
 type JobFilter struct {
-	Status *models.JobStatus
-	Cursor string // from the previous page's next cursor
+	Status *models.JobStatus // nil: jobs whose generation completed (ACTIVE and PAUSED)
+	Cursor string            // from the previous page's next cursor
 	Limit  int
 }
 
@@ -58,11 +58,14 @@ var ErrBadCursor = errors.New("invalid cursor")
 
 // ListJobs returns a page of the company's jobs, newest first, and the cursor of the next page
 // ("" on the last page). Keyset pagination on (created_at, id): pages stay stable while jobs are
-// added.
+// added. Without a status filter only generated jobs are listed (spec: a job "appears in the
+// interviewer listing when done"); GENERATING and FAILED jobs need their status named.
 func (s *Store) ListJobs(ctx context.Context, companyID uuid.UUID, f JobFilter) ([]models.Job, string, error) {
 	q := s.db.WithContext(ctx).Where("company_id = ? AND NOT is_deleted", companyID)
 	if f.Status != nil {
 		q = q.Where("status = ?", *f.Status)
+	} else {
+		q = q.Where("status IN ?", []models.JobStatus{models.JobStatusActive, models.JobStatusPaused})
 	}
 	if f.Cursor != "" {
 		at, id, err := decodeCursor(f.Cursor)

@@ -61,7 +61,7 @@ func loadSynthetic(ctx context.Context, b *testing.B, db *sql.DB) uuid.UUID {
 		"DROP INDEX candidates_search_idx", "DROP INDEX candidates_earth_idx",
 		fmt.Sprintf(syntheticInsert, company),
 		"CREATE INDEX candidates_search_idx ON candidates USING gin (search)",
-		`CREATE INDEX candidates_earth_idx ON candidates USING gist (ll_to_earth(latitude, longitude))
+		`CREATE INDEX candidates_earth_idx ON candidates USING gist (earth_point(latitude, longitude))
 		 WHERE latitude IS NOT NULL AND longitude IS NOT NULL`,
 		"VACUUM ANALYZE candidates",
 	} {

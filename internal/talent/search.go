@@ -230,9 +230,9 @@ func buildSearch(companyID uuid.UUID, p Params) (*searchPlan, []any, error) {
 				}
 			}
 			res.RadiusMiles = miles
-			center := fmt.Sprintf("ll_to_earth(%s, %s)", b.arg(loc.Lat), b.arg(loc.Lon))
+			center := fmt.Sprintf("earth_point(%s, %s)", b.arg(loc.Lat), b.arg(loc.Lon))
 			meters := b.arg(miles * metersPerMile)
-			point := "ll_to_earth(c.latitude, c.longitude)"
+			point := "earth_point(c.latitude, c.longitude)" // the expression of candidates_earth_idx
 			where = append(where, "c.latitude IS NOT NULL AND c.longitude IS NOT NULL",
 				fmt.Sprintf("earth_box(%s, %s) @> %s", center, meters, point),
 				fmt.Sprintf("earth_distance(%s, %s) <= %s", center, point, meters))

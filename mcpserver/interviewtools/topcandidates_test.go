@@ -76,3 +76,62 @@ func TestTopCandidatesAreDistinct(t *testing.T) {
 		}
 	}
 }
+
+// TestTopCandidatesBestMatchingSession: with a decision filter or a window, a candidate is ranked
+// by their best session among the matching ones, not left out because a better session does not
+// match; equal sessions resolve to one row.
+func TestTopCandidatesBestMatchingSession(t *testing.T) {
+	h := tooltest.New(t, time.Time{}, interviewtools.Register)
+	acme := h.Company(t, "acme", "Acme Corp", nil)
+	db := h.Store.DB()
+	create := func(v any) {
+		t.Helper()
+		if err := db.Create(v).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	job := &models.Job{CompanyID: acme.ID, ExternalID: "A-1", InterviewerID: "acme-A-1", Title: "Welder", Status: models.JobStatusActive}
+	create(job)
+	candidate := func(name string) uuid.UUID {
+		c := &models.Candidate{CompanyID: acme.ID, FirstName: name, LastName: "Test", Status: "new"}
+		create(c)
+		return c.ID
+	}
+	session := func(cand uuid.UUID, rating float64, decision models.Decision, done time.Time) {
+		create(&models.InterviewSession{CompanyID: acme.ID, CandidateID: cand, JobID: job.ID, Status: models.SessionStatusCompleted,
+			MediumType: models.MediumTypeVideo, InvitedAt: done.Add(-time.Hour), CompletedAt: &done, RecruiterRating: &rating, Decision: decision})
+	}
+	march, may := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC), time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	ann, bob, cyd := candidate("Ann"), candidate("Bob"), candidate("Cyd")
+	session(ann, 10, models.DecisionRejected, march) // Ann's best, rejected, in March
+	session(ann, 6, models.DecisionAccepted, may)
+	session(bob, 8, models.DecisionAccepted, march)
+	session(bob, 8, models.DecisionAccepted, march) // the same rank twice: one row
+	session(cyd, 7, models.DecisionHired, may)
+
+	type row struct {
+		CandidateID     string  `json:"candidateId"`
+		RecruiterRating float64 `json:"recruiterRating"`
+	}
+	for _, tt := range []struct {
+		name string
+		args map[string]any
+		want []row
+	}{
+		{"all", map[string]any{}, []row{{ann.String(), 10}, {bob.String(), 8}, {cyd.String(), 7}}},
+		{"accepted", map[string]any{"decision": []string{"ACCEPTED"}}, []row{{bob.String(), 8}, {ann.String(), 6}}},
+		{"since April", map[string]any{"sinceDate": "2026-04-01"}, []row{{cyd.String(), 7}, {ann.String(), 6}}},
+	} {
+		args := map[string]any{"metric": "topCandidates"}
+		for k, v := range tt.args {
+			args[k] = v
+		}
+		var out struct {
+			TopCandidates []row `json:"topCandidates"`
+		}
+		h.OK(t, tooltest.KeyCaller(acme), "getInterviewStats", args).Decode(t, &out)
+		if fmt.Sprint(out.TopCandidates) != fmt.Sprint(tt.want) {
+			t.Errorf("%s: topCandidates = %v, want %v", tt.name, out.TopCandidates, tt.want)
+		}
+	}
+}

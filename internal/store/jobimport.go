@@ -16,12 +16,12 @@ import (
 	"github.com/recruitd/recruitd/models"
 )
 
-// AggregatorIntegration loads the company's HR-suite connection; ErrNotFound before the
-// company has credentials or asked to connect.
+// AggregatorIntegration loads the company's integration (its HR-suite connection card);
+// ErrNotFound before the company has credentials or asked to connect.
 func (s *Store) AggregatorIntegration(ctx context.Context, companyID uuid.UUID) (*models.AggregatorIntegration, error) {
 	var in models.AggregatorIntegration
 	if err := s.db.WithContext(ctx).First(&in, "company_id = ?", companyID).Error; err != nil {
-		return nil, notFound(err, "hr-suite integration of "+companyID.String())
+		return nil, notFound(err, "aggregator integration of "+companyID.String())
 	}
 	return &in, nil
 }
@@ -39,7 +39,7 @@ func (s *Store) IntegrationForEvent(ctx context.Context, integrationID, originID
 		}
 	}
 	if err != nil {
-		return nil, notFound(err, "hr-suite integration "+integrationID)
+		return nil, notFound(err, "aggregator integration "+integrationID)
 	}
 	return &in, nil
 }
@@ -102,7 +102,7 @@ func (s *Store) SaveConnectLink(ctx context.Context, companyID uuid.UUID, box *s
 		return fmt.Errorf("save connect link: %w", res.Error)
 	}
 	if res.RowsAffected == 0 {
-		return fmt.Errorf("hr-suite integration of %s: %w", companyID, ErrNotFound)
+		return fmt.Errorf("aggregator integration of %s: %w", companyID, ErrNotFound)
 	}
 	return nil
 }
@@ -145,7 +145,7 @@ func (s *Store) RecordAggregatorEvent(ctx context.Context, companyID uuid.UUID, 
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var in models.AggregatorIntegration
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(&in, "company_id = ?", companyID).Error; err != nil {
-			return notFound(err, "hr-suite integration of "+companyID.String())
+			return notFound(err, "aggregator integration of "+companyID.String())
 		}
 		var inserted bool
 		err := tx.Raw(`INSERT INTO aggregator_events (company_id, event_id, type, body) VALUES (?, ?, ?, ?)

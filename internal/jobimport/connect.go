@@ -10,19 +10,19 @@ import (
 	"github.com/recruitd/recruitd/models"
 )
 
-// ErrNotConfigured means the company has no aggregator credentials: an operator sets them
-// (recruitd integrations connect --base-url … --api-key …).
-var ErrNotConfigured = errors.New("the company has no aggregator credentials")
+// ErrNotConfigured means the company has no aggregator credentials; the message says how an
+// operator sets them.
+var ErrNotConfigured = errors.New("the company has no aggregator credentials (recruitd integrations connect --base-url … --api-key …)")
 
 // Connect is the Connect action of the integration card, shared by the API and `recruitd
 // integrations connect`: it asks the company's aggregator for a connect link whose integration
 // reports to webhookURL, signed with the integration's secret (created on the first Connect,
-// kept on later ones), and records the link. The error wraps ErrNotConfigured when the company
+// kept on later ones), and records the link. The error is ErrNotConfigured when the company
 // has no aggregator credentials, else one of package aggregator's errors.
 func (in *Integrations) Connect(ctx context.Context, co *models.Company, webhookURL string) (*models.AggregatorIntegration, string, error) {
 	integ, err := in.Store.AggregatorIntegration(ctx, co.ID)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, "", fmt.Errorf("connect %s: %w", co.Slug, ErrNotConfigured)
+		return nil, "", ErrNotConfigured
 	}
 	if err != nil {
 		return nil, "", err
@@ -45,7 +45,7 @@ func (in *Integrations) Connect(ctx context.Context, co *models.Company, webhook
 		return nil, "", err
 	}
 	if err := in.Store.SaveConnectLink(ctx, co.ID, in.Box, link, secret); errors.Is(err, store.ErrNotFound) {
-		return nil, "", fmt.Errorf("connect %s: %w", co.Slug, ErrNotConfigured)
+		return nil, "", ErrNotConfigured
 	} else if err != nil {
 		return nil, "", err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/recruitd/recruitd/internal/callbacks"
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/generate"
+	"github.com/recruitd/recruitd/internal/hrsuite"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
@@ -38,7 +39,7 @@ type Activities struct {
 	Launcher *outbox.Launcher
 	// ImportMetrics and HRSuiteMetrics may be nil.
 	ImportMetrics  *ImportMetrics
-	HRSuiteMetrics *HRSuiteMetrics
+	HRSuiteMetrics *hrsuite.Metrics
 }
 
 // permanentIfMissing makes a missing row a non-retryable error: workflows start only after

@@ -84,7 +84,7 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 		return a.importRefused(ctx, in.CompanyID, err)
 	}
 	// Starts a crashed attempt committed but did not launch.
-	if err := a.launchPending(ctx, co.ID, kinds.NewJob, 1000, nil); err != nil {
+	if err := a.Launcher.LaunchPending(ctx, co.ID, kinds.NewJob.Name, 1000, nil); err != nil {
 		return res, err
 	}
 
@@ -107,10 +107,8 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 		if err != nil {
 			return a.importRefused(ctx, in.CompanyID, err)
 		}
-		jobs, maxSeen := importedJobs(page.Jobs)
-		counts, starts, err := a.Store.UpsertImportedJobs(ctx, co, jobs, func(jobID uuid.UUID, extID, interviewerID string) models.WorkflowStart {
-			return kinds.NewJobStart(co.Slug, co.ID, jobID, extID, interviewerID)
-		})
+		jobs, maxSeen := importedJobs(co, page.Jobs)
+		counts, starts, err := a.Store.UpsertImportedJobs(ctx, co, jobs)
 		if err != nil {
 			return res, err
 		}
@@ -136,7 +134,7 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 		}
 	}
 	// Starts a page could not launch (Temporal slow or away) get one more try before the pass ends.
-	if err := a.launchPending(ctx, co.ID, kinds.NewJob, 1000, nil); err != nil {
+	if err := a.Launcher.LaunchPending(ctx, co.ID, kinds.NewJob.Name, 1000, nil); err != nil {
 		log.WarnContext(ctx, "new-job runs not started; the next pass or the reconciler starts them", "err", err)
 	}
 	var cursor *time.Time
@@ -175,8 +173,10 @@ func (a *Activities) importRefused(ctx context.Context, companyID uuid.UUID, err
 }
 
 // importedJobs converts a page for the store: one entry per external id (the latest change
-// wins), text without NUL characters. It also returns the latest change seen.
-func importedJobs(page []aggregator.Job) ([]store.ImportedJob, time.Time) {
+// wins), text without NUL characters, each with the id, interviewer id (<companySlug>-<external
+// id>) and 'New Job from ATS' start it has if the upsert creates it. It also returns the latest
+// change seen.
+func importedJobs(co *models.Company, page []aggregator.Job) ([]store.ImportedJob, time.Time) {
 	clean := func(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\x00", "") }
 	idx := map[string]int{}
 	var out []store.ImportedJob
@@ -200,6 +200,11 @@ func importedJobs(page []aggregator.Job) ([]store.ImportedJob, time.Time) {
 		}
 		idx[ext] = len(out)
 		out = append(out, ij)
+	}
+	for i := range out {
+		j := &out[i]
+		j.ID, j.InterviewerID = uuid.New(), co.Slug+"-"+j.ExternalID
+		j.Start = kinds.NewJobStart(co.Slug, co.ID, j.ID, j.ExternalID, j.InterviewerID)
 	}
 	return out, maxSeen
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,7 +15,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
-	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/recruitd/recruitd/internal/store"
@@ -249,6 +249,27 @@ func (s *server) pushAssessmentLink(c *gin.Context, m *assessmentMetrics) {
 	c.JSON(http.StatusOK, AssessmentLinkResponse{Success: true})
 }
 
+// holdLink holds h and writes the start of the hold's workflow, built from the id the hold has
+// (a renewed hold keeps its own), in one transaction, and returns the start to launch.
+func (s *server) holdLink(ctx context.Context, co *models.Company, h *store.AssessmentHold) (*models.WorkflowStart, error) {
+	tx, err := s.Store.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	if err := tx.HoldAssessmentLink(h); err != nil {
+		return nil, err
+	}
+	start, err := tx.RenewStart(workflows.AssessmentLinkHoldStart(co.Slug, workflows.AssessmentLinkHoldInput{CompanyID: co.ID, HoldID: h.ID}))
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	return start, nil
+}
+
 // holdAssessmentLink holds a push whose application is not managed (yet) and starts, or nudges,
 // the hold's workflow, which delivers the link if the application appears within the window and
 // discards it otherwise. The answer is 200 even when Temporal does not take the start: the hold
@@ -261,9 +282,7 @@ func (s *server) holdAssessmentLink(c *gin.Context, m *assessmentMetrics, push *
 	if push.orderID != "" {
 		h.OrderID = &push.orderID
 	}
-	start, err := s.Store.HoldAssessmentLink(ctx, h, func(holdID uuid.UUID) models.WorkflowStart {
-		return workflows.AssessmentLinkHoldStart(co.Slug, workflows.AssessmentLinkHoldInput{CompanyID: co.ID, HoldID: holdID})
-	})
+	start, err := s.holdLink(ctx, co, h)
 	if err != nil {
 		s.fail(c, fmt.Errorf("hold assessment link: %w", err))
 		return

@@ -14,6 +14,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/recruitd/recruitd/internal/aggregator"
+	"github.com/recruitd/recruitd/internal/hrsuite/report"
+	"github.com/recruitd/recruitd/internal/jobimport"
 	"github.com/recruitd/recruitd/internal/jsontext"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/store"
@@ -67,6 +70,13 @@ var errorTable = []struct {
 	{store.ErrNotFound, newError(http.StatusNotFound, "NOT_FOUND", "not found")},
 	{store.ErrConflict, newError(http.StatusConflict, "CONFLICT", "already exists")},
 	{outbox.ErrUnavailable, errUnavailable},
+	{report.ErrNotArray, errNotArray},
+	{jobimport.ErrBadSignature, errBadSignature},
+	{jobimport.ErrNotConfigured, errNoAggregator},
+	{aggregator.ErrUnauthorized, errAggregatorRefused},
+	{aggregator.ErrTransient, errAggregatorDown},
+	{aggregator.ErrPermanent, errAggregator},
+	{aggregator.ErrSetupPending, errAggregator},
 }
 
 func classify(err error) (*apiError, bool) {

@@ -13,7 +13,6 @@ import (
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows"
 )
 
 // HRSuiteDeliveryResponse answers a stored delivery: its id (support finds it by this), how
@@ -31,68 +30,61 @@ var errNotArray = newError(http.StatusBadRequest, "NOT_A_JSON_ARRAY", "the body 
 // hrsuitePath is the webhook's path: its body limit is HRSUITE_MAX_BODY_BYTES.
 const hrsuitePath = "/webhook/hrsuite"
 
-// hrsuiteWebhook stores a delivery before anything else, in one transaction with the start of
-// its ingest, then starts the ingest and answers 200: the rows are processed asynchronously
-// (workflows.HRSuiteDelivery). When Temporal does not take the start, the stored delivery still
-// answers 200: its start stays in the outbox and the reconciler starts it, since the HR suite
-// needs nothing back from the processing and a retry would only store a duplicate.
-func (s *server) hrsuiteWebhook(c *gin.Context) {
-	received := time.Now().UTC()
-	co := company(c)
-	if !co.HRSuiteAccount {
+var errNotHRSuite = newError(http.StatusBadRequest, "NOT_HR_SUITE_ACCOUNT",
+	"this company is not an HR-suite account; an operator enables it with recruitd company update --hr-suite")
+
+// requireHRSuiteAccount lets through only the companies an operator made HR-suite accounts: the
+// HR-suite webhook and the integration card's Connect are theirs.
+func (s *server) requireHRSuiteAccount(c *gin.Context) {
+	if !company(c).HRSuiteAccount {
 		s.fail(c, errNotHRSuite)
 		return
 	}
+	c.Next()
+}
+
+func (s *server) hrsuite() *hrsuite.Deliveries {
+	return &hrsuite.Deliveries{Store: s.Store, Launcher: s.Launcher, Log: s.Log}
+}
+
+// hrsuiteWebhook is POST /webhook/hrsuite: the feature stores the delivery with the start of its
+// ingest and starts it (hrsuite.Receive); the answer is 200 once the delivery is stored, whatever
+// Temporal did. A company already at its storage quota is answered before its body is read.
+func (s *server) hrsuiteWebhook(c *gin.Context) {
+	received := time.Now().UTC()
+	co := company(c)
 	ctx := c.Request.Context()
-	// A company already at its quota is answered before its body is read.
-	used, err := s.Store.HRSuiteStorageUsed(ctx, co.ID)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	if used >= s.Config.HRSuiteQuota {
-		s.refuseOverQuota(c, co, &store.StorageQuotaError{Used: used, Quota: s.Config.HRSuiteQuota})
+	if err := s.hrsuite().Admit(ctx, co, s.Config.HRSuiteQuota); err != nil {
+		s.failHRSuite(c, co, err)
 		return
 	}
 	body, err := readJSONBody(c)
-	switch {
-	case errors.Is(err, errTooLarge):
-		s.fail(c, deliveryTooLarge(s.Config.HRSuiteMaxBody))
-		return
-	case err != nil:
+	if errors.Is(err, errTooLarge) {
+		err = deliveryTooLarge(s.Config.HRSuiteMaxBody)
+	}
+	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	rows, err := hrsuite.Count(body)
+	key := callerKey(c)
+	rec, err := s.hrsuite().Receive(ctx, co, hrsuite.Delivery{Body: body, ReceivedAt: received, APIKeyID: &key.ID, RequestID: requestID(c)}, s.Config.HRSuiteQuota)
 	if err != nil {
-		s.fail(c, errNotArray)
+		s.failHRSuite(c, co, err)
 		return
 	}
-	key := callerKey(c)
-	rec, err := s.Store.StoreHRSuiteDelivery(ctx, &models.HRSuiteDelivery{
-		CompanyID: co.ID, ReceivedAt: received, Body: body, RowCount: rows, APIKeyID: &key.ID, RequestID: requestID(c),
-	}, s.Config.HRSuiteQuota, func(id uuid.UUID) models.WorkflowStart {
-		return workflows.HRSuiteDeliveryStart(co.Slug, workflows.HRSuiteDeliveryInput{CompanyID: co.ID, DeliveryID: id})
-	})
+	d := rec.Delivery
+	c.JSON(http.StatusOK, HRSuiteDeliveryResponse{Success: true, DeliveryID: d.ID, Rows: d.RowCount, DuplicateOf: d.DuplicateOf})
+}
+
+// failHRSuite answers a delivery over the company's storage quota with refuseOverQuota, any
+// other error through the error table.
+func (s *server) failHRSuite(c *gin.Context, co *models.Company, err error) {
 	var over *store.StorageQuotaError
 	if errors.As(err, &over) {
 		s.refuseOverQuota(c, co, over)
 		return
 	}
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	log := s.Log.With("request_id", requestID(c), "company", co.Slug, "delivery_id", rec.Delivery.ID, "rows", rows)
-	if rec.Start != nil {
-		if err := s.Launcher.LaunchMany(ctx, []models.WorkflowStart{*rec.Start}); err != nil {
-			log.WarnContext(ctx, "hr-suite delivery stored; its ingest starts when Temporal is back (reconciler)", "err", err)
-		}
-		log.InfoContext(ctx, "hr-suite delivery stored", "body_bytes", rec.Delivery.BodyBytes, "stored_bytes", rec.Delivery.StoredBytes)
-	} else {
-		log.InfoContext(ctx, "hr-suite delivery repeats an earlier body; stored as a duplicate", "first_delivery_id", *rec.Delivery.DuplicateOf)
-	}
-	c.JSON(http.StatusOK, HRSuiteDeliveryResponse{Success: true, DeliveryID: rec.Delivery.ID, Rows: rows, DuplicateOf: rec.Delivery.DuplicateOf})
+	s.fail(c, err)
 }
 
 // quotaRetryAfter is the Retry-After of a delivery over the storage quota: the retention frees

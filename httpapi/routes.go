@@ -26,15 +26,15 @@ func (s *server) routes(r *gin.Engine) {
 	v1.POST("/inviteCandidate", s.require(models.ScopeInvitations), s.inviteCandidate)
 	v1.GET("/workflows/:trigger", s.require(models.ScopeWorkflows), s.getWorkflow)
 	v1.PUT("/workflows/:trigger", s.require(models.ScopeWorkflows), s.putWorkflow)
-	v1.GET("/integrations/hrsuite", s.require(models.ScopeIntegrations), s.getHRSuite)
-	v1.POST("/integrations/hrsuite/connect", s.require(models.ScopeIntegrations), s.connectHRSuite)
+	v1.GET("/integrations/hrsuite", s.require(models.ScopeIntegrations), s.getIntegration)
+	v1.POST("/integrations/hrsuite/connect", s.require(models.ScopeIntegrations), s.requireHRSuiteAccount, s.connectIntegration)
 
 	v2 := r.Group("/v2/api", s.authenticate)
 	v2.POST("/partner-applications", s.require(models.ScopePartnerApplications), s.submitPartnerApplication)
 	v2.POST("/assessment-links", s.require(models.ScopeAssessmentLinks), s.assessmentLinks())
 
 	// The HR suite's report deliveries: the company's key, under a path with no version segment.
-	r.POST(hrsuitePath, s.authenticate, s.require(models.ScopeHRSuiteWebhook), s.hrsuiteWebhook)
+	r.POST(hrsuitePath, s.authenticate, s.require(models.ScopeHRSuiteWebhook), s.requireHRSuiteAccount, s.hrsuiteWebhook)
 
 	// Support staff, with a platform admin's support token (not a company key).
 	sup := r.Group("/v1/support", s.authenticateSupport)

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
@@ -83,12 +82,27 @@ func (f *holdFixture) deliveryStarts(t *testing.T) []string {
 func (f *holdFixture) hold(t *testing.T, ref, url string, received time.Time) *store.AssessmentHold {
 	t.Helper()
 	h := &store.AssessmentHold{CompanyID: f.co.ID, ApplicationRef: ref, URL: url, ReceivedAt: received}
-	if _, err := f.st.HoldAssessmentLink(t.Context(), h, func(id uuid.UUID) models.WorkflowStart {
-		return AssessmentLinkHoldStart(f.co.Slug, AssessmentLinkHoldInput{CompanyID: f.co.ID, HoldID: id})
-	}); err != nil {
+	f.holdThis(t, h)
+	return h
+}
+
+// holdThis holds h and writes its workflow's start in one transaction, as the push does.
+func (f *holdFixture) holdThis(t *testing.T, h *store.AssessmentHold) {
+	t.Helper()
+	tx, err := f.st.Begin(t.Context())
+	if err != nil {
 		t.Fatal(err)
 	}
-	return h
+	defer tx.Rollback()
+	if err := tx.HoldAssessmentLink(h); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.RenewStart(AssessmentLinkHoldStart(f.co.Slug, AssessmentLinkHoldInput{CompanyID: f.co.ID, HoldID: h.ID})); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (f *holdFixture) holds(t *testing.T) int64 {
@@ -198,11 +212,7 @@ func TestAssessmentLinkHoldDeliversWhenTheApplicationAppears(t *testing.T) {
 	// The push named another candidate: the application that appears is not its, discarded.
 	e = f.env(t)
 	h = &store.AssessmentHold{CompanyID: f.co.ID, ApplicationRef: "AD-8", URL: "https://assess.example.com/t/other", CandidateRef: "C-other", ReceivedAt: e.Now()}
-	if _, err := f.st.HoldAssessmentLink(t.Context(), h, func(id uuid.UUID) models.WorkflowStart {
-		return AssessmentLinkHoldStart(f.co.Slug, AssessmentLinkHoldInput{CompanyID: f.co.ID, HoldID: id})
-	}); err != nil {
-		t.Fatal(err)
-	}
+	f.holdThis(t, h)
 	if _, _, err := f.st.CreateApplication(t.Context(), f.co.ID, f.job.ID, store.CandidateInput{FirstName: "Eli", ExternalID: "C-8"}, models.ApplicationSourceATS, "AD-8"); err != nil {
 		t.Fatal(err)
 	}

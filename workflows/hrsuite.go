@@ -8,31 +8,8 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/recruitd/recruitd/activities"
-	"github.com/recruitd/recruitd/models"
 	"github.com/recruitd/recruitd/workflows/kinds"
 )
-
-// HRSuiteDeliveryInput names a stored delivery.
-type HRSuiteDeliveryInput struct {
-	CompanyID  uuid.UUID
-	DeliveryID uuid.UUID
-}
-
-// HRSuiteReplayInput names a replay and the company whose deliveries this run reprocesses.
-type HRSuiteReplayInput struct {
-	CompanyID uuid.UUID
-	ReplayID  uuid.UUID
-}
-
-// HRSuiteDeliveryStart is the ingest of a delivery just stored.
-func HRSuiteDeliveryStart(slug string, in HRSuiteDeliveryInput) models.WorkflowStart {
-	return kinds.HRSuiteDelivery.Start(in.CompanyID, slug, in.DeliveryID.String(), in)
-}
-
-// HRSuiteReplayStart is a replay's run over one company's deliveries.
-func HRSuiteReplayStart(slug string, in HRSuiteReplayInput) models.WorkflowStart {
-	return kinds.HRSuiteReplay.Start(in.CompanyID, slug, in.ReplayID.String(), in)
-}
 
 // ingestOptions: a delivery's ingest heartbeats after every chunk and launch batch, so a worker
 // that dies mid-delivery is noticed within 20 s and the retry resumes after the last committed
@@ -51,7 +28,7 @@ func ingestOptions(ctx workflow.Context) workflow.Context {
 // HRSuiteDelivery ingests one stored delivery (activities.IngestHRSuiteDelivery): the row rules,
 // bulk SQL per chunk of applications, and the applications' workflow starts, bounded in flight.
 // Its history holds ids and counts only.
-func HRSuiteDelivery(ctx workflow.Context, in HRSuiteDeliveryInput) (activities.HRSuiteIngestResult, error) {
+func HRSuiteDelivery(ctx workflow.Context, in kinds.HRSuiteDeliveryInput) (activities.HRSuiteIngestResult, error) {
 	var a *activities.Activities
 	var res activities.HRSuiteIngestResult
 	err := workflow.ExecuteActivity(ingestOptions(ctx), a.IngestHRSuiteDelivery, activities.HRSuiteIngestInput{
@@ -65,7 +42,7 @@ const replayDeliveriesPerRun = 200
 
 // HRSuiteReplay reprocesses a replay's deliveries of one company, oldest first, under today's
 // jobs and workflows, recording each as done with its counts (the replay's progress).
-func HRSuiteReplay(ctx workflow.Context, in HRSuiteReplayInput) error {
+func HRSuiteReplay(ctx workflow.Context, in kinds.HRSuiteReplayInput) error {
 	var a *activities.Activities
 	var ids []uuid.UUID
 	if err := workflow.ExecuteActivity(shortActivity(ctx), a.HRSuiteReplayDeliveries, in.CompanyID, in.ReplayID).Get(ctx, &ids); err != nil {

@@ -3,7 +3,6 @@ package workflows
 import (
 	"time"
 
-	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -18,21 +17,12 @@ const (
 	passesPerRun         = 100
 )
 
-// JobImportInput identifies the company whose jobs are imported. Full asks for a full pass
-// first (the first run, and a run continued when a full pass was due). FullEvery is the period
-// of full passes (DefaultFullPassEvery when zero).
-type JobImportInput struct {
-	CompanyID uuid.UUID
-	Full      bool
-	FullEvery time.Duration
-}
-
 // JobImport keeps a company's jobs in step with its HR suite through the aggregator. It runs a
 // pass (activities.ImportJobs) whenever data-changed signals arrive, again at once when a request
 // was recorded during a pass, and a full pass every FullEvery that catches changes and deletions
 // no webhook announced. Signals arriving during a pass coalesce into one next pass. Its history
 // holds only counts; it continues as new after passesPerRun passes.
-func JobImport(ctx workflow.Context, in JobImportInput) error {
+func JobImport(ctx workflow.Context, in kinds.JobImportInput) error {
 	var a *activities.Activities
 	every := in.FullEvery
 	if every <= 0 {
@@ -89,7 +79,7 @@ func JobImport(ctx workflow.Context, in JobImportInput) error {
 	}
 	for signals.ReceiveAsync(nil) {
 	}
-	return workflow.NewContinueAsNewError(ctx, JobImport, JobImportInput{CompanyID: in.CompanyID, Full: full, FullEvery: in.FullEvery})
+	return workflow.NewContinueAsNewError(ctx, JobImport, kinds.JobImportInput{CompanyID: in.CompanyID, Full: full, FullEvery: in.FullEvery})
 }
 
 // setImportState records the import's state for filtering in the Temporal UI; failing to record

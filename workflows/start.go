@@ -55,13 +55,6 @@ func AssessmentLinkHoldStart(slug string, in AssessmentLinkHoldInput) models.Wor
 	return kinds.AssessmentLinkHold.Start(in.CompanyID, slug, in.HoldID.String(), in)
 }
 
-// JobImportStart is the start of a company's job import, written when its HR-suite card first
-// becomes connected (and sent as a signal when the aggregator reports changed jobs); a first run
-// begins with a full pass.
-func JobImportStart(slug string, companyID uuid.UUID) models.WorkflowStart {
-	return kinds.JobImport.Start(companyID, slug, "", JobImportInput{CompanyID: companyID, Full: true})
-}
-
 // callbackChild is how a partner run starts its callback's delivery as a child: the ID and
 // search attribute of CallbackStart, and a delivery that outlives the customer workflow.
 func callbackChild(ctx workflow.Context, slug string, callbackID uuid.UUID) workflow.Context {

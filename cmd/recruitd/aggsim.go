@@ -15,6 +15,7 @@ import (
 	"github.com/recruitd/recruitd/internal/aggregator"
 	"github.com/recruitd/recruitd/internal/aggsim"
 	"github.com/recruitd/recruitd/internal/config"
+	"github.com/recruitd/recruitd/internal/jobimport"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
@@ -87,12 +88,12 @@ func startAggsim(log *slog.Logger) (*devAggsim, error) {
 	return d, nil
 }
 
-// connectDemoHRSuite points the demo tenant's aggregator credentials at the in-process simulator
+// connectDemoIntegration points the demo tenant's aggregator credentials at the in-process simulator
 // and runs the Connect action, authorising at once as the customer would on the connect page;
 // the simulator finishes its first sync a second later and the job import starts by itself. The
 // simulator keeps its integrations in memory, so every start reconnects (the integration id is
 // the same, the card stays Connected).
-func connectDemoHRSuite(ctx context.Context, cfg *config.Config, st *store.Store, demo *models.Company, agg *devAggsim) error {
+func connectDemoIntegration(ctx context.Context, cfg *config.Config, st *store.Store, demo *models.Company, agg *devAggsim) error {
 	sealed, err := box(cfg)
 	if err != nil {
 		return err
@@ -101,7 +102,8 @@ func connectDemoHRSuite(ctx context.Context, cfg *config.Config, st *store.Store
 	if err := st.SetAggregatorCredentials(ctx, demo.ID, sealed, creds); err != nil {
 		return err
 	}
-	_, link, err := aggregator.Connect(ctx, st, sealed, demo, strings.TrimRight(cfg.PublicBaseURL, "/")+"/webhook/aggregator")
+	integrations := &jobimport.Integrations{Store: st, Box: sealed}
+	_, link, err := integrations.Connect(ctx, demo, strings.TrimRight(cfg.PublicBaseURL, "/")+"/webhook/aggregator")
 	if err != nil {
 		return err
 	}
@@ -110,7 +112,7 @@ func connectDemoHRSuite(ctx context.Context, cfg *config.Config, st *store.Store
 	return err
 }
 
-// awaitDemoImport waits until the demo tenant's HR-suite jobs are imported (the simulator's
+// awaitDemoImport waits until the demo tenant's jobs are imported from its HR suite (the simulator's
 // 6001 exists), so the HR-suite delivery that make dev prints finds its job when run at once.
 func awaitDemoImport(ctx context.Context, st *store.Store, demo *models.Company, within time.Duration) error {
 	deadline := time.Now().Add(within)

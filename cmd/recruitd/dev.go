@@ -165,7 +165,7 @@ func runDev(parent context.Context, e *env) error {
 			return err
 		}
 		log.Info("worker self-check passed", "workflow", "Ping", "duration_ms", took.Milliseconds())
-		if err := connectDemoHRSuite(ctx, cfg, d.store, demo, agg); err != nil {
+		if err := connectDemoIntegration(ctx, cfg, d.store, demo, agg); err != nil {
 			log.Warn("demo HR-suite connection", "err", err)
 		} else if err := awaitDemoImport(ctx, d.store, demo, 20*time.Second); err != nil {
 			log.Warn("demo HR-suite jobs not imported yet; HR-suite deliveries naming them are skipped until they are", "err", err)

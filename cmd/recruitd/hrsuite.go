@@ -16,10 +16,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recruitd/recruitd/internal/config"
+	"github.com/recruitd/recruitd/internal/hrsuite"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/progress"
 	"github.com/recruitd/recruitd/internal/store"
-	"github.com/recruitd/recruitd/internal/support"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
 	"github.com/recruitd/recruitd/workflows/kinds"
@@ -29,7 +29,7 @@ import (
 // are the support endpoints under /v1/support/hrsuite.
 func hrsuiteCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{Use: "hrsuite", Short: "Stored HR-suite webhook deliveries: list, show and replay them (support)"}
-	var in support.FilterInput
+	var in hrsuite.FilterInput
 	filterFlags := func(c *cobra.Command) {
 		f := c.Flags()
 		f.StringVar(&in.Company, "company", "", "only this company's deliveries (slug)")
@@ -46,12 +46,12 @@ func hrsuiteCmd(e *env) *cobra.Command {
 		Example: "  recruitd hrsuite deliveries list --company demo --outcome unknown_job --from 2026-11-01",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			f, err := support.ParseFilter(in)
+			f, err := hrsuite.ParseFilter(in)
 			if err != nil {
 				return err
 			}
-			return e.withStore(cmd.Context(), func(_ *config.Config, _ *slog.Logger, st *store.Store) error {
-				rows, err := (&support.Support{Store: st}).Deliveries(cmd.Context(), f, limit)
+			return e.withStore(cmd.Context(), func(_ *config.Config, log *slog.Logger, st *store.Store) error {
+				rows, err := (&hrsuite.Deliveries{Store: st, Log: log}).List(cmd.Context(), f, limit)
 				if err != nil {
 					return err
 				}
@@ -84,12 +84,12 @@ func hrsuiteCmd(e *env) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("delivery id %q is not a UUID", args[0])
 			}
-			f, err := support.ParseFilter(support.FilterInput{Outcome: outcome})
+			f, err := hrsuite.ParseFilter(hrsuite.FilterInput{Outcome: outcome})
 			if err != nil {
 				return err
 			}
-			return e.withStore(cmd.Context(), func(_ *config.Config, _ *slog.Logger, st *store.Store) error {
-				d, err := st.HRSuiteDeliveryDetail(cmd.Context(), id, f.Outcome)
+			return e.withStore(cmd.Context(), func(_ *config.Config, log *slog.Logger, st *store.Store) error {
+				d, err := (&hrsuite.Deliveries{Store: st, Log: log}).Show(cmd.Context(), id, f.Outcome)
 				if err != nil {
 					return err
 				}
@@ -127,7 +127,7 @@ func hrsuiteCmd(e *env) *cobra.Command {
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			in.DeliveryID = deliveryID
-			f, err := support.ParseFilter(in)
+			f, err := hrsuite.ParseFilter(in)
 			if err != nil {
 				return err
 			}
@@ -140,8 +140,8 @@ func hrsuiteCmd(e *env) *cobra.Command {
 			}
 			return e.withStore(cmd.Context(), func(_ *config.Config, _ *slog.Logger, st *store.Store) error {
 				ctx := cmd.Context()
-				sup := &support.Support{Store: st}
-				plan, err := sup.Plan(ctx, f)
+				deliveries := &hrsuite.Deliveries{Store: st, Log: log}
+				plan, err := deliveries.Plan(ctx, f)
 				if err != nil {
 					return err
 				}
@@ -155,11 +155,11 @@ func hrsuiteCmd(e *env) *cobra.Command {
 					return err
 				}
 				defer tc.Close()
-				sup.Launcher = &outbox.Launcher{Store: st, Starter: kinds.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
+				deliveries.Launcher = &outbox.Launcher{Store: st, Starter: kinds.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
 				if who == "" {
 					who = operator()
 				}
-				r, err := sup.Replay(ctx, f, who)
+				r, err := deliveries.Replay(ctx, f, who)
 				if err != nil {
 					return err
 				}

@@ -26,6 +26,7 @@ import (
 	"github.com/recruitd/recruitd/internal/generate"
 	"github.com/recruitd/recruitd/internal/headerguard"
 	"github.com/recruitd/recruitd/internal/health"
+	"github.com/recruitd/recruitd/internal/hrsuite"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/store"
@@ -263,7 +264,7 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		}
 		acts.Box, acts.Metrics = sealed, activities.NewMetrics(d.registry)
 		acts.Launcher = launcher
-		acts.ImportMetrics, acts.HRSuiteMetrics = activities.NewImportMetrics(d.registry), activities.NewHRSuiteMetrics(d.registry)
+		acts.ImportMetrics, acts.HRSuiteMetrics = activities.NewImportMetrics(d.registry), hrsuite.NewMetrics(d.registry)
 		w := rtemporal.NewWorker(d.temporal, cfg.TemporalTaskQueue, acts, cfg.ShutdownTimeout)
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)

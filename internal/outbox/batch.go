@@ -60,3 +60,23 @@ func (l *Launcher) LaunchMany(ctx context.Context, rows []models.WorkflowStart) 
 	}
 	return nil
 }
+
+// LaunchPending launches the company's pending starts of kind (those a crashed attempt
+// committed but did not launch, or that Temporal did not take), batch at a time, calling beat
+// (when set) after each batch: however many are left and however slowly Temporal answers, a
+// heartbeating caller is not timed out. It stops at the first batch not taken.
+func (l *Launcher) LaunchPending(ctx context.Context, companyID uuid.UUID, kind string, batch int, beat func()) error {
+	for {
+		pending, err := l.Store.PendingCompanyStarts(ctx, companyID, kind, batch)
+		if err != nil || len(pending) == 0 {
+			return err
+		}
+		err = l.LaunchMany(ctx, pending)
+		if beat != nil {
+			beat()
+		}
+		if err != nil || len(pending) < batch {
+			return err
+		}
+	}
+}

@@ -100,7 +100,7 @@ type PushResult struct {
 // after the commit and for the reconciler if the caller dies first.
 func (s *Store) PushAssessmentLink(ctx context.Context, p AssessmentPush) (*PushResult, error) {
 	res := &PushResult{}
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error { return s.pushAssessmentLink(tx, p, res) })
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error { return pushAssessmentLink(tx, p, res) })
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +108,7 @@ func (s *Store) PushAssessmentLink(ctx context.Context, p AssessmentPush) (*Push
 }
 
 // pushAssessmentLink is PushAssessmentLink within tx.
-func (s *Store) pushAssessmentLink(tx *gorm.DB, p AssessmentPush, res *PushResult) error {
+func pushAssessmentLink(tx *gorm.DB, p AssessmentPush, res *PushResult) error {
 	var locked []uuid.UUID
 	if err := tx.Raw("SELECT id FROM applications WHERE company_id = ? AND id = ? FOR UPDATE", p.CompanyID, p.ApplicationID).
 		Scan(&locked).Error; err != nil {
@@ -135,7 +135,7 @@ func (s *Store) pushAssessmentLink(tx *gorm.DB, p AssessmentPush, res *PushResul
 			if !c.Pending() {
 				return nil
 			}
-			return s.renewStart(tx, p, res)
+			return renewPushStart(tx, p, res)
 		case c.ReceivedAt.After(p.ReceivedAt):
 			res.Outcome = AssessmentStale
 			link.ReplacedAt = &c.ReceivedAt
@@ -154,34 +154,18 @@ func (s *Store) pushAssessmentLink(tx *gorm.DB, p AssessmentPush, res *PushResul
 	if err := tx.Create(link).Error; err != nil {
 		return fmt.Errorf("record assessment link: %w", err)
 	}
-	return s.renewStart(tx, p, res)
+	return renewPushStart(tx, p, res)
 }
 
-// renewStart writes the push's delivery start to the outbox, replacing the application's earlier
-// row: pending again, under a new id.
-func (s *Store) renewStart(tx *gorm.DB, p AssessmentPush, res *PushResult) error {
-	ws, err := renewOutboxRow(tx, p.Start)
+// renewPushStart writes the push's delivery start to the outbox, replacing the application's
+// earlier row.
+func renewPushStart(tx *gorm.DB, p AssessmentPush, res *PushResult) error {
+	ws, err := renewStart(tx, p.Start)
 	if err != nil {
 		return err
 	}
 	res.Start = ws
 	return nil
-}
-
-// renewOutboxRow writes ws to the outbox, replacing an earlier row of its workflow id: pending
-// again, under ws's id, so that an earlier request's late outcome does not mark it.
-func renewOutboxRow(tx *gorm.DB, ws models.WorkflowStart) (*models.WorkflowStart, error) {
-	ws.CreatedAt = time.Now().UTC()
-	err := tx.Clauses(clause.OnConflict{
-		Columns: []clause.Column{{Name: "workflow_id"}},
-		DoUpdates: clause.AssignmentColumns([]string{
-			"id", "input", "attributes", "company_slug", "created_at", "started_at", "refused_at", "attempts", "last_error",
-		}),
-	}).Create(&ws).Error
-	if err != nil {
-		return nil, fmt.Errorf("record start of %s: %w", ws.WorkflowID, err)
-	}
-	return &ws, nil
 }
 
 // AssessmentLink loads a company's assessment link.
@@ -299,18 +283,18 @@ type AssessmentHold struct {
 func (AssessmentHold) TableName() string { return "assessment_link_holds" }
 
 // HoldAssessmentLink holds a push whose application is not managed (yet), until
-// AssessmentHoldWindow after it is received: a new hold, or the company's hold of the same
-// application id replaced by this push when it was received later (last write wins; an older
-// push changes nothing). The hold keeps its id, and its workflow's start (built by start from the
-// hold's id) is written to the outbox, pending again, in the same transaction: a running hold
-// workflow is signalled to look again, a missing one started.
-func (s *Store) HoldAssessmentLink(ctx context.Context, h *AssessmentHold, start func(holdID uuid.UUID) models.WorkflowStart) (*models.WorkflowStart, error) {
-	h.ID = uuid.New()
+// AssessmentHoldWindow after it is received: a new hold under h.ID, or the company's hold of the
+// same application id replaced by this push when it was received later (last write wins; an
+// older push changes nothing). A replaced hold keeps its id. On return h is the hold as it
+// stands: the caller writes its workflow's start (Tx.RenewStart, from h.ID) in the same
+// transaction, so a running hold workflow is signalled to look again and a missing one started.
+func (t *Tx) HoldAssessmentLink(h *AssessmentHold) error {
+	if h.ID == uuid.Nil {
+		h.ID = uuid.New()
+	}
 	h.ExpiresAt = h.ReceivedAt.Add(AssessmentHoldWindow)
-	var ws *models.WorkflowStart
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var held AssessmentHold
-		err := tx.Raw(`
+	var held AssessmentHold
+	err := t.db.Raw(`
 INSERT INTO assessment_link_holds AS h (id, company_id, application_ref, assessment_url, candidate_ref, job_ref, order_id, received_at, expires_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (company_id, application_ref) DO UPDATE
@@ -318,23 +302,17 @@ ON CONFLICT (company_id, application_ref) DO UPDATE
         order_id = EXCLUDED.order_id, received_at = EXCLUDED.received_at, expires_at = EXCLUDED.expires_at
     WHERE EXCLUDED.received_at > h.received_at
 RETURNING *`, h.ID, h.CompanyID, h.ApplicationRef, h.URL, h.CandidateRef, h.JobRef, h.OrderID, h.ReceivedAt, h.ExpiresAt).Scan(&held).Error
-		if err != nil {
-			return fmt.Errorf("hold assessment link: %w", err)
-		}
-		if held.ID == uuid.Nil {
-			// A later push holds the application id already: it stands.
-			if err := tx.First(&held, "company_id = ? AND application_ref = ?", h.CompanyID, h.ApplicationRef).Error; err != nil {
-				return fmt.Errorf("load assessment link hold: %w", err)
-			}
-		}
-		*h = held
-		ws, err = renewOutboxRow(tx, start(h.ID))
-		return err
-	})
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("hold assessment link: %w", err)
 	}
-	return ws, nil
+	if held.ID == uuid.Nil {
+		// A later push holds the application id already: it stands.
+		if err := t.db.First(&held, "company_id = ? AND application_ref = ?", h.CompanyID, h.ApplicationRef).Error; err != nil {
+			return fmt.Errorf("load assessment link hold: %w", err)
+		}
+	}
+	*h = held
+	return nil
 }
 
 // AssessmentHold loads one of the company's holds.
@@ -381,7 +359,7 @@ func (s *Store) ReleaseAssessmentHold(ctx context.Context, companyID, id uuid.UU
 		if ok = del.RowsAffected == 1; !ok {
 			return nil
 		}
-		return s.pushAssessmentLink(tx, p, res)
+		return pushAssessmentLink(tx, p, res)
 	})
 	if err != nil || !ok {
 		return nil, false, err

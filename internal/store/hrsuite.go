@@ -15,9 +15,8 @@ import (
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 
-	"github.com/recruitd/recruitd/internal/hrsuite"
+	"github.com/recruitd/recruitd/internal/hrsuite/report"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -56,8 +55,8 @@ func hrsuiteStorageUsed(tx *gorm.DB, companyID uuid.UUID) (int64, error) {
 	return used, nil
 }
 
-// StoreHRSuiteDelivery stores a delivery's body as received, gzip-compressed, in one
-// transaction with the start of its ingest (start builds it from the new delivery's id). A body
+// StoreHRSuiteDelivery stores a delivery's body as received, gzip-compressed, under d.ID (the
+// caller's, which start, its ingest's start, names) in one transaction with start. A body
 // identical to an earlier delivery of the company is stored as a duplicate of it, with no body of
 // its own and no start: it changes nothing else. Two identical bodies arriving together are told
 // apart by the unique index on the hash of first deliveries.
@@ -65,12 +64,12 @@ func hrsuiteStorageUsed(tx *gorm.DB, companyID uuid.UUID) (int64, error) {
 // The company's stored bodies, this one included, must stay within quota bytes: over it nothing
 // is stored and the error is a *StorageQuotaError. The company's deliveries are stored one at a
 // time (a transaction-scoped advisory lock), so two at once cannot both fit in the last space.
-func (s *Store) StoreHRSuiteDelivery(ctx context.Context, d *models.HRSuiteDelivery, quota int64, start func(deliveryID uuid.UUID) models.WorkflowStart) (*HRSuiteReceipt, error) {
+func (s *Store) StoreHRSuiteDelivery(ctx context.Context, d *models.HRSuiteDelivery, quota int64, start models.WorkflowStart) (*HRSuiteReceipt, error) {
+	if d.ID == uuid.Nil {
+		return nil, errors.New("store hr-suite delivery: the delivery has no id")
+	}
 	sum := sha256.Sum256(d.Body)
 	d.BodySHA256 = sum[:]
-	if d.ID == uuid.Nil {
-		d.ID = uuid.New()
-	}
 	if d.ReceivedAt.IsZero() {
 		d.ReceivedAt = time.Now().UTC()
 	}
@@ -111,8 +110,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			d.ID, d.CompanyID, d.ReceivedAt, stored, d.BodyEncoding, d.BodyBytes, d.BodySHA256, d.RowCount, d.APIKeyID, d.RequestID).Error; err != nil {
 			return fmt.Errorf("store hr-suite delivery: %w", err)
 		}
-		ws := start(d.ID)
-		rec.Start = &ws
+		rec.Start = &start
 		return insertStart(tx, rec.Start)
 	})
 	if err != nil {
@@ -191,7 +189,7 @@ func (s *Store) RecordHRSuiteRows(ctx context.Context, companyID, deliveryID uui
 type HRSuiteRowOutcome struct {
 	Index          int
 	ApplicationRef string // "" when the row had none
-	Outcome        hrsuite.Outcome
+	Outcome        report.Outcome
 	ApplicationID  uuid.UUID // uuid.Nil when none
 }
 
@@ -227,16 +225,21 @@ type HRSuiteChunk struct {
 	// TriggerEnabled: the company has saved an enabled 'New Applications via Webhook'
 	// definition (EnabledTrigger); otherwise applications are recorded no_trigger.
 	TriggerEnabled bool
-	Applications   []hrsuite.Application
-	// Start builds the start of an accepted application's workflow.
-	Start func(jobID, candidateID, applicationID uuid.UUID, interviewerID string) models.WorkflowStart
+	Applications   []report.Application
 }
 
 // HRSuiteChunkResult is what a chunk did: each application's outcome (by Job Posting
-// Application Id) and the starts it committed, to launch.
+// Application Id) and the applications it accepted, whose workflow starts the caller writes in
+// the same transaction.
 type HRSuiteChunkResult struct {
-	Outcomes map[string]hrsuite.Outcome
-	Starts   []models.WorkflowStart
+	Outcomes map[string]report.Outcome
+	Accepted []HRSuiteAccepted
+}
+
+// HRSuiteAccepted is an application a chunk accepted, with the rows its workflow works on.
+type HRSuiteAccepted struct {
+	JobID, CandidateID, ApplicationID uuid.UUID
+	InterviewerID                     string // the job's
 }
 
 // hrsuiteJob is a company job a chunk's applications name by Job Req Id.
@@ -253,7 +256,7 @@ type hrsuiteRecord struct {
 	applicationID *uuid.UUID
 }
 
-// IngestHRSuiteChunk applies a chunk of a delivery's applications in one transaction, with a
+// IngestHRSuiteChunk applies a chunk of a delivery's applications in the transaction, with a
 // fixed number of statements whatever its size:
 //
 //   - an application recorded accepted or do_not_hire by another delivery is a duplicate and
@@ -264,14 +267,15 @@ type hrsuiteRecord struct {
 //     suite (through the aggregator, not deleted) are unknown_job and not recorded, so a replay
 //     after the job is imported picks them up;
 //   - the rest create or update their candidate (by Candidate Id) and application (by Job
-//     Posting Application Id), and are recorded accepted with the start of their workflow, or
-//     no_trigger when the company has no saved, enabled workflow for the trigger.
+//     Posting Application Id), and are recorded accepted (listed in Accepted: the caller writes
+//     the start of their workflow before the commit), or no_trigger when the company has no
+//     saved, enabled workflow for the trigger.
 //
 // Recording claims an application: of two deliveries processing the same id at once, the one
 // whose record lands first accepts it, the other sees a duplicate. Every row's outcome is
 // written in the same transaction.
-func (s *Store) IngestHRSuiteChunk(ctx context.Context, c HRSuiteChunk) (*HRSuiteChunkResult, error) {
-	res := &HRSuiteChunkResult{Outcomes: make(map[string]hrsuite.Outcome, len(c.Applications))}
+func (t *Tx) IngestHRSuiteChunk(c HRSuiteChunk) (*HRSuiteChunkResult, error) {
+	res := &HRSuiteChunkResult{Outcomes: make(map[string]report.Outcome, len(c.Applications))}
 	if len(c.Applications) == 0 {
 		return res, nil
 	}
@@ -282,7 +286,7 @@ func (s *Store) IngestHRSuiteChunk(ctx context.Context, c HRSuiteChunk) (*HRSuit
 		refs = append(refs, a.ExternalID)
 		jobRefs = append(jobRefs, a.JobReqID)
 	}
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := func(tx *gorm.DB) error {
 		// Records of earlier processing, locked so that a concurrent delivery waits for this one.
 		var recs []struct {
 			Ref           string     `gorm:"column:application_ref"`
@@ -316,28 +320,28 @@ WHERE j.company_id = ? AND j.external_id = ANY (?::text[]) AND NOT j.is_deleted
 		var claimRefs, claimOutcomes models.StringArray
 		var create []int // indexes into c.Applications of applications that create rows
 		for i, a := range c.Applications {
-			if r, ok := known[a.ExternalID]; ok && r.outcome != string(hrsuite.NoTrigger) {
+			if r, ok := known[a.ExternalID]; ok && r.outcome != string(report.NoTrigger) {
 				if r.applicationID != nil {
 					appIDs[a.ExternalID] = *r.applicationID
 				}
 				if r.deliveryID == c.DeliveryID {
-					res.Outcomes[a.ExternalID] = hrsuite.Outcome(r.outcome)
+					res.Outcomes[a.ExternalID] = report.Outcome(r.outcome)
 				} else {
-					res.Outcomes[a.ExternalID] = hrsuite.Duplicate
+					res.Outcomes[a.ExternalID] = report.Duplicate
 				}
 				continue
 			}
 			switch _, hasJob := jobByRef[a.JobReqID]; {
 			case a.DoNotHire:
-				res.Outcomes[a.ExternalID] = hrsuite.DoNotHire
+				res.Outcomes[a.ExternalID] = report.DoNotHire
 			case !hasJob:
-				res.Outcomes[a.ExternalID] = hrsuite.UnknownJob
+				res.Outcomes[a.ExternalID] = report.UnknownJob
 				continue
 			case c.TriggerEnabled:
-				res.Outcomes[a.ExternalID] = hrsuite.Accepted
+				res.Outcomes[a.ExternalID] = report.Accepted
 				create = append(create, i)
 			default:
-				res.Outcomes[a.ExternalID] = hrsuite.NoTrigger
+				res.Outcomes[a.ExternalID] = report.NoTrigger
 				create = append(create, i)
 			}
 			claimRefs = append(claimRefs, a.ExternalID)
@@ -373,13 +377,13 @@ RETURNING application_ref`, companyID, c.DeliveryID, claimRefs, claimOutcomes).S
 				create = kept
 				for _, r := range claimRefs {
 					if !won[r] {
-						res.Outcomes[r] = hrsuite.Duplicate
+						res.Outcomes[r] = report.Duplicate
 					}
 				}
 			}
 		}
 		if len(create) > 0 {
-			if err := s.createHRSuiteApplications(tx, c, create, jobs, jobByRef, appIDs, res); err != nil {
+			if err := createHRSuiteApplications(tx, c, create, jobs, jobByRef, appIDs, res); err != nil {
 				return err
 			}
 		}
@@ -390,7 +394,7 @@ RETURNING application_ref`, companyID, c.DeliveryID, claimRefs, claimOutcomes).S
 			}
 		}
 		return upsertHRSuiteRows(tx, companyID, c.DeliveryID, rows)
-	})
+	}(t.db)
 	if err != nil {
 		return nil, err
 	}
@@ -398,8 +402,8 @@ RETURNING application_ref`, companyID, c.DeliveryID, claimRefs, claimOutcomes).S
 }
 
 // createHRSuiteApplications upserts the candidates and applications of the chunk's applications
-// at create, links them to their records and commits the starts of the accepted ones.
-func (s *Store) createHRSuiteApplications(tx *gorm.DB, c HRSuiteChunk, create []int, jobs []hrsuiteJob, jobByRef map[string]int,
+// at create, links them to their records and lists the accepted ones.
+func createHRSuiteApplications(tx *gorm.DB, c HRSuiteChunk, create []int, jobs []hrsuiteJob, jobByRef map[string]int,
 	appIDs map[string]uuid.UUID, res *HRSuiteChunkResult) error {
 	companyID := c.Company.ID
 	// One candidate per Candidate Id: the chunk's latest application of a candidate gives the
@@ -479,13 +483,8 @@ RETURNING a.id, a.external_id, a.candidate_id, a.job_id`, companyID, aext, model
 	}
 	for _, a := range apps {
 		appIDs[a.ExternalID] = a.ID
-		if res.Outcomes[a.ExternalID] == hrsuite.Accepted {
-			res.Starts = append(res.Starts, c.Start(a.JobID, a.CandidateID, a.ID, interviewer[a.JobID]))
-		}
-	}
-	if len(res.Starts) > 0 {
-		if err := tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "workflow_id"}}, DoNothing: true}).Create(&res.Starts).Error; err != nil {
-			return fmt.Errorf("record hr-suite application starts: %w", err)
+		if res.Outcomes[a.ExternalID] == report.Accepted {
+			res.Accepted = append(res.Accepted, HRSuiteAccepted{JobID: a.JobID, CandidateID: a.CandidateID, ApplicationID: a.ID, InterviewerID: interviewer[a.JobID]})
 		}
 	}
 	return nil

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/recruitd/recruitd/internal/hrsuite"
+	"github.com/recruitd/recruitd/internal/hrsuite/report"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
@@ -43,18 +43,17 @@ func FuzzIngestHRSuite(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		n, err := hrsuite.Count(body)
+		n, err := report.Count(body)
 		if err != nil {
 			return
 		}
-		batch, err := hrsuite.Parse(body)
+		batch, err := report.Parse(body)
 		if err != nil {
 			t.Fatalf("Count accepted the body (%d rows), Parse refused it: %v", n, err)
 		}
-		rec, err := st.StoreHRSuiteDelivery(t.Context(), &models.HRSuiteDelivery{CompanyID: co.ID, Body: body, RowCount: n}, 1<<40,
-			func(id uuid.UUID) models.WorkflowStart {
-				return models.WorkflowStart{ID: uuid.New(), CompanyID: co.ID, Kind: "hrsuite-delivery", WorkflowID: "fuzz/" + id.String(), CompanySlug: co.Slug, Input: []byte(`{}`)}
-			})
+		id := uuid.New()
+		rec, err := st.StoreHRSuiteDelivery(t.Context(), &models.HRSuiteDelivery{ID: id, CompanyID: co.ID, Body: body, RowCount: n}, 1<<40,
+			models.WorkflowStart{ID: uuid.New(), CompanyID: co.ID, Kind: "hrsuite-delivery", WorkflowID: "fuzz/" + id.String(), CompanySlug: co.Slug, Input: []byte(`{}`)})
 		if err != nil {
 			t.Fatalf("store delivery: %v", err)
 		}
@@ -70,19 +69,31 @@ func FuzzIngestHRSuite(f *testing.F) {
 		}
 		var invalid []store.HRSuiteRowOutcome
 		for _, r := range batch.Invalid {
-			invalid = append(invalid, store.HRSuiteRowOutcome{Index: r.Index, Outcome: hrsuite.Invalid(r.Reason)})
+			invalid = append(invalid, store.HRSuiteRowOutcome{Index: r.Index, Outcome: report.Invalid(r.Reason)})
 		}
 		if err := st.RecordHRSuiteRows(t.Context(), co.ID, rec.Delivery.ID, invalid); err != nil {
 			t.Fatalf("record invalid rows: %v", err)
 		}
-		out, err := st.IngestHRSuiteChunk(t.Context(), store.HRSuiteChunk{
+		tx, err := st.Begin(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		out, err := tx.IngestHRSuiteChunk(store.HRSuiteChunk{
 			Company: co, DeliveryID: rec.Delivery.ID, TriggerEnabled: true, Applications: batch.Applications,
-			Start: func(jobID, candidateID, applicationID uuid.UUID, interviewerID string) models.WorkflowStart {
-				return models.WorkflowStart{ID: uuid.New(), CompanyID: co.ID, Kind: "new-application", WorkflowID: "fuzz-app/" + applicationID.String(), CompanySlug: co.Slug, Input: []byte(`{}`)}
-			},
 		})
 		if err != nil {
 			t.Fatalf("ingest: %v", err)
+		}
+		var starts []models.WorkflowStart
+		for _, a := range out.Accepted {
+			starts = append(starts, models.WorkflowStart{ID: uuid.New(), CompanyID: co.ID, Kind: "new-application", WorkflowID: "fuzz-app/" + a.ApplicationID.String(), CompanySlug: co.Slug, Input: []byte(`{}`)})
+		}
+		if _, err := tx.InsertStarts(starts); err != nil {
+			t.Fatalf("record the accepted applications' starts: %v", err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatalf("commit the ingest: %v", err)
 		}
 		for _, a := range batch.Applications {
 			if out.Outcomes[a.ExternalID] == "" {

@@ -11,8 +11,10 @@ import (
 	"log/slog"
 	"maps"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/stdlib"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
@@ -96,6 +98,40 @@ func (s *Store) Ping(ctx context.Context) error { return s.sql.PingContext(ctx) 
 // Close closes the pool.
 func (s *Store) Close() error { return s.sql.Close() }
 
+// Tx is one transaction that a feature drives through several store steps: when it builds the
+// values of a later step from what an earlier one wrote (the start of an application the ingest
+// created, the start of a hold whose id the upsert kept), and both must commit or neither.
+type Tx struct {
+	db   *gorm.DB
+	done bool
+}
+
+// Begin opens a transaction. The caller defers Rollback and ends with Commit.
+func (s *Store) Begin(ctx context.Context) (*Tx, error) {
+	tx := s.db.WithContext(ctx).Begin()
+	if tx.Error != nil {
+		return nil, fmt.Errorf("begin transaction: %w", tx.Error)
+	}
+	return &Tx{db: tx}, nil
+}
+
+// Commit commits the transaction.
+func (t *Tx) Commit() error {
+	t.done = true
+	if err := t.db.Commit().Error; err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// Rollback undoes the transaction unless it was committed.
+func (t *Tx) Rollback() {
+	if !t.done {
+		t.done = true
+		t.db.Rollback()
+	}
+}
+
 // notFound turns GORM's missing-row error into ErrNotFound with context.
 func notFound(err error, what string) error {
 	if errors.Is(err, gorm.ErrRecordNotFound) {
@@ -105,4 +141,22 @@ func notFound(err error, what string) error {
 		return fmt.Errorf("%s: %w", what, ErrConflict)
 	}
 	return fmt.Errorf("%s: %w", what, err)
+}
+
+// textArray passes ss for an array parameter (text[], uuid[], boolean[]) as a pgx array, which
+// pgx encodes element by element. A models.StringArray goes as its text literal, which pgx
+// parses back into elements before encoding them.
+func textArray(ss []string) pgtype.Array[string] {
+	return pgtype.Array[string]{Elements: ss, Dims: []pgtype.ArrayDimension{{Length: int32(len(ss)), LowerBound: 1}}, Valid: true}
+}
+
+// truncateText cuts s to at most n bytes on a rune boundary.
+func truncateText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -1,15 +1,19 @@
 package kinds
 
 import (
+	"time"
+
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/models"
 )
 
-// Inputs of the kinds that the activities start as well as the handlers: the customer flows
-// (the job import's and the HR-suite ingest's runs) and an assessment link's delivery (a held
-// link whose application appeared). The other kinds' inputs are their workflow functions'
-// parameter types in package workflows.
+// Inputs of the kinds that the feature packages and the activities start as well as the
+// handlers (neither may import package workflows, which imports the activities): the customer
+// flows (the job import's and the HR-suite ingest's runs), an assessment link's delivery (a held
+// link whose application appeared), an HR-suite delivery's ingest and replay (internal/hrsuite)
+// and a company's job import. The other kinds' inputs are their workflow functions' parameter
+// types in package workflows.
 
 // FlowInput is the input of the three kinds that run a company's customer flow (Invite, NewJob,
 // NewApplication): the trigger and the IDs of its subjects (uuid.Nil when absent). It lives with
@@ -61,4 +65,42 @@ type AssessmentLinkInput struct {
 func AssessmentLinkStart(slug string, companyID, applicationID uuid.UUID) models.WorkflowStart {
 	in := AssessmentLinkInput{CompanyID: companyID, ApplicationID: applicationID}
 	return AssessmentLink.Start(companyID, slug, applicationID.String(), in)
+}
+
+// HRSuiteDeliveryInput names a stored HR-suite delivery.
+type HRSuiteDeliveryInput struct {
+	CompanyID  uuid.UUID
+	DeliveryID uuid.UUID
+}
+
+// HRSuiteDeliveryStart is the ingest of a delivery just stored.
+func HRSuiteDeliveryStart(slug string, in HRSuiteDeliveryInput) models.WorkflowStart {
+	return HRSuiteDelivery.Start(in.CompanyID, slug, in.DeliveryID.String(), in)
+}
+
+// HRSuiteReplayInput names a replay and the company whose deliveries this run reprocesses.
+type HRSuiteReplayInput struct {
+	CompanyID uuid.UUID
+	ReplayID  uuid.UUID
+}
+
+// HRSuiteReplayStart is a replay's run over one company's deliveries.
+func HRSuiteReplayStart(slug string, in HRSuiteReplayInput) models.WorkflowStart {
+	return HRSuiteReplay.Start(in.CompanyID, slug, in.ReplayID.String(), in)
+}
+
+// JobImportInput identifies the company whose jobs are imported. Full asks for a full pass
+// first (the first run, and a run continued when a full pass was due). FullEvery is the period
+// of full passes (the workflow's default when zero).
+type JobImportInput struct {
+	CompanyID uuid.UUID
+	Full      bool
+	FullEvery time.Duration
+}
+
+// JobImportStart is the start of a company's job import, written when its integration card
+// first becomes connected (and sent as a signal when the aggregator reports changed jobs); a
+// first run begins with a full pass.
+func JobImportStart(slug string, companyID uuid.UUID) models.WorkflowStart {
+	return JobImport.Start(companyID, slug, "", JobImportInput{CompanyID: companyID, Full: true})
 }

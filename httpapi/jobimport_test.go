@@ -49,13 +49,13 @@ func newAggFixture(t *testing.T, f *fixture, jobs ...aggsim.Job) *aggFixture {
 	return &aggFixture{fixture: f, sim: sim, simURL: srv.URL}
 }
 
-func (f *aggFixture) card(t *testing.T) httpapi.HRSuiteConnectionView {
+func (f *aggFixture) card(t *testing.T) httpapi.IntegrationView {
 	t.Helper()
 	resp := f.send(t, http.MethodGet, "/v1/api/integrations/hrsuite", f.acmeKey, nil)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET card = %d", resp.StatusCode)
 	}
-	return decode[httpapi.HRSuiteCard](t, resp).Connection
+	return decode[httpapi.IntegrationCard](t, resp).Connection
 }
 
 // connect runs the Connect action and authorises at the simulator's connect page, returning
@@ -67,7 +67,7 @@ func (f *aggFixture) connect(t *testing.T) string {
 		b, _ := io.ReadAll(resp.Body)
 		t.Fatalf("connect = %d %s", resp.StatusCode, b)
 	}
-	link := decode[httpapi.HRSuiteConnectResponse](t, resp).ConnectURL
+	link := decode[httpapi.IntegrationConnectResponse](t, resp).ConnectURL
 	page, err := http.Post(link, "application/x-www-form-urlencoded", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func (f *aggFixture) connect(t *testing.T) string {
 }
 
 // awaitState waits until the card reads want.
-func (f *aggFixture) awaitState(t *testing.T, want models.IntegrationState) httpapi.HRSuiteConnectionView {
+func (f *aggFixture) awaitState(t *testing.T, want models.IntegrationState) httpapi.IntegrationView {
 	t.Helper()
 	deadline := time.Now().Add(45 * time.Second)
 	for {
@@ -151,12 +151,12 @@ func (f *aggFixture) job(t *testing.T, externalID string) *models.Job {
 	return j
 }
 
-// TestHRSuiteConnectionEndToEnd drives the connection card over HTTP with the simulator, a real
+// TestJobImportEndToEnd drives the connection card over HTTP with the simulator, a real
 // Postgres and Temporal: connect, Syncing… (listing refused), first sync, Connected and every job
 // imported with one 'New Job from ATS' run each, a duplicate data-changed, a worker restart in
 // the middle of an import, a job added and a job closed at the HR suite, a failed
 // authentication, a reconnect without duplicates, and a forged webhook that changes nothing.
-func TestHRSuiteConnectionEndToEnd(t *testing.T) {
+func TestJobImportEndToEnd(t *testing.T) {
 	var initial []aggsim.Job
 	for i := range 30 {
 		initial = append(initial, aggsim.Job{RemoteID: fmt.Sprintf("R%03d", i), Name: fmt.Sprintf("Nurse %d", i), Location: "Austin, TX"})

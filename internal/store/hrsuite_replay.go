@@ -4,19 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 
-	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/models"
 )
 
-// Support staff work across companies: the queries here are the platform's support surface,
-// reached only with a platform admin's support token or the operator CLI. A filter's company
-// narrows them to one tenant.
+// Listing and replaying stored HR-suite deliveries works across companies: the queries here are
+// the platform's support surface, reached only with a platform admin's support token or the
+// operator CLI. A filter's company narrows them to one tenant.
 
 // HRSuiteDeliverySummary is a stored delivery as support lists it (no body).
 type HRSuiteDeliverySummary struct {
@@ -173,57 +173,82 @@ SELECT (SELECT count(*) FROM sel) AS deliveries,
 	return &p, nil
 }
 
-// HRSuiteReplayStart builds the start of a replay's run over one company's deliveries.
-type HRSuiteReplayStart func(companyID uuid.UUID, slug string, replayID uuid.UUID) models.WorkflowStart
+// CompanyRef names a company: its id and slug.
+type CompanyRef struct {
+	ID   uuid.UUID
+	Slug string
+}
 
-// CreateHRSuiteReplay records a replay of f requested by who, with the deliveries it covers and
-// one start per company among them, in one transaction. A filter matching nothing records
-// nothing and returns ErrNotFound.
-func (s *Store) CreateHRSuiteReplay(ctx context.Context, f models.HRSuiteFilter, who string, start HRSuiteReplayStart) (*models.HRSuiteReplay, []models.WorkflowStart, error) {
+// HRSuiteReplayCompanies lists, by slug, the companies of the deliveries a replay of f would
+// reprocess: a replay has one run per company.
+func (s *Store) HRSuiteReplayCompanies(ctx context.Context, f models.HRSuiteFilter) ([]CompanyRef, error) {
+	where, args := hrsuiteWhere(f, false)
+	var out []CompanyRef
+	if err := s.db.WithContext(ctx).Raw(`SELECT DISTINCT c.id, c.slug FROM hrsuite_deliveries d JOIN companies c ON c.id = d.company_id
+WHERE `+where+` ORDER BY c.slug`, args...).Scan(&out).Error; err != nil {
+		return nil, fmt.Errorf("list the companies of an hr-suite replay: %w", err)
+	}
+	return out, nil
+}
+
+// CreateHRSuiteReplay records r, a replay of f (its ID, RequestedBy and Filter set by the
+// caller), with the deliveries it covers and its runs' starts, one per company
+// (HRSuiteReplayCompanies), in one transaction. Only the deliveries of the starts' companies
+// are covered, and only the starts of companies with a delivery covered are written: a company
+// whose deliveries came or went since the caller listed them is left to their own ingest. A
+// filter matching nothing records nothing and returns ErrNotFound. It returns the starts it
+// wrote, to launch.
+func (s *Store) CreateHRSuiteReplay(ctx context.Context, f models.HRSuiteFilter, r *models.HRSuiteReplay, starts []models.WorkflowStart) ([]models.WorkflowStart, error) {
 	plan, err := s.PlanHRSuiteReplay(ctx, f)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if plan.Deliveries == 0 {
-		return nil, nil, fmt.Errorf("no stored delivery matches the filter: %w", ErrNotFound)
+	if plan.Deliveries == 0 || len(starts) == 0 {
+		return nil, fmt.Errorf("no stored delivery matches the filter: %w", ErrNotFound)
 	}
-	r := &models.HRSuiteReplay{ID: uuid.New(), RequestedBy: who, RequestedAt: time.Now().UTC(), Filter: models.NewJSON(f),
-		Deliveries: plan.Deliveries, Rows: plan.Rows, Applications: plan.Applications, Counts: models.NewJSON(map[string]int{})}
-	var starts []models.WorkflowStart
+	r.RequestedAt, r.Filter = time.Now().UTC(), models.NewJSON(f)
+	r.Deliveries, r.Rows, r.Applications, r.Counts = plan.Deliveries, plan.Rows, plan.Applications, models.NewJSON(map[string]int{})
+	companies := make([]string, len(starts))
+	for i, ws := range starts {
+		companies[i] = ws.CompanyID.String()
+	}
+	var written []models.WorkflowStart
 	where, args := hrsuiteWhere(f, false)
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Create(r).Error; err != nil {
 			return fmt.Errorf("record hr-suite replay: %w", err)
 		}
-		var companies []struct {
-			ID   uuid.UUID
-			Slug string
-		}
+		var covered []uuid.UUID
 		if err := tx.Raw(`
 WITH ins AS (
     INSERT INTO hrsuite_replay_deliveries (replay_id, delivery_id, company_id)
-    SELECT ?, d.id, d.company_id FROM hrsuite_deliveries d JOIN companies c ON c.id = d.company_id WHERE `+where+`
+    SELECT ?, d.id, d.company_id FROM hrsuite_deliveries d JOIN companies c ON c.id = d.company_id
+    WHERE d.company_id = ANY (?::uuid[]) AND `+where+`
     RETURNING company_id
 )
-SELECT DISTINCT c.id, c.slug FROM ins JOIN companies c ON c.id = ins.company_id ORDER BY c.slug`,
-			append([]any{r.ID}, args...)...).Scan(&companies).Error; err != nil {
+SELECT DISTINCT company_id FROM ins`,
+			append([]any{r.ID, textArray(companies)}, args...)...).Scan(&covered).Error; err != nil {
 			return fmt.Errorf("record hr-suite replay deliveries: %w", err)
 		}
 		if err := tx.Model(r).Update("deliveries", gorm.Expr("(SELECT count(*) FROM hrsuite_replay_deliveries WHERE replay_id = ?)", r.ID)).Error; err != nil {
 			return fmt.Errorf("count hr-suite replay deliveries: %w", err)
 		}
-		for _, c := range companies {
-			starts = append(starts, start(c.ID, c.Slug, r.ID))
+		var due []models.WorkflowStart
+		for _, ws := range starts {
+			if slices.Contains(covered, ws.CompanyID) {
+				due = append(due, ws)
+			}
 		}
-		if len(starts) == 0 {
+		if len(due) == 0 {
 			return fmt.Errorf("no stored delivery matches the filter: %w", ErrNotFound)
 		}
-		return tx.Create(&starts).Error
+		written, err = insertStarts(tx, due)
+		return err
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return r, starts, nil
+	return written, nil
 }
 
 // HRSuiteReplayDeliveries returns the company's deliveries of a replay that are not done yet,
@@ -285,124 +310,4 @@ func (s *Store) HRSuiteReplay(ctx context.Context, id uuid.UUID) (*models.HRSuit
 		return nil, notFound(err, "hr-suite replay")
 	}
 	return &r, nil
-}
-
-// DefaultSupportTokenTTL is how long a support token works when its creator names no expiry;
-// MaxSupportTokenTTL bounds what they may name.
-const (
-	DefaultSupportTokenTTL = 30 * 24 * time.Hour
-	MaxSupportTokenTTL     = 365 * 24 * time.Hour
-)
-
-// ErrBadTTL is a support token lifetime outside (0, MaxSupportTokenTTL].
-var ErrBadTTL = errors.New("a support token's lifetime must be positive and at most 365 days")
-
-// CreateSupportToken stores a new support token of a platform admin (the user found by e-mail),
-// valid for ttl from now.
-func (s *Store) CreateSupportToken(ctx context.Context, email, name, token string, ttl time.Duration) (*models.SupportToken, *models.User, error) {
-	if ttl <= 0 || ttl > MaxSupportTokenTTL {
-		return nil, nil, ErrBadTTL
-	}
-	var u models.User
-	if err := s.db.WithContext(ctx).Where("lower(email) = lower(?)", email).First(&u).Error; err != nil {
-		return nil, nil, notFound(err, "user "+email)
-	}
-	if !u.IsPlatformAdmin {
-		return nil, nil, fmt.Errorf("user %s is not a platform admin (recruitd users add --admin): %w", u.Email, ErrBadFilter)
-	}
-	prefix, ok := apikey.Prefix(token)
-	if !ok {
-		return nil, nil, fmt.Errorf("support token too short")
-	}
-	now := time.Now().UTC()
-	t := &models.SupportToken{UserID: u.ID, Name: name, Prefix: prefix, KeyHash: apikey.Hash(token), CreatedAt: now, ExpiresAt: now.Add(ttl)}
-	if err := s.db.WithContext(ctx).Create(t).Error; err != nil {
-		return nil, nil, fmt.Errorf("store support token: %w", err)
-	}
-	return t, &u, nil
-}
-
-// SupportTokenView is a support token as the CLI lists it: no hash, its user's e-mail.
-type SupportTokenView struct {
-	models.SupportToken
-	UserEmail string `gorm:"column:user_email"`
-}
-
-// ListSupportTokens lists support tokens, oldest first, revoked and expired ones included; email,
-// when set, keeps one user's.
-func (s *Store) ListSupportTokens(ctx context.Context, email string) ([]SupportTokenView, error) {
-	q := s.db.WithContext(ctx).Table("support_tokens t").Select("t.*, u.email AS user_email").
-		Joins("JOIN users u ON u.id = t.user_id")
-	if email != "" {
-		q = q.Where("lower(u.email) = lower(?)", email)
-	}
-	var out []SupportTokenView
-	if err := q.Order("t.created_at, t.id").Scan(&out).Error; err != nil {
-		return nil, fmt.Errorf("list support tokens: %w", err)
-	}
-	return out, nil
-}
-
-// RevokeSupportToken revokes a support token by id or clear prefix; requests with it get 401 at
-// once. Revoking a revoked token changes nothing. ErrConflict: a prefix names several tokens.
-func (s *Store) RevokeSupportToken(ctx context.Context, ref string) (*models.SupportToken, error) {
-	q := s.db.WithContext(ctx)
-	if id, err := uuid.Parse(ref); err == nil {
-		q = q.Where("id = ?", id)
-	} else {
-		q = q.Where("prefix = ?", ref)
-	}
-	var ts []models.SupportToken
-	if err := q.Find(&ts).Error; err != nil {
-		return nil, fmt.Errorf("find support token %s: %w", ref, err)
-	}
-	switch len(ts) {
-	case 0:
-		return nil, fmt.Errorf("support token %s: %w", ref, ErrNotFound)
-	case 1:
-	default:
-		return nil, fmt.Errorf("support token prefix %s names %d tokens, revoke by id: %w", ref, len(ts), ErrConflict)
-	}
-	t := ts[0]
-	if t.RevokedAt == nil {
-		now := time.Now().UTC()
-		if err := s.db.WithContext(ctx).Model(&t).Update("revoked_at", now).Error; err != nil {
-			return nil, fmt.Errorf("revoke support token %s: %w", ref, err)
-		}
-		t.RevokedAt = &now
-	}
-	return &t, nil
-}
-
-// AuthenticateSupport resolves a support token to its platform admin: ErrUnknownKey for a token
-// that is unknown, revoked, expired, or whose user is deleted or no longer a platform admin.
-func (s *Store) AuthenticateSupport(ctx context.Context, token string) (*models.User, error) {
-	prefix, ok := apikey.Prefix(token)
-	if !ok {
-		return nil, ErrUnknownKey
-	}
-	var rows []models.SupportToken
-	if err := s.db.WithContext(ctx).Where("prefix = ? AND revoked_at IS NULL AND expires_at > now()", prefix).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("look up support token: %w", err)
-	}
-	t, ok := matchKey(rows, func(t *models.SupportToken) []byte { return t.KeyHash }, token)
-	if !ok {
-		return nil, ErrUnknownKey
-	}
-	var u models.User
-	if err := s.db.WithContext(ctx).First(&u, "id = ?", t.UserID).Error; err != nil {
-		if errors.Is(err, gorm.ErrRecordNotFound) {
-			return nil, ErrUnknownKey // the user was deleted
-		}
-		return nil, fmt.Errorf("load support token user: %w", err)
-	}
-	if !u.IsPlatformAdmin {
-		return nil, ErrUnknownKey
-	}
-	if t.LastUsedAt == nil || time.Since(*t.LastUsedAt) > time.Minute {
-		if err := s.db.WithContext(ctx).Model(&models.SupportToken{}).Where("id = ?", t.ID).Update("last_used_at", time.Now().UTC()).Error; err != nil {
-			return nil, fmt.Errorf("record support token use: %w", err)
-		}
-	}
-	return &u, nil
 }

@@ -1,4 +1,4 @@
-package hrsuite
+package report
 
 import (
 	"encoding/json"

@@ -9,15 +9,18 @@ import (
 
 	"github.com/recruitd/recruitd/internal/aggregator"
 	"github.com/recruitd/recruitd/internal/config"
+	"github.com/recruitd/recruitd/internal/jobimport"
 	"github.com/recruitd/recruitd/internal/store"
 )
 
+// integrationsCmd is the job import's operator command: the Connect action of a company's
+// integration card (internal/jobimport).
 func integrationsCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{Use: "integrations", Short: "The HR-suite connection through the integration aggregator"}
 	var slug, baseURL, apiKey string
 	connect := &cobra.Command{
 		Use:   "connect",
-		Short: "Start the Connect action of a company's HR-suite card and print the aggregator's connect URL",
+		Short: "Start the Connect action of a company's integration card and print the aggregator's connect URL",
 		Long: "connect asks the company's aggregator for a connect link (the same as POST /v1/api/integrations/hrsuite/connect)\n" +
 			"and prints it; the company authorises there. --base-url and --api-key first store (sealed) the company's aggregator\n" +
 			"credentials. The aggregator's webhooks go to PUBLIC_BASE_URL/webhook/aggregator.",
@@ -46,7 +49,8 @@ func integrationsCmd(e *env) *cobra.Command {
 						return err
 					}
 				}
-				in, link, err := aggregator.Connect(ctx, st, sealed, co, strings.TrimRight(cfg.PublicBaseURL, "/")+"/webhook/aggregator")
+				integrations := &jobimport.Integrations{Store: st, Box: sealed}
+				in, link, err := integrations.Connect(ctx, co, strings.TrimRight(cfg.PublicBaseURL, "/")+"/webhook/aggregator")
 				if err != nil {
 					return fmt.Errorf("connect %s: %w", slug, err)
 				}

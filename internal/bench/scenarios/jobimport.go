@@ -70,12 +70,12 @@ func Import(ctx context.Context, env Env, o Options) error {
 	var dbTook time.Duration
 	for i := range importJobs {
 		ext := fmt.Sprintf("U%06d", i+1)
-		page = append(page, store.ImportedJob{RemoteID: "kmb_" + ext, ExternalID: ext, Title: "Job " + ext, RemoteStatus: "OPEN", Open: true, ChangedAt: now, RemoteCreatedAt: &now})
+		id, interviewerID := uuid.New(), co.Slug+"-"+ext
+		page = append(page, store.ImportedJob{ID: id, InterviewerID: interviewerID, Start: kinds.NewJobStart(co.Slug, co.ID, id, ext, interviewerID),
+			RemoteID: "kmb_" + ext, ExternalID: ext, Title: "Job " + ext, RemoteStatus: "OPEN", Open: true, ChangedAt: now, RemoteCreatedAt: &now})
 		if len(page) == cap(page) || i == importJobs-1 {
 			t0 := time.Now()
-			if _, _, err := r.st.UpsertImportedJobs(ctx, co, page, func(jobID uuid.UUID, extID, interviewerID string) models.WorkflowStart {
-				return kinds.NewJobStart(co.Slug, co.ID, jobID, extID, interviewerID)
-			}); err != nil {
+			if _, _, err := r.st.UpsertImportedJobs(ctx, co, page); err != nil {
 				return err
 			}
 			dbTook += time.Since(t0)

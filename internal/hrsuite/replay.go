@@ -1,8 +1,9 @@
-// Package support holds what support staff do across companies, shared by the operator CLI
-// (recruitd hrsuite ...) and the support endpoints (/v1/support/...): listing stored HR-suite
-// deliveries and replaying them. Callers authenticate support staff first (a platform admin's
-// support token, or shell access to the CLI).
-package support
+package hrsuite
+
+// What support staff do with stored deliveries, across companies, shared by the operator CLI
+// (recruitd hrsuite ...) and the support endpoints (/v1/support/hrsuite/...): list and show
+// them, and replay them. Callers authenticate support staff first (a platform admin's support
+// token, or shell access to the CLI).
 
 import (
 	"context"
@@ -13,10 +14,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // FilterInput is a delivery filter as typed by a person: every field optional. From and To are
@@ -104,19 +104,13 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// Support runs support operations.
-type Support struct {
-	Store    *store.Store
-	Launcher *outbox.Launcher
-}
-
 // checkCompany makes a filter's company one that exists, so a typo is an error, not an empty
 // answer.
-func (s *Support) checkCompany(ctx context.Context, f models.HRSuiteFilter) error {
+func (d *Deliveries) checkCompany(ctx context.Context, f models.HRSuiteFilter) error {
 	if f.Company == "" {
 		return nil
 	}
-	if _, err := s.Store.CompanyBySlug(ctx, f.Company); err != nil {
+	if _, err := d.Store.CompanyBySlug(ctx, f.Company); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return invalid("no company has the slug %q", clip(f.Company))
 		}
@@ -125,36 +119,55 @@ func (s *Support) checkCompany(ctx context.Context, f models.HRSuiteFilter) erro
 	return nil
 }
 
-// Deliveries lists up to limit stored deliveries matching f, newest first.
-func (s *Support) Deliveries(ctx context.Context, f models.HRSuiteFilter, limit int) ([]store.HRSuiteDeliverySummary, error) {
-	if err := s.checkCompany(ctx, f); err != nil {
+// List lists up to limit stored deliveries matching f, newest first.
+func (d *Deliveries) List(ctx context.Context, f models.HRSuiteFilter, limit int) ([]store.HRSuiteDeliverySummary, error) {
+	if err := d.checkCompany(ctx, f); err != nil {
 		return nil, err
 	}
-	return s.Store.ListHRSuiteDeliveries(ctx, f, limit)
+	return d.Store.ListHRSuiteDeliveries(ctx, f, limit)
+}
+
+// Show loads a delivery with its row outcomes (only those of outcome, when set: a filter's
+// outcome, "invalid" for every invalid one).
+func (d *Deliveries) Show(ctx context.Context, id uuid.UUID, outcome string) (*store.HRSuiteDeliveryDetail, error) {
+	return d.Store.HRSuiteDeliveryDetail(ctx, id, outcome)
 }
 
 // Plan counts what a replay of f would reprocess (the dry run).
-func (s *Support) Plan(ctx context.Context, f models.HRSuiteFilter) (*store.HRSuiteReplayPlan, error) {
-	if err := s.checkCompany(ctx, f); err != nil {
+func (d *Deliveries) Plan(ctx context.Context, f models.HRSuiteFilter) (*store.HRSuiteReplayPlan, error) {
+	if err := d.checkCompany(ctx, f); err != nil {
 		return nil, err
 	}
-	return s.Store.PlanHRSuiteReplay(ctx, f)
+	return d.Store.PlanHRSuiteReplay(ctx, f)
 }
 
-// Replay records a replay of f requested by who and starts its runs (one per company). A start
-// Temporal does not take now stays in the outbox for the reconciler.
-func (s *Support) Replay(ctx context.Context, f models.HRSuiteFilter, who string) (*models.HRSuiteReplay, error) {
-	if err := s.checkCompany(ctx, f); err != nil {
+// Replay records a replay of f requested by who and starts its runs, one per company whose
+// deliveries it covers. A start Temporal does not take now stays in the outbox for the
+// reconciler.
+func (d *Deliveries) Replay(ctx context.Context, f models.HRSuiteFilter, who string) (*models.HRSuiteReplay, error) {
+	if err := d.checkCompany(ctx, f); err != nil {
 		return nil, err
 	}
-	r, starts, err := s.Store.CreateHRSuiteReplay(ctx, f, who, func(companyID uuid.UUID, slug string, replayID uuid.UUID) models.WorkflowStart {
-		return workflows.HRSuiteReplayStart(slug, workflows.HRSuiteReplayInput{CompanyID: companyID, ReplayID: replayID})
-	})
+	companies, err := d.Store.HRSuiteReplayCompanies(ctx, f)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Launcher.LaunchMany(ctx, starts); err != nil {
-		s.Launcher.Log.WarnContext(ctx, "hr-suite replay recorded; its runs start when Temporal is back (reconciler)", "replay_id", r.ID, "err", err)
+	r := &models.HRSuiteReplay{ID: uuid.New(), RequestedBy: who}
+	starts := make([]models.WorkflowStart, 0, len(companies))
+	for _, c := range companies {
+		starts = append(starts, kinds.HRSuiteReplayStart(c.Slug, kinds.HRSuiteReplayInput{CompanyID: c.ID, ReplayID: r.ID}))
+	}
+	starts, err = d.Store.CreateHRSuiteReplay(ctx, f, r, starts)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Launcher.LaunchMany(ctx, starts); err != nil {
+		d.Log.WarnContext(ctx, "hr-suite replay recorded; its runs start when Temporal is back (reconciler)", "replay_id", r.ID, "err", err)
 	}
 	return r, nil
+}
+
+// ReplayStatus loads a replay's record and progress.
+func (d *Deliveries) ReplayStatus(ctx context.Context, id uuid.UUID) (*models.HRSuiteReplay, error) {
+	return d.Store.HRSuiteReplay(ctx, id)
 }

@@ -23,11 +23,20 @@ func importedJobs(from, to int, title string, open bool, at time.Time) []store.I
 	return out
 }
 
+// forCompany gives each job what the job import gives it: the id, interviewer id and 'New Job
+// from ATS' start it has if the upsert creates it.
+func forCompany(co *models.Company, jobs []store.ImportedJob) []store.ImportedJob {
+	for i := range jobs {
+		j := &jobs[i]
+		j.ID, j.InterviewerID = uuid.New(), co.Slug+"-"+j.ExternalID
+		j.Start = kinds.NewJobStart(co.Slug, co.ID, j.ID, j.ExternalID, j.InterviewerID)
+	}
+	return jobs
+}
+
 func upsertImported(t *testing.T, st *store.Store, co *models.Company, jobs []store.ImportedJob) (store.ImportCounts, []models.WorkflowStart) {
 	t.Helper()
-	counts, starts, err := st.UpsertImportedJobs(t.Context(), co, jobs, func(jobID uuid.UUID, extID, interviewerID string) models.WorkflowStart {
-		return kinds.NewJobStart(co.Slug, co.ID, jobID, extID, interviewerID)
-	})
+	counts, starts, err := st.UpsertImportedJobs(t.Context(), co, forCompany(co, jobs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,9 +160,7 @@ func TestUpsertImportedJobsConcurrentWriter(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		counts, starts, err := st.UpsertImportedJobs(t.Context(), co, page, func(jobID uuid.UUID, extID, interviewerID string) models.WorkflowStart {
-			return kinds.NewJobStart(co.Slug, co.ID, jobID, extID, interviewerID)
-		})
+		counts, starts, err := st.UpsertImportedJobs(t.Context(), co, forCompany(co, page))
 		done <- result{counts, starts, err}
 	}()
 	// Wait until the page is blocked on the uncommitted job, then commit it.

@@ -1,4 +1,4 @@
-package support
+package hrsuite
 
 import (
 	"errors"

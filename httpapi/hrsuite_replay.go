@@ -9,61 +9,30 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
-	"github.com/recruitd/recruitd/internal/store"
-	"github.com/recruitd/recruitd/internal/support"
+	"github.com/recruitd/recruitd/internal/hrsuite"
 	"github.com/recruitd/recruitd/models"
 )
 
-const ctxSupportUser = "recruitd.support_user"
+// The support endpoints of stored HR-suite deliveries (/v1/support/hrsuite), behind a platform
+// admin's support token (authenticateSupport): list and show deliveries, plan and run replays.
 
-var errSupportToken = newError(http.StatusUnauthorized, "INVALID_SUPPORT_TOKEN",
-	"send a platform admin's support token as Authorization: Bearer <token> (recruitd support token create); company API keys are not accepted here")
-
-// authenticateSupport resolves Authorization: Bearer <support token> to a platform admin. A
-// company's API key is refused: support reaches across companies. Failures are refused through
-// refuse, like company keys.
-func (s *server) authenticateSupport(c *gin.Context) {
-	token, ok := strings.CutPrefix(c.GetHeader("Authorization"), "Bearer ")
-	if !ok || strings.TrimSpace(token) == "" {
-		s.fail(c, errSupportToken)
-		return
-	}
-	u, err := s.Store.AuthenticateSupport(c.Request.Context(), strings.TrimSpace(token))
-	if errors.Is(err, store.ErrUnknownKey) {
-		s.refuse(c, errSupportToken)
-		return
-	}
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Set(ctxSupportUser, u)
-	c.Next()
-}
-
-func supportUser(c *gin.Context) *models.User { return c.MustGet(ctxSupportUser).(*models.User) }
-
-func (s *server) support() *support.Support {
-	return &support.Support{Store: s.Store, Launcher: s.Launcher}
-}
-
-// supportError maps the support package's input errors to 400.
-func supportError(err error) error {
-	if errors.Is(err, support.ErrInvalid) {
-		return newError(http.StatusBadRequest, "INVALID_FILTER", strings.TrimPrefix(err.Error(), support.ErrInvalid.Error()+": "))
+// filterError maps the feature's filter errors to 400 INVALID_FILTER, naming what is wrong.
+func filterError(err error) error {
+	if errors.Is(err, hrsuite.ErrInvalid) {
+		return newError(http.StatusBadRequest, "INVALID_FILTER", strings.TrimPrefix(err.Error(), hrsuite.ErrInvalid.Error()+": "))
 	}
 	return err
 }
 
-func queryFilter(c *gin.Context) support.FilterInput {
-	return support.FilterInput{Company: c.Query("company"), From: c.Query("from"), To: c.Query("to"), Outcome: c.Query("outcome")}
+func queryFilter(c *gin.Context) hrsuite.FilterInput {
+	return hrsuite.FilterInput{Company: c.Query("company"), From: c.Query("from"), To: c.Query("to"), Outcome: c.Query("outcome")}
 }
 
 // listHRSuiteDeliveries is GET /v1/support/hrsuite/deliveries?company=&from=&to=&outcome=&limit=.
 func (s *server) listHRSuiteDeliveries(c *gin.Context) {
-	f, err := support.ParseFilter(queryFilter(c))
+	f, err := hrsuite.ParseFilter(queryFilter(c))
 	if err != nil {
-		s.fail(c, supportError(err))
+		s.fail(c, filterError(err))
 		return
 	}
 	limit := 50
@@ -75,9 +44,9 @@ func (s *server) listHRSuiteDeliveries(c *gin.Context) {
 		}
 		limit = n
 	}
-	list, err := s.support().Deliveries(c.Request.Context(), f, limit)
+	list, err := s.hrsuite().List(c.Request.Context(), f, limit)
 	if err != nil {
-		s.fail(c, supportError(err))
+		s.fail(c, filterError(err))
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"success": true, "deliveries": list})
@@ -91,12 +60,12 @@ func (s *server) getHRSuiteDelivery(c *gin.Context) {
 		s.fail(c, newError(http.StatusBadRequest, "INVALID_FILTER", "deliveryId must be a UUID"))
 		return
 	}
-	f, err := support.ParseFilter(support.FilterInput{Outcome: c.Query("outcome")})
+	f, err := hrsuite.ParseFilter(hrsuite.FilterInput{Outcome: c.Query("outcome")})
 	if err != nil {
-		s.fail(c, supportError(err))
+		s.fail(c, filterError(err))
 		return
 	}
-	d, err := s.Store.HRSuiteDeliveryDetail(c.Request.Context(), id, f.Outcome)
+	d, err := s.hrsuite().Show(c.Request.Context(), id, f.Outcome)
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -122,9 +91,9 @@ func (s *server) replayHRSuite(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	f, err := support.ParseFilter(support.FilterInput{DeliveryID: req.DeliveryID, Company: req.Company, From: req.From, To: req.To, Outcome: req.Outcome})
+	f, err := hrsuite.ParseFilter(hrsuite.FilterInput{DeliveryID: req.DeliveryID, Company: req.Company, From: req.From, To: req.To, Outcome: req.Outcome})
 	if err != nil {
-		s.fail(c, supportError(err))
+		s.fail(c, filterError(err))
 		return
 	}
 	if f == (models.HRSuiteFilter{}) {
@@ -133,18 +102,18 @@ func (s *server) replayHRSuite(c *gin.Context) {
 	}
 	ctx := c.Request.Context()
 	if req.DryRun {
-		plan, err := s.support().Plan(ctx, f)
+		plan, err := s.hrsuite().Plan(ctx, f)
 		if err != nil {
-			s.fail(c, supportError(err))
+			s.fail(c, filterError(err))
 			return
 		}
 		c.JSON(http.StatusOK, gin.H{"success": true, "dryRun": true, "plan": plan})
 		return
 	}
 	u := supportUser(c)
-	r, err := s.support().Replay(ctx, f, u.Email)
+	r, err := s.hrsuite().Replay(ctx, f, u.Email)
 	if err != nil {
-		s.fail(c, supportError(err))
+		s.fail(c, filterError(err))
 		return
 	}
 	s.Log.InfoContext(ctx, "hr-suite replay requested", "request_id", requestID(c), "replay_id", r.ID, "by_user", u.ID, "deliveries", r.Deliveries)
@@ -158,7 +127,7 @@ func (s *server) getHRSuiteReplay(c *gin.Context) {
 		s.fail(c, newError(http.StatusBadRequest, "INVALID_FILTER", "replayId must be a UUID"))
 		return
 	}
-	r, err := s.Store.HRSuiteReplay(c.Request.Context(), id)
+	r, err := s.hrsuite().ReplayStatus(c.Request.Context(), id)
 	if err != nil {
 		s.fail(c, err)
 		return

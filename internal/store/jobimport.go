@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/pgtype"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
@@ -17,12 +16,12 @@ import (
 	"github.com/recruitd/recruitd/models"
 )
 
-// AggregatorIntegration loads the company's HR-suite connection; ErrNotFound before the
-// company has credentials or asked to connect.
+// AggregatorIntegration loads the company's integration (its HR-suite connection card);
+// ErrNotFound before the company has credentials or asked to connect.
 func (s *Store) AggregatorIntegration(ctx context.Context, companyID uuid.UUID) (*models.AggregatorIntegration, error) {
 	var in models.AggregatorIntegration
 	if err := s.db.WithContext(ctx).First(&in, "company_id = ?", companyID).Error; err != nil {
-		return nil, notFound(err, "hr-suite integration of "+companyID.String())
+		return nil, notFound(err, "aggregator integration of "+companyID.String())
 	}
 	return &in, nil
 }
@@ -40,7 +39,7 @@ func (s *Store) IntegrationForEvent(ctx context.Context, integrationID, originID
 		}
 	}
 	if err != nil {
-		return nil, notFound(err, "hr-suite integration "+integrationID)
+		return nil, notFound(err, "aggregator integration "+integrationID)
 	}
 	return &in, nil
 }
@@ -103,7 +102,7 @@ func (s *Store) SaveConnectLink(ctx context.Context, companyID uuid.UUID, box *s
 		return fmt.Errorf("save connect link: %w", res.Error)
 	}
 	if res.RowsAffected == 0 {
-		return fmt.Errorf("hr-suite integration of %s: %w", companyID, ErrNotFound)
+		return fmt.Errorf("aggregator integration of %s: %w", companyID, ErrNotFound)
 	}
 	return nil
 }
@@ -146,7 +145,7 @@ func (s *Store) RecordAggregatorEvent(ctx context.Context, companyID uuid.UUID, 
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var in models.AggregatorIntegration
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(&in, "company_id = ?", companyID).Error; err != nil {
-			return notFound(err, "hr-suite integration of "+companyID.String())
+			return notFound(err, "aggregator integration of "+companyID.String())
 		}
 		var inserted bool
 		err := tx.Raw(`INSERT INTO aggregator_events (company_id, event_id, type, body) VALUES (?, ?, ?, ?)
@@ -166,15 +165,8 @@ func (s *Store) RecordAggregatorEvent(ctx context.Context, companyID uuid.UUID, 
 		if res.State != models.IntegrationConnected || ev.Type == "data-changed" {
 			return nil
 		}
-		if err := tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "workflow_id"}}, DoNothing: true}).Create(&importStart).Error; err != nil {
-			return fmt.Errorf("record start of %s: %w", importStart.WorkflowID, err)
-		}
-		var ws models.WorkflowStart
-		if err := tx.First(&ws, "company_id = ? AND workflow_id = ?", companyID, importStart.WorkflowID).Error; err != nil {
-			return notFound(err, "workflow start "+importStart.WorkflowID)
-		}
-		res.ImportStart = &ws
-		return nil
+		res.ImportStart, err = insertOrFindStart(tx, importStart)
+		return err
 	})
 	return res, err
 }
@@ -238,7 +230,12 @@ func (s *Store) SetIntegrationAttention(ctx context.Context, companyID uuid.UUID
 }
 
 // ImportedJob is one aggregator job to upsert; ExternalID is the service job's external id.
+// ID and InterviewerID are what a job the upsert creates gets (an existing job keeps its own),
+// and Start is the start of that new job's 'New Job from ATS' run, written only if it is created.
 type ImportedJob struct {
+	ID                                                               uuid.UUID
+	InterviewerID                                                    string
+	Start                                                            models.WorkflowStart
 	RemoteID, ExternalID, Title, Description, RemoteStatus, Location string
 	Open                                                             bool
 	RemoteCreatedAt, RemoteDeletedAt                                 *time.Time
@@ -250,16 +247,13 @@ type ImportCounts struct {
 	Created, Updated, Closed int
 }
 
-// NewJobStart builds the start of the 'New Job from ATS' run of a job the import created.
-type NewJobStart func(jobID uuid.UUID, externalID, interviewerID string) models.WorkflowStart
-
 // UpsertImportedJobs writes a page of aggregator jobs in one transaction: service jobs by
 // (company, external id), created with the company's default status or updated where title,
 // description or openness changed (never deleted, never undeleted); the aggregator's records;
-// and for every job created here the start of its 'New Job from ATS' run, so each new job has
-// exactly one (the start's workflow id is unique). Jobs must have distinct ExternalIDs. The
-// starts it returns are those it wrote.
-func (s *Store) UpsertImportedJobs(ctx context.Context, co *models.Company, jobs []ImportedJob, start NewJobStart) (ImportCounts, []models.WorkflowStart, error) {
+// and for every job created here its Start, so each new job has exactly one (the start's
+// workflow id is unique). Jobs must have distinct ExternalIDs. The starts it returns are those
+// it wrote.
+func (s *Store) UpsertImportedJobs(ctx context.Context, co *models.Company, jobs []ImportedJob) (ImportCounts, []models.WorkflowStart, error) {
 	var counts ImportCounts
 	var starts []models.WorkflowStart
 	if len(jobs) == 0 {
@@ -275,8 +269,10 @@ func (s *Store) UpsertImportedJobs(ctx context.Context, co *models.Company, jobs
 		}
 		return t.UTC().Format(time.RFC3339Nano)
 	}
+	byExt := make(map[string]int, n)
 	for i, j := range jobs {
-		ids[i], rem[i], ext[i], iid[i] = uuid.NewString(), j.RemoteID, j.ExternalID, co.Slug+"-"+j.ExternalID
+		byExt[j.ExternalID] = i
+		ids[i], rem[i], ext[i], iid[i] = j.ID.String(), j.RemoteID, j.ExternalID, j.InterviewerID
 		title[i], descr[i], open[i], status[i], loc[i] = j.Title, j.Description, strconv.FormatBool(j.Open), j.RemoteStatus, j.Location
 		created[i], changed[i], deleted[i] = ts(j.RemoteCreatedAt), ts(&j.ChangedAt), ts(j.RemoteDeletedAt)
 	}
@@ -297,9 +293,9 @@ WITH input AS (
     ON CONFLICT (company_id, external_id) DO UPDATE
         SET title = EXCLUDED.title, external_title = EXCLUDED.title, description = EXCLUDED.description, is_open = EXCLUDED.is_open
         WHERE (j.title, j.description, j.is_open) IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.description, EXCLUDED.is_open)
-    RETURNING j.id, j.external_id, j.interviewer_id, (xmax = 0) AS inserted, j.is_open
+    RETURNING j.external_id, (xmax = 0) AS inserted, j.is_open
 )
-SELECT up.id, up.external_id, up.interviewer_id, up.inserted, up.is_open, coalesce(old.is_open, false)
+SELECT up.external_id, up.inserted, up.is_open, coalesce(old.is_open, false)
 FROM up LEFT JOIN old USING (external_id)`,
 			textArray(ids), textArray(ext), textArray(iid), textArray(title), textArray(descr), textArray(open), co.ID, textArray(ext), co.ID, defStatus).Rows()
 		if err != nil {
@@ -307,16 +303,15 @@ FROM up LEFT JOIN old USING (external_id)`,
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var id uuid.UUID
-			var extID, interviewerID string
+			var extID string
 			var inserted, isOpen, wasOpen bool
-			if err := rows.Scan(&id, &extID, &interviewerID, &inserted, &isOpen, &wasOpen); err != nil {
+			if err := rows.Scan(&extID, &inserted, &isOpen, &wasOpen); err != nil {
 				return fmt.Errorf("read upserted job: %w", err)
 			}
 			switch {
 			case inserted:
 				counts.Created++
-				starts = append(starts, start(id, extID, interviewerID))
+				starts = append(starts, jobs[byExt[extID]].Start)
 			case wasOpen && !isOpen:
 				counts.Closed++
 			default:
@@ -378,91 +373,6 @@ func (s *Store) analyzeGrownJobs(ctx context.Context, created int) {
 		return
 	}
 	_ = s.db.WithContext(ctx).Exec(`ANALYZE (SKIP_LOCKED) jobs`).Error
-}
-
-// insertStarts writes starts into the outbox inside tx in one statement; a start whose workflow
-// id is there already is left as it is. It returns the starts it wrote.
-func insertStarts(tx *gorm.DB, all []models.WorkflowStart) ([]models.WorkflowStart, error) {
-	n := len(all)
-	id, co, kind, wid, slug, attrs, input := make([]string, n), make([]string, n), make([]string, n),
-		make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-	for i := range all {
-		ws := &all[i]
-		if ws.ID == uuid.Nil {
-			ws.ID = uuid.New()
-		}
-		a, err := ws.Attributes.Value()
-		if err != nil {
-			return nil, fmt.Errorf("record new-job starts: %w", err)
-		}
-		as, ok := a.(string)
-		if !ok {
-			return nil, fmt.Errorf("record new-job starts: attributes of %s are %T, not JSON text", ws.WorkflowID, a)
-		}
-		id[i], co[i], kind[i], wid[i], slug[i], attrs[i], input[i] = ws.ID.String(), ws.CompanyID.String(), ws.Kind, ws.WorkflowID, ws.CompanySlug, as, string(ws.Input)
-	}
-	rows, err := tx.Raw(`
-INSERT INTO workflow_starts (id, company_id, kind, workflow_id, company_slug, attributes, input)
-SELECT id, co, kind, wid, slug, attrs::jsonb, input::jsonb
-FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[]) AS t(id, co, kind, wid, slug, attrs, input)
-ON CONFLICT (workflow_id) DO NOTHING
-RETURNING id, created_at`, textArray(id), textArray(co), textArray(kind), textArray(wid), textArray(slug), textArray(attrs), textArray(input)).Rows()
-	if err != nil {
-		return nil, fmt.Errorf("record new-job starts: %w", err)
-	}
-	defer rows.Close()
-	written := make(map[uuid.UUID]time.Time, n)
-	for rows.Next() {
-		var got uuid.UUID
-		var at time.Time
-		if err := rows.Scan(&got, &at); err != nil {
-			return nil, fmt.Errorf("read new-job starts: %w", err)
-		}
-		written[got] = at
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read new-job starts: %w", err)
-	}
-	out := make([]models.WorkflowStart, 0, len(written))
-	for _, ws := range all {
-		if at, ok := written[ws.ID]; ok {
-			ws.CreatedAt = at
-			out = append(out, ws)
-		}
-	}
-	return out, nil
-}
-
-// textArray passes ss for an array parameter (text[], uuid[], boolean[]) as a pgx array, which
-// pgx encodes element by element. A models.StringArray goes as its text literal, which pgx
-// parses back into elements before encoding them.
-func textArray(ss []string) pgtype.Array[string] {
-	return pgtype.Array[string]{Elements: ss, Dims: []pgtype.ArrayDimension{{Length: int32(len(ss)), LowerBound: 1}}, Valid: true}
-}
-
-// PendingCompanyStarts returns up to limit of the company's starts of kind that were not taken
-// (an import's crash-left or refused starts), oldest first.
-func (s *Store) PendingCompanyStarts(ctx context.Context, companyID uuid.UUID, kind string, limit int) ([]models.WorkflowStart, error) {
-	var out []models.WorkflowStart
-	err := s.db.WithContext(ctx).Where("company_id = ? AND kind = ? AND started_at IS NULL", companyID, kind).
-		Order("created_at").Limit(limit).Find(&out).Error
-	if err != nil {
-		return nil, fmt.Errorf("list pending %s starts: %w", kind, err)
-	}
-	return out, nil
-}
-
-// MarkStartedMany records that the starts were taken.
-func (s *Store) MarkStartedMany(ctx context.Context, ids []uuid.UUID) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	err := s.db.WithContext(ctx).Model(&models.WorkflowStart{}).Where("id IN ?", ids).
-		Updates(map[string]any{"started_at": time.Now().UTC(), "attempts": gorm.Expr("attempts + 1"), "refused_at": nil}).Error
-	if err != nil {
-		return fmt.Errorf("mark %d workflow starts: %w", len(ids), err)
-	}
-	return nil
 }
 
 // FinishImportPass records a completed pass that began at began: the next incremental pass

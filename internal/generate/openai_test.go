@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/recruitd/recruitd/internal/llm"
 )
 
 const testKey = "sk-test-0123456789-secret"
@@ -92,7 +94,7 @@ func hang(r *http.Request) {
 func TestOpenAIHappyPath(t *testing.T) {
 	var got struct {
 		path, auth, contentType string
-		body                    chatRequest
+		body                    llm.ChatRequest
 	}
 	f, o := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
 		got.path, got.auth, got.contentType = r.Method+" "+r.URL.Path, r.Header.Get("Authorization"), r.Header.Get("Content-Type")
@@ -151,7 +153,7 @@ func TestOpenAIHappyPath(t *testing.T) {
 func TestOpenAIGivenTitle(t *testing.T) {
 	var user string
 	_, o := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
-		var body chatRequest
+		var body llm.ChatRequest
 		json.NewDecoder(r.Body).Decode(&body)
 		user = body.Messages[1].Content
 		ok(strings.Replace(validOutput, `"title": "Senior Backend Engineer",`, ``, 1))(n, w, r)
@@ -319,19 +321,7 @@ func TestNewOpenAI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.endpoint != "https://api.example.com/v1/chat/completions" || o.attempts != 3 || o.timeout != time.Minute {
-		t.Errorf("NewOpenAI defaults: endpoint %q, attempts %d, timeout %v", o.endpoint, o.attempts, o.timeout)
-	}
-}
-
-func TestRetryAfter(t *testing.T) {
-	tests := map[string]time.Duration{"": -1, "0": 0, "7": 7 * time.Second, "soon": -1, "-3": -1}
-	for h, want := range tests {
-		if got := retryAfter(h); got != want {
-			t.Errorf("retryAfter(%q) = %v, want %v", h, got, want)
-		}
-	}
-	if got := retryAfter(time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)); got < 59*time.Minute || got > time.Hour {
-		t.Errorf("retryAfter(date in an hour) = %v", got)
+	if o.attempts != 3 || o.timeout != time.Minute || o.chat.Model() != "m" {
+		t.Errorf("NewOpenAI defaults: attempts %d, timeout %v, model %q", o.attempts, o.timeout, o.chat.Model())
 	}
 }

@@ -1,0 +1,129 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+const testKey = "sk-test-0123456789-secret"
+
+func serve(t *testing.T, h http.HandlerFunc) *Client {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	c, err := New(Config{BaseURL: srv.URL + "/v1/", APIKey: testKey, Model: " test-model "})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestNew(t *testing.T) {
+	for _, c := range []Config{
+		{Model: "m"},
+		{BaseURL: "ftp://example.com", Model: "m"},
+		{BaseURL: "not a url", Model: "m"},
+		{BaseURL: "https://api.example.com/v1"},
+	} {
+		c.APIKey = testKey
+		if _, err := New(c); err == nil {
+			t.Errorf("New(%q, %q) succeeded, want an error", c.BaseURL, c.Model)
+		} else if strings.Contains(err.Error(), testKey) {
+			t.Errorf("New error leaks the API key: %v", err)
+		}
+	}
+	c, err := New(Config{BaseURL: "https://api.example.com/v1/", Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.endpoint != "https://api.example.com/v1/chat/completions" || c.Model() != "m" {
+		t.Errorf("New: endpoint %q, model %q", c.endpoint, c.Model())
+	}
+}
+
+func TestComplete(t *testing.T) {
+	var got ChatRequest
+	var path, auth string
+	c := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		path, auth = r.Method+" "+r.URL.Path, r.Header.Get("Authorization")
+		if err := json.NewDecoder(r.Body).Decode(&got); err != nil {
+			t.Errorf("request body: %v", err)
+		}
+		io.WriteString(w, `{"id":"x","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"{\"ok\":true}"}}]}`)
+	})
+	content, err := c.Complete(context.Background(), Prompt{System: "sys", User: "usr", Temperature: 0.1, MaxTokens: 50})
+	if err != nil || content != `{"ok":true}` {
+		t.Fatalf("Complete = %q, %v", content, err)
+	}
+	if path != "POST /v1/chat/completions" || auth != "Bearer "+testKey {
+		t.Errorf("request %q with Authorization %q", path, auth)
+	}
+	if got.Model != "test-model" || got.ResponseFormat.Type != "json_object" || got.MaxTokens != 50 || got.Temperature != 0.1 ||
+		len(got.Messages) != 2 || got.Messages[0] != (Message{"system", "sys"}) || got.Messages[1] != (Message{"user", "usr"}) {
+		t.Errorf("request body = %+v", got)
+	}
+}
+
+func TestCompleteErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		reply  http.HandlerFunc
+		output bool   // an *OutputError
+		status int    // a *StatusError with this code
+		want   string // in the message
+	}{
+		{"401 echoing the key", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Retry-After", "7")
+			http.Error(w, "bad key "+strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "), http.StatusUnauthorized)
+		}, false, 401, "[redacted]"},
+		{"not JSON", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "<html>"+testKey) }, true, 0, "invalid chat completions response"},
+		{"no choices", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, `{"choices":[]}`) }, true, 0, "no choices"},
+		{"refusal", func(w http.ResponseWriter, _ *http.Request) {
+			io.WriteString(w, `{"choices":[{"message":{"refusal":"I cannot help"}}]}`)
+		}, true, 0, "model refused"},
+		{"blank content", func(w http.ResponseWriter, _ *http.Request) {
+			io.WriteString(w, `{"choices":[{"finish_reason":"length","message":{"content":"  "}}]}`)
+		}, true, 0, `finish reason "length"`},
+		{"too large", func(w http.ResponseWriter, _ *http.Request) {
+			io.WriteString(w, `{"choices":[{"message":{"content":"`+strings.Repeat("x", maxResponseBytes)+`"}}]}`)
+		}, true, 0, "larger than"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := serve(t, tt.reply)
+			_, err := c.Complete(context.Background(), Prompt{System: "s", User: "u"})
+			var oe *OutputError
+			var se *StatusError
+			switch {
+			case err == nil:
+				t.Fatal("Complete succeeded")
+			case tt.output != errors.As(err, &oe):
+				t.Errorf("Complete error %v: output error %v, want %v", err, !tt.output, tt.output)
+			case tt.status != 0 && (!errors.As(err, &se) || se.Code != tt.status || se.RetryAfter != 7*time.Second):
+				t.Errorf("Complete error %#v, want HTTP %d with Retry-After 7s", err, tt.status)
+			}
+			if msg := err.Error(); !strings.Contains(msg, tt.want) || strings.Contains(msg, testKey) || len(msg) > 600 {
+				t.Errorf("Complete error = %q, want it to mention %q, bounded, without the key", msg, tt.want)
+			}
+		})
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	tests := map[string]time.Duration{"": -1, "0": 0, "7": 7 * time.Second, "soon": -1, "-3": -1}
+	for h, want := range tests {
+		if got := retryAfter(h); got != want {
+			t.Errorf("retryAfter(%q) = %v, want %v", h, got, want)
+		}
+	}
+	if got := retryAfter(time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)); got < 59*time.Minute || got > time.Hour {
+		t.Errorf("retryAfter(date in an hour) = %v", got)
+	}
+}

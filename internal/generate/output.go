@@ -1,12 +1,11 @@
 package generate
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
+
+	"github.com/recruitd/recruitd/internal/llm"
 )
 
 // maxOutputBytes bounds the model's reply; anything longer is rejected unread.
@@ -34,21 +33,16 @@ type modelCriterion struct {
 }
 
 // parseOutput strictly parses a model reply into the generated part of a guide: exactly one
-// JSON object (optionally inside a markdown code fence), no unknown fields, every required field
-// present and non-blank, every count and length within the package bounds, no NUL characters.
+// JSON object (see llm.DecodeStrict: a code fence allowed, no unknown fields), every required
+// field present and non-blank, every count and length within the package bounds, no NUL.
 // title is required only when needTitle. Strings are trimmed and duplicate skills dropped.
 func parseOutput(data []byte, needTitle bool) (*Guide, error) {
 	if len(data) > maxOutputBytes {
 		return nil, fmt.Errorf("%d bytes, at most %d allowed", len(data), maxOutputBytes)
 	}
-	dec := json.NewDecoder(bytes.NewReader(unfence(data)))
-	dec.DisallowUnknownFields()
 	var out modelOutput
-	if err := dec.Decode(&out); err != nil {
-		return nil, fmt.Errorf("not the expected JSON object: %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("not the expected JSON object: data after the object")
+	if err := llm.DecodeStrict(data, &out); err != nil {
+		return nil, err
 	}
 
 	g := &Guide{}
@@ -103,20 +97,6 @@ func parseOutput(data []byte, needTitle bool) (*Guide, error) {
 		g.Criteria = append(g.Criteria, Criterion{Name: name, Description: desc})
 	}
 	return g, nil
-}
-
-// unfence removes a markdown code fence around the object, which some models add even in JSON
-// mode.
-func unfence(data []byte) []byte {
-	t := bytes.TrimSpace(data)
-	if !bytes.HasPrefix(t, []byte("```")) || !bytes.HasSuffix(t, []byte("```")) || len(t) < 6 {
-		return data
-	}
-	t = t[3 : len(t)-3]
-	if nl := bytes.IndexByte(t, '\n'); nl >= 0 && bytes.IndexByte(t[:nl], '{') < 0 {
-		t = t[nl+1:]
-	}
-	return t
 }
 
 // field trims a required string and checks it; name locates it in errors ("questions[2].text").

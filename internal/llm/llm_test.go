@@ -127,3 +127,31 @@ func TestRetryAfter(t *testing.T) {
 		t.Errorf("retryAfter(date in an hour) = %v", got)
 	}
 }
+
+func TestDecodeStrict(t *testing.T) {
+	type reply struct {
+		A bool   `json:"a"`
+		B string `json:"b"`
+	}
+	tests := []struct {
+		in, wantErr string
+	}{
+		{`{"a": true, "b": "x"}`, ""},
+		{"```json\n{\"a\": true, \"b\": \"x\"}\n```", ""},
+		{"```{\"a\": true, \"b\": \"x\"}```", ""},
+		{`{"a": true, "b": "x", "c": 1}`, `unknown field "c"`},
+		{`{"a": true, "b": "x"} {"a": false}`, "data after the object"},
+		{`Sure: {"a": true}`, "not the expected JSON object"},
+		{`{"a": "yes"}`, "cannot unmarshal"},
+	}
+	for _, tt := range tests {
+		var r reply
+		err := DecodeStrict([]byte(tt.in), &r)
+		if tt.wantErr == "" && (err != nil || r != reply{true, "x"}) {
+			t.Errorf("DecodeStrict(%q) = %+v, %v", tt.in, r, err)
+		}
+		if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+			t.Errorf("DecodeStrict(%q) error = %v, want %q", tt.in, err, tt.wantErr)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/recruitd/recruitd/internal/llm"
+	"github.com/recruitd/recruitd/internal/llm/llmtest"
 )
 
 const testKey = "sk-test-0123456789-secret"
@@ -37,19 +38,6 @@ const validOutput = `{
     {"name": "Communication", "description": "Explains trade-offs clearly."}
   ]
 }`
-
-// chatReply wraps content in a chat-completions response with the extra fields real servers send.
-func chatReply(content string) string {
-	b, _ := json.Marshal(map[string]any{
-		"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "test-model",
-		"choices": []any{map[string]any{
-			"index": 0, "finish_reason": "stop", "logprobs": nil,
-			"message": map[string]any{"role": "assistant", "content": content},
-		}},
-		"usage": map[string]any{"prompt_tokens": 10, "completion_tokens": 20, "total_tokens": 30},
-	})
-	return string(b)
-}
 
 // fakeLLM serves the responses in turn (the last one repeats) and counts calls.
 type fakeLLM struct {
@@ -75,7 +63,7 @@ func newFake(t *testing.T, reply func(n int, w http.ResponseWriter, r *http.Requ
 func ok(content string) func(int, http.ResponseWriter, *http.Request) {
 	return func(_ int, w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, chatReply(content))
+		io.WriteString(w, llmtest.Reply(content))
 	}
 }
 
@@ -302,10 +290,7 @@ func TestOpenAIInvalidRequest(t *testing.T) {
 
 func TestNewOpenAI(t *testing.T) {
 	bad := []OpenAIConfig{
-		{Model: "m"},
-		{BaseURL: "ftp://example.com", Model: "m"},
-		{BaseURL: "not a url", Model: "m"},
-		{BaseURL: "https://api.example.com/v1"},
+		{BaseURL: "ftp://example.com", Model: "m"}, // the rest of the URL and model checks: internal/llm
 		{BaseURL: "https://api.example.com/v1", Model: "m", MaxAttempts: -1},
 		{BaseURL: "https://api.example.com/v1", Model: "m", Timeout: -time.Second},
 	}

@@ -14,29 +14,17 @@ import (
 	"time"
 
 	"github.com/recruitd/recruitd/internal/llm"
+	"github.com/recruitd/recruitd/internal/llm/llmtest"
 )
 
 // marker stands for personal data in an answer: it must reach the model and never the log.
 const marker = "MARKER-7731 jane.doe@example.com"
 
-// chatReply wraps content in a chat-completions response as real servers send it.
-func chatReply(content string) string {
-	b, _ := json.Marshal(map[string]any{
-		"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "test-model",
-		"choices": []any{map[string]any{
-			"index": 0, "finish_reason": "stop", "logprobs": nil,
-			"message": map[string]any{"role": "assistant", "content": content},
-		}},
-		"usage": map[string]any{"prompt_tokens": 10, "completion_tokens": 20, "total_tokens": 30},
-	})
-	return string(b)
-}
-
 func reply(content string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, chatReply(content))
+		io.WriteString(w, llmtest.Reply(content))
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/recruitd/recruitd/internal/llm/llmtest"
 )
 
 const testKey = "sk-test-0123456789-secret"
@@ -26,25 +28,22 @@ func serve(t *testing.T, h http.HandlerFunc) *Client {
 }
 
 func TestNew(t *testing.T) {
-	for _, c := range []Config{
-		{Model: "m"},
-		{BaseURL: "ftp://example.com", Model: "m"},
-		{BaseURL: "not a url", Model: "m"},
-		{BaseURL: "https://api.example.com/v1"},
-	} {
-		c.APIKey = testKey
-		if _, err := New(c); err == nil {
-			t.Errorf("New(%q, %q) succeeded, want an error", c.BaseURL, c.Model)
-		} else if strings.Contains(err.Error(), testKey) {
-			t.Errorf("New error leaks the API key: %v", err)
+	tests := []struct{ base, model, endpoint string }{ // endpoint "": an error
+		{"https://api.example.com/v1/", "m", "https://api.example.com/v1/chat/completions"},
+		{" http://127.0.0.1:8000 ", " m ", "http://127.0.0.1:8000/chat/completions"},
+		{"", "m", ""},
+		{"ftp://example.com", "m", ""},
+		{"not a url", "m", ""},
+		{"https://api.example.com/v1", " ", ""},
+	}
+	for _, tt := range tests {
+		c, err := New(Config{BaseURL: tt.base, Model: tt.model, APIKey: testKey})
+		switch {
+		case tt.endpoint == "" && (err == nil || strings.Contains(err.Error(), testKey)):
+			t.Errorf("New(%q, %q) = %v, want an error without the key", tt.base, tt.model, err)
+		case tt.endpoint != "" && (err != nil || c.endpoint != tt.endpoint || c.Model() != "m"):
+			t.Errorf("New(%q, %q) = %+v, %v; want endpoint %q", tt.base, tt.model, c, err, tt.endpoint)
 		}
-	}
-	c, err := New(Config{BaseURL: "https://api.example.com/v1/", Model: "m"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.endpoint != "https://api.example.com/v1/chat/completions" || c.Model() != "m" {
-		t.Errorf("New: endpoint %q, model %q", c.endpoint, c.Model())
 	}
 }
 
@@ -56,7 +55,7 @@ func TestComplete(t *testing.T) {
 		if err := json.NewDecoder(r.Body).Decode(&got); err != nil {
 			t.Errorf("request body: %v", err)
 		}
-		io.WriteString(w, `{"id":"x","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"{\"ok\":true}"}}]}`)
+		io.WriteString(w, llmtest.Reply(`{"ok":true}`))
 	})
 	content, err := c.Complete(context.Background(), Prompt{System: "sys", User: "usr", Temperature: 0.1, MaxTokens: 50})
 	if err != nil || content != `{"ok":true}` {

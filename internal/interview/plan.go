@@ -83,7 +83,7 @@ type Plan struct {
 }
 
 // Questions is the number of questions in the plan.
-func (p *Plan) Questions() int { return len(p.Steps) - 2 }
+func (p *Plan) Questions() int { return max(len(p.Steps)-2, 0) }
 
 // Step returns the step at index i, false when there is none.
 func (p *Plan) Step(i int) (Step, bool) {

@@ -144,7 +144,7 @@ func newPartnerFixtureWith(t *testing.T, opts ...fixtureOpt) *partnerFixture {
 	}
 	f.plainKey = f.acmeKey
 	f.job(t, simJob, models.JobStatusActive, true)
-	f.definition(t, flow.Defaults()[flow.TriggerPartnerApplication])
+	f.definition(t, flow.Defaults()[models.TriggerPartnerApplication])
 	return f
 }
 
@@ -159,7 +159,7 @@ func (f *partnerFixture) job(t *testing.T, ext string, status models.JobStatus, 
 func (f *partnerFixture) definition(t *testing.T, d *flow.Definition) {
 	t.Helper()
 	raw, _ := json.Marshal(d)
-	if _, err := f.st.SaveWorkflowDefinition(t.Context(), f.acme.ID, models.TriggerPartnerApplication, raw, d.Enabled, flow.Hash(d)); err != nil {
+	if _, err := f.st.SaveFlowDefinition(t.Context(), f.acme.ID, models.TriggerPartnerApplication, raw, d.Enabled, flow.Hash(d)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -258,7 +258,7 @@ func TestPartnerApplicationErrorsInOrder(t *testing.T) {
 		t.Errorf("non-integer id message = %v", body["message"])
 	}
 	// A job without a partner_application trigger.
-	f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: false, Steps: flow.Defaults()[flow.TriggerPartnerApplication].Steps})
+	f.definition(t, &flow.Definition{Trigger: models.TriggerPartnerApplication, Enabled: false, Steps: flow.Defaults()[models.TriggerPartnerApplication].Steps})
 	if status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1002","atsJobId":"5001"}`); status != 409 || body["code"] != "NO_PARTNER_TRIGGER" {
 		t.Errorf("disabled trigger = %d %v, want 409 NO_PARTNER_TRIGGER", status, body)
 	}
@@ -291,7 +291,7 @@ func TestFiftyIdenticalSubmissions(t *testing.T) {
 	f := newPartnerFixture(t)
 	// The run waits before it settles, so every submission arrives while it is in flight (one
 	// arriving after the callback is a repeat of a settled applicant, which gets a replay).
-	f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: true, Steps: []flow.Step{
+	f.definition(t, &flow.Definition{Trigger: models.TriggerPartnerApplication, Enabled: true, Steps: []flow.Step{
 		{Type: flow.StepWait, Wait: &flow.WaitStep{Duration: "2s"}},
 		{Type: flow.StepInvite, Invite: &flow.InviteStep{Channels: []models.MessageChannel{models.MessageChannelEmail}, MediumType: models.MediumTypeVideo}},
 		{Type: flow.StepPartnerCallback, PartnerCallback: &flow.PartnerCallbackStep{Status: flow.CallbackInvited}},
@@ -345,7 +345,7 @@ func TestFiftyIdenticalSubmissions(t *testing.T) {
 
 func TestDefinitionWithoutCallbackGetsFallback(t *testing.T) {
 	f := newPartnerFixture(t)
-	f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: true, Steps: []flow.Step{
+	f.definition(t, &flow.Definition{Trigger: models.TriggerPartnerApplication, Enabled: true, Steps: []flow.Step{
 		{Type: flow.StepSetStatus, SetStatus: &flow.SetStatusStep{Target: flow.TargetApplication, Status: "screened"}},
 	}})
 	if status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1002","atsJobId":"5001"}`); status != 202 {
@@ -388,7 +388,7 @@ func TestCallbackRetriedUntilDelivered(t *testing.T) {
 // waits, and starts a new one: the run resumes from its history and exactly one callback arrives.
 func TestWorkerRestartAfterAccept(t *testing.T) {
 	f := newPartnerFixture(t)
-	f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: true, Steps: []flow.Step{
+	f.definition(t, &flow.Definition{Trigger: models.TriggerPartnerApplication, Enabled: true, Steps: []flow.Step{
 		{Type: flow.StepWait, Wait: &flow.WaitStep{Duration: "2s"}},
 		{Type: flow.StepInvite, Invite: &flow.InviteStep{Channels: []models.MessageChannel{models.MessageChannelEmail}, MediumType: models.MediumTypeVideo}},
 		{Type: flow.StepPartnerCallback, PartnerCallback: &flow.PartnerCallbackStep{Status: flow.CallbackInvited}},
@@ -473,7 +473,7 @@ func TestFallbackTimeoutStopsTheWorkflow(t *testing.T) {
 	if err := f.st.DB().Model(f.acme).Update("partner_deadline_seconds", deadline).Error; err != nil {
 		t.Fatal(err)
 	}
-	f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: true, Steps: []flow.Step{
+	f.definition(t, &flow.Definition{Trigger: models.TriggerPartnerApplication, Enabled: true, Steps: []flow.Step{
 		{Type: flow.StepWait, Wait: &flow.WaitStep{Duration: "13s"}},
 		{Type: flow.StepInvite, Invite: &flow.InviteStep{Channels: []models.MessageChannel{models.MessageChannelEmail, models.MessageChannelSMS}, MediumType: models.MediumTypeVideo}},
 		{Type: flow.StepPartnerCallback, PartnerCallback: &flow.PartnerCallbackStep{Status: flow.CallbackInvited}},

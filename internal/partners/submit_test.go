@@ -75,7 +75,7 @@ func newFixture(t *testing.T, atsTimeout time.Duration) *fixture {
 	f := &fixture{st: st, box: box, sim: sim, co: co, partnerID: p.ID,
 		apps: &partners.Applications{Store: st, Launcher: launcher, Box: box, ATSTimeout: atsTimeout}}
 	f.job(t, "5001", models.JobStatusActive, true)
-	f.definition(t, flow.Defaults()[flow.TriggerPartnerApplication])
+	f.definition(t, flow.Defaults()[models.TriggerPartnerApplication])
 	return f
 }
 
@@ -93,7 +93,7 @@ func (f *fixture) definition(t *testing.T, d *flow.Definition) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.st.SaveWorkflowDefinition(t.Context(), f.co.ID, models.TriggerPartnerApplication, raw, d.Enabled, flow.Hash(d)); err != nil {
+	if _, err := f.st.SaveFlowDefinition(t.Context(), f.co.ID, models.TriggerPartnerApplication, raw, d.Enabled, flow.Hash(d)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -186,7 +186,7 @@ func TestSubmitChecksInOrder(t *testing.T) {
 		t.Errorf("job mismatch = %v, want ErrJobMismatch", err)
 	}
 	// A job without a partner_application trigger.
-	f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: false, Steps: flow.Defaults()[flow.TriggerPartnerApplication].Steps})
+	f.definition(t, &flow.Definition{Trigger: models.TriggerPartnerApplication, Enabled: false, Steps: flow.Defaults()[models.TriggerPartnerApplication].Steps})
 	if _, err := f.submit(t, "1002", "5001"); !errors.Is(err, partners.ErrNoPartnerTrigger) {
 		t.Errorf("disabled trigger = %v, want ErrNoPartnerTrigger", err)
 	}
@@ -264,7 +264,7 @@ func TestRepeatReplaysWhateverBecameOfTheJob(t *testing.T) {
 		{"job paused", func() error { return db.Session(&gorm.Session{}).Update("status", models.JobStatusPaused).Error }},
 		{"job closed", func() error { return db.Session(&gorm.Session{}).Update("is_open", false).Error }},
 		{"trigger disabled", func() error {
-			f.definition(t, &flow.Definition{Trigger: flow.TriggerPartnerApplication, Enabled: false, Steps: flow.Defaults()[flow.TriggerPartnerApplication].Steps})
+			f.definition(t, &flow.Definition{Trigger: models.TriggerPartnerApplication, Enabled: false, Steps: flow.Defaults()[models.TriggerPartnerApplication].Steps})
 			return nil
 		}},
 		{"job deleted", func() error { return db.Session(&gorm.Session{}).Update("is_deleted", true).Error }},

@@ -19,7 +19,7 @@ import (
 // the HR-suite ingest (activities).
 type FlowInput struct {
 	CompanyID     uuid.UUID
-	Trigger       models.WorkflowTrigger
+	Trigger       models.FlowTrigger
 	JobID         uuid.UUID
 	CandidateID   uuid.UUID
 	ApplicationID uuid.UUID

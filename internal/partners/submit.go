@@ -155,9 +155,9 @@ func (a *Applications) repeat(ctx context.Context, co *models.Company, partnerID
 // applicationNS derives application ids: one id per (company, ATS applicant).
 var applicationNS = uuid.MustParse("6f1b0b52-4a8e-4f4e-9a51-2f0d5c9a7e11")
 
-// ApplicationID is the id of the company's partner application for an ATS applicant, the same
+// applicationID is the id of the company's partner application for an ATS applicant, the same
 // for every submission of it.
-func ApplicationID(companyID uuid.UUID, atsApplicantID string) uuid.UUID {
+func applicationID(companyID uuid.UUID, atsApplicantID string) uuid.UUID {
 	return uuid.NewSHA1(applicationNS, []byte(companyID.String()+"/"+atsApplicantID))
 }
 
@@ -198,7 +198,7 @@ func (a *Applications) atsClient(co *models.Company) (ats.Client, error) {
 // record records the submission once and launches the start it needs taken; rec is the ATS
 // record of a first submission (nil for a repeat).
 func (a *Applications) record(ctx context.Context, co *models.Company, pa *models.PartnerApplication, rec *ats.Applicant) (*Accepted, error) {
-	pa.ID = ApplicationID(co.ID, pa.ATSApplicantID)
+	pa.ID = applicationID(co.ID, pa.ATSApplicantID)
 	sub := store.PartnerSubmission{Application: pa, ReplayID: uuid.New()}
 	if rec != nil {
 		ap := &models.PartnerApplicant{FirstName: rec.FirstName, LastName: rec.LastName, Email: rec.Email}

@@ -17,7 +17,7 @@ import (
 // LoadFlowInput names a run's trigger and subjects (uuid.Nil when absent).
 type LoadFlowInput struct {
 	CompanyID     uuid.UUID
-	Trigger       models.WorkflowTrigger
+	Trigger       models.FlowTrigger
 	JobID         uuid.UUID
 	CandidateID   uuid.UUID
 	ApplicationID uuid.UUID
@@ -52,10 +52,10 @@ func (a *Activities) LoadFlow(ctx context.Context, in LoadFlowInput) (FlowContex
 		}
 	}
 	fc.CandidateID, fc.ApplicationID = in.CandidateID, in.ApplicationID
-	d, err := a.Store.WorkflowDefinition(ctx, in.CompanyID, in.Trigger)
+	d, err := a.Store.FlowDefinition(ctx, in.CompanyID, in.Trigger)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		def, ok := flow.Defaults()[flow.Trigger(in.Trigger)]
+		def, ok := flow.Defaults()[in.Trigger]
 		if !ok {
 			return fc, temporal.NewNonRetryableApplicationError("no default workflow for "+string(in.Trigger), ErrTypePermanent, nil)
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/recruitd/recruitd/internal/jobimport"
 	"github.com/recruitd/recruitd/internal/jsontext"
 	"github.com/recruitd/recruitd/internal/outbox"
+	"github.com/recruitd/recruitd/internal/partners"
 	"github.com/recruitd/recruitd/internal/store"
 )
 
@@ -60,11 +61,26 @@ var (
 )
 
 // errorTable maps sentinel errors from lower layers to responses. Anything not here, and not an
-// *apiError, is an internal error: logged with the request id, never shown.
+// *apiError, is an internal error: logged with the request id, never shown. A row whose
+// response has no message answers with the Detail of the error (a detailed error in its chain),
+// which the feature wrote for the caller.
 var errorTable = []struct {
 	target error
 	resp   *apiError
 }{
+	{partners.ErrMissingFields, newError(http.StatusBadRequest, "MISSING_REQUIRED_FIELDS", "")},
+	{partners.ErrInvalidField, newError(http.StatusBadRequest, "INVALID_FIELD", "")},
+	{partners.ErrNoCallbackEndpoint, newError(http.StatusConflict, "NO_CALLBACK_ENDPOINT", "this API key is not bound to a partner with a callback endpoint; ask the company to register your callback URL and bind your key (recruitd partners add, apikey create --partner)")},
+	{partners.ErrOtherPartner, newError(http.StatusConflict, "SUBMITTED_BY_ANOTHER_PARTNER", "this applicant was submitted by another partner; only that partner receives its status and callbacks")},
+	{partners.ErrJobMismatch, newError(http.StatusUnprocessableEntity, "ID_MISMATCH", "atsJobId does not match the applicant record")},
+	{partners.ErrCandidateMismatch, newError(http.StatusUnprocessableEntity, "ID_MISMATCH", "atsCandidateId does not match the applicant record")},
+	{partners.ErrUnsupportedATS, newError(http.StatusUnprocessableEntity, "UNSUPPORTED_ATS", "the company's ATS does not support partner applications")},
+	{partners.ErrJobNotFound, newError(http.StatusNotFound, "JOB_NOT_FOUND", "no job of this company matches the ATS job id")},
+	{partners.ErrJobClosed, newError(http.StatusConflict, "JOB_CLOSED", "the job is closed or not active")},
+	{partners.ErrNoPartnerTrigger, newError(http.StatusConflict, "NO_PARTNER_TRIGGER", "the job's workflow has no enabled partner_application trigger")},
+	{partners.ErrApplicantNotFound, newError(http.StatusNotFound, "APPLICANT_NOT_FOUND", "the applicant or candidate does not exist in the ATS")},
+	{partners.ErrATSUnavailable, &apiError{status: http.StatusServiceUnavailable, code: "ATS_UNAVAILABLE",
+		message: "the ATS did not answer in time or failed; retry with backoff", retryAfter: 30}},
 	{store.ErrUnknownKey, errInvalidKey},
 	{store.ErrRevokedKey, errRevokedKey},
 	{store.ErrNotFound, newError(http.StatusNotFound, "NOT_FOUND", "not found")},
@@ -79,6 +95,9 @@ var errorTable = []struct {
 	{aggregator.ErrSetupPending, errAggregator},
 }
 
+// detailed is an error whose Detail is written for the caller: which fields, and why.
+type detailed interface{ Detail() string }
+
 func classify(err error) (*apiError, bool) {
 	var ae *apiError
 	if errors.As(err, &ae) {
@@ -89,9 +108,18 @@ func classify(err error) (*apiError, bool) {
 		return errTooLarge, true
 	}
 	for _, row := range errorTable {
-		if errors.Is(err, row.target) {
+		if !errors.Is(err, row.target) {
+			continue
+		}
+		if row.resp.message != "" {
 			return row.resp, true
 		}
+		msg := row.target.Error()
+		var d detailed
+		if errors.As(err, &d) {
+			msg = d.Detail()
+		}
+		return &apiError{status: row.resp.status, code: row.resp.code, message: msg, retryAfter: row.resp.retryAfter}, true
 	}
 	if store.IsUnavailable(err) {
 		return errDatabaseDown, true

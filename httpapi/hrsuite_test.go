@@ -52,27 +52,27 @@ func hrsuiteFixture(t *testing.T) *fixture {
 	return f
 }
 
-// hrsuiteAccount makes co an HR-suite account and, when withWorkflow, saves the platform
+// hrsuiteAccount makes co an HR-suite account and, when withFlow, saves the platform
 // default 'New Applications via Webhook' definition for it (without one nobody is invited).
-func (f *fixture) hrsuiteAccount(t *testing.T, co *models.Company, withWorkflow bool) {
+func (f *fixture) hrsuiteAccount(t *testing.T, co *models.Company, withFlow bool) {
 	t.Helper()
 	if err := f.st.DB().Model(&models.Company{}).Where("id = ?", co.ID).Update("hr_suite_account", true).Error; err != nil {
 		t.Fatal(err)
 	}
 	co.HRSuiteAccount = true
-	if withWorkflow {
-		f.saveWorkflow(t, co, flow.Defaults()[flow.TriggerNewApplicationWebhook])
+	if withFlow {
+		f.saveFlow(t, co, flow.Defaults()[models.TriggerNewApplicationWebhook])
 	}
 }
 
-// saveWorkflow saves d as co's definition for its trigger.
-func (f *fixture) saveWorkflow(t *testing.T, co *models.Company, d *flow.Definition) {
+// saveFlow saves d as co's definition for its trigger.
+func (f *fixture) saveFlow(t *testing.T, co *models.Company, d *flow.Definition) {
 	t.Helper()
 	raw, err := json.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.st.SaveWorkflowDefinition(t.Context(), co.ID, models.WorkflowTrigger(d.Trigger), raw, d.Enabled, flow.Hash(d)); err != nil {
+	if _, err := f.st.SaveFlowDefinition(t.Context(), co.ID, d.Trigger, raw, d.Enabled, flow.Hash(d)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -647,7 +647,7 @@ func TestHRSuiteWithoutSavedWorkflowInvitesNobody(t *testing.T) {
 		t.Errorf("%d messages sent without a saved workflow, want 0", messages)
 	}
 
-	def, _ := json.Marshal(flow.Defaults()[flow.TriggerNewApplicationWebhook])
+	def, _ := json.Marshal(flow.Defaults()[models.TriggerNewApplicationWebhook])
 	if resp := f.send(t, http.MethodPut, "/v1/api/workflows/new_application_webhook", f.acmeKey, string(def)); resp.StatusCode != http.StatusOK {
 		t.Fatalf("PUT workflow = %d", resp.StatusCode)
 	}

@@ -32,6 +32,7 @@ import (
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/openapitest"
 	"github.com/recruitd/recruitd/internal/outbox"
+	"github.com/recruitd/recruitd/internal/partners"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
@@ -183,6 +184,7 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		Log: slog.New(slog.DiscardHandler), Config: cfg, Store: st, Launcher: f.launcher,
 		Health:  health.New(3*time.Second, map[string]health.Check{"postgres": st.Ping, "temporal": rtemporal.HealthCheck(tc)}),
 		Metrics: httpmetrics.New(reg), Gatherer: reg, Box: sealed,
+		Partners: &partners.Applications{Store: st, Launcher: f.launcher, Box: sealed, ATSTimeout: cfg.ATSTimeout},
 	})
 	f.srv = httptest.NewServer(f.h)
 	t.Cleanup(f.srv.Close)

@@ -24,8 +24,8 @@ func (s *server) routes(r *gin.Engine) {
 	v1.GET("/interviewers", s.require(models.ScopeJobs), s.listInterviewers)
 	v1.GET("/interviewers/:interviewerId", s.require(models.ScopeJobs), s.getInterviewer)
 	v1.POST("/inviteCandidate", s.require(models.ScopeInvitations), s.inviteCandidate)
-	v1.GET("/workflows/:trigger", s.require(models.ScopeWorkflows), s.getWorkflow)
-	v1.PUT("/workflows/:trigger", s.require(models.ScopeWorkflows), s.putWorkflow)
+	v1.GET("/workflows/:trigger", s.require(models.ScopeWorkflows), s.getFlow)
+	v1.PUT("/workflows/:trigger", s.require(models.ScopeWorkflows), s.putFlow)
 	v1.GET("/integrations/hrsuite", s.require(models.ScopeIntegrations), s.getIntegration)
 	v1.POST("/integrations/hrsuite/connect", s.require(models.ScopeIntegrations), s.requireHRSuiteAccount, s.connectIntegration)
 

@@ -14,6 +14,7 @@ import (
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/outbox"
+	"github.com/recruitd/recruitd/internal/partners"
 	"github.com/recruitd/recruitd/internal/ratelimit"
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
@@ -26,6 +27,8 @@ type Deps struct {
 	Store  *store.Store
 	// Launcher starts the workflows a request committed work for.
 	Launcher *outbox.Launcher
+	// Partners receives partner submissions.
+	Partners *partners.Applications
 	Health   *health.Checker
 	Metrics  *httpmetrics.Recorder
 	// Gatherer is the process's registry (served on its private metrics listener, never here);

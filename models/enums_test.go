@@ -84,7 +84,7 @@ func TestEnumsMatchCheckConstraints(t *testing.T) {
 		"templates.type":                           strs(AllTemplateTypes()),
 		"identity_verifications.status":            strs(AllIdentityStatuses()),
 		"interview_questions.source":               strs(AllQuestionSources()),
-		"workflow_definitions.trigger":             strs(AllWorkflowTriggers()),
+		"workflow_definitions.trigger":             strs(AllFlowTriggers()),
 		"aggregator_integrations.state":            strs(AllIntegrationStates()),
 		"partner_applications.status":              strs(AllPartnerStatuses()),
 		"callbacks.status":                         strs(AllPartnerStatuses()[1:]),

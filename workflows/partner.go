@@ -24,14 +24,6 @@ const (
 	ReasonProcessing      = "processing_failed"
 )
 
-// PartnerInput starts a partner application's run. The applicant's candidate and application
-// were stored with the submission, before the run started.
-type PartnerInput struct {
-	CompanyID            uuid.UUID
-	PartnerApplicationID uuid.UUID
-	Deadline             time.Duration
-}
-
 // PartnerResult is how a run ended.
 type PartnerResult struct {
 	Status string // the terminal callback's status
@@ -42,7 +34,7 @@ type PartnerResult struct {
 // terminal is the one guarded path to an application's terminal callback: the first decision
 // wins, later ones are logged and dropped, so each application gets exactly one.
 type terminal struct {
-	in      PartnerInput
+	in      kinds.PartnerInput
 	slug    string
 	decided bool
 	// closed is set when the deadline passed with nothing decided: the customer workflow is
@@ -93,7 +85,7 @@ func (t *terminal) settle(ctx workflow.Context, status, reason string, session u
 	if first.Final {
 		return nil
 	}
-	fut := workflow.ExecuteChildWorkflow(callbackChild(ctx, t.slug, settled.CallbackID), DeliverCallback, CallbackInput{
+	fut := workflow.ExecuteChildWorkflow(callbackChild(ctx, t.slug, settled.CallbackID), DeliverCallback, kinds.CallbackInput{
 		CompanyID: t.in.CompanyID, CallbackID: settled.CallbackID, FirstAttempt: 2, FirstDelay: first.NextDelay,
 	})
 	return fut.GetChildWorkflowExecution().Get(ctx, nil)
@@ -111,7 +103,7 @@ func (t *terminal) settle(ctx workflow.Context, status, reason string, session u
 // sent at that moment is waited for), so the candidate is never contacted after the partner was
 // told not_eligible. The run's result records the workflow as stopped with reason
 // fallback_timeout.
-func PartnerApplication(ctx workflow.Context, in PartnerInput) (PartnerResult, error) {
+func PartnerApplication(ctx workflow.Context, in kinds.PartnerInput) (PartnerResult, error) {
 	var a *activities.Activities
 	var run activities.PartnerRun
 	err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.PreparePartner, activities.PrepareInput{
@@ -203,17 +195,6 @@ func (t *terminal) fail(ctx workflow.Context, cause error) (PartnerResult, error
 	return t.result, nil
 }
 
-// CallbackInput names a callback to deliver. Redeliver starts over a callback that was delivered
-// or given up (an operator's redelivery). FirstAttempt and FirstDelay continue a delivery whose
-// earlier attempts ran elsewhere (the partner workflow makes the first one).
-type CallbackInput struct {
-	CompanyID    uuid.UUID
-	CallbackID   uuid.UUID
-	Redeliver    bool
-	FirstAttempt int
-	FirstDelay   time.Duration
-}
-
 // attemptLocal runs a callback attempt as a local activity: one bounded HTTP request.
 func attemptLocal(ctx workflow.Context) workflow.Context {
 	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
@@ -225,7 +206,7 @@ func attemptLocal(ctx workflow.Context) workflow.Context {
 // DeliverCallback delivers one callback at least once: an attempt now, then on the retry schedule
 // (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, with jitter, longer when the receiver
 // asks with Retry-After) until a 2xx, a 410, or the schedule's end. Every attempt is recorded.
-func DeliverCallback(ctx workflow.Context, in CallbackInput) (string, error) {
+func DeliverCallback(ctx workflow.Context, in kinds.CallbackInput) (string, error) {
 	var a *activities.Activities
 	attempt := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,

@@ -22,6 +22,7 @@ import (
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 var paID = uuid.MustParse("00000000-0000-0000-0000-0000000000b1")
@@ -60,7 +61,7 @@ func TestFallbackTimeout(t *testing.T) {
 		settled = append(settled, in)
 		return activities.SettleResult{CallbackID: uuid.New()}, nil
 	})
-	e.ExecuteWorkflow(PartnerApplication, PartnerInput{CompanyID: company, PartnerApplicationID: paID, Deadline: 10 * time.Minute})
+	e.ExecuteWorkflow(PartnerApplication, kinds.PartnerInput{CompanyID: company, PartnerApplicationID: paID, Deadline: 10 * time.Minute})
 	var res PartnerResult
 	if err := e.GetWorkflowResult(&res); err != nil {
 		t.Fatal(err)
@@ -84,7 +85,7 @@ func TestDefinitionEndsWithoutCallback(t *testing.T) {
 	e.OnActivity(a.SetStatus, mock.Anything, mock.Anything).Return(nil)
 	var settled []activities.SettleInput
 	settledWith(e, &settled)
-	e.ExecuteWorkflow(PartnerApplication, PartnerInput{CompanyID: company, PartnerApplicationID: paID, Deadline: 10 * time.Minute})
+	e.ExecuteWorkflow(PartnerApplication, kinds.PartnerInput{CompanyID: company, PartnerApplicationID: paID, Deadline: 10 * time.Minute})
 	if err := e.GetWorkflowError(); err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestProcessingFailureSendsErrorAndAlerts(t *testing.T) {
 	e.OnActivity(a.AlertOperations, mock.Anything, mock.Anything).Return(nil).Once()
 	var settled []activities.SettleInput
 	settledWith(e, &settled)
-	e.ExecuteWorkflow(PartnerApplication, PartnerInput{CompanyID: company, PartnerApplicationID: paID})
+	e.ExecuteWorkflow(PartnerApplication, kinds.PartnerInput{CompanyID: company, PartnerApplicationID: paID})
 	if err := e.GetWorkflowError(); err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +151,7 @@ func TestReceiverFailingThreeTimes(t *testing.T) {
 	e.RegisterActivity(&activities.Activities{Store: st, Log: slog.New(slog.DiscardHandler), Box: box,
 		Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets(), AllowHTTP: true})})
 	start := e.Now()
-	e.ExecuteWorkflow(DeliverCallback, CallbackInput{CompanyID: co.ID, CallbackID: cb.ID})
+	e.ExecuteWorkflow(DeliverCallback, kinds.CallbackInput{CompanyID: co.ID, CallbackID: cb.ID})
 	var state string
 	if err := e.GetWorkflowResult(&state); err != nil || state != string(models.CallbackStateDelivered) {
 		t.Fatalf("DeliverCallback = %q, %v", state, err)

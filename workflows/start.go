@@ -32,23 +32,6 @@ func JobGenerationStart(slug, externalJobID, interviewerID string, in JobGenerat
 	return kinds.JobGeneration.Start(in.CompanyID, slug, externalJobID, in, interviewerID)
 }
 
-// PartnerApplicationStart is the start of a partner application's run, one per company and ATS
-// applicant.
-func PartnerApplicationStart(slug, atsApplicantID string, in PartnerInput) models.WorkflowStart {
-	return kinds.PartnerApplication.Start(in.CompanyID, slug, atsApplicantID, in,
-		string(models.TriggerPartnerApplication), string(models.PartnerStatusInFlight))
-}
-
-// CallbackStart is the delivery of one callback (a repeat submission's replay). An operator's
-// redelivery (in.Redeliver) gets an ID of its own per request, named by suffix.
-func CallbackStart(slug string, in CallbackInput, suffix string) models.WorkflowStart {
-	key := in.CallbackID.String()
-	if suffix != "" {
-		key += "/" + suffix
-	}
-	return kinds.Callback.Start(in.CompanyID, slug, key, in)
-}
-
 // AssessmentLinkHoldStart is the run of a link held for an application not ingested yet; a push
 // that renews the hold signals it.
 func AssessmentLinkHoldStart(slug string, in AssessmentLinkHoldInput) models.WorkflowStart {
@@ -56,7 +39,7 @@ func AssessmentLinkHoldStart(slug string, in AssessmentLinkHoldInput) models.Wor
 }
 
 // callbackChild is how a partner run starts its callback's delivery as a child: the ID and
-// search attribute of CallbackStart, and a delivery that outlives the customer workflow.
+// search attribute of kinds.CallbackStart, and a delivery that outlives the customer workflow.
 func callbackChild(ctx workflow.Context, slug string, callbackID uuid.UUID) workflow.Context {
 	return workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
 		WorkflowID:            kinds.Callback.ID(slug, callbackID.String()),

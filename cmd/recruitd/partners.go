@@ -22,7 +22,6 @@ import (
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
-	"github.com/recruitd/recruitd/workflows"
 	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
@@ -259,7 +258,7 @@ func callbacksCmd(e *env) *cobra.Command {
 					return err
 				}
 				defer tc.Close()
-				start := workflows.CallbackStart(c.Slug, workflows.CallbackInput{CompanyID: c.ID, CallbackID: cb.ID, Redeliver: true},
+				start := kinds.CallbackStart(c.Slug, kinds.CallbackInput{CompanyID: c.ID, CallbackID: cb.ID, Redeliver: true},
 					"redeliver-"+time.Now().UTC().Format("20060102T150405"))
 				if err := (kinds.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}).Start(cmd.Context(), &start); err != nil {
 					return err

@@ -29,6 +29,7 @@ import (
 	"github.com/recruitd/recruitd/internal/hrsuite"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/outbox"
+	"github.com/recruitd/recruitd/internal/partners"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/mcpserver"
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
@@ -228,6 +229,7 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		start("api", headerguard.Wrap(lns.api), httpapi.NewServer(httpapi.Deps{
 			Log: log, Config: cfg, Store: d.store, Launcher: launcher,
 			Health: d.health, Metrics: d.metrics, Gatherer: d.registry, Box: sealed,
+			Partners:          &partners.Applications{Store: d.store, Launcher: launcher, Box: sealed, ATSTimeout: cfg.ATSTimeout},
 			AggregatorMetrics: aggregator.NewMetrics(d.registry),
 		}))
 	}

@@ -1,11 +1,15 @@
 package flow
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/recruitd/recruitd/models"
+)
 
 // defaultDefinitions are the JSON documents of Defaults, written as a tenant would.
-var defaultDefinitions = map[Trigger]string{
+var defaultDefinitions = map[models.FlowTrigger]string{
 	// Screen, invite, tell the partner, then keep the run open while the candidate interviews.
-	TriggerPartnerApplication: `{
+	models.TriggerPartnerApplication: `{
   "trigger": "partner_application",
   "enabled": true,
   "name": "Partner applicants: screen, invite, call back",
@@ -23,7 +27,7 @@ var defaultDefinitions = map[Trigger]string{
 }`,
 	// The webhook already drops do-not-hire applications; the condition keeps that rule visible
 	// and enforced when the definition is edited. SMS first: report rows usually carry a mobile.
-	TriggerNewApplicationWebhook: `{
+	models.TriggerNewApplicationWebhook: `{
   "trigger": "new_application_webhook",
   "enabled": true,
   "name": "HR-suite applications: invite by SMS, then e-mail",
@@ -38,7 +42,7 @@ var defaultDefinitions = map[Trigger]string{
   ]
 }`,
 	// A recruiter asked for this invite: no screening.
-	TriggerManualInvite: `{
+	models.TriggerManualInvite: `{
   "trigger": "manual_invite",
   "enabled": true,
   "name": "Manual invite",
@@ -48,7 +52,7 @@ var defaultDefinitions = map[Trigger]string{
 }`,
 	// Open jobs keep the company's default job status; a job imported closed for applications
 	// is paused so that nobody is invited to it.
-	TriggerNewJobFromATS: `{
+	models.TriggerNewJobFromATS: `{
   "trigger": "new_job_from_ats",
   "enabled": true,
   "name": "ATS jobs: pause closed jobs",
@@ -72,9 +76,9 @@ var defaultDefinitions = map[Trigger]string{
 //   - manual_invite: invite by e-mail then SMS to a VIDEO interview.
 //   - new_job_from_ats: pause a job imported closed for applications (open ones keep the
 //     company's default job status).
-func Defaults() map[Trigger]*Definition {
-	out := make(map[Trigger]*Definition, len(allTriggers))
-	for _, t := range allTriggers {
+func Defaults() map[models.FlowTrigger]*Definition {
+	out := make(map[models.FlowTrigger]*Definition, len(models.AllFlowTriggers()))
+	for _, t := range models.AllFlowTriggers() {
 		d, err := Parse([]byte(defaultDefinitions[t]))
 		if err != nil {
 			panic(fmt.Sprintf("flow: default %s definition: %v", t, err))

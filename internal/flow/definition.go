@@ -6,46 +6,21 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/recruitd/recruitd/models"
 )
 
-// Trigger is the event that starts a company's workflow. Each company has at most one
-// Definition per trigger.
-type Trigger string
-
-const (
-	// TriggerPartnerApplication fires when a partner submits an applicant. The run must end in
-	// exactly one partner callback: the definition's, or the platform's fallback when it sent none.
-	TriggerPartnerApplication Trigger = "partner_application"
-	// TriggerNewApplicationWebhook fires per matched application of an HR-suite webhook delivery.
-	TriggerNewApplicationWebhook Trigger = "new_application_webhook"
-	// TriggerNewJobFromATS fires per job imported from the ATS. There is no candidate.
-	TriggerNewJobFromATS Trigger = "new_job_from_ats"
-	// TriggerManualInvite fires when a recruiter invites a candidate by hand.
-	TriggerManualInvite Trigger = "manual_invite"
-)
-
-var allTriggers = []Trigger{TriggerPartnerApplication, TriggerNewApplicationWebhook, TriggerNewJobFromATS, TriggerManualInvite}
-
-// AllTriggers returns every Trigger.
-func AllTriggers() []Trigger { return slices.Clone(allTriggers) }
-
-// Valid reports whether t is a Trigger.
-func (t Trigger) Valid() bool { return slices.Contains(allTriggers, t) }
-
 // hasCandidate reports whether runs of t concern a candidate (every trigger but the job import).
-func (t Trigger) hasCandidate() bool { return t != TriggerNewJobFromATS }
+func hasCandidate(t models.FlowTrigger) bool { return t != models.TriggerNewJobFromATS }
 
 // ParseTrigger parses s exactly (definitions store the canonical spelling). The error is a
 // *models.EnumError naming the allowed values.
-func ParseTrigger(s string) (Trigger, error) {
-	if t := Trigger(s); t.Valid() {
+func ParseTrigger(s string) (models.FlowTrigger, error) {
+	if t := models.FlowTrigger(s); t.Valid() {
 		return t, nil
 	}
-	return "", &models.EnumError{Kind: "trigger", Value: s, Allowed: names(allTriggers)}
+	return "", &models.EnumError{Kind: "trigger", Value: s, Allowed: names(models.AllFlowTriggers())}
 }
 
 // Step types: the value of Step.Type and the JSON key of the object it names.
@@ -73,7 +48,7 @@ const (
 // Definition is one version of a company's workflow for one trigger. The zero value is not
 // valid; build one with Parse or check it with Validate.
 type Definition struct {
-	Trigger Trigger `json:"trigger"`
+	Trigger models.FlowTrigger `json:"trigger"`
 	// Enabled false keeps the definition stored but makes Run stop at once.
 	Enabled bool   `json:"enabled"`
 	Name    string `json:"name,omitempty"`
@@ -240,7 +215,7 @@ func Parse(b []byte) (*Definition, error) { return parse(b, "") }
 // ParseFor is Parse for a definition submitted for trigger t (from the URL, say): a document
 // without a trigger gets t, one with another trigger is rejected; t "" means any. canonical is
 // the JSON encoding of the definition that Hash digests, the form to store.
-func ParseFor(b []byte, t Trigger) (d *Definition, canonical []byte, err error) {
+func ParseFor(b []byte, t models.FlowTrigger) (d *Definition, canonical []byte, err error) {
 	if d, err = parse(b, t); err != nil {
 		return nil, nil, err
 	}
@@ -250,7 +225,7 @@ func ParseFor(b []byte, t Trigger) (d *Definition, canonical []byte, err error) 
 	return d, canonical, nil
 }
 
-func parse(b []byte, t Trigger) (*Definition, error) {
+func parse(b []byte, t models.FlowTrigger) (*Definition, error) {
 	if len(b) > MaxDefinitionBytes {
 		return nil, problem("", "definition is %d bytes; the limit is %d", len(b), MaxDefinitionBytes)
 	}

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/recruitd/recruitd/models"
 )
 
 func TestParseStrict(t *testing.T) {
@@ -77,7 +79,7 @@ func TestParseAccepts(t *testing.T) {
 			t.Errorf("Parse(%s) = %q, want nil", name, err)
 			continue
 		}
-		if d.Trigger != TriggerManualInvite || len(d.Steps) != 1 {
+		if d.Trigger != models.TriggerManualInvite || len(d.Steps) != 1 {
 			t.Errorf("Parse(%s) = %+v, want the manual_invite definition", name, d)
 		}
 	}
@@ -145,11 +147,11 @@ func TestHash(t *testing.T) {
 
 func TestParseFor(t *testing.T) {
 	body := `{"enabled": true, "steps": [` + sInvite + `]}`
-	d, canonical, err := ParseFor([]byte(body), TriggerManualInvite)
+	d, canonical, err := ParseFor([]byte(body), models.TriggerManualInvite)
 	if err != nil {
 		t.Fatalf("ParseFor(no trigger, manual_invite) = %q, want nil", err)
 	}
-	if d.Trigger != TriggerManualInvite {
+	if d.Trigger != models.TriggerManualInvite {
 		t.Errorf("ParseFor(no trigger, manual_invite).Trigger = %q, want manual_invite", d.Trigger)
 	}
 	want := `{"trigger":"manual_invite","enabled":true,"steps":[{"type":"invite","invite":{"channels":["email","sms"],"mediumType":"VIDEO"}}]}`
@@ -167,13 +169,13 @@ func TestParseFor(t *testing.T) {
 
 	for _, tt := range []struct {
 		name, body string
-		t          Trigger
+		t          models.FlowTrigger
 		want       string
 	}{
-		{"other trigger", doc("partner_application", sInvite), TriggerManualInvite,
+		{"other trigger", doc("partner_application", sInvite), models.TriggerManualInvite,
 			`trigger: "partner_application" does not match "manual_invite", the trigger the definition is for`},
 		{"no trigger anywhere", body, "", `trigger: required`},
-		{"invalid for the trigger", `{"enabled":true,"steps":[` + sInvite + `]}`, TriggerNewJobFromATS,
+		{"invalid for the trigger", `{"enabled":true,"steps":[` + sInvite + `]}`, models.TriggerNewJobFromATS,
 			`steps[0]: invite steps are not allowed in new_job_from_ats definitions`},
 		{"unknown trigger", body, "webhook", `trigger: unknown trigger "webhook"`},
 	} {
@@ -191,7 +193,7 @@ func TestParseFor(t *testing.T) {
 func TestDecode(t *testing.T) {
 	// Lenient on purpose: a stored definition decodes whatever rules Validate has today.
 	d, err := Decode([]byte(`{"trigger":"manual_invite","enabled":true,"extra":1,"steps":[{"type":"wait","wait":{"duration":"1ms"}}]}`))
-	if err != nil || d.Trigger != TriggerManualInvite || len(d.Steps) != 1 || d.Steps[0].Wait.Duration != "1ms" {
+	if err != nil || d.Trigger != models.TriggerManualInvite || len(d.Steps) != 1 || d.Steps[0].Wait.Duration != "1ms" {
 		t.Errorf("Decode() = %+v, %v, want the definition as stored", d, err)
 	}
 	if _, err := Decode([]byte(`{"trigger":`)); err == nil || !strings.HasPrefix(err.Error(), "decode workflow definition: ") {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/recruitd/recruitd/models"
 )
 
 // Results of a run (Outcome.Result).
@@ -224,8 +226,8 @@ func (r *runner) step(s Step) (done bool, err error) {
 		if pc == nil {
 			return false, errNoObject
 		}
-		if r.d.Trigger != TriggerPartnerApplication {
-			return false, fmt.Errorf("partner callbacks belong to %s runs, not %s", TriggerPartnerApplication, r.d.Trigger)
+		if r.d.Trigger != models.TriggerPartnerApplication {
+			return false, fmt.Errorf("partner callbacks belong to %s runs, not %s", models.TriggerPartnerApplication, r.d.Trigger)
 		}
 		if r.out.Callback != nil {
 			r.log("partner callback %q not sent: %q was sent already", pc.Status, r.out.Callback.Status)
@@ -274,7 +276,7 @@ func (r *runner) end(a *EndAction, allowContinue bool, why string) (done bool, e
 		return true, nil
 	case a.Outcome == OutcomeNotEligible:
 		r.out.Result, r.out.Reason = ResultNotEligible, reason
-		if r.d.Trigger != TriggerPartnerApplication {
+		if r.d.Trigger != models.TriggerPartnerApplication {
 			return true, nil
 		}
 		if r.out.Callback != nil {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/recruitd/recruitd/models"
 )
 
 // fakeExecutor records every call as a line; fail makes the named method fail.
@@ -81,30 +83,30 @@ func TestRun(t *testing.T) {
 		wantCalls []string
 		want      Outcome
 	}{
-		{"partner default, interview completed", defs[TriggerPartnerApplication], contactFacts, fakeExecutor{completed: true},
+		{"partner default, interview completed", defs[models.TriggerPartnerApplication], contactFacts, fakeExecutor{completed: true},
 			[]string{`Invite([email sms] VIDEO "default")`, `PartnerCallback(invited, "", "s-1")`, `WaitForSession(s-1, 72h0m0s)`},
 			Outcome{Result: ResultCompleted, Callback: invited, StepsRun: 5}},
-		{"partner default, no interview", defs[TriggerPartnerApplication], contactFacts, fakeExecutor{},
+		{"partner default, no interview", defs[models.TriggerPartnerApplication], contactFacts, fakeExecutor{},
 			[]string{`Invite([email sms] VIDEO "default")`, `PartnerCallback(invited, "", "s-1")`, `WaitForSession(s-1, 72h0m0s)`},
 			Outcome{Result: ResultStopped, Reason: "session not completed within 72h", Callback: invited, StepsRun: 5}},
-		{"partner default, no contact details", defs[TriggerPartnerApplication], Facts{"candidate.email": "", "job.isOpen": true}, fakeExecutor{},
+		{"partner default, no contact details", defs[models.TriggerPartnerApplication], Facts{"candidate.email": "", "job.isOpen": true}, fakeExecutor{},
 			[]string{`PartnerCallback(not_eligible, "no_contact_details", "")`},
 			Outcome{Result: ResultNotEligible, Reason: "no_contact_details", Callback: &CallbackRecord{Status: "not_eligible", Reason: "no_contact_details"}, StepsRun: 1}},
-		{"partner default, job paused", defs[TriggerPartnerApplication], Facts{"candidate.phone": "+1555", "job.isOpen": true, "job.status": "PAUSED"}, fakeExecutor{},
+		{"partner default, job paused", defs[models.TriggerPartnerApplication], Facts{"candidate.phone": "+1555", "job.isOpen": true, "job.status": "PAUSED"}, fakeExecutor{},
 			[]string{`PartnerCallback(not_eligible, "job_not_open", "")`},
 			Outcome{Result: ResultNotEligible, Reason: "job_not_open", Callback: &CallbackRecord{Status: "not_eligible", Reason: "job_not_open"}, StepsRun: 2}},
-		{"webhook default", defs[TriggerNewApplicationWebhook], contactFacts, fakeExecutor{},
+		{"webhook default", defs[models.TriggerNewApplicationWebhook], contactFacts, fakeExecutor{},
 			[]string{`Invite([sms email] VIDEO "default")`},
 			Outcome{Result: ResultCompleted, StepsRun: 3}},
-		{"webhook default, do not hire", defs[TriggerNewApplicationWebhook], Facts{"application.doNotHire": true, "job.isOpen": true}, fakeExecutor{},
+		{"webhook default, do not hire", defs[models.TriggerNewApplicationWebhook], Facts{"application.doNotHire": true, "job.isOpen": true}, fakeExecutor{},
 			nil, Outcome{Result: ResultStopped, Reason: "do_not_hire", StepsRun: 1}},
-		{"webhook default, doNotHire unknown", defs[TriggerNewApplicationWebhook], Facts{"job.isOpen": true}, fakeExecutor{},
+		{"webhook default, doNotHire unknown", defs[models.TriggerNewApplicationWebhook], Facts{"job.isOpen": true}, fakeExecutor{},
 			nil, Outcome{Result: ResultStopped, Reason: "do_not_hire", StepsRun: 1}},
-		{"manual default", defs[TriggerManualInvite], nil, fakeExecutor{},
+		{"manual default", defs[models.TriggerManualInvite], nil, fakeExecutor{},
 			[]string{`Invite([email sms] VIDEO "default")`}, Outcome{Result: ResultCompleted, StepsRun: 1}},
-		{"job default, closed job", defs[TriggerNewJobFromATS], Facts{"job.isOpen": false}, fakeExecutor{},
+		{"job default, closed job", defs[models.TriggerNewJobFromATS], Facts{"job.isOpen": false}, fakeExecutor{},
 			[]string{`SetStatus(job, PAUSED)`}, Outcome{Result: ResultCompleted, StepsRun: 2}},
-		{"job default, open job", defs[TriggerNewJobFromATS], Facts{"job.isOpen": true}, fakeExecutor{},
+		{"job default, open job", defs[models.TriggerNewJobFromATS], Facts{"job.isOpen": true}, fakeExecutor{},
 			nil, Outcome{Result: ResultStopped, Reason: "job_open", StepsRun: 1}},
 		{"wait and set status", mustParse(t, doc("manual_invite", sWait, sSetStatus)), nil, fakeExecutor{},
 			[]string{`Sleep(10m0s)`, `SetStatus(application, invited)`}, Outcome{Result: ResultCompleted, StepsRun: 2}},
@@ -248,14 +250,14 @@ func TestRunExecutorErrors(t *testing.T) {
 
 	// A failing not_eligible report fails the run.
 	ex := &fakeExecutor{fail: map[string]error{"PartnerCallback": boom}}
-	got, err := Run(Defaults()[TriggerPartnerApplication], Evaluate(Defaults()[TriggerPartnerApplication], Facts{}), ex)
+	got, err := Run(Defaults()[models.TriggerPartnerApplication], Evaluate(Defaults()[models.TriggerPartnerApplication], Facts{}), ex)
 	if !errors.Is(err, boom) || got.Result != ResultFailed || got.Callback != nil {
 		t.Errorf("Run(not_eligible, failing callback) = %s, %v, want failed", outcomeString(got), err)
 	}
 }
 
 func TestRunDisabled(t *testing.T) {
-	d := Defaults()[TriggerPartnerApplication]
+	d := Defaults()[models.TriggerPartnerApplication]
 	d.Enabled = false
 	ex := &fakeExecutor{}
 	got, err := Run(d, Evaluate(d, contactFacts), ex)
@@ -290,17 +292,17 @@ func TestRunUnvalidated(t *testing.T) {
 		d       *Definition
 		wantErr string
 	}{
-		{"missing object", &Definition{Enabled: true, Trigger: TriggerManualInvite, Steps: []Step{{Type: StepInvite}}},
+		{"missing object", &Definition{Enabled: true, Trigger: models.TriggerManualInvite, Steps: []Step{{Type: StepInvite}}},
 			"steps[0] invite: the step's object is missing"},
 		{"unknown type", &Definition{Enabled: true, Steps: []Step{{ID: "x", Type: "email"}}},
 			`steps[0] (id "x") email: unknown step type "email"`},
-		{"callback outside partner runs", &Definition{Enabled: true, Trigger: TriggerManualInvite,
+		{"callback outside partner runs", &Definition{Enabled: true, Trigger: models.TriggerManualInvite,
 			Steps: []Step{{Type: StepPartnerCallback, PartnerCallback: &PartnerCallbackStep{Status: CallbackNotEligible}}}},
 			"partner callbacks belong to partner_application runs"},
-		{"invited without invite", &Definition{Enabled: true, Trigger: TriggerPartnerApplication,
+		{"invited without invite", &Definition{Enabled: true, Trigger: models.TriggerPartnerApplication,
 			Steps: []Step{{Type: StepPartnerCallback, PartnerCallback: &PartnerCallbackStep{Status: CallbackInvited}}}},
 			`callback "invited" needs the interview link`},
-		{"wait_for_session without invite", &Definition{Enabled: true, Trigger: TriggerManualInvite,
+		{"wait_for_session without invite", &Definition{Enabled: true, Trigger: models.TriggerManualInvite,
 			Steps: []Step{{Type: StepWaitForSession, WaitForSession: &WaitForSessionStep{Timeout: "1h", OnTimeout: &EndAction{Outcome: OutcomeStop}}}}},
 			"no invite step ran before it"},
 		{"bad duration", &Definition{Enabled: true, Steps: []Step{{Type: StepWait, Wait: &WaitStep{Duration: "soon"}}}},
@@ -325,11 +327,11 @@ func TestRunUnvalidated(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Run(Defaults()[TriggerManualInvite], nil, nil); err == nil {
+	if _, err := Run(Defaults()[models.TriggerManualInvite], nil, nil); err == nil {
 		t.Error("Run(nil executor) = nil error, want one")
 	}
 	ex := &fakeExecutor{}
-	got, err := Run(&Definition{Trigger: TriggerPartnerApplication, Enabled: true, Steps: []Step{
+	got, err := Run(&Definition{Trigger: models.TriggerPartnerApplication, Enabled: true, Steps: []Step{
 		{Type: StepPartnerCallback, PartnerCallback: &PartnerCallbackStep{Status: CallbackInvited}}}}, nil, ex)
 	if err == nil || got.Result != ResultFailed || len(ex.calls) != 0 {
 		t.Errorf("Run(invited without link) = %s, %v after %q, want failed before the callback", outcomeString(got), err, ex.calls)
@@ -337,7 +339,7 @@ func TestRunUnvalidated(t *testing.T) {
 }
 
 func TestRunInviteWithoutSession(t *testing.T) {
-	got, err := Run(Defaults()[TriggerManualInvite], nil, noSessionExecutor{&fakeExecutor{}})
+	got, err := Run(Defaults()[models.TriggerManualInvite], nil, noSessionExecutor{&fakeExecutor{}})
 	if err == nil || !strings.Contains(err.Error(), "no session id") || got.Result != ResultFailed {
 		t.Errorf("Run() = %s, %v, want failed: no session id", outcomeString(got), err)
 	}
@@ -351,7 +353,7 @@ func (noSessionExecutor) Invite(InviteStep) (InviteResult, error) {
 
 // TestRunDeterministic runs the same definition twice, as a workflow replay does.
 func TestRunDeterministic(t *testing.T) {
-	d := Defaults()[TriggerPartnerApplication]
+	d := Defaults()[models.TriggerPartnerApplication]
 	var runs [2]*fakeExecutor
 	var outs [2]Outcome
 	for i := range runs {

@@ -96,7 +96,7 @@ func (d *Definition) Validate() error {
 
 type validator struct {
 	problems []Problem
-	trigger  Trigger
+	trigger  models.FlowTrigger
 	stepID   string // label of the step being checked
 }
 
@@ -105,14 +105,14 @@ func (v *validator) add(path, format string, args ...any) {
 }
 
 // noCandidate reports whether d's trigger is known to have no candidate.
-func (v *validator) noCandidate() bool { return v.trigger.Valid() && !v.trigger.hasCandidate() }
+func (v *validator) noCandidate() bool { return v.trigger.Valid() && !hasCandidate(v.trigger) }
 
 func (v *validator) definition(d *Definition) {
 	switch {
 	case d.Trigger == "":
-		v.add("trigger", "required; want one of %s", strings.Join(names(allTriggers), ", "))
+		v.add("trigger", "required; want one of %s", strings.Join(names(models.AllFlowTriggers()), ", "))
 	case !d.Trigger.Valid():
-		v.add("trigger", "unknown trigger %q; want one of %s", d.Trigger, strings.Join(names(allTriggers), ", "))
+		v.add("trigger", "unknown trigger %q; want one of %s", d.Trigger, strings.Join(names(models.AllFlowTriggers()), ", "))
 	}
 	v.text("name", d.Name, maxNameLen)
 	switch {
@@ -205,8 +205,8 @@ func (v *validator) step(path string, s Step, invited bool) {
 		v.duration(path+".wait_for_session.timeout", s.WaitForSession.Timeout)
 		v.endAction(path+".wait_for_session.onTimeout", s.WaitForSession.OnTimeout, true)
 	case StepPartnerCallback:
-		if v.trigger.Valid() && v.trigger != TriggerPartnerApplication {
-			v.add(path, "partner_callback steps are only allowed in %s definitions", TriggerPartnerApplication)
+		if v.trigger.Valid() && v.trigger != models.TriggerPartnerApplication {
+			v.add(path, "partner_callback steps are only allowed in %s definitions", models.TriggerPartnerApplication)
 		}
 		v.partnerCallback(path, s.PartnerCallback, invited)
 	case StepSetStatus:

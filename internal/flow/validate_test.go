@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/recruitd/recruitd/models"
 )
 
 // Steps of every type, valid in a partner_application definition after sInvite.
@@ -292,7 +294,7 @@ func TestValidateListsEveryProblem(t *testing.T) {
 // accepted, non-finite numbers and other types are not.
 func TestValidateGoValues(t *testing.T) {
 	mk := func(op Op, v any) *Definition {
-		return &Definition{Trigger: TriggerManualInvite, Enabled: true, Steps: []Step{{Type: StepCondition, Condition: &ConditionStep{
+		return &Definition{Trigger: models.TriggerManualInvite, Enabled: true, Steps: []Step{{Type: StepCondition, Condition: &ConditionStep{
 			All: []Predicate{{Field: "candidate.yearsExperience", Op: op, Value: v}}, OnFalse: &EndAction{Outcome: OutcomeStop}}}}}
 	}
 	for _, v := range []any{3, int64(3), uint8(3), float32(2.5)} {
@@ -328,14 +330,14 @@ func TestValidateGoValues(t *testing.T) {
 	if err := nilDef.Validate(); err == nil {
 		t.Error("Validate(nil) = nil, want an error")
 	}
-	bad := &Definition{Trigger: TriggerManualInvite, Enabled: true, Name: "\xffname", Steps: []Step{{Type: StepWait, Wait: &WaitStep{Duration: "1m"}}}}
+	bad := &Definition{Trigger: models.TriggerManualInvite, Enabled: true, Name: "\xffname", Steps: []Step{{Type: StepWait, Wait: &WaitStep{Duration: "1m"}}}}
 	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "name: is not valid UTF-8") {
 		t.Errorf("Validate(invalid UTF-8 name) = %q, want substring %q", errString(err), "name: is not valid UTF-8")
 	}
 }
 
 func TestParseTrigger(t *testing.T) {
-	for _, tr := range AllTriggers() {
+	for _, tr := range models.AllFlowTriggers() {
 		if got, err := ParseTrigger(string(tr)); got != tr || err != nil {
 			t.Errorf("ParseTrigger(%q) = %q, %v, want %q", tr, got, err, tr)
 		}
@@ -346,14 +348,14 @@ func TestParseTrigger(t *testing.T) {
 			t.Errorf("ParseTrigger(%q) = %v, want an error naming the triggers", s, err)
 		}
 	}
-	if len(AllTriggers()) != 4 {
-		t.Errorf("AllTriggers() = %v, want 4 triggers", AllTriggers())
+	if len(models.AllFlowTriggers()) != 4 {
+		t.Errorf("models.AllFlowTriggers() = %v, want 4 triggers", models.AllFlowTriggers())
 	}
 }
 
 func TestDefaults(t *testing.T) {
 	defs := Defaults()
-	for _, tr := range AllTriggers() {
+	for _, tr := range models.AllFlowTriggers() {
 		d := defs[tr]
 		if d == nil {
 			t.Errorf("Defaults()[%s] missing", tr)
@@ -366,12 +368,12 @@ func TestDefaults(t *testing.T) {
 			t.Errorf("Defaults()[%s] = trigger %q enabled %v name %q, want an enabled, named %s definition", tr, d.Trigger, d.Enabled, d.Name, tr)
 		}
 	}
-	if len(defs) != len(AllTriggers()) {
-		t.Errorf("Defaults() has %d definitions, want %d", len(defs), len(AllTriggers()))
+	if len(defs) != len(models.AllFlowTriggers()) {
+		t.Errorf("Defaults() has %d definitions, want %d", len(defs), len(models.AllFlowTriggers()))
 	}
 	// Every call returns new definitions.
-	defs[TriggerManualInvite].Steps[0].Invite.Channels[0] = "fax"
-	if c := Defaults()[TriggerManualInvite].Steps[0].Invite.Channels[0]; c != "email" {
+	defs[models.TriggerManualInvite].Steps[0].Invite.Channels[0] = "fax"
+	if c := Defaults()[models.TriggerManualInvite].Steps[0].Invite.Channels[0]; c != "email" {
 		t.Errorf("Defaults() after a caller's edit: channel %q, want email", c)
 	}
 }

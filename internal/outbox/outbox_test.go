@@ -138,7 +138,7 @@ func TestStartRefusedWhileTemporalIsDown(t *testing.T) {
 	}
 
 	// A refused partner application is left to the partner's retry: no callback may follow a 503.
-	pa := workflows.PartnerApplicationStart(f.co.Slug, "4242", workflows.PartnerInput{CompanyID: f.co.ID, PartnerApplicationID: uuid.New()})
+	pa := kinds.PartnerApplicationStart(f.co.Slug, "4242", kinds.PartnerInput{CompanyID: f.co.ID, PartnerApplicationID: uuid.New()})
 	if err := f.st.DB().Create(&pa).Error; err != nil {
 		t.Fatal(err)
 	}

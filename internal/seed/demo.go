@@ -298,7 +298,7 @@ func ensureDemoJobs(ctx context.Context, st *store.Store, c *models.Company) err
 // none for; definitions it already has, edited or not, are kept.
 func ensureDefinitions(ctx context.Context, st *store.Store, companyID uuid.UUID) error {
 	for trigger, def := range flow.Defaults() {
-		_, err := st.WorkflowDefinition(ctx, companyID, models.WorkflowTrigger(trigger))
+		_, err := st.FlowDefinition(ctx, companyID, trigger)
 		if err == nil {
 			continue
 		}
@@ -309,7 +309,7 @@ func ensureDefinitions(ctx context.Context, st *store.Store, companyID uuid.UUID
 		if err != nil {
 			return fmt.Errorf("encode default %s workflow: %w", trigger, err)
 		}
-		if _, err := st.SaveWorkflowDefinition(ctx, companyID, models.WorkflowTrigger(trigger), raw, def.Enabled, flow.Hash(def)); err != nil {
+		if _, err := st.SaveFlowDefinition(ctx, companyID, trigger, raw, def.Enabled, flow.Hash(def)); err != nil {
 			return err
 		}
 	}

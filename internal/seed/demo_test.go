@@ -23,7 +23,7 @@ func TestDemoIsIdempotent(t *testing.T) {
 		t.Fatalf("first run = %+v, want company and key created", first)
 	}
 	// The README's HR-suite walkthrough invites Ada: that needs a saved, enabled workflow.
-	for _, trigger := range []models.WorkflowTrigger{models.TriggerNewApplicationWebhook, models.TriggerPartnerApplication} {
+	for _, trigger := range []models.FlowTrigger{models.TriggerNewApplicationWebhook, models.TriggerPartnerApplication} {
 		if ok, err := st.EnabledTrigger(t.Context(), first.Company.ID, trigger); err != nil || !ok {
 			t.Errorf("demo tenant's %s workflow saved and enabled = %v, %v; want true", trigger, ok, err)
 		}

@@ -196,3 +196,20 @@ func (s *Store) JobByExternalID(ctx context.Context, companyID uuid.UUID, extern
 	}
 	return &j, nil
 }
+
+// SetJobStatus moves a generated job between ACTIVE and PAUSED.
+func (s *Store) SetJobStatus(ctx context.Context, companyID, id uuid.UUID, status models.JobStatus) error {
+	if status != models.JobStatusActive && status != models.JobStatusPaused {
+		return fmt.Errorf("job status %q: want ACTIVE or PAUSED", status)
+	}
+	res := s.db.WithContext(ctx).Model(&models.Job{}).
+		Where("company_id = ? AND id = ? AND status IN ?", companyID, id, []models.JobStatus{models.JobStatusActive, models.JobStatusPaused}).
+		Update("status", status)
+	if res.Error != nil {
+		return fmt.Errorf("set job status: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("generated job %s: %w", id, ErrNotFound)
+	}
+	return nil
+}

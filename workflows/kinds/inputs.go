@@ -21,7 +21,7 @@ import (
 // the HR-suite ingest (activities).
 type FlowInput struct {
 	CompanyID     uuid.UUID
-	Trigger       models.WorkflowTrigger
+	Trigger       models.FlowTrigger
 	JobID         uuid.UUID
 	CandidateID   uuid.UUID
 	ApplicationID uuid.UUID
@@ -52,6 +52,43 @@ func NewApplicationStart(slug string, companyID, jobID, candidateID, application
 // flowStart carries the job's interviewer id and the trigger as search attributes.
 func flowStart(k Kind, slug, key, interviewerID string, in FlowInput) models.WorkflowStart {
 	return k.Start(in.CompanyID, slug, key, in, interviewerID, string(in.Trigger))
+}
+
+// PartnerInput starts a partner application's run. It lives with the table because the
+// partner feature (internal/partners), which may not import package workflows, writes its
+// start. The run stores the applicant as a candidate and application (AttachPartnerApplicant).
+type PartnerInput struct {
+	CompanyID            uuid.UUID
+	PartnerApplicationID uuid.UUID
+	Deadline             time.Duration
+}
+
+// PartnerApplicationStart is the start of a partner application's run, one per company and ATS
+// applicant.
+func PartnerApplicationStart(slug, atsApplicantID string, in PartnerInput) models.WorkflowStart {
+	return PartnerApplication.Start(in.CompanyID, slug, atsApplicantID, in,
+		string(models.TriggerPartnerApplication), string(models.PartnerStatusInFlight))
+}
+
+// CallbackInput names a callback to deliver. Redeliver starts over a callback that was delivered
+// or given up (an operator's redelivery). FirstAttempt and FirstDelay continue a delivery whose
+// earlier attempts ran elsewhere (the partner workflow makes the first one).
+type CallbackInput struct {
+	CompanyID    uuid.UUID
+	CallbackID   uuid.UUID
+	Redeliver    bool
+	FirstAttempt int
+	FirstDelay   time.Duration
+}
+
+// CallbackStart is the delivery of one callback (a repeat submission's replay). An operator's
+// redelivery (in.Redeliver) gets an ID of its own per request, named by suffix.
+func CallbackStart(slug string, in CallbackInput, suffix string) models.WorkflowStart {
+	key := in.CallbackID.String()
+	if suffix != "" {
+		key += "/" + suffix
+	}
+	return Callback.Start(in.CompanyID, slug, key, in)
 }
 
 // AssessmentLinkInput names the application whose current assessment link is delivered.

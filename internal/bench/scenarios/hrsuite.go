@@ -87,12 +87,12 @@ func HRSuite(ctx context.Context, env Env, o Options) error {
 			}
 		}
 		// Without a saved, enabled definition nobody is invited (no_trigger).
-		def := flow.Defaults()[flow.TriggerNewApplicationWebhook]
+		def := flow.Defaults()[models.TriggerNewApplicationWebhook]
 		raw, err := json.Marshal(def)
 		if err != nil {
 			return err
 		}
-		_, err = r.st.SaveWorkflowDefinition(ctx, r.co.ID, models.TriggerNewApplicationWebhook, raw, true, flow.Hash(def))
+		_, err = r.st.SaveFlowDefinition(ctx, r.co.ID, models.TriggerNewApplicationWebhook, raw, true, flow.Hash(def))
 		return err
 	})
 	if err != nil {

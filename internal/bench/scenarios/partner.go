@@ -85,9 +85,9 @@ func Partner(ctx context.Context, env Env, o Options) error {
 		if err := r.st.DB().WithContext(ctx).Create(job).Error; err != nil {
 			return err
 		}
-		def := flow.Defaults()[flow.TriggerPartnerApplication]
+		def := flow.Defaults()[models.TriggerPartnerApplication]
 		raw, _ := json.Marshal(def)
-		_, err = r.st.SaveWorkflowDefinition(ctx, r.co.ID, models.TriggerPartnerApplication, raw, true, flow.Hash(def))
+		_, err = r.st.SaveFlowDefinition(ctx, r.co.ID, models.TriggerPartnerApplication, raw, true, flow.Hash(def))
 		return err
 	})
 	if err != nil {

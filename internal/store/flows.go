@@ -12,9 +12,9 @@ import (
 	"github.com/recruitd/recruitd/models"
 )
 
-// WorkflowDefinition loads the version in force of the company's definition for trigger.
-func (s *Store) WorkflowDefinition(ctx context.Context, companyID uuid.UUID, trigger models.WorkflowTrigger) (*models.WorkflowDefinition, error) {
-	var d models.WorkflowDefinition
+// FlowDefinition loads the version in force of the company's definition for trigger.
+func (s *Store) FlowDefinition(ctx context.Context, companyID uuid.UUID, trigger models.FlowTrigger) (*models.FlowDefinition, error) {
+	var d models.FlowDefinition
 	err := s.db.WithContext(ctx).Where("company_id = ? AND trigger = ?", companyID, trigger).Order("version DESC").First(&d).Error
 	if err != nil {
 		return nil, notFound(err, "workflow definition "+string(trigger))
@@ -22,11 +22,11 @@ func (s *Store) WorkflowDefinition(ctx context.Context, companyID uuid.UUID, tri
 	return &d, nil
 }
 
-// SaveWorkflowDefinition stores a validated definition as the next version. Saving the same
+// SaveFlowDefinition stores a validated definition as the next version. Saving the same
 // content as the version in force changes nothing and returns that version.
-func (s *Store) SaveWorkflowDefinition(ctx context.Context, companyID uuid.UUID, trigger models.WorkflowTrigger, def json.RawMessage, enabled bool, hash string) (*models.WorkflowDefinition, error) {
+func (s *Store) SaveFlowDefinition(ctx context.Context, companyID uuid.UUID, trigger models.FlowTrigger, def json.RawMessage, enabled bool, hash string) (*models.FlowDefinition, error) {
 	for attempt := 0; ; attempt++ {
-		cur, err := s.WorkflowDefinition(ctx, companyID, trigger)
+		cur, err := s.FlowDefinition(ctx, companyID, trigger)
 		version := 1
 		switch {
 		case errors.Is(err, ErrNotFound):
@@ -37,7 +37,7 @@ func (s *Store) SaveWorkflowDefinition(ctx context.Context, companyID uuid.UUID,
 		default:
 			version = cur.Version + 1
 		}
-		d := &models.WorkflowDefinition{CompanyID: companyID, Trigger: trigger, Version: version, Enabled: enabled, Definition: def, Hash: hash}
+		d := &models.FlowDefinition{CompanyID: companyID, Trigger: trigger, Version: version, Enabled: enabled, Definition: def, Hash: hash}
 		err = s.db.WithContext(ctx).Create(d).Error
 		if errors.Is(err, gorm.ErrDuplicatedKey) && attempt < 3 {
 			continue // a concurrent save took this version number
@@ -50,8 +50,8 @@ func (s *Store) SaveWorkflowDefinition(ctx context.Context, companyID uuid.UUID,
 }
 
 // EnabledTrigger reports whether the company has an enabled definition for trigger.
-func (s *Store) EnabledTrigger(ctx context.Context, companyID uuid.UUID, trigger models.WorkflowTrigger) (bool, error) {
-	d, err := s.WorkflowDefinition(ctx, companyID, trigger)
+func (s *Store) EnabledTrigger(ctx context.Context, companyID uuid.UUID, trigger models.FlowTrigger) (bool, error) {
+	d, err := s.FlowDefinition(ctx, companyID, trigger)
 	if errors.Is(err, ErrNotFound) {
 		return false, nil
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/recruitd/recruitd/models"
 )
 
-// WorkflowDefinitionResponse is a company's workflow definition in force for a trigger.
-type WorkflowDefinitionResponse struct {
+// FlowDefinitionResponse is the definition in force of a company's customer flow for a trigger.
+type FlowDefinitionResponse struct {
 	Success    bool            `json:"success"`
 	Trigger    string          `json:"trigger"`
 	Version    int             `json:"version"`
@@ -24,8 +24,8 @@ type WorkflowDefinitionResponse struct {
 	UpdatedAt  time.Time       `json:"updatedAt"`
 }
 
-func (s *server) workflowTrigger(c *gin.Context) (models.WorkflowTrigger, bool) {
-	t, err := models.ParseWorkflowTrigger(c.Param("trigger"))
+func (s *server) flowTrigger(c *gin.Context) (models.FlowTrigger, bool) {
+	t, err := models.ParseFlowTrigger(c.Param("trigger"))
 	if err != nil {
 		s.fail(c, newError(http.StatusNotFound, "NOT_FOUND", "no such workflow trigger: "+err.Error()))
 		return "", false
@@ -33,16 +33,16 @@ func (s *server) workflowTrigger(c *gin.Context) (models.WorkflowTrigger, bool) 
 	return t, true
 }
 
-func definitionResponse(d *models.WorkflowDefinition) WorkflowDefinitionResponse {
-	return WorkflowDefinitionResponse{Success: true, Trigger: string(d.Trigger), Version: d.Version, Enabled: d.Enabled, Definition: d.Definition, UpdatedAt: d.CreatedAt.UTC()}
+func definitionResponse(d *models.FlowDefinition) FlowDefinitionResponse {
+	return FlowDefinitionResponse{Success: true, Trigger: string(d.Trigger), Version: d.Version, Enabled: d.Enabled, Definition: d.Definition, UpdatedAt: d.CreatedAt.UTC()}
 }
 
-func (s *server) getWorkflow(c *gin.Context) {
-	t, ok := s.workflowTrigger(c)
+func (s *server) getFlow(c *gin.Context) {
+	t, ok := s.flowTrigger(c)
 	if !ok {
 		return
 	}
-	d, err := s.Store.WorkflowDefinition(c.Request.Context(), company(c).ID, t)
+	d, err := s.Store.FlowDefinition(c.Request.Context(), company(c).ID, t)
 	if errors.Is(err, store.ErrNotFound) {
 		s.fail(c, newError(http.StatusNotFound, "WORKFLOW_NOT_CONFIGURED", "no "+string(t)+" workflow is configured; PUT one to this URL"))
 		return
@@ -54,8 +54,8 @@ func (s *server) getWorkflow(c *gin.Context) {
 	c.JSON(http.StatusOK, definitionResponse(d))
 }
 
-func (s *server) putWorkflow(c *gin.Context) {
-	t, ok := s.workflowTrigger(c)
+func (s *server) putFlow(c *gin.Context) {
+	t, ok := s.flowTrigger(c)
 	if !ok {
 		return
 	}
@@ -72,12 +72,12 @@ func (s *server) putWorkflow(c *gin.Context) {
 			return
 		}
 	}
-	def, canonical, err := flow.ParseFor(body, flow.Trigger(t))
+	def, canonical, err := flow.ParseFor(body, t)
 	if err != nil {
 		s.fail(c, newError(http.StatusBadRequest, "INVALID_WORKFLOW", err.Error()))
 		return
 	}
-	saved, err := s.Store.SaveWorkflowDefinition(c.Request.Context(), company(c).ID, t, canonical, def.Enabled, flow.Hash(def))
+	saved, err := s.Store.SaveFlowDefinition(c.Request.Context(), company(c).ID, t, canonical, def.Enabled, flow.Hash(def))
 	if err != nil {
 		s.fail(c, err)
 		return

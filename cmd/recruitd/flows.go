@@ -15,7 +15,7 @@ import (
 	"github.com/recruitd/recruitd/models"
 )
 
-func workflowsCmd(e *env) *cobra.Command {
+func flowsCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{Use: "workflows", Short: "Show and set a company's customer workflow definitions"}
 	var slug, trigger, file string
 	flags := func(c *cobra.Command) {
@@ -28,17 +28,17 @@ func workflowsCmd(e *env) *cobra.Command {
 		Short: "Print the definition in force for a trigger (all triggers when --trigger is omitted)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			triggers := models.AllWorkflowTriggers()
+			triggers := models.AllFlowTriggers()
 			if trigger != "" {
-				t, err := models.ParseWorkflowTrigger(trigger)
+				t, err := models.ParseFlowTrigger(trigger)
 				if err != nil {
 					return fmt.Errorf("--trigger: %w", err)
 				}
-				triggers = []models.WorkflowTrigger{t}
+				triggers = []models.FlowTrigger{t}
 			}
 			return e.withCompany(cmd.Context(), slug, func(st *store.Store, c *models.Company) error {
 				for _, t := range triggers {
-					d, err := st.WorkflowDefinition(cmd.Context(), c.ID, t)
+					d, err := st.FlowDefinition(cmd.Context(), c.ID, t)
 					if errors.Is(err, store.ErrNotFound) {
 						fmt.Fprintf(e.stdout, "# %s: not configured\n", t)
 						continue
@@ -71,7 +71,7 @@ func workflowsCmd(e *env) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("read definition: %w", err)
 			}
-			var t flow.Trigger
+			var t models.FlowTrigger
 			if trigger != "" {
 				if t, err = flow.ParseTrigger(trigger); err != nil {
 					return fmt.Errorf("--trigger: %w", err)
@@ -82,7 +82,7 @@ func workflowsCmd(e *env) *cobra.Command {
 				return err
 			}
 			return e.withCompany(cmd.Context(), slug, func(st *store.Store, c *models.Company) error {
-				saved, err := st.SaveWorkflowDefinition(cmd.Context(), c.ID, models.WorkflowTrigger(def.Trigger), canonical, def.Enabled, flow.Hash(def))
+				saved, err := st.SaveFlowDefinition(cmd.Context(), c.ID, def.Trigger, canonical, def.Enabled, flow.Hash(def))
 				if err != nil {
 					return err
 				}

@@ -1,0 +1,78 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/recruitd/recruitd/models"
+)
+
+// Application loads a company's application.
+func (s *Store) Application(ctx context.Context, companyID, applicationID uuid.UUID) (*models.Application, error) {
+	var app models.Application
+	if err := s.db.WithContext(ctx).First(&app, "company_id = ? AND id = ?", companyID, applicationID).Error; err != nil {
+		return nil, notFound(err, "application "+applicationID.String())
+	}
+	return &app, nil
+}
+
+// CreateApplication finds or creates the company's candidate (as CreateInvitation does) and
+// creates the job's application with the external id, or returns the one that exists for
+// (source, externalID).
+func (s *Store) CreateApplication(ctx context.Context, companyID, jobID uuid.UUID, in CandidateInput, source models.ApplicationSource, externalID string) (*models.Candidate, *models.Application, error) {
+	var cand *models.Candidate
+	var app *models.Application
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var err error
+		cand, app, err = createApplication(tx, companyID, jobID, in, source, externalID)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return cand, app, nil
+}
+
+// createApplication is CreateApplication inside tx.
+func createApplication(tx *gorm.DB, companyID, jobID uuid.UUID, in CandidateInput, source models.ApplicationSource, externalID string) (*models.Candidate, *models.Application, error) {
+	var cand models.Candidate
+	var existing []models.Application
+	if err := tx.Where("company_id = ? AND external_id = ? AND source = ?", companyID, externalID, source).Limit(1).Find(&existing).Error; err != nil {
+		return nil, nil, fmt.Errorf("find application: %w", err)
+	}
+	if len(existing) == 1 {
+		app := existing[0]
+		if err := tx.First(&cand, "company_id = ? AND id = ?", companyID, app.CandidateID).Error; err != nil {
+			return nil, nil, notFound(err, "candidate "+app.CandidateID.String())
+		}
+		return &cand, &app, nil
+	}
+	c, _, err := findOrCreateCandidate(tx, companyID, in)
+	if err != nil {
+		return nil, nil, err
+	}
+	app := models.Application{CompanyID: companyID, CandidateID: c.ID, JobID: jobID, ExternalID: &externalID, Source: source, Status: "new"}
+	if err := tx.Create(&app).Error; err != nil {
+		return nil, nil, fmt.Errorf("create application: %w", err)
+	}
+	return c, &app, nil
+}
+
+// SetApplicationStatus sets an application's free-text status.
+func (s *Store) SetApplicationStatus(ctx context.Context, companyID, id uuid.UUID, status string) error {
+	return s.setStatus(ctx, &models.Application{}, companyID, id, status)
+}
+
+func (s *Store) setStatus(ctx context.Context, model any, companyID, id uuid.UUID, status string) error {
+	res := s.db.WithContext(ctx).Model(model).Where("company_id = ? AND id = ?", companyID, id).Update("status", status)
+	if res.Error != nil {
+		return fmt.Errorf("set status: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("set status of %s: %w", id, ErrNotFound)
+	}
+	return nil
+}

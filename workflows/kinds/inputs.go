@@ -11,8 +11,8 @@ import (
 // Inputs of the kinds that the feature packages and the activities start as well as the
 // handlers (neither may import package workflows, which imports the activities): the customer
 // flows (the job import's and the HR-suite ingest's runs), an assessment link's delivery (a held
-// link whose application appeared), an HR-suite delivery's ingest and replay (internal/hrsuite)
-// and a company's job import. The other kinds' inputs are their workflow functions' parameter
+// link whose application appeared), an HR-suite delivery's ingest and replay (internal/hrsuite),
+// a partner application's run and its callback (internal/partners) and a company's job import. The other kinds' inputs are their workflow functions' parameter
 // types in package workflows.
 
 // FlowInput is the input of the three kinds that run a company's customer flow (Invite, NewJob,

@@ -55,7 +55,7 @@ var (
 	errContentType = newError(http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE", "send the body as JSON with Content-Type: application/json")
 	errInternal    = newError(http.StatusInternalServerError, "INTERNAL_ERROR", "internal error")
 	errUnavailable = &apiError{status: http.StatusServiceUnavailable, code: "TEMPORARILY_UNAVAILABLE",
-		message: "the service could not start processing this request; nothing was started: retry the same request after the Retry-After delay", retryAfter: 5}
+		message: "the service could not start processing this request; retry the same request after the Retry-After delay", retryAfter: 5}
 	errDatabaseDown = &apiError{status: http.StatusServiceUnavailable, code: "SERVICE_UNAVAILABLE",
 		message: "the service's database is unavailable for the moment; retry the same request after the Retry-After delay", retryAfter: 5}
 )

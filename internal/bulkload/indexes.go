@@ -67,11 +67,8 @@ func buildOrder(d IndexDef) int {
 	return 2
 }
 
-// CreateIndexes re-creates the indexes DropIndexes dropped, showing each on p (when not nil).
+// CreateIndexes re-creates the indexes DropIndexes dropped, showing each on p.
 func CreateIndexes(ctx context.Context, tx pgx.Tx, p *TableProgress, defs []IndexDef) error {
-	if p == nil {
-		p = &TableProgress{}
-	}
 	for i, d := range defs {
 		p.SetDetail(fmt.Sprintf("index %d/%d %s", i+1, len(defs), d.name))
 		stmt := d.def

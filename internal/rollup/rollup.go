@@ -37,18 +37,8 @@ type execer interface {
 
 // Parts are the independent parts of a rebuild, each a set of rollup tables computed from its own
 // sources, so a loader can run them on separate connections at once.
-// The two largest come first (with the rollups' indexes built after the rebuild, as the bulk
-// loader does: sessions, then media).
-var Parts = []string{"sessions", "media", "journeys", "other"}
-
-// PartTables are the rollup tables each of Parts writes (see rollup_rebuild). No part reads
-// another part's tables, so a loader may rebuild one part's indexes while other parts run.
-var PartTables = map[string][]string{
-	"journeys": {"candidate_journeys", "journey_daily"},
-	"media":    {"candidate_media"},
-	"sessions": {"session_daily", "completion_slots", "job_daily"},
-	"other":    {"evaluation_daily", "fraud_daily", "identity_daily", "candidate_daily", "job_totals"},
-}
+// The two largest come first.
+var Parts = []string{"journeys", "media", "sessions", "other"}
 
 // Rebuild recomputes every rollup of the company from the source tables.
 func Rebuild(ctx context.Context, db execer, company uuid.UUID) error {

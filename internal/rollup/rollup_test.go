@@ -169,32 +169,3 @@ func TestCheckFindsDrift(t *testing.T) {
 	}
 	checkAll(t, db, ids, "rebuilds")
 }
-
-// TestPartTables: every rollup table is written by exactly one part of a rebuild, and the parts
-// are Parts.
-func TestPartTables(t *testing.T) {
-	owner := map[string]string{}
-	for _, part := range rollup.Parts {
-		tables, ok := rollup.PartTables[part]
-		if !ok {
-			t.Errorf("part %s has no tables", part)
-		}
-		for _, table := range tables {
-			if prev, dup := owner[table]; dup {
-				t.Errorf("%s belongs to parts %s and %s", table, prev, part)
-			}
-			owner[table] = part
-		}
-	}
-	if len(rollup.PartTables) != len(rollup.Parts) {
-		t.Errorf("PartTables has %d parts, Parts %d", len(rollup.PartTables), len(rollup.Parts))
-	}
-	for _, tb := range rollup.Tables {
-		if owner[tb.Name] == "" {
-			t.Errorf("rollup table %s is in no part", tb.Name)
-		}
-	}
-	if len(owner) != len(rollup.Tables) {
-		t.Errorf("PartTables names %d tables, Tables %d", len(owner), len(rollup.Tables))
-	}
-}

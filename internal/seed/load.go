@@ -3,7 +3,6 @@ package seed
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"fmt"
 	"sync"
 
@@ -308,85 +307,30 @@ func (l *loader) loadChecked(ctx context.Context) error {
 	})
 }
 
-// rebuildRollups computes the loaded companies' statistics rollups, the parts of a rebuild two
-// at a time, each in its own transaction. Foreign-key checks are off as during the load (the
-// rollups are derived from rows that passed them), and the aggregate over every candidate gets
-// the memory to stay in one pass.
-//
-// When the load was big enough to rebuild the sessions' indexes, so is this: the rebuild writes
-// its rows in hash-aggregate order, so a part's rollup tables lose their secondary indexes for it
-// and get them back after (1M candidates, same machine and load: candidate_journeys 37 s -> 16 s,
-// candidate_media 57 s -> 30 s), and the tables read by time range are rewritten in primary-key
-// order (clusterRollups), as rows written over time by the triggers would be.
-func (l *loader) rebuildRollups(ctx context.Context, companies []uuid.UUID) error {
+// rebuildRollups computes a loaded company's statistics rollups, the parts of a rebuild two at a
+// time, each in its own transaction. Foreign-key checks are off as during the load (the rollups
+// are derived from rows that passed them), and the aggregate over every candidate gets the
+// memory to stay in one pass.
+func (l *loader) rebuildRollups(ctx context.Context, company uuid.UUID) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(2)
 	for _, part := range rollup.Parts {
 		g.Go(func() error {
-			return bulkload.WithConn(gctx, l.db, func(c *pgx.Conn) error {
-				return pgx.BeginFunc(gctx, c, func(tx pgx.Tx) error {
-					if _, err := tx.Exec(gctx, "SET LOCAL session_replication_role = replica; SET LOCAL work_mem = '256MB'; SET LOCAL maintenance_work_mem = '256MB'"); err != nil {
-						return err
-					}
-					big := l.drop[tSessions]
-					var defs []bulkload.IndexDef
-					if big {
-						for _, table := range rollup.PartTables[part] {
-							d, err := bulkload.DropIndexes(gctx, tx, table)
-							if err != nil {
-								return err
-							}
-							defs = append(defs, d...)
-						}
-					}
-					for _, company := range companies {
-						if err := rollup.RebuildPart(gctx, pgxExec{tx}, company, part); err != nil {
-							return err
-						}
-					}
-					if big {
-						if err := clusterRollups(gctx, tx, rollup.PartTables[part]); err != nil {
-							return err
-						}
-					}
-					return bulkload.CreateIndexes(gctx, tx, nil, defs)
-				})
-			})
+			tx, err := l.db.BeginTx(gctx, nil)
+			if err != nil {
+				return err
+			}
+			defer tx.Rollback()
+			if _, err := tx.ExecContext(gctx, "SET LOCAL session_replication_role = replica; SET LOCAL work_mem = '256MB'"); err != nil {
+				return err
+			}
+			if err := rollup.RebuildPart(gctx, tx, company, part); err != nil {
+				return err
+			}
+			return tx.Commit()
 		})
 	}
 	return g.Wait()
-}
-
-// perCandidateRollups are the rollup tables with a row per candidate. Windows read them
-// index-only (covering indexes), so their heap order does not matter, and they are the largest.
-var perCandidateRollups = map[string]bool{"candidate_journeys": true, "candidate_media": true}
-
-// clusterRollups rewrites the tables other than perCandidateRollups in primary-key order
-// (company, then time): a window then reads a few heap pages instead of one per row
-// (completedInterviews over a quarter of 1M candidates: 65k pages and 240 ms -> 1.1k and 50 ms).
-func clusterRollups(ctx context.Context, tx pgx.Tx, tables []string) error {
-	for _, table := range tables {
-		if perCandidateRollups[table] {
-			continue
-		}
-		var pkey string
-		err := tx.QueryRow(ctx, "SELECT indexrelid::regclass::text FROM pg_index WHERE indrelid = $1::regclass AND indisprimary", table).Scan(&pkey)
-		if err != nil {
-			return fmt.Errorf("primary key of %s: %w", table, err)
-		}
-		if _, err := tx.Exec(ctx, "CLUSTER "+table+" USING "+pkey); err != nil {
-			return fmt.Errorf("cluster %s: %w", table, err)
-		}
-	}
-	return nil
-}
-
-// pgxExec runs the rollup package's statements in a pgx transaction.
-type pgxExec struct{ tx pgx.Tx }
-
-func (e pgxExec) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	tag, err := e.tx.Exec(ctx, query, args...)
-	return driver.RowsAffected(tag.RowsAffected()), err
 }
 
 // analyze vacuums every table loaded (see bulkload.Vacuum) and the rollups.

@@ -205,13 +205,11 @@ func Scale(ctx context.Context, st *store.Store, o ScaleOptions) (*ScaleResult, 
 	if !o.Checked {
 		// Triggers were off during the load: compute the statistics rollups in one pass each.
 		l.prog.SetPhase("rollups")
-		var ids []uuid.UUID
 		for _, c := range load {
-			ids = append(ids, c.id.UUID())
-		}
-		if err := l.rebuildRollups(ctx, ids); err != nil {
-			l.prog.Finish("rollups failed")
-			return nil, err
+			if err := l.rebuildRollups(ctx, c.id.UUID()); err != nil {
+				l.prog.Finish("rollups failed")
+				return nil, err
+			}
 		}
 	}
 	analyzeStart := time.Now()

@@ -12,17 +12,8 @@ import (
 	"github.com/recruitd/recruitd/internal/flow"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
-
-// LoadFlowInput names a run's trigger and subjects (uuid.Nil when absent).
-type LoadFlowInput struct {
-	CompanyID     uuid.UUID
-	Trigger       models.FlowTrigger
-	JobID         uuid.UUID
-	CandidateID   uuid.UUID
-	ApplicationID uuid.UUID
-	SessionID     uuid.UUID
-}
 
 // FlowContext is what a run needs: its definition (as stored) and the verdicts of its
 // conditions over the facts in Postgres. The facts themselves (a candidate's name, e-mail,
@@ -39,7 +30,7 @@ type FlowContext struct {
 // LoadFlow reads the company's definition in force for the trigger, or the platform default when
 // the company has none, and evaluates its conditions over the facts about the run's company,
 // job, candidate and application.
-func (a *Activities) LoadFlow(ctx context.Context, in LoadFlowInput) (FlowContext, error) {
+func (a *Activities) LoadFlow(ctx context.Context, in kinds.FlowInput) (FlowContext, error) {
 	var fc FlowContext
 	if in.SessionID != uuid.Nil && (in.CandidateID == uuid.Nil || in.ApplicationID == uuid.Nil) {
 		sess, err := a.Store.Session(ctx, in.CompanyID, in.SessionID)
@@ -80,7 +71,7 @@ func (a *Activities) LoadFlow(ctx context.Context, in LoadFlowInput) (FlowContex
 	return fc, nil
 }
 
-func (a *Activities) facts(ctx context.Context, in LoadFlowInput) (flow.Facts, error) {
+func (a *Activities) facts(ctx context.Context, in kinds.FlowInput) (flow.Facts, error) {
 	co, err := a.Store.Company(ctx, in.CompanyID)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // TestMissingRowIsPermanent: workflows start only after their rows commit, so an activity that
@@ -27,7 +28,7 @@ func TestMissingRowIsPermanent(t *testing.T) {
 	_, calls["GenerateGuide"] = a.GenerateGuide(ctx, company, id)
 	_, calls["SendInvite"] = a.SendInvite(ctx, SendInviteInput{CompanyID: company, SessionID: id})
 	_, calls["SettlePartner"] = a.SettlePartner(ctx, SettleInput{CompanyID: company, PartnerApplicationID: id, SessionID: id})
-	_, calls["LoadFlow"] = a.LoadFlow(ctx, LoadFlowInput{CompanyID: company, SessionID: id})
+	_, calls["LoadFlow"] = a.LoadFlow(ctx, kinds.FlowInput{CompanyID: company, SessionID: id})
 	for name, err := range calls {
 		var app *temporal.ApplicationError
 		if !errors.As(err, &app) || !app.NonRetryable() {

@@ -15,6 +15,7 @@ import (
 	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // PrepareInput names a partner application.
@@ -45,7 +46,7 @@ func (a *Activities) PreparePartner(ctx context.Context, in PrepareInput) (Partn
 		return PartnerRun{}, err
 	}
 	run := PartnerRun{CompanySlug: co.Slug, JobID: pa.JobID, CandidateID: *pa.CandidateID, ApplicationID: *pa.ApplicationID}
-	run.Flow, err = a.LoadFlow(ctx, LoadFlowInput{
+	run.Flow, err = a.LoadFlow(ctx, kinds.FlowInput{
 		CompanyID: in.CompanyID, Trigger: models.TriggerPartnerApplication,
 		JobID: run.JobID, CandidateID: run.CandidateID, ApplicationID: run.ApplicationID,
 	})

@@ -24,10 +24,7 @@ const SessionCompletedSignal = "session-completed"
 func CustomerFlow(ctx workflow.Context, in kinds.FlowInput) (flow.Outcome, error) {
 	var a *activities.Activities
 	var fc activities.FlowContext
-	err := workflow.ExecuteActivity(shortActivity(ctx), a.LoadFlow, activities.LoadFlowInput{
-		CompanyID: in.CompanyID, Trigger: in.Trigger, JobID: in.JobID, CandidateID: in.CandidateID,
-		ApplicationID: in.ApplicationID, SessionID: in.SessionID,
-	}).Get(ctx, &fc)
+	err := workflow.ExecuteActivity(shortActivity(ctx), a.LoadFlow, in).Get(ctx, &fc)
 	if err != nil {
 		upsertOutcome(ctx, flow.ResultFailed)
 		return flow.Outcome{Result: flow.ResultFailed, Reason: "load workflow definition"}, err

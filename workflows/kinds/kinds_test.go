@@ -1,12 +1,16 @@
 package kinds_test
 
 import (
+	"context"
+	"errors"
 	"reflect"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/client"
 
 	"github.com/recruitd/recruitd/workflows"
 	"github.com/recruitd/recruitd/workflows/kinds"
@@ -71,4 +75,27 @@ func TestStart(t *testing.T) {
 		}
 	}()
 	kinds.Invite.Start(company, "acme", "s", kinds.FlowInput{}, "only-one")
+}
+
+// TestStarterRefusesWhatItCannotStart: an unknown kind, and an input that is not JSON, are
+// refused before anything reaches Temporal (here an address with no server).
+func TestStarterRefusesWhatItCannotStart(t *testing.T) {
+	c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	s := kinds.Starter{Client: c, TaskQueue: "q"}
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+	defer cancel()
+	unknown := kinds.JobImport.Start(uuid.New(), "acme", "", map[string]int{})
+	unknown.Kind = "no-such-kind"
+	if err := s.Start(ctx, &unknown); !errors.Is(err, kinds.ErrUnknownKind) {
+		t.Errorf("Start(unknown kind) = %v, want ErrUnknownKind", err)
+	}
+	bad := kinds.JobImport.Start(uuid.New(), "acme", "", map[string]int{})
+	bad.Input = []byte(`{"CompanyID":`)
+	if err := s.Start(ctx, &bad); err == nil || !strings.Contains(err.Error(), "input is not JSON") {
+		t.Errorf("Start(input not JSON) = %v, want it refused as not JSON", err)
+	}
 }

@@ -74,7 +74,7 @@ func (s Starter) prepare(ws *models.WorkflowStart) (Kind, client.StartWorkflowOp
 	if !ok {
 		return Kind{}, client.StartWorkflowOptions{}, fmt.Errorf("start %s: %w %q", ws.WorkflowID, ErrUnknownKind, ws.Kind)
 	}
-	if !json.Valid(ws.Input) {
+	if !json.Valid(ws.Input) { // refused before any connection: a row that is not JSON never starts
 		return Kind{}, client.StartWorkflowOptions{}, fmt.Errorf("start %s: input is not JSON", ws.WorkflowID)
 	}
 	attrs := []temporal.SearchAttributeUpdate{CompanySlugKey.ValueSet(ws.CompanySlug)}

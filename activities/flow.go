@@ -1,6 +1,8 @@
 package activities
 
 import (
+	"time"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -112,23 +114,45 @@ func (a *Activities) facts(ctx context.Context, in kinds.FlowInput) (flow.Facts,
 	return f, nil
 }
 
-// OpenSessionInput asks for an interview session of an application.
+// OpenSessionInput asks for an interview session of an application. FlowWorkflowID is the
+// asking run's workflow id, which the session's completion signals (wait_for_session).
 type OpenSessionInput struct {
-	CompanyID     uuid.UUID
-	ApplicationID uuid.UUID
-	MediumType    models.MediumType
+	CompanyID      uuid.UUID
+	ApplicationID  uuid.UUID
+	MediumType     models.MediumType
+	FlowWorkflowID string
 }
 
 // OpenSession creates the INVITED session an invite step delivers, for runs that start without
-// one; it returns the application's open session when one exists, so a retried activity does
-// not create two.
+// one, with the start of its interview run; it returns the application's open session when one
+// exists, so a retried activity does not create two.
 func (a *Activities) OpenSession(ctx context.Context, in OpenSessionInput) (uuid.UUID, error) {
 	if in.ApplicationID == uuid.Nil {
 		return uuid.Nil, temporal.NewNonRetryableApplicationError("invite step without an application", ErrTypePermanent, nil)
 	}
-	s, err := a.Store.OpenSession(ctx, in.CompanyID, in.ApplicationID, in.MediumType)
+	co, err := a.Store.Company(ctx, in.CompanyID)
+	if err != nil {
+		return uuid.Nil, permanentIfMissing(err)
+	}
+	app, err := a.Store.Application(ctx, in.CompanyID, in.ApplicationID)
+	if err != nil {
+		return uuid.Nil, permanentIfMissing(err)
+	}
+	id := uuid.New()
+	start := kinds.InterviewStart(co.Slug, co.ID, id, app.JobID, models.SessionStatusInvited)
+	s, created, err := a.Store.OpenSession(ctx, store.OpenSessionInput{
+		CompanyID: in.CompanyID, ApplicationID: in.ApplicationID, Medium: in.MediumType, SessionID: id,
+		ExpiresAt: time.Now().UTC().Add(time.Duration(co.InterviewExpirySeconds) * time.Second), FlowWorkflowID: in.FlowWorkflowID,
+		Start: start,
+	})
 	if err != nil {
 		return uuid.Nil, err
+	}
+	if created {
+		// A refused start is resumed by the reconciler (kinds.Interview.ResumeRefused).
+		if err := a.Launcher.Launch(ctx, &start); err != nil {
+			a.Log.WarnContext(ctx, "interview start deferred to the reconciler", "company", co.Slug, "session_id", s.ID, "err", err)
+		}
 	}
 	return s.ID, nil
 }

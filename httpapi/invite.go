@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"time"
+
 	"context"
 	"errors"
 	"fmt"
@@ -166,10 +168,12 @@ func (s *server) inviteCandidate(c *gin.Context) {
 		CompanyID: co.ID, Trigger: models.TriggerManualInvite, JobID: job.ID, SessionID: sessionID,
 		Channels: inv.channels, MediumType: inv.medium,
 	})
+	interview := kinds.InterviewStart(co.Slug, co.ID, sessionID, job.ID, models.SessionStatusInvited)
 	created, err := s.Store.CreateInvitation(ctx, store.InvitationInput{
 		CompanyID: co.ID, JobID: job.ID, SessionID: sessionID, Candidate: inv.candidate,
 		Source: models.ApplicationSourceManual, Medium: inv.medium,
-	}, &start)
+		ExpiresAt: time.Now().UTC().Add(time.Duration(co.InterviewExpirySeconds) * time.Second), FlowWorkflowID: start.WorkflowID,
+	}, &start, &interview)
 	if err != nil {
 		s.fail(c, fmt.Errorf("invite to %s: %w", job.InterviewerID, err))
 		return
@@ -182,6 +186,10 @@ func (s *server) inviteCandidate(c *gin.Context) {
 		}
 		s.fail(c, err)
 		return
+	}
+	// The session's lifecycle; a refused start is resumed by the reconciler.
+	if err := s.Launcher.Launch(ctx, &interview); err != nil {
+		s.Log.WarnContext(ctx, "interview start deferred to the reconciler", "request_id", requestID(c), "session_id", sessionID, "err", err)
 	}
 	c.JSON(http.StatusOK, InviteCandidateResponse{
 		Success: true, SessionID: created.Session.ID.String(), CandidateID: created.Candidate.ID.String(),

@@ -99,9 +99,16 @@ const (
 	SessionStatusCompleted SessionStatus = "COMPLETED"
 	SessionStatusExpired   SessionStatus = "EXPIRED"
 	SessionStatusCancelled SessionStatus = "CANCELLED"
+	// SessionStatusIncomplete: started, not finished within the company's incomplete window.
+	SessionStatusIncomplete SessionStatus = "INCOMPLETE"
+	// SessionStatusDeclined: the candidate declined the notice on automated evaluation.
+	SessionStatusDeclined SessionStatus = "DECLINED"
 )
 
-var allSessionStatuses = []SessionStatus{SessionStatusInvited, SessionStatusStarted, SessionStatusCompleted, SessionStatusExpired, SessionStatusCancelled}
+var allSessionStatuses = []SessionStatus{SessionStatusInvited, SessionStatusStarted, SessionStatusCompleted, SessionStatusExpired, SessionStatusCancelled, SessionStatusIncomplete, SessionStatusDeclined}
+
+// Open reports whether a session in status s may still be taken: INVITED or STARTED.
+func (s SessionStatus) Open() bool { return s == SessionStatusInvited || s == SessionStatusStarted }
 
 // AllSessionStatuses returns every SessionStatus in lifecycle order.
 func AllSessionStatuses() []SessionStatus { return slices.Clone(allSessionStatuses) }

@@ -72,6 +72,7 @@ func TestEnumsMatchCheckConstraints(t *testing.T) {
 		"interview_sessions.decision":              strs(AllDecisions()),
 		"interview_sessions.medium_type":           strs(AllMediumTypes()),
 		"interview_sessions.status":                strs(AllSessionStatuses()),
+		"interview_turns.source":                   strs(AllTurnSources()),
 		"jobs.status":                              strs(AllJobStatuses()),
 		"companies.default_job_status":             {string(JobStatusActive), string(JobStatusPaused)},
 		"companies.ats_type":                       strs(AllATSTypes()),

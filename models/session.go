@@ -29,8 +29,19 @@ type InterviewSession struct {
 	ServiceRating   *float64      `gorm:"column:service_rating;type:numeric(4,2)"`
 	RecruiterReview *string       `gorm:"column:recruiter_review"`
 	ServiceReview   *string       `gorm:"column:service_review"`
-	CreatedAt       time.Time     `gorm:"column:created_at"`
-	UpdatedAt       time.Time     `gorm:"column:updated_at"`
+	// ConsentedAt is when the candidate accepted the notice on automated evaluation.
+	ConsentedAt *time.Time `gorm:"column:consented_at"`
+	// ExpiresAt is the deadline the session's workflow waits for: the invitation's expiry while
+	// INVITED, the end of the incomplete window once STARTED. Nil for sessions without a
+	// lifecycle (the demo seed's).
+	ExpiresAt *time.Time `gorm:"column:expires_at"`
+	// EndedAt is when the session ended other than by completing (expired, incomplete,
+	// cancelled, declined).
+	EndedAt *time.Time `gorm:"column:ended_at"`
+	// FlowWorkflowID is the customer-flow run that invited the session, signalled on completion.
+	FlowWorkflowID *string   `gorm:"column:flow_workflow_id"`
+	CreatedAt      time.Time `gorm:"column:created_at"`
+	UpdatedAt      time.Time `gorm:"column:updated_at"`
 }
 
 // TableName implements gorm's tabler.

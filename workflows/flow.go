@@ -85,6 +85,7 @@ func (e *executor) Invite(step flow.InviteStep) (flow.InviteResult, error) {
 	if e.session == uuid.Nil {
 		err := workflow.ExecuteLocalActivity(shortLocal(e.ctx), a.OpenSession, activities.OpenSessionInput{
 			CompanyID: e.in.CompanyID, ApplicationID: e.in.ApplicationID, MediumType: medium,
+			FlowWorkflowID: workflow.GetInfo(e.ctx).WorkflowExecution.ID,
 		}).Get(e.ctx, &e.session)
 		if err != nil {
 			return flow.InviteResult{}, err

@@ -24,6 +24,7 @@ func Functions() map[string]any {
 		kinds.AssessmentLinkHold.Workflow: AssessmentLinkHold,
 		kinds.HRSuiteDelivery.Workflow:    HRSuiteDelivery,
 		kinds.HRSuiteReplay.Workflow:      HRSuiteReplay,
+		kinds.Interview.Workflow:          InterviewSession,
 	}
 }
 

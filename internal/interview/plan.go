@@ -21,17 +21,15 @@ const (
 	KindOutro    Kind = "outro"
 )
 
-// Source says where a question comes from, as the transcript records it: the guide's
-// generated questions, the job's additionalQuestions or structuredAdditionalQuestions, or a
-// follow-up the interviewer added at run time.
-type Source string
+// Source says where a question comes from, as the transcript records it (models.TurnSource).
+type Source = models.TurnSource
 
 // Question sources.
 const (
-	SourceGuide      Source = "guide"
-	SourceAdditional Source = "additional"
-	SourceStructured Source = "structured"
-	SourceFollowUp   Source = "follow-up"
+	SourceGuide      = models.TurnSourceGuide
+	SourceAdditional = models.TurnSourceAdditional
+	SourceStructured = models.TurnSourceStructured
+	SourceFollowUp   = models.TurnSourceFollowUp
 )
 
 // Texts shown when a stored guide has a blank intro or outro.

@@ -20,20 +20,23 @@ type Invitation struct {
 }
 
 // InvitationInput is an invitation to store: the session's id is chosen by the caller, so the
-// start of its workflow can name it.
+// starts of its workflows (the invitation's flow and the session's interview) can name it.
 type InvitationInput struct {
 	CompanyID, JobID, SessionID uuid.UUID
 	Candidate                   CandidateInput
 	Source                      models.ApplicationSource
 	Medium                      models.MediumType
+	// ExpiresAt is the invitation's expiry; FlowWorkflowID the flow run that sends it.
+	ExpiresAt      time.Time
+	FlowWorkflowID string
 }
 
 // CreateInvitation finds the company's candidate by e-mail (case-insensitive) or phone, or creates
 // one, then creates an application for the job and an INVITED session with a fresh link token,
-// and records the start of the invitation's workflow, all in one transaction. Concurrent
+// and records the starts of the invitation's workflows, all in one transaction. Concurrent
 // invitations of the same contact are serialised by an advisory lock, so they share one
 // candidate.
-func (s *Store) CreateInvitation(ctx context.Context, in InvitationInput, start *models.WorkflowStart) (*Invitation, error) {
+func (s *Store) CreateInvitation(ctx context.Context, in InvitationInput, starts ...*models.WorkflowStart) (*Invitation, error) {
 	companyID, jobID, source, medium := in.CompanyID, in.JobID, in.Source, in.Medium
 	var inv Invitation
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -49,11 +52,20 @@ func (s *Store) CreateInvitation(ctx context.Context, in InvitationInput, start 
 		inv.Session = models.InterviewSession{
 			ID: in.SessionID, CompanyID: companyID, ApplicationID: &inv.Application.ID, CandidateID: inv.Candidate.ID, JobID: jobID,
 			Status: models.SessionStatusInvited, MediumType: medium, InvitedAt: time.Now().UTC(), Decision: models.DecisionNone,
+			ExpiresAt: &in.ExpiresAt, FlowWorkflowID: &in.FlowWorkflowID,
 		}
 		if err := tx.Create(&inv.Session).Error; err != nil {
 			return fmt.Errorf("create session: %w", err)
 		}
-		return insertStart(tx, start)
+		if err := insertInterviewEvent(tx, in.CompanyID, in.SessionID, models.EventInvited, nil, ""); err != nil {
+			return err
+		}
+		for _, ws := range starts {
+			if err := insertStart(tx, ws); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -21,11 +21,24 @@ func (s *Store) Session(ctx context.Context, companyID, sessionID uuid.UUID) (*m
 	return &sess, nil
 }
 
+// OpenSessionInput asks OpenSession for an application's session. When it creates one, the
+// session gets the id of Start (the start of its interview run, written in the same
+// transaction), expires at ExpiresAt and names FlowWorkflowID, the run that invites it.
+type OpenSessionInput struct {
+	CompanyID, ApplicationID uuid.UUID
+	Medium                   models.MediumType
+	SessionID                uuid.UUID
+	ExpiresAt                time.Time
+	FlowWorkflowID           string
+	Start                    models.WorkflowStart
+}
+
 // OpenSession returns the application's INVITED or STARTED session, creating an INVITED one
-// when there is none.
-func (s *Store) OpenSession(ctx context.Context, companyID, applicationID uuid.UUID, medium models.MediumType) (*models.InterviewSession, error) {
-	var out models.InterviewSession
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+// (with its interview's start) when there is none; created says which.
+func (s *Store) OpenSession(ctx context.Context, in OpenSessionInput) (out *models.InterviewSession, created bool, err error) {
+	companyID, applicationID, medium := in.CompanyID, in.ApplicationID, in.Medium
+	out = new(models.InterviewSession)
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var app models.Application
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(&app, "company_id = ? AND id = ?", companyID, applicationID).Error; err != nil {
 			return notFound(err, "application "+applicationID.String())
@@ -36,22 +49,27 @@ func (s *Store) OpenSession(ctx context.Context, companyID, applicationID uuid.U
 			return fmt.Errorf("find open session: %w", err)
 		}
 		if len(open) == 1 {
-			out = open[0]
+			*out = open[0]
 			return nil
 		}
-		out = models.InterviewSession{
-			CompanyID: companyID, ApplicationID: &app.ID, CandidateID: app.CandidateID, JobID: app.JobID,
+		*out = models.InterviewSession{
+			ID: in.SessionID, CompanyID: companyID, ApplicationID: &app.ID, CandidateID: app.CandidateID, JobID: app.JobID,
 			Status: models.SessionStatusInvited, MediumType: medium, InvitedAt: time.Now().UTC(), Decision: models.DecisionNone,
+			ExpiresAt: &in.ExpiresAt, FlowWorkflowID: &in.FlowWorkflowID,
 		}
-		if err := tx.Create(&out).Error; err != nil {
+		if err := tx.Create(out).Error; err != nil {
 			return fmt.Errorf("create session: %w", err)
 		}
-		return nil
+		if err := insertInterviewEvent(tx, companyID, out.ID, models.EventInvited, nil, ""); err != nil {
+			return err
+		}
+		created = true
+		return insertStart(tx, &in.Start)
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return &out, nil
+	return out, created, nil
 }
 
 // CancelSession cancels a session that is still INVITED: its invitation must not be sent.

@@ -32,7 +32,7 @@ func registerCandidateReport(s *mcp.Server, env *toolkit.Env) {
 			"(fraud verification score and high-risk flag, cheating score and flag). " +
 			"name is a partial, order-agnostic match (every word must occur in the full name, any case: \"smith john\" finds John Smith); " +
 			"email is an exact, case-insensitive match; at least one is required, and when both are given a candidate must match both. " +
-			"jobName (part of the job title) and status (session status: INVITED, STARTED, COMPLETED, EXPIRED, CANCELLED) filter the sessions, and then " +
+			"jobName (part of the job title) and status (session status: INVITED, STARTED, COMPLETED, EXPIRED, CANCELLED, INCOMPLETE, DECLINED) filter the sessions, and then " +
 			"only candidates with a matching session are listed. limit is the number of sessions per candidate, newest first (default 5, max 20). " +
 			"At most 10 candidates are returned (most recently updated first). Each session lists up to 10 of its recruiter notes, newest first; " +
 			"notes not tied to a session are listed per candidate, also up to 10. " +
@@ -50,7 +50,7 @@ type CandidateReportInput struct {
 	Email   string `json:"email,omitempty" jsonschema:"the candidate's exact e-mail address (case-insensitive)"`
 	JobName string `json:"jobName,omitempty" jsonschema:"only sessions for jobs whose title contains this text (case-insensitive)"`
 	Limit   *int   `json:"limit,omitempty" jsonschema:"sessions per candidate, newest first; default 5, max 20 (larger values are clamped)"`
-	Status  string `json:"status,omitempty" jsonschema:"only sessions in this status: INVITED, STARTED, COMPLETED, EXPIRED or CANCELLED (any case)"`
+	Status  string `json:"status,omitempty" jsonschema:"only sessions in this status: INVITED, STARTED, COMPLETED, EXPIRED, CANCELLED, INCOMPLETE or DECLINED (any case)"`
 	toolkit.CompanyArg
 }
 

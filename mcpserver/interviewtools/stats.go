@@ -46,7 +46,7 @@ func registerInterviewStats(s *mcp.Server, env *toolkit.Env) {
 			"- averageDuration: mean length (seconds) of completed interviews with a recorded duration, and how many have none; " +
 			"no median, minimum or maximum (company-wide figures come from pre-aggregated sums and counts).\n" +
 			"- byInterviewer: per job, sessions invited, sessions completed and completion rate (completed / invited).\n" +
-			"- byStatus: sessions per status (INVITED, STARTED, COMPLETED, EXPIRED, CANCELLED).\n" +
+			"- byStatus: sessions per status (INVITED, STARTED, COMPLETED, EXPIRED, CANCELLED, INCOMPLETE, DECLINED).\n" +
 			"- byMediumType: sessions and completed sessions per interview medium (VIDEO, PHONE, ...).\n" +
 			"- topCandidates: candidates ranked by their best-rated completed interview (recruiter rating, then the AI service rating), " +
 			"one row per candidate with that session; " +

@@ -46,7 +46,7 @@ type JobDetailsInput struct {
 	ExternalID    string `json:"externalId,omitempty" jsonschema:"the job's ATS id (exact)"`
 	JobName       string `json:"jobName,omitempty" jsonschema:"words of the job title (fuzzy, order-agnostic); the best match wins and close alternatives are listed"`
 	SessionLimit  *int   `json:"sessionLimit,omitempty" jsonschema:"how many recent sessions to list: default 10, 1 to 50 (larger values are clamped to 50)"`
-	SessionStatus string `json:"sessionStatus,omitempty" jsonschema:"only list recent sessions in this status: INVITED, STARTED, COMPLETED, EXPIRED or CANCELLED (any case)"`
+	SessionStatus string `json:"sessionStatus,omitempty" jsonschema:"only list recent sessions in this status: INVITED, STARTED, COMPLETED, EXPIRED, CANCELLED, INCOMPLETE or DECLINED (any case)"`
 	toolkit.CompanyArg
 }
 

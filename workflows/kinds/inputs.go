@@ -141,3 +141,18 @@ type JobImportInput struct {
 func JobImportStart(slug string, companyID uuid.UUID) models.WorkflowStart {
 	return JobImport.Start(companyID, slug, "", JobImportInput{CompanyID: companyID, Full: true})
 }
+
+// InterviewInput is the input of a session's interview run (kind Interview). It lives with the
+// table because a request (an invitation), a customer flow's activity (OpenSession), the
+// candidate page (internal/interview) and the operator commands start or signal it.
+type InterviewInput struct {
+	CompanyID uuid.UUID
+	SessionID uuid.UUID
+}
+
+// InterviewStart is the start (and, renewed, the signal) of a session's interview run;
+// status is the session's status when the row is written, the run's first SessionStatus.
+func InterviewStart(slug string, companyID, sessionID, jobID uuid.UUID, status models.SessionStatus) models.WorkflowStart {
+	in := InterviewInput{CompanyID: companyID, SessionID: sessionID}
+	return Interview.Start(companyID, slug, sessionID.String(), in, jobID.String(), string(status))
+}

@@ -38,11 +38,16 @@ var (
 	ApplicationStatusKey = temporal.NewSearchAttributeKeyKeyword("ApplicationStatus")
 	// ImportStateKey is a job import's state: importing, idle, waiting_for_sync, needs_attention, failed.
 	ImportStateKey = temporal.NewSearchAttributeKeyKeyword("ImportState")
+	// JobIDKey and SessionStatusKey are an interview's job and session status, so the Web UI
+	// lists a company's open interviews: CompanySlug = "demo" AND SessionStatus IN ("INVITED", "STARTED").
+	JobIDKey         = temporal.NewSearchAttributeKeyKeyword("JobId")
+	SessionStatusKey = temporal.NewSearchAttributeKeyKeyword("SessionStatus")
 )
 
 // SearchAttributeKeys lists every key above, for registration (temporal.SearchAttributes).
 func SearchAttributeKeys() []temporal.SearchAttributeKeyKeyword {
-	return []temporal.SearchAttributeKeyKeyword{CompanySlugKey, InterviewerIDKey, TriggerKey, OutcomeKey, ApplicationStatusKey, ImportStateKey}
+	return []temporal.SearchAttributeKeyKeyword{CompanySlugKey, InterviewerIDKey, TriggerKey, OutcomeKey, ApplicationStatusKey, ImportStateKey,
+		JobIDKey, SessionStatusKey}
 }
 
 // Kind is one row of the table.
@@ -99,11 +104,18 @@ var (
 	HRSuiteReplay   = Kind{Name: "hrsuite-replay", Workflow: "HRSuiteReplay", ResumeRefused: true}
 	NewApplication  = Kind{Name: "new-application", Workflow: "CustomerFlow", Attrs: attrs(InterviewerIDKey, TriggerKey),
 		ResumeRefused: true}
+	// An interview session's lifecycle: reminders, expiry, the incomplete window and the step
+	// after completion. Every change of the session (started, completed, declined, cancelled,
+	// extended) is committed with a renewed start row and signals the run, or starts a new one
+	// after a closed run (an extended EXPIRED session); the run reads the session from Postgres.
+	// A refused start is still wanted: a session whose invitation was never sent only expires.
+	Interview = Kind{Name: "interview", Workflow: "InterviewSession", Attrs: attrs(JobIDKey, SessionStatusKey),
+		Signal: "session-changed", SignalWithStart: true, ResumeRefused: true}
 )
 
 // All is the table: every kind once.
 var All = []Kind{JobGeneration, Invite, PartnerApplication, Callback, JobImport, NewJob, AssessmentLink,
-	AssessmentLinkHold, HRSuiteDelivery, HRSuiteReplay, NewApplication}
+	AssessmentLinkHold, HRSuiteDelivery, HRSuiteReplay, NewApplication, Interview}
 
 func attrs(keys ...temporal.SearchAttributeKeyKeyword) []temporal.SearchAttributeKeyKeyword {
 	return keys

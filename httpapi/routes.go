@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/recruitd/recruitd/api"
+	"github.com/recruitd/recruitd/httpapi/interviewpage"
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/models"
 )
@@ -42,6 +43,13 @@ func (s *server) routes(r *gin.Engine) {
 	sup.GET("/hrsuite/deliveries/:deliveryId", s.getHRSuiteDelivery)
 	sup.POST("/hrsuite/replays", s.replayHRSuite)
 	sup.GET("/hrsuite/replays/:replayId", s.getHRSuiteReplay)
+
+	// The candidate's interview page: the link's token is the credential (httpapi/interview.go).
+	r.GET("/interview/:token", s.limitInterview, s.getInterview)
+	r.POST("/interview/:token/consent", s.limitInterview, s.postInterviewConsent)
+	r.POST("/interview/:token/decline", s.limitInterview, s.postInterviewDecline)
+	r.POST("/interview/:token/answer", s.limitInterview, s.postInterviewAnswer)
+	r.GET(interviewpage.AssetPrefix+":name", s.interviewAsset)
 
 	// Signed with the integration's Standard Webhooks secret, not an API key.
 	r.POST("/webhook/aggregator", s.aggregatorWebhook)

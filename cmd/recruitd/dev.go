@@ -140,6 +140,9 @@ func runDev(parent context.Context, e *env) error {
 		cfg.MessagingMode = "outbox" // print invitations instead of sending them
 	}
 	cfg.CallbackAllowPrivate = e.allowPrivateCallbacks(cfg, true) // the demo partner's callback sink is on loopback
+	if os.Getenv("APP_URL") == "" {
+		cfg.AppURL = cfg.PublicBaseURL // the interview links open the candidate page this process serves
+	}
 	sim, err := startSimulator(ctx, log, e.stdout)
 	if err != nil {
 		return err

@@ -69,6 +69,10 @@ type Config struct {
 	PartnerRateBurst       int           `env:"PARTNER_RATE_BURST" default:"50" doc:"Burst size of the per-key partner-application limit."`
 	APIRateLimit           float64       `env:"API_RATE_LIMIT" default:"50" doc:"Requests per second per API key on every authenticated REST route and on /mcp (token bucket; 0 turns it off); over it: 429 with Retry-After. Assessment-link pushes (documented at about 10/s) and HR-suite batch deliveries stay far below it."`
 	APIRateBurst           int           `env:"API_RATE_BURST" default:"200" doc:"Burst size of the per-key limit."`
+	InterviewRateLimit     float64       `env:"INTERVIEW_RATE_LIMIT" default:"5" doc:"Requests per second per interview link on the candidate page (token bucket; 0 turns it off); over it: 429 with Retry-After."`
+	InterviewRateBurst     int           `env:"INTERVIEW_RATE_BURST" default:"60" doc:"Burst size of the per-link limit."`
+	InterviewAddrLimit     float64       `env:"INTERVIEW_ADDR_RATE_LIMIT" default:"20" doc:"Requests per second per client IP on the candidate page, every link together (token bucket; 0 turns it off); over it: 429 with Retry-After."`
+	InterviewAddrBurst     int           `env:"INTERVIEW_ADDR_RATE_BURST" default:"200" doc:"Burst size of the per-IP candidate-page limit."`
 	AuthFailureLimit       float64       `env:"AUTH_FAILURE_LIMIT" default:"1" doc:"Failed authentications (a wrong, revoked or malformed key or token) per second per client IP (token bucket; 0 turns it off); once spent, that IP's failing requests get 429 with Retry-After instead of 401. Valid credentials from the IP are served as usual; a missing one or an expired OAuth access token spends nothing."`
 	AuthFailureBurst       int           `env:"AUTH_FAILURE_BURST" default:"20" doc:"Burst size of the per-IP failed-authentication limit."`
 	MCPMaxConcurrentCalls  int           `env:"MCP_MAX_CONCURRENT_CALLS" default:"4" doc:"Tool-server requests one API key may have in flight at once (0: no cap); more get 429 with Retry-After."`
@@ -275,6 +279,14 @@ func (c *Config) validate() []error {
 		check("API_RATE_LIMIT", errors.New("must not be negative (0 turns the limit off)"))
 	}
 	check("API_RATE_BURST", inRange(int64(c.APIRateBurst), 1, 100000))
+	if c.InterviewRateLimit < 0 {
+		check("INTERVIEW_RATE_LIMIT", errors.New("must not be negative (0 turns the limit off)"))
+	}
+	check("INTERVIEW_RATE_BURST", inRange(int64(c.InterviewRateBurst), 1, 100000))
+	if c.InterviewAddrLimit < 0 {
+		check("INTERVIEW_ADDR_RATE_LIMIT", errors.New("must not be negative (0 turns the limit off)"))
+	}
+	check("INTERVIEW_ADDR_RATE_BURST", inRange(int64(c.InterviewAddrBurst), 1, 100000))
 	if c.AuthFailureLimit < 0 {
 		check("AUTH_FAILURE_LIMIT", errors.New("must not be negative (0 turns the limit off)"))
 	}

@@ -216,9 +216,11 @@ type recorder struct {
 	errors []string
 }
 
-func (r *recorder) Helper()                           {}
-func (r *recorder) Errorf(format string, args ...any) { r.errors = append(r.errors, fmt.Sprintf(format, args...)) }
-func (r *recorder) Logf(format string, args ...any)   {}
+func (r *recorder) Helper() {}
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+func (r *recorder) Logf(format string, args ...any) {}
 
 // TestPhoneViewport checks the phone emulation: the layout width, touch and the mobile media
 // queries.

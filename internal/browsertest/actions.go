@@ -3,7 +3,9 @@ package browsertest
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -31,10 +33,40 @@ func run[T any](t testing.TB, ctx context.Context, what string, action chromedp.
 	return v
 }
 
-// Navigate opens url and waits until an element matching the CSS selector waitFor is visible.
-func Navigate(t testing.TB, ctx context.Context, url, waitFor string) {
+// Navigate opens url, waits until an element matching the CSS selector waitFor is visible and
+// returns the HTTP status of the document (after redirects).
+func Navigate(t testing.TB, ctx context.Context, url, waitFor string) int {
 	t.Helper()
-	do(t, ctx, "open "+url+" and wait for "+waitFor, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(waitFor)))
+	resp := run(t, ctx, "open "+url, chromedp.NavigateResponse(url))
+	WaitVisible(t, ctx, waitFor)
+	return int(resp.Status)
+}
+
+// ClickNavigate clicks the first element matching sel (a link, or a button that submits a form),
+// waits for the page it opens to load and for an element matching waitFor to be visible, and
+// returns the HTTP status of the new document (after redirects). Unlike Click then WaitVisible,
+// it cannot find waitFor on the page it left.
+func ClickNavigate(t testing.TB, ctx context.Context, sel, waitFor string) int {
+	t.Helper()
+	return navigateBy(t, ctx, "click "+sel, waitFor, chromedp.Click(chromedp.CSS(sel)))
+}
+
+// PressKeyNavigate is ClickNavigate with a key (Enter on a focused button or field submits).
+func PressKeyNavigate(t testing.TB, ctx context.Context, key Key, waitFor string) int {
+	t.Helper()
+	return navigateBy(t, ctx, "press "+string(key), waitFor, keyAction(t, key))
+}
+
+func navigateBy(t testing.TB, ctx context.Context, what, waitFor string, trigger chromedp.Action[chromedp.Void]) int {
+	t.Helper()
+	sctx, cancel := stepContext(ctx)
+	defer cancel()
+	resp, err := chromedp.RunResponse(sctx, trigger)
+	if err != nil {
+		t.Fatalf("browsertest: %s and wait for the next page: %v", what, err)
+	}
+	WaitVisible(t, ctx, waitFor)
+	return int(resp.Status)
 }
 
 // Reload reloads the page and waits until an element matching waitFor is visible.
@@ -68,6 +100,34 @@ func Click(t testing.TB, ctx context.Context, sel string) {
 func Text(t testing.TB, ctx context.Context, sel string) string {
 	t.Helper()
 	return run(t, ctx, "text of "+sel, chromedp.Text(chromedp.CSS(sel)))
+}
+
+// WaitText waits until the rendered text of the first element matching sel contains want, for a
+// page that changes without a navigation, and returns that text.
+func WaitText(t testing.TB, ctx context.Context, sel, want string) string {
+	t.Helper()
+	q, _ := json.Marshal(sel)
+	expr := `(() => { const e = document.querySelector(` + string(q) + `); return e ? e.innerText : null; })()`
+	sctx, cancel := stepContext(ctx)
+	defer cancel()
+	var last *string
+	for {
+		v, err := chromedp.Run(sctx, chromedp.Evaluate[*string](expr))
+		if err == nil && v != nil && strings.Contains(*v, want) {
+			return *v
+		}
+		if err == nil {
+			last = v
+		}
+		select {
+		case <-sctx.Done():
+			if last == nil {
+				t.Fatalf("browsertest: wait for %s to show %q: no such element (%v)", sel, want, err)
+			}
+			t.Fatalf("browsertest: wait for %s to show %q: it shows %q", sel, want, *last)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // Value returns the current value of the form field matching sel.
@@ -139,8 +199,14 @@ var keyText = map[Key]string{
 
 // PressKey presses and releases key on the focused element, as the keyboard does (keydown, the
 // character, keyup): Tab moves the focus, Enter activates a link or a button or submits a form,
-// Space checks a radio button or a checkbox.
+// Space checks a radio button or a checkbox. A key that opens another page needs
+// PressKeyNavigate.
 func PressKey(t testing.TB, ctx context.Context, key Key) {
+	t.Helper()
+	do(t, ctx, "press "+string(key), keyAction(t, key))
+}
+
+func keyAction(t testing.TB, key Key) chromedp.Action[chromedp.Void] {
 	t.Helper()
 	text, ok := keyText[key]
 	if !ok {
@@ -150,7 +216,7 @@ func PressKey(t testing.TB, ctx context.Context, key Key) {
 	if key == ShiftTab {
 		opts = append(opts, chromedp.KeyModifiers(chromedp.ModifierShift))
 	}
-	do(t, ctx, "press "+string(key), chromedp.KeyEvent(text, opts...))
+	return chromedp.KeyEvent(text, opts...)
 }
 
 // TabTo presses Tab until the focused element matches sel, at most max times, and returns the

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -71,11 +72,15 @@ type session struct {
 
 	mu       sync.Mutex
 	messages []Message
+	// documents are the requests of the pages the tab opened, whose status is the navigation's
+	// result (Navigate returns it), not an error of the page.
+	documents map[network.RequestID]bool
 }
 
 // Message is an error the page reported: a console.error or console.assert call, an uncaught
-// exception or promise rejection, or an error of the browser's log (a failed load, a Content
-// Security Policy violation).
+// exception or promise rejection, or an error of the browser's log (a Content Security Policy
+// violation, a failed load of a script, a style sheet, an image or a fetch; the page's own
+// document is not one: a 404 page is Navigate's status).
 type Message struct {
 	// Kind is "console", "exception" or the browser log's source ("network", "security", ...).
 	Kind string
@@ -134,7 +139,7 @@ func Start(t testing.TB, opts Options) context.Context {
 	if step == 0 {
 		step = DefaultStepTimeout
 	}
-	s := &session{viewport: vp, step: step}
+	s := &session{viewport: vp, step: step, documents: map[network.RequestID]bool{}}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), allocOpts...)
 	tabCtx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithListener(s.listen))
 	// The tab closes before the browser, and the browser (its process and profile folder)
@@ -197,6 +202,13 @@ func sessionOf(ctx context.Context) *session {
 func (s *session) listen(ev any) {
 	var m Message
 	switch ev := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		if ev.Type == network.ResourceTypeDocument {
+			s.mu.Lock()
+			s.documents[ev.RequestID] = true
+			s.mu.Unlock()
+		}
+		return
 	case *runtime.EventConsoleAPICalled:
 		if ev.Type != runtime.ConsoleAPICalledTypeError && ev.Type != runtime.ConsoleAPICalledTypeAssert {
 			return
@@ -216,6 +228,14 @@ func (s *session) listen(ev any) {
 		e := ev.Entry
 		if e.Level != log.EntryLevelError {
 			return
+		}
+		if e.NetworkRequestID != "" {
+			s.mu.Lock()
+			doc := s.documents[e.NetworkRequestID]
+			s.mu.Unlock()
+			if doc {
+				return
+			}
 		}
 		m = Message{Kind: string(e.Source), Text: e.Text, URL: e.URL, Line: e.LineNumber}
 	default:

@@ -25,6 +25,8 @@ button { font: inherit; padding: .5rem 1rem; }
 const pageJS = `document.addEventListener('DOMContentLoaded', () => {
 	const h = document.querySelector('h1[tabindex="-1"]');
 	if (h) h.focus();
+	const save = document.getElementById('save');
+	if (save) save.addEventListener('click', () => setTimeout(() => { document.getElementById('status').textContent = 'Saved'; }, 300));
 	if (document.body.dataset.fail === 'console') {
 		console.error('marker console error', 42);
 		setTimeout(() => { throw new Error('marker exception'); }, 0);
@@ -83,13 +85,21 @@ func (s *site) handler() http.Handler {
 		s.mu.Unlock()
 		page(w, `<h1 tabindex="-1">Thank you</h1><p>Your answer: <span id="echo">`+html.EscapeString(a)+`</span></p>`, "")
 	})
+	mux.HandleFunc("GET /missing", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", strictCSP)
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, `<!doctype html><html lang="en"><head><title>Not found</title></head><body><main><h1>Not found</h1></main></body></html>`)
+	})
+	mux.HandleFunc("GET /live", func(w http.ResponseWriter, r *http.Request) {
+		page(w, `<h1>Live</h1><p id="status" role="status">Waiting</p><button type="button" id="save">Save</button>`, "")
+	})
 	// Violations axe must find: a field without a label (critical) and grey text on white
 	// (contrast 1.9:1, serious).
 	mux.HandleFunc("GET /inaccessible", func(w http.ResponseWriter, r *http.Request) {
 		page(w, `<h1>Inaccessible</h1><p class="faint" id="faint">Hard to read</p><input type="text" id="nolabel" name="q">`, "")
 	})
 	mux.HandleFunc("GET /console", func(w http.ResponseWriter, r *http.Request) {
-		page(w, `<h1>Console</h1>`, ` data-fail="console"`)
+		page(w, `<h1>Console</h1><img src="/missing.png" alt="">`, ` data-fail="console"`)
 	})
 	// An inline script and an inline style, both refused by the policy.
 	mux.HandleFunc("GET /csp", func(w http.ResponseWriter, r *http.Request) {
@@ -107,15 +117,18 @@ func newSite(t *testing.T) (*site, *httptest.Server) {
 
 // TestCleanPageWithStrictCSP takes the form with the keyboard and the mouse at the desktop
 // viewport: the strict CSP page passes axe, the focus lands on each page's heading, Tab reaches
-// the field and then the button, Enter submits, a reload loads the page again, and nothing is
-// reported on the console.
+// the field and then the button, Enter submits, a reload loads the page again, a 404 page gives
+// its status, a script's change is waited for, and nothing is reported on the console (the 404
+// document is not an error of the page).
 func TestCleanPageWithStrictCSP(t *testing.T) {
 	s, srv := newSite(t)
 	began := time.Now()
 	ctx := Start(t, Options{Viewport: Desktop, Timeout: time.Minute})
 	t.Logf("browser start: %s", time.Since(began).Round(time.Millisecond))
 
-	Navigate(t, ctx, srv.URL+"/", "#answer")
+	if status := Navigate(t, ctx, srv.URL+"/", "#answer"); status != http.StatusOK {
+		t.Errorf("GET / status %d", status)
+	}
 	if got := Eval[int](t, ctx, "window.innerWidth"); got != int(Desktop.Width) {
 		t.Errorf("desktop innerWidth = %d, want %d", got, Desktop.Width)
 	}
@@ -140,8 +153,9 @@ func TestCleanPageWithStrictCSP(t *testing.T) {
 	}
 	PressKey(t, ctx, Tab)
 	AssertFocus(t, ctx, "#send")
-	PressKey(t, ctx, Enter)
-	WaitVisible(t, ctx, "#echo")
+	if status := PressKeyNavigate(t, ctx, Enter, "#echo"); status != http.StatusOK {
+		t.Errorf("Enter on the button: status %d", status)
+	}
 	if got := Text(t, ctx, "#echo"); got != "I led the move to Postgres" {
 		t.Errorf("the next page shows %q", got)
 	}
@@ -159,11 +173,22 @@ func TestCleanPageWithStrictCSP(t *testing.T) {
 		t.Errorf("after a reload the page says %q, want Loaded 3 times", got)
 	}
 	Type(t, ctx, "#answer", "by mouse")
-	Click(t, ctx, "#send")
-	WaitVisible(t, ctx, "#echo")
+	if status := ClickNavigate(t, ctx, "#send", "#echo"); status != http.StatusOK {
+		t.Errorf("click on the button: status %d", status)
+	}
 	if got := Text(t, ctx, "#echo"); got != "by mouse" {
 		t.Errorf("after a click the next page shows %q", got)
 	}
+
+	if status := Navigate(t, ctx, srv.URL+"/missing", "h1"); status != http.StatusNotFound {
+		t.Errorf("GET /missing status %d, want 404", status)
+	}
+	Navigate(t, ctx, srv.URL+"/live", "#save")
+	Click(t, ctx, "#save")
+	if got := Text(t, ctx, "#status"); got != "Waiting" {
+		t.Errorf("status before the script's change: %q", got)
+	}
+	WaitText(t, ctx, "#status", "Saved")
 
 	AssertNoConsoleErrors(t, ctx)
 }
@@ -241,14 +266,15 @@ func TestPhoneViewport(t *testing.T) {
 	AssertNoConsoleErrors(t, ctx)
 }
 
-// TestConsoleErrorsAreCaptured checks that console.error and an uncaught exception are recorded.
+// TestConsoleErrorsAreCaptured checks that console.error, an uncaught exception and a failed
+// image load are recorded, and that AssertNoConsoleErrors reports each.
 func TestConsoleErrorsAreCaptured(t *testing.T) {
 	_, srv := newSite(t)
 	ctx := Start(t, Options{})
 	Navigate(t, ctx, srv.URL+"/console", "h1")
 	var msgs []Message
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if msgs = ConsoleErrors(ctx); len(msgs) >= 2 {
+		if msgs = ConsoleErrors(ctx); len(msgs) >= 3 {
 			break
 		}
 	}
@@ -261,6 +287,11 @@ func TestConsoleErrorsAreCaptured(t *testing.T) {
 		return m.Kind == "exception" && strings.Contains(m.Text, "marker exception")
 	}) {
 		t.Errorf("uncaught exception not captured: %v", msgs)
+	}
+	if !slices.ContainsFunc(msgs, func(m Message) bool {
+		return m.Kind == "network" && strings.HasSuffix(m.URL, "/missing.png") && strings.Contains(m.Text, "404")
+	}) {
+		t.Errorf("the failed image load not captured: %v", msgs)
 	}
 
 	rec := &recorder{TB: t}

@@ -128,7 +128,6 @@ func Start(t testing.TB, opts Options) context.Context {
 		chromedp.WindowSize(int(vp.Width), int(vp.Height)),
 		chromedp.DisableGPU,
 		chromedp.Flag("lang", "en-US"),
-		chromedp.Flag("hide-scrollbars", false),
 		chromedp.CombinedOutput(&output),
 	)
 	if os.Geteuid() == 0 {
@@ -142,8 +141,8 @@ func Start(t testing.TB, opts Options) context.Context {
 	s := &session{viewport: vp, step: step, documents: map[network.RequestID]bool{}}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), allocOpts...)
 	tabCtx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithListener(s.listen))
-	// The tab closes before the browser, and the browser (its process and profile folder)
-	// before the test's other cleanups that ran before Start registered.
+	// Cleanups run last in, first out: the tab closes, then the browser (its process and its
+	// profile folder).
 	t.Cleanup(cancelAlloc)
 	t.Cleanup(cancelTab)
 

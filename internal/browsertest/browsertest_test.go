@@ -73,6 +73,14 @@ func (s *site) handler() http.Handler {
 <button type="submit" id="send">Send answer</button>
 </form>`, n), "")
 	})
+	mux.HandleFunc("GET /choice", func(w http.ResponseWriter, r *http.Request) {
+		page(w, `<h1 tabindex="-1">Question 2 of 2</h1>
+<form method="post" action="/answer"><fieldset><legend>Which shift can you work?</legend>
+<div><input type="radio" id="c1" name="answer" value="Early" required><label for="c1">Early</label></div>
+<div><input type="radio" id="c2" name="answer" value="Late"><label for="c2">Late</label></div>
+<div><input type="radio" id="c3" name="answer" value="Night"><label for="c3">Night</label></div>
+</fieldset><button type="submit" id="send">Send answer</button></form>`, "")
+	})
 	mux.HandleFunc("POST /answer", func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.answer = r.PostFormValue("answer")
@@ -190,6 +198,38 @@ func TestCleanPageWithStrictCSP(t *testing.T) {
 	}
 	WaitText(t, ctx, "#status", "Saved")
 
+	AssertNoConsoleErrors(t, ctx)
+}
+
+// TestKeyboardChoice answers a choice question with the keyboard alone, as a screen reader user
+// would, at the phone viewport: Tab into the radio group, Space checks the first choice, Down
+// moves to the next, Tab to the button and Shift+Tab back, Enter sends.
+func TestKeyboardChoice(t *testing.T) {
+	s, srv := newSite(t)
+	ctx := Start(t, Options{Viewport: Phone})
+	Navigate(t, ctx, srv.URL+"/choice", "#c1")
+	AssertAccessible(t, ctx, "choice")
+	TabTo(t, ctx, "#c1", 3)
+	PressKey(t, ctx, Space)
+	if got := Eval[string](t, ctx, `document.querySelector('input[name=answer]:checked').value`); got != "Early" {
+		t.Errorf("Space checked %q", got)
+	}
+	PressKey(t, ctx, Down)
+	AssertFocus(t, ctx, "#c2")
+	if f := FocusedElement(t, ctx); f.Label != "Late" {
+		t.Errorf("focused choice %+v", f)
+	}
+	PressKey(t, ctx, Tab)
+	AssertFocus(t, ctx, "#send")
+	PressKey(t, ctx, ShiftTab) // back into the group, on its checked choice
+	AssertFocus(t, ctx, "#c2")
+	PressKey(t, ctx, Tab)
+	PressKeyNavigate(t, ctx, Enter, "#echo")
+	s.mu.Lock()
+	if s.answer != "Late" {
+		t.Errorf("the server stored %q, want Late", s.answer)
+	}
+	s.mu.Unlock()
 	AssertNoConsoleErrors(t, ctx)
 }
 

@@ -5,6 +5,20 @@
 // in the page. The helpers (Navigate, Type, Click, Text, Reload, PressKey, AssertFocus, ...)
 // fail the test with the selector they were given.
 //
+// A page test, once per viewport:
+//
+//	ctx := browsertest.Start(t, browsertest.Options{Viewport: browsertest.Phone})
+//	browsertest.Navigate(t, ctx, link, "h1")
+//	browsertest.AssertAccessible(t, ctx, "start")
+//	browsertest.ClickNavigate(t, ctx, "#accept", "textarea")
+//	browsertest.AssertFocus(t, ctx, "h1")
+//	browsertest.Type(t, ctx, "textarea", "an answer")
+//	browsertest.ClickNavigate(t, ctx, "button[type=submit]", "h1") // or Tab to it, then PressKeyNavigate Enter
+//	browsertest.AssertNoConsoleErrors(t, ctx)
+//
+// Each browser start takes about a second on a 2-core machine; axe's first run on a page about
+// 0.3 s (it is injected again after each navigation), later runs on the same page 30 ms.
+//
 // Test tooling only: production code never imports it. Chromium is installed when missing
 // (see Chromium); axe-core comes from node_modules (npm ci, which make test runs).
 package browsertest

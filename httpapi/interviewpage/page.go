@@ -12,6 +12,8 @@ import (
 	"html/template"
 	"io"
 	"net/url"
+	"path"
+	"strings"
 
 	"github.com/recruitd/recruitd/internal/interview"
 )
@@ -19,7 +21,7 @@ import (
 //go:embed templates/*.html
 var templates embed.FS
 
-//go:embed static/interview.css static/interview.js
+//go:embed static/interview.css static/interview.js static/favicon.svg
 var static embed.FS
 
 // AssetPrefix is the path under which the page's stylesheet and script are served; their names
@@ -35,9 +37,9 @@ type Asset struct {
 
 // Page renders the screens.
 type Page struct {
-	tmpl    *template.Template
-	css, js Asset
-	assets  map[string]Asset
+	tmpl          *template.Template
+	css, js, icon Asset
+	assets        map[string]Asset
 }
 
 // New parses the embedded templates and hashes the assets.
@@ -53,13 +55,14 @@ func New() (*Page, error) {
 	}{
 		{"static/interview.css", "css", "text/css; charset=utf-8", &p.css},
 		{"static/interview.js", "js", "text/javascript; charset=utf-8", &p.js},
+		{"static/favicon.svg", "svg", "image/svg+xml", &p.icon},
 	} {
 		b, err := static.ReadFile(a.file)
 		if err != nil {
 			return nil, err
 		}
 		sum := sha256.Sum256(b)
-		*a.dst = Asset{Name: "interview." + hex.EncodeToString(sum[:6]) + "." + a.ext, ContentType: a.ctype, Body: b}
+		*a.dst = Asset{Name: strings.TrimSuffix(path.Base(a.file), "."+a.ext) + "." + hex.EncodeToString(sum[:6]) + "." + a.ext, ContentType: a.ctype, Body: b}
 		p.assets[a.dst.Name] = *a.dst
 	}
 	return p, nil
@@ -107,6 +110,9 @@ type render struct {
 
 func (r render) CSS() string { return AssetPrefix + r.page.css.Name }
 func (r render) JS() string  { return AssetPrefix + r.page.js.Name }
+
+// Icon is the page's favicon (a browser asks for one; without it, /favicon.ico is a 404).
+func (r render) Icon() string { return AssetPrefix + r.page.icon.Name }
 
 // Action is the path a screen's form posts to.
 func (r render) Action(verb string) string {

@@ -2,10 +2,23 @@ package httpapi_test
 
 import (
 	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/recruitd/recruitd/internal/config"
+	"github.com/recruitd/recruitd/internal/health"
+	"github.com/recruitd/recruitd/internal/httpmetrics"
+	"github.com/recruitd/recruitd/mcpserver"
+	"github.com/recruitd/recruitd/mcpserver/interviewtools"
 
 	"github.com/recruitd/recruitd/internal/browsertest"
 	"github.com/recruitd/recruitd/models"
@@ -48,6 +61,84 @@ func TestInterviewInTheBrowser(t *testing.T) {
 			browsertest.AssertNoConsoleErrors(t, ctx)
 		})
 	}
+	if t.Failed() {
+		return
+	}
+
+	// The tools count the two interviews, over the real MCP transport.
+	tools := f.mcpClient(t, f.acmeKey)
+	stats := callTool[interviewtools.InterviewStatsOutput](t, tools, "getInterviewStats", map[string]any{"metric": "completedInterviews"})
+	if stats.CompletedInterviews == nil || *stats.CompletedInterviews != 2 {
+		t.Errorf("getInterviewStats completedInterviews = %v, want 2", stats.CompletedInterviews)
+	}
+	avg := callTool[interviewtools.InterviewStatsOutput](t, tools, "getInterviewStats", map[string]any{"metric": "averageDuration"})
+	if d := avg.AverageDuration; d == nil || d.Sessions != 2 || d.AverageSeconds == nil {
+		t.Errorf("getInterviewStats averageDuration = %+v, want 2 sessions averaged", d)
+	}
+	tod := callTool[interviewtools.TimeOfDayOutput](t, tools, "getInterviewTimeOfDayBreakdown", map[string]any{"timezone": "UTC"})
+	if tod.Total != 2 {
+		t.Errorf("getInterviewTimeOfDayBreakdown total = %d, want 2", tod.Total)
+	}
+	rep := callTool[interviewtools.CandidateReportOutput](t, tools, "getCandidateReport", map[string]any{"email": "ada+browser-phone@example.com"})
+	if len(rep.Candidates) != 1 || len(rep.Candidates[0].Sessions) != 1 {
+		t.Fatalf("getCandidateReport = %+v, want the candidate's session", rep)
+	}
+	if s := rep.Candidates[0].Sessions[0]; s.Status != "COMPLETED" || s.CompletedAt == nil || s.InviteToCompletionSeconds == nil {
+		t.Errorf("getCandidateReport session = %+v, want COMPLETED with its completion", s)
+	}
+}
+
+// mcpClient connects to a tool server over the fixture's database with the company key.
+func (f *fixture) mcpClient(t *testing.T, key string) *mcp.ClientSession {
+	t.Helper()
+	cfg, err := config.Load(func(k string) string {
+		return map[string]string{"MCP_BASE_URL": "http://127.0.0.1"}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mcpserver.NewServer(mcpserver.Deps{
+		Log: slog.New(slog.DiscardHandler), Config: cfg, Store: f.st,
+		Health:  health.New(time.Second, map[string]health.Check{"postgres": f.st.Ping}),
+		Metrics: httpmetrics.New(prometheus.NewRegistry()),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	client := mcp.NewClient(&mcp.Implementation{Name: "interview-test", Version: "1"}, nil)
+	cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{
+		Endpoint: srv.URL + "/mcp", HTTPClient: &http.Client{Transport: withKey{key}}, DisableStandaloneSSE: true,
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+type withKey struct{ key string }
+
+func (k withKey) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+k.key)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// callTool calls a tool and decodes its structured result.
+func callTool[T any](t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) T {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil || res.IsError {
+		t.Fatalf("%s(%v) = %+v, %v", name, args, res, err)
+	}
+	var out T
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("%s: %v in %s", name, err, b)
+	}
+	return out
 }
 
 // takeInterview drives one interview from the link to the completed page.

@@ -27,12 +27,12 @@ type Reason string
 // Reasons of insufficient data, in the order the local rules test them (see Local).
 const (
 	ReasonNone         Reason = ""
-	ReasonNoRubric     Reason = "no-rubric"      // the guide has no grading criteria
-	ReasonNoAnswers    Reason = "no-answers"     // no answer in the candidate's own words
-	ReasonTooFewWords  Reason = "too-few-words"  // fewer than MinTotalWords words in all
-	ReasonShortAnswers Reason = "short-answers"  // most answers under MinResponseWords words
-	ReasonNotAddressed Reason = "not-addressed"  // no answer addresses any criterion
-	ReasonModel        Reason = "model"          // the model judged the answers too thin
+	ReasonNoRubric     Reason = "no-rubric"     // the guide has no grading criteria
+	ReasonNoAnswers    Reason = "no-answers"    // no answer in the candidate's own words
+	ReasonTooFewWords  Reason = "too-few-words" // fewer than MinTotalWords words in all
+	ReasonShortAnswers Reason = "short-answers" // most answers under MinResponseWords words
+	ReasonNotAddressed Reason = "not-addressed" // no answer addresses any criterion
+	ReasonModel        Reason = "model"         // the model judged the answers too thin
 )
 
 // thin reports whether r is one of the rules on the answers' amount, which the local rules

@@ -154,7 +154,11 @@ func TestSaveReportOnce(t *testing.T) {
 		reportRow(acme, s4, new(5.5), "above the scale"),
 		reportRow(acme, s4, new(0.5), "below the scale"),
 		func() store.SessionReport { r := reportRow(acme, s4, nil, "x"); r.Reason = nil; return r }(),
-		func() store.SessionReport { r := reportRow(acme, s4, new(3.0), "x"); r.Status = "insufficient_data"; return r }(),
+		func() store.SessionReport {
+			r := reportRow(acme, s4, new(3.0), "x")
+			r.Status = "insufficient_data"
+			return r
+		}(),
 		func() store.SessionReport { r := reportRow(acme, s4, new(3.0), "x"); r.Engine = "openai"; return r }(),
 		func() store.SessionReport { r := reportRow(acme, s4, new(3.0), ""); return r }(),
 		func() store.SessionReport {

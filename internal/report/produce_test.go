@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -184,5 +186,39 @@ func TestProduceInsufficientData(t *testing.T) {
 	}
 	if sess.ServiceRating != nil || sess.ServiceReview == nil || *sess.ServiceReview != summary {
 		t.Errorf("session service_rating %v service_review %v, want NULL and the reason", sess.ServiceRating, sess.ServiceReview)
+	}
+}
+
+// TestMigrationEnums: the patterns of interview_reports' status, reason and engine columns
+// (migration 00034) allow exactly the package's enumerations.
+func TestMigrationEnums(t *testing.T) {
+	b, err := os.ReadFile("../../migrations/00034_interview_reports.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := func(column string) []string {
+		m := regexp.MustCompile(`\n\s+` + column + `\s+text[^\n]*CHECK \(` + column + ` ~ '\^\(([a-z_|-]+)\)\$'\)`).FindSubmatch(b)
+		if m == nil {
+			t.Fatalf("no CHECK (%s ~ '^(...)$') in the migration", column)
+		}
+		out := strings.Split(string(m[1]), "|")
+		slices.Sort(out)
+		return out
+	}
+	strs := func(vs ...string) []string { slices.Sort(vs); return vs }
+	var statuses, reasons, engines []string
+	for _, s := range AllStatuses() {
+		statuses = append(statuses, string(s))
+	}
+	for _, r := range AllReasons() {
+		reasons = append(reasons, string(r))
+	}
+	for _, e := range AllEngines() {
+		engines = append(engines, string(e))
+	}
+	for column, want := range map[string][]string{"status": strs(statuses...), "reason": strs(reasons...), "engine": strs(engines...)} {
+		if got := allowed(column); !slices.Equal(got, want) {
+			t.Errorf("%s: the migration allows %q, the package has %q", column, got, want)
+		}
 	}
 }

@@ -21,6 +21,9 @@ const (
 	StatusInsufficientData Status = "insufficient_data"
 )
 
+// AllStatuses returns every Status.
+func AllStatuses() []Status { return []Status{StatusReady, StatusInsufficientData} }
+
 // Reason says why a report has insufficient data; an enumeration, safe to log.
 type Reason string
 
@@ -34,6 +37,11 @@ const (
 	ReasonNotAddressed Reason = "not-addressed" // no answer addresses any criterion
 	ReasonModel        Reason = "model"         // the model judged the answers too thin
 )
+
+// AllReasons returns every Reason but ReasonNone.
+func AllReasons() []Reason {
+	return []Reason{ReasonNoRubric, ReasonNoAnswers, ReasonTooFewWords, ReasonShortAnswers, ReasonNotAddressed, ReasonModel}
+}
 
 // thin reports whether r is one of the rules on the answers' amount, which the local rules
 // decide for both engines: the model is never asked to rate answers that thin.
@@ -53,6 +61,9 @@ const (
 	EngineLocal  Engine = "local"
 	EngineOpenAI Engine = "openai"
 )
+
+// AllEngines returns every Engine.
+func AllEngines() []Engine { return []Engine{EngineLocal, EngineOpenAI} }
 
 // The scale: every criterion's score is an integer from MinScore to MaxScore; the report's
 // rating, the mean of the scored criteria rounded to two decimals, is on the same scale (the

@@ -59,9 +59,57 @@ type response struct {
 	followUp bool // a follow-up was asked
 }
 
+// answer is one answered turn with the features the rules read, computed once.
 type answer struct {
-	turn *Turn
-	toks []token
+	turn      *Turn
+	stems     []string // of its words, in order
+	example   bool
+	specifics []string // distinct keys
+	sentences []sentence
+}
+
+// sentence is a sentence of an answer: its span, its words' stems, and its points before the
+// criterion's terms (1 per specific, 1 for an example marker).
+type sentence struct {
+	start, end int
+	stems      []string
+	points     int
+}
+
+func newAnswer(t *Turn) answer {
+	toks := tokenize(t.Answer)
+	a := answer{turn: t, stems: make([]string, len(toks)), example: hasExample(toks), specifics: specifics(toks)}
+	for i, tok := range toks {
+		a.stems[i] = stem(tok.lower)
+	}
+	k := 0
+	for _, sp := range sentences(t.Answer) {
+		for k < len(toks) && toks[k].start < sp[0] {
+			k++
+		}
+		j := k
+		for j < len(toks) && toks[j].end <= sp[1] {
+			j++
+		}
+		st := sentence{start: sp[0], end: sp[1], stems: a.stems[k:j], points: len(specifics(toks[k:j]))}
+		if hasExample(toks[k:j]) {
+			st.points++
+		}
+		a.sentences = append(a.sentences, st)
+		k = j
+	}
+	return a
+}
+
+// specifics returns the distinct specifics of toks (specific).
+func specifics(toks []token) []string {
+	var out []string
+	for _, t := range toks {
+		if k, ok := specific(t); ok && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // responses groups the open turns by plan step, in transcript order.
@@ -83,7 +131,7 @@ func responses(in Input) []*response {
 			r.followUp = true
 		}
 		if t.Answer != "" {
-			r.answers = append(r.answers, answer{turn: t, toks: tokenize(t.Answer)})
+			r.answers = append(r.answers, newAnswer(t))
 			r.words += countWords(t.Answer)
 		}
 	}
@@ -160,7 +208,7 @@ func scoreCriterion(c Criterion, rs []*response) CriterionScore {
 	ts := terms(c)
 	var addressed []*response
 	for _, r := range rs {
-		if slices.ContainsFunc(r.answers, func(a answer) bool { return matches(a.toks, ts) > 0 }) {
+		if slices.ContainsFunc(r.answers, func(a answer) bool { return matches(a.stems, ts) > 0 }) {
 			addressed = append(addressed, r)
 		}
 	}
@@ -176,11 +224,9 @@ func scoreCriterion(c Criterion, rs []*response) CriterionScore {
 			followUps++
 		}
 		for _, a := range r.answers {
-			example = example || hasExample(a.toks)
-			for _, t := range a.toks {
-				if k, ok := specific(t); ok {
-					specifics[k] = true
-				}
+			example = example || a.example
+			for _, k := range a.specifics {
+				specifics[k] = true
 			}
 		}
 	}
@@ -205,12 +251,12 @@ func scoreCriterion(c Criterion, rs []*response) CriterionScore {
 	return cs
 }
 
-// matches counts the distinct terms of ts among toks.
-func matches(toks []token, ts map[string]bool) int {
-	seen := map[string]bool{}
-	for _, t := range toks {
-		if s := stem(t.lower); ts[s] {
-			seen[s] = true
+// matches counts the distinct terms of ts among stems.
+func matches(stems []string, ts map[string]bool) int {
+	var seen []string
+	for _, s := range stems {
+		if ts[s] && !slices.Contains(seen, s) {
+			seen = append(seen, s)
 		}
 	}
 	return len(seen)
@@ -242,31 +288,14 @@ func evidence(addressed []*response, ts map[string]bool) []Evidence {
 	var cands []candidate
 	for _, r := range addressed {
 		for _, a := range r.answers {
-			for _, sp := range sentences(a.turn.Answer) {
-				var toks []token
-				for _, t := range a.toks {
-					if t.start >= sp[0] && t.end <= sp[1] {
-						toks = append(toks, t)
-					}
-				}
-				m := matches(toks, ts)
+			for _, sn := range a.sentences {
+				m := matches(sn.stems, ts)
 				if m == 0 {
 					continue
 				}
-				points := 2 * m
-				specifics := map[string]bool{}
-				for _, t := range toks {
-					if k, ok := specific(t); ok {
-						specifics[k] = true
-					}
-				}
-				points += len(specifics)
-				if hasExample(toks) {
-					points++
-				}
 				cands = append(cands, candidate{
-					ev:     Evidence{Seq: a.turn.Seq, Question: a.turn.Question, Quote: quote(a.turn.Answer, sp[0], sp[1])},
-					points: points, seq: a.turn.Seq, start: sp[0],
+					ev:     Evidence{Seq: a.turn.Seq, Question: a.turn.Question, Quote: quote(a.turn.Answer, sn.start, sn.end)},
+					points: 2*m + sn.points, seq: a.turn.Seq, start: sn.start,
 				})
 			}
 		}
@@ -306,7 +335,7 @@ func localSummary(r Report, rs []*response) string {
 	}
 	examples, followUps := 0, 0
 	for _, x := range rs {
-		if slices.ContainsFunc(x.answers, func(a answer) bool { return hasExample(a.toks) }) {
+		if slices.ContainsFunc(x.answers, func(a answer) bool { return a.example }) {
 			examples++
 		}
 		if x.followUp {

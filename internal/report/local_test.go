@@ -360,3 +360,19 @@ func TestNewInput(t *testing.T) {
 		t.Errorf("NewInput =\n%s\nwant\n%s", dump(got), dump(want))
 	}
 }
+
+// BenchmarkLocalLargest evaluates the largest transcript an interview can hold: 50 questions,
+// each answered and followed up in MaxAnswerLen (5,000) characters, against 6 criteria.
+func BenchmarkLocalLargest(b *testing.B) {
+	in := Input{Criteria: append(rubric, rubric...)}
+	long := strings.Repeat(aComms+" "+aNetwork+"\n", 20)[:5000]
+	for i := range 50 {
+		in.Turns = append(in.Turns,
+			Turn{Seq: 2*i + 1, StepIndex: i + 1, Source: models.TurnSourceGuide, Question: qComms, Answer: long},
+			Turn{Seq: 2*i + 2, StepIndex: i + 1, Source: models.TurnSourceFollowUp, Question: qMore, Answer: long})
+	}
+	l := NewLocal()
+	for b.Loop() {
+		l.Evaluate(context.Background(), in)
+	}
+}

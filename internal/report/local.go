@@ -394,25 +394,27 @@ func localTags(turns []Turn) []Tag {
 //
 // A value is cut to MaxTagValueLen characters.
 func localTag(t Turn) Tag {
-	tag := Tag{Name: t.TagName, Seq: t.Seq}
+	tag := Tag{Name: t.TagName, Seq: t.Seq, Rule: TagRuleUndecided}
 	answer := strings.TrimSpace(t.Answer)
-	value := ""
-	switch {
-	case answer == "":
+	if answer == "" {
 		tag.Rule = TagRuleUnanswered
 		return tag
-	case mapped(t.TagInstructions, answer) != "":
-		tag.Rule, value = TagRuleMapping, mapped(t.TagInstructions, answer)
+	}
+	value := mapped(t.TagInstructions, answer)
+	switch {
+	case value != "":
+		tag.Rule = TagRuleMapping
 	case slices.Contains(t.Choices, answer):
 		tag.Rule, value = TagRuleChoice, answer
-	case yesNo(answer) != "":
-		tag.Rule, value = TagRuleYesNo, yesNo(answer)
 	default:
-		tag.Rule = TagRuleUndecided
-		return tag
+		if value = yesNo(answer); value != "" {
+			tag.Rule = TagRuleYesNo
+		}
 	}
-	value = clip(oneLine(value), MaxTagValueLen)
-	tag.Value = &value
+	if value != "" {
+		value = clip(oneLine(value), MaxTagValueLen)
+		tag.Value = &value
+	}
 	return tag
 }
 

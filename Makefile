@@ -26,6 +26,7 @@ bench: bin/recruitd bin/temporal
 	./bin/recruitd bench mcp
 	./bin/recruitd bench import
 	./bin/recruitd bench hrsuite
+	./bin/recruitd bench interview
 
 build: bin/recruitd
 

@@ -141,8 +141,11 @@ func MobileExpected(medium models.MediumType) bool {
 }
 
 // ScoreFraud checks a candidate's contact details against the rules, with list as the
-// disposable domains.
+// disposable domains (nil: the embedded list).
 func ScoreFraud(f FraudFacts, list *disposable.List) FraudResult {
+	if list == nil {
+		list = disposable.Default()
+	}
 	email := strings.ToLower(strings.TrimSpace(f.Email))
 	num := normalPhone(f.Phone)
 	s := FraudSignals{Rules: FraudRules, Raised: []string{}, NotChecked: []string{}}

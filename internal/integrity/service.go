@@ -34,13 +34,21 @@ type SessionEvaluation struct {
 }
 
 // RecordAnswerSignals parses the page's payload for the answer of the session's turn seq and
-// stores it. The payload's refusal is a *pagesignal.Error (safe to show to the page); a repeat
-// for the same answer keeps the first report. The candidate's interview goes on whatever this
-// returns: the caller logs a failure, it never refuses the answer for it.
+// stores it, when the company's model_cheat_detection_enabled is on (else it keeps nothing). The
+// payload's refusal is a *pagesignal.Error (safe to show to the page); a repeat for the same
+// answer keeps the first report. The candidate's interview goes on whatever this returns: the
+// caller logs a failure, it never refuses the answer for it.
 func (s *Service) RecordAnswerSignals(ctx context.Context, companyID, sessionID uuid.UUID, seq int, payload []byte) (stored bool, err error) {
 	sig, err := pagesignal.Parse(payload)
 	if err != nil {
 		return false, err
+	}
+	co, err := s.Store.Company(ctx, companyID)
+	if err != nil {
+		return false, fmt.Errorf("load company of session %s: %w", sessionID, err)
+	}
+	if !co.ModelCheatDetectionEnabled {
+		return false, nil
 	}
 	return s.Store.SaveAnswerSignals(ctx, companyID, sessionID, seq, sig)
 }
@@ -146,11 +154,7 @@ func (s *Service) VerifyCandidate(ctx context.Context, companyID, candidateID uu
 			f.Previous = &prev.Contact
 		}
 	}
-	list := s.Domains
-	if list == nil {
-		list = disposable.Default()
-	}
-	out.Result = ScoreFraud(f, list)
+	out.Result = ScoreFraud(f, s.Domains)
 	signals, err := json.Marshal(out.Result.Signals)
 	if err != nil {
 		return out, fmt.Errorf("fraud signals of candidate %s: %w", candidateID, err)

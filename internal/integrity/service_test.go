@@ -242,8 +242,11 @@ func TestServiceRespectsTheFlags(t *testing.T) {
 	w.create(job)
 	cand := w.candidate(co, "Bea", "bea@mailinator.com", "")
 	s := w.session(cand, job, models.MediumTypeVideo)
-	w.answer(s, 1, "pasted", time.Minute,
-		`{"pastedChars":480,"pasteEvents":1,"hiddenMs":0,"hiddenCount":0,"blurMs":0,"blurCount":0,"keystrokes":0,"typingMs":0,"answerChars":480}`)
+	w.answer(s, 1, "pasted", time.Minute, "")
+	if stored, err := w.svc.RecordAnswerSignals(ctx, co.ID, s.ID, 1, []byte(
+		`{"pastedChars":480,"pasteEvents":1,"hiddenMs":0,"hiddenCount":0,"blurMs":0,"blurCount":0,"keystrokes":0,"typingMs":0,"answerChars":480}`)); err != nil || stored {
+		t.Errorf("RecordAnswerSignals with cheating detection off = %v, %v; want nothing kept", stored, err)
+	}
 	if v, err := w.svc.VerifyCandidate(ctx, co.ID, cand.ID, integrity.VerifyInput{SessionID: &s.ID}); err != nil || v.Skipped != integrity.SkipDetectionOff {
 		t.Errorf("VerifyCandidate with fraud detection off = %+v, %v", v, err)
 	}
@@ -252,7 +255,8 @@ func TestServiceRespectsTheFlags(t *testing.T) {
 	}
 	var n int64
 	if err := h.Store.SQL().QueryRowContext(ctx, `SELECT (SELECT count(*) FROM fraud_verifications WHERE company_id = $1)
-		+ (SELECT count(*) FROM cheating_evaluations WHERE company_id = $1)`, co.ID).Scan(&n); err != nil || n != 0 {
+		+ (SELECT count(*) FROM cheating_evaluations WHERE company_id = $1)
+		+ (SELECT count(*) FROM interview_answer_signals WHERE company_id = $1)`, co.ID).Scan(&n); err != nil || n != 0 {
 		t.Errorf("%d rows stored with the flags off, %v", n, err)
 	}
 }

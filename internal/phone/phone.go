@@ -109,9 +109,20 @@ const (
 	KindFixedLineOrMobile Kind = "fixed_line_or_mobile" // regions (the US among them) whose numbering does not tell the two apart
 	KindVoIP              Kind = "voip"
 	KindTollFree          Kind = "toll_free"
-	KindOther             Kind = "other" // premium rate, shared cost, personal, pager, UAN, voicemail
+	KindPremiumRate       Kind = "premium_rate"
+	KindSharedCost        Kind = "shared_cost"
+	KindPersonal          Kind = "personal" // a personal number that forwards to any line (the UK's 070)
+	KindPager             Kind = "pager"
+	KindUAN               Kind = "uan" // a universal access number of a company
+	KindVoicemail         Kind = "voicemail"
+	KindOther             Kind = "other" // a type phonenumbers adds later
 	KindUnknown           Kind = "unknown"
 )
+
+// MaybeMobile reports whether a number of kind k may be a mobile line: mobile, and
+// fixed-line-or-mobile (regions whose numbering does not tell the two apart, the US among them,
+// get the benefit of the doubt).
+func (k Kind) MaybeMobile() bool { return k == KindMobile || k == KindFixedLineOrMobile }
 
 // KindOf reports the kind of the E.164 number e164; KindUnknown when it is not a valid number.
 func KindOf(e164 string) Kind {
@@ -130,6 +141,18 @@ func KindOf(e164 string) Kind {
 		return KindVoIP
 	case phonenumbers.TOLL_FREE:
 		return KindTollFree
+	case phonenumbers.PREMIUM_RATE:
+		return KindPremiumRate
+	case phonenumbers.SHARED_COST:
+		return KindSharedCost
+	case phonenumbers.PERSONAL_NUMBER:
+		return KindPersonal
+	case phonenumbers.PAGER:
+		return KindPager
+	case phonenumbers.UAN:
+		return KindUAN
+	case phonenumbers.VOICEMAIL:
+		return KindVoicemail
 	case phonenumbers.UNKNOWN:
 		return KindUnknown
 	default:

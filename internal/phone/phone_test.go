@@ -50,6 +50,14 @@ func TestKindOf(t *testing.T) {
 		{"+442079460958", KindFixedLine, false},
 		{"+14155552671", KindFixedLineOrMobile, true},
 		{"+18005551234", KindTollFree, false},
+		{"+445612345678", KindVoIP, true},
+		{"+447012345678", KindPersonal, false},
+		{"+15002345678", KindPersonal, false},
+		{"+447640123456", KindPager, false},
+		{"+445512345678", KindUAN, false},
+		{"+449012345678", KindPremiumRate, false},
+		{"+33884012345", KindSharedCost, false},
+		{"+49177991234567", KindVoicemail, false},
 		{"+11234567890", KindUnknown, false},
 		{"garbage", KindUnknown, false},
 		{"", KindUnknown, false},
@@ -60,6 +68,15 @@ func TestKindOf(t *testing.T) {
 		}
 		if got := CanReceiveSMS(tt.e164); got != tt.sms {
 			t.Errorf("CanReceiveSMS(%q) = %v, want %v", tt.e164, got, tt.sms)
+		}
+	}
+}
+
+func TestMaybeMobile(t *testing.T) {
+	for k, want := range map[Kind]bool{KindMobile: true, KindFixedLineOrMobile: true, KindFixedLine: false, KindVoIP: false,
+		KindTollFree: false, KindPersonal: false, KindPager: false, KindOther: false, KindUnknown: false} {
+		if got := k.MaybeMobile(); got != want {
+			t.Errorf("%s.MaybeMobile() = %v, want %v", k, got, want)
 		}
 	}
 }

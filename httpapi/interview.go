@@ -84,7 +84,8 @@ func (s *server) postInterviewDecline(c *gin.Context) {
 	s.afterPost(c, token, v, err)
 }
 
-// postInterviewAnswer stores an answer: fields turn (the question it answers) and answer.
+// postInterviewAnswer stores an answer: fields turn (the question it answers), answer, and
+// signals (the page script's report on how the answer was written, internal/integrity/pagesignal).
 func (s *server) postInterviewAnswer(c *gin.Context) {
 	if !s.readInterviewForm(c) {
 		return
@@ -92,13 +93,13 @@ func (s *server) postInterviewAnswer(c *gin.Context) {
 	token := c.Param("token")
 	form := c.Request.PostForm
 	seq, err := strconv.Atoi(form.Get("turn"))
-	if err != nil || seq < 1 || len(form["turn"]) != 1 || len(form["answer"]) > 1 {
+	if err != nil || seq < 1 || len(form["turn"]) != 1 || len(form["answer"]) > 1 || len(form["signals"]) > 1 {
 		s.renderPage(c, http.StatusBadRequest, interviewpage.Data{Screen: interviewpage.ScreenFailed,
 			Notice: "The form was not sent as the page wrote it. Please reload the page and answer again."})
 		return
 	}
 	answer := form.Get("answer")
-	v, err := s.Interviews.Answer(c.Request.Context(), token, seq, answer)
+	v, err := s.Interviews.Answer(c.Request.Context(), token, seq, answer, []byte(form.Get("signals")))
 	var bad *interview.AnswerError
 	switch {
 	case errors.As(err, &bad):

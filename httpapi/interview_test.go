@@ -385,3 +385,32 @@ func TestInterviewAssets(t *testing.T) {
 		}
 	}
 }
+
+// With cheating detection on, the page says so and the answer's signals are kept; a malformed
+// report never refuses the answer.
+func TestInterviewKeepsAnswerSignals(t *testing.T) {
+	f := newFixture(t)
+	if err := f.st.DB().Model(&models.Company{}).Where("id = ?", f.acme.ID).Update("model_cheat_detection_enabled", true).Error; err != nil {
+		t.Fatal(err)
+	}
+	c, sessionID := f.invite(t, f.acmeKey, "iv-signals")
+	if start := c.get(t); !strings.Contains(start.body, "pasted into an answer") {
+		t.Error("the start screen does not say what the page notes")
+	}
+	q := c.post(t, "consent", nil)
+	if !strings.Contains(q.body, `name="signals"`) {
+		t.Fatal("the answer form carries no signals field")
+	}
+	sig := `{"pastedChars":180,"pasteEvents":1,"hiddenMs":0,"hiddenCount":0,"blurMs":0,"blurCount":0,"keystrokes":3,"typingMs":400,"answerChars":190}`
+	q2 := c.post(t, "answer", url.Values{"turn": {turnOf(t, q)}, "answer": {goodAnswer}, "signals": {sig}})
+	if q2.status != 200 {
+		t.Fatalf("answer with signals = %d", q2.status)
+	}
+	if r := c.post(t, "answer", url.Values{"turn": {turnOf(t, q2)}, "answer": {goodAnswer}, "signals": {`{"pastedChars":-1}`}}); r.status != 200 {
+		t.Fatalf("answer with a malformed report = %d, want it taken", r.status)
+	}
+	var n int64
+	if err := f.st.DB().Table("interview_answer_signals").Where("company_id = ? AND session_id = ?", f.acme.ID, sessionID).Count(&n).Error; err != nil || n != 1 {
+		t.Errorf("signals rows = %d, %v; want the well-formed report only", n, err)
+	}
+}

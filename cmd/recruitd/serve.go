@@ -28,6 +28,7 @@ import (
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/hrsuite"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
+	"github.com/recruitd/recruitd/internal/integrity"
 	"github.com/recruitd/recruitd/internal/interview"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/partners"
@@ -242,7 +243,8 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 			Health: d.health, Metrics: d.metrics, Gatherer: d.registry, Box: sealed,
 			Partners:          &partners.Applications{Store: d.store, Launcher: launcher, Box: sealed, ATSTimeout: cfg.ATSTimeout},
 			AggregatorMetrics: aggregator.NewMetrics(d.registry),
-			Interviews:        &interview.Sessions{Store: d.store, Interviewer: interviewer, Launcher: signals, Log: log},
+			Interviews: &interview.Sessions{Store: d.store, Interviewer: interviewer, Launcher: signals, Log: log,
+				Signals: &integrity.Service{Store: d.store}},
 		}))
 	}
 	if comp.mcp {

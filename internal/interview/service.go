@@ -32,10 +32,19 @@ type Sessions struct {
 	Store       *store.Store
 	Interviewer Interviewer
 	Launcher    Launcher
+	// Signals keeps what the page measured while an answer was written (internal/integrity);
+	// nil keeps nothing.
+	Signals SignalRecorder
 	// Log receives ids and enumerations only; nil discards.
 	Log *slog.Logger
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
+}
+
+// SignalRecorder keeps the page's integrity signals of one answer (the payload is untrusted
+// and parsed by the recorder); it does nothing when the company's detection is off.
+type SignalRecorder interface {
+	RecordAnswerSignals(ctx context.Context, companyID, sessionID uuid.UUID, seq int, payload []byte) (bool, error)
 }
 
 // Screen is what the page shows.
@@ -61,6 +70,9 @@ type View struct {
 	JobTitle         string
 	Questions        int
 	EstimatedMinutes int
+	// Monitored: the company notes how answers are written (pasting, leaving the page, typing
+	// pace); the start screen says so and the page reports it with each answer.
+	Monitored bool
 	// ExpiresAt is the deadline (the invitation's, or the end of the window once started);
 	// zero when the session has none.
 	ExpiresAt time.Time
@@ -219,7 +231,10 @@ func (s *Sessions) Decline(ctx context.Context, token string) (*View, error) {
 // an answer for a question answered otherwise, or not current, is ErrAnswerConflict; one for a
 // session that is not STARTED is ErrInterviewClosed; an answer the question does not take is an
 // *AnswerError. Nothing is stored from a refused answer.
-func (s *Sessions) Answer(ctx context.Context, token string, seq int, answer string) (*View, error) {
+//
+// signals is the page's report on how the answer was written, kept when the company's cheating
+// detection is on; a report that is missing or refused never refuses the answer.
+func (s *Sessions) Answer(ctx context.Context, token string, seq int, answer string, signals []byte) (*View, error) {
 	iv, err := s.load(ctx, token)
 	if err != nil {
 		return nil, err
@@ -240,7 +255,12 @@ func (s *Sessions) Answer(ctx context.Context, token string, seq int, answer str
 	if err != nil {
 		return nil, &AnswerError{Err: err}
 	}
-	_, err = s.Store.AnswerTurn(ctx, iv.Session.CompanyID, iv.Session.ID, seq, clean, s.now())
+	repeat, err := s.Store.AnswerTurn(ctx, iv.Session.CompanyID, iv.Session.ID, seq, clean, s.now())
+	if err == nil && !repeat && len(signals) > 0 && s.Signals != nil && iv.Company.ModelCheatDetectionEnabled {
+		if _, serr := s.Signals.RecordAnswerSignals(ctx, iv.Session.CompanyID, iv.Session.ID, seq, signals); serr != nil {
+			s.log().WarnContext(ctx, "answer signals not kept", "session_id", iv.Session.ID, "turn", seq, "err", serr)
+		}
+	}
 	switch {
 	case errors.Is(err, store.ErrTurnAnswered), errors.Is(err, store.ErrNotCurrentTurn):
 		return nil, ErrAnswerConflict
@@ -325,6 +345,7 @@ func (s *Sessions) launch(ctx context.Context, sessionID uuid.UUID, ws *models.W
 func (s *Sessions) view(ctx context.Context, iv *store.Interview) (*View, error) {
 	v := &View{
 		SessionID: iv.Session.ID, CompanyName: iv.Company.Name, JobTitle: jobTitle(&iv.Job),
+		Monitored: iv.Company.ModelCheatDetectionEnabled,
 	}
 	if iv.Session.ExpiresAt != nil {
 		v.ExpiresAt = *iv.Session.ExpiresAt

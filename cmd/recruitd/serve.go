@@ -32,6 +32,7 @@ import (
 	"github.com/recruitd/recruitd/internal/interview"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/partners"
+	"github.com/recruitd/recruitd/internal/report"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/mcpserver"
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
@@ -345,6 +346,10 @@ func newActivities(cfg *config.Config, log *slog.Logger, st *store.Store, out io
 		opts.AllowedNets, opts.AllowHTTP = callbacks.PrivateNets(), true
 		log.Warn(privateCallbacksWarning)
 	}
-	log.Info("worker dependencies", "generator", fmt.Sprintf("%T", gen), "messaging_mode", cfg.MessagingMode)
-	return &activities.Activities{Store: st, Log: log, Generator: gen, Channels: router, AppURL: cfg.AppURL, Sender: callbacks.NewSender(opts)}, nil
+	ev, err := report.NewEvaluator(report.Config{BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel, Timeout: cfg.LLMTimeout, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	log.Info("worker dependencies", "generator", fmt.Sprintf("%T", gen), "evaluator", fmt.Sprintf("%T", ev), "messaging_mode", cfg.MessagingMode)
+	return &activities.Activities{Store: st, Log: log, Generator: gen, Evaluator: ev, Channels: router, AppURL: cfg.AppURL, Sender: callbacks.NewSender(opts)}, nil
 }

@@ -28,8 +28,11 @@ type IdentityWebhookResponse struct {
 	Outcome string `json:"outcome"`
 }
 
+// identity is the feature for the provider account of the IDV_* settings (the interview page
+// starts verifications through it too).
 func (s *server) identity() *identity.Verifications {
-	return &identity.Verifications{Store: s.Store, WebhookSecret: s.Config.IDVWebhookSecret, TTL: s.Config.IDVTTL, Log: s.Log}
+	return identity.New(s.Store, identity.Settings{BaseURL: s.Config.IDVBaseURL, APIKey: s.Config.IDVAPIKey,
+		WebhookSecret: s.Config.IDVWebhookSecret, TTL: s.Config.IDVTTL}, s.Log)
 }
 
 // idverifyWebhook is POST /webhook/idverify: the feature verifies the signature and applies the

@@ -47,6 +47,30 @@ type Verifications struct {
 	Log           *slog.Logger
 }
 
+// Settings are the provider account, from the IDV_* settings: BaseURL and APIKey of its API
+// (an empty BaseURL: no verification can start), the webhook secret, and the lifetime of a
+// verification.
+type Settings struct {
+	BaseURL, APIKey, WebhookSecret string
+	TTL                            time.Duration
+}
+
+// New returns the feature for the account. With no BaseURL, or one the adapter refuses (the
+// configuration's validation refuses it first), Provider is nil and Start answers
+// ErrNotConfigured; webhooks and expiries work all the same.
+func New(st *store.Store, s Settings, log *slog.Logger) *Verifications {
+	v := &Verifications{Store: st, WebhookSecret: s.WebhookSecret, TTL: s.TTL, Log: log}
+	if s.BaseURL != "" {
+		c, err := idverify.New(idverify.Config{BaseURL: s.BaseURL, APIKey: s.APIKey})
+		if err != nil {
+			v.log().Error("identity verification: provider not usable", "err", err)
+			return v
+		}
+		v.Provider = c
+	}
+	return v
+}
+
 // Errors of the feature. Their messages hold no secret, id or personal data.
 var (
 	ErrNotConfigured       = errors.New("identity verification is not configured (IDV_BASE_URL, IDV_API_KEY, IDV_WEBHOOK_SECRET)")

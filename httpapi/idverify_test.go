@@ -302,6 +302,22 @@ func TestIdentityVerificationEndToEnd(t *testing.T) {
 		t.Errorf("Start for a job without identity verification = %v, want ErrNotRequired", err)
 	}
 
+	closed := f.session(t, f.acme, true)
+	f.st.DB().Exec(`UPDATE interview_sessions SET status = 'CANCELLED' WHERE id = ?`, closed)
+	if _, err := f.ver.Start(ctx, f.acme.ID, closed, ""); !errors.Is(err, identity.ErrSessionClosed) {
+		t.Errorf("Start for a cancelled session = %v, want ErrSessionClosed", err)
+	}
+	unconfigured := identity.New(f.st, identity.Settings{WebhookSecret: idvSecret}, nil)
+	if _, err := unconfigured.Start(ctx, f.acme.ID, f.session(t, f.acme, true), ""); !errors.Is(err, identity.ErrNotConfigured) {
+		t.Errorf("Start without IDV_BASE_URL = %v, want ErrNotConfigured", err)
+	}
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close()
+	unreachable := identity.New(f.st, identity.Settings{BaseURL: down.URL, APIKey: idvKey, WebhookSecret: idvSecret}, nil)
+	if _, err := unreachable.Start(ctx, f.acme.ID, f.session(t, f.acme, true), ""); !errors.Is(err, identity.ErrProviderUnavailable) {
+		t.Errorf("Start with the provider down = %v, want ErrProviderUnavailable", err)
+	}
+
 	checkIdentityRollups(t, f, map[string]int64{"VERIFIED|": 2, "FAILED|" + reason: 1}, f.acme)
 	checkIdentityRollups(t, f, map[string]int64{"PENDING|": 1}, f.other)
 }

@@ -153,6 +153,11 @@ func runDev(parent context.Context, e *env) error {
 		return err
 	}
 	defer agg.close()
+	idv, err := startIdvsim(cfg, log)
+	if err != nil {
+		return err
+	}
+	defer idv.close()
 	issuer, stopIDP, err := startDevIDP(e, cfg, log)
 	if err != nil {
 		return err
@@ -185,6 +190,7 @@ func runDev(parent context.Context, e *env) error {
 		fmt.Fprintf(e.stdout, "  Metrics:      %s/metrics   (a private listener; never on the REST or MCP port)\n", displayURL(l.metrics.Addr()))
 		fmt.Fprintf(e.stdout, "  ATS simulator (demo tenant, ATS-A): %s   partner callbacks are printed here\n", sim.url)
 		fmt.Fprintf(e.stdout, "  Aggregator simulator (demo HR suite): %s   controls under /sim/ (recruitd aggsim --help)\n", agg.url)
+		fmt.Fprint(e.stdout, idv.line())
 		fmt.Fprintf(e.stdout, "demo API key: %s\n", demoKey)
 		fmt.Fprintf(e.stdout, "\nTry:  curl -H 'X-API-Key: %s' %s/v1/api/company\n", demoKey, apiURL)
 		fmt.Fprintf(e.stdout, "      curl -X POST -H 'X-API-Key: %s' -H 'Content-Type: application/json' -d '{\"atsApplicantId\":\"1001\",\"atsJobId\":\"5001\"}' %s/v2/api/partner-applications\n", demoKey, apiURL)

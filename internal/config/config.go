@@ -64,6 +64,11 @@ type Config struct {
 	TwilioFrom         string `env:"TWILIO_FROM" doc:"Sender number (E.164) for SMS and calls."`
 	TwilioWhatsAppFrom string `env:"TWILIO_WHATSAPP_FROM" doc:"Sender number (E.164) for WhatsApp."`
 
+	IDVBaseURL       string        `env:"IDV_BASE_URL" doc:"Base URL of the hosted identity-verification provider's API (government ID plus selfie, for jobs with enable_identity_verification). Empty: no verification can start (recruitd dev runs its simulator instead)."`
+	IDVAPIKey        string        `env:"IDV_API_KEY" secret:"true" doc:"API key of the identity-verification provider."`
+	IDVWebhookSecret string        `env:"IDV_WEBHOOK_SECRET" secret:"true" doc:"Standard Webhooks secret (whsec_...) the provider signs its outcomes with (POST /webhook/idverify). Empty: every delivery is refused."`
+	IDVTTL           time.Duration `env:"IDV_TTL" default:"24h" doc:"How long an identity verification stays PENDING before it becomes EXPIRED (1m to 720h)."`
+
 	ATSTimeout             time.Duration `env:"ATS_TIMEOUT" default:"10s" doc:"Timeout of one ATS request; a slower ATS answers the partner with 503 (retryable), never 404."`
 	PartnerRateLimit       float64       `env:"PARTNER_RATE_LIMIT" default:"10" doc:"Partner-application submissions per second per API key (token bucket); over it: 429 with Retry-After."`
 	PartnerRateBurst       int           `env:"PARTNER_RATE_BURST" default:"50" doc:"Burst size of the per-key partner-application limit."`
@@ -268,6 +273,15 @@ func (c *Config) validate() []error {
 	}
 	check("SMTP_PORT", inRange(int64(c.SMTPPort), 1, 65535))
 	check("TWILIO_BASE_URL", urlWithScheme(c.TwilioBaseURL, "http", "https"))
+	if c.IDVBaseURL != "" {
+		check("IDV_BASE_URL", urlWithScheme(c.IDVBaseURL, "http", "https"))
+		if c.IDVAPIKey == "" || c.IDVWebhookSecret == "" {
+			check("IDV_BASE_URL", errors.New("IDV_API_KEY and IDV_WEBHOOK_SECRET are required with it"))
+		}
+	}
+	if c.IDVTTL < time.Minute || c.IDVTTL > 720*time.Hour {
+		check("IDV_TTL", errors.New("must be between 1m and 720h"))
+	}
 	if c.ATSTimeout <= 0 {
 		check("ATS_TIMEOUT", errors.New("must be positive"))
 	}

@@ -136,11 +136,12 @@ type IdentityOutcome struct {
 	FailureReason                    *string
 }
 
-// Outcomes of ApplyIdentityOutcome, as identity_webhook_deliveries records them.
+// Outcomes of ApplyIdentityOutcome, as identity_webhook_deliveries records them
+// (models.IdentityWebhookOutcomes).
 const (
-	IdentityApplied   = "applied"   // PENDING moved to the delivery's status
-	IdentityUnchanged = "unchanged" // already concluded (VERIFIED, FAILED or EXPIRED): kept
-	IdentityIgnored   = "ignored"   // an event that concludes nothing
+	IdentityApplied   = models.IdentityWebhookApplied
+	IdentityUnchanged = models.IdentityWebhookUnchanged
+	IdentityIgnored   = models.IdentityWebhookIgnored
 )
 
 // IdentityOutcomeResult is what applying a webhook did. Replayed: the webhook-id was received

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/sha256"
 	"errors"
 	"io"
@@ -11,9 +12,12 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/httpapi/interviewpage"
+	"github.com/recruitd/recruitd/internal/identity"
 	"github.com/recruitd/recruitd/internal/interview"
+	"github.com/recruitd/recruitd/internal/links"
 )
 
 // The candidate's interview page at the invitation's link (docs/interviews.md). The link token
@@ -82,6 +86,33 @@ func (s *server) postInterviewDecline(c *gin.Context) {
 	token := c.Param("token")
 	v, err := s.Interviews.Decline(c.Request.Context(), token)
 	s.afterPost(c, token, v, err)
+}
+
+// getInterviewVerify starts the identity check and sends the candidate to the provider's page
+// (a link, not a form: the page's CSP lets forms post to this origin only), which sends them
+// back to the interview.
+func (s *server) getInterviewVerify(c *gin.Context) {
+	token := c.Param("token")
+	back := links.New(s.Config.AppURL).Interview(token)
+	u, err := s.Interviews.VerifyIdentity(c.Request.Context(), token, back)
+	switch {
+	case err == nil && u != "":
+		c.Redirect(http.StatusSeeOther, u)
+	case err == nil || errors.Is(err, interview.ErrUnknownLink):
+		s.afterPost(c, token, nil, err)
+	default:
+		s.Log.WarnContext(c.Request.Context(), "identity check not started", "request_id", requestID(c), "err", err)
+		v, oerr := s.Interviews.Open(c.Request.Context(), token)
+		s.showInterview(c, token, v, oerr, interviewpage.Data{Notice: "The identity check could not be started just now. Please try again in a minute."}, http.StatusServiceUnavailable)
+	}
+}
+
+// identityCheck adapts internal/identity to the interview's IdentityCheck.
+type identityCheck struct{ v *identity.Verifications }
+
+func (i identityCheck) Begin(ctx context.Context, companyID, sessionID uuid.UUID, returnURL string) (string, error) {
+	st, err := i.v.Start(ctx, companyID, sessionID, returnURL)
+	return st.URL, err
 }
 
 // postInterviewAnswer stores an answer: fields turn (the question it answers), answer, and

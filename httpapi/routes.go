@@ -50,6 +50,7 @@ func (s *server) routes(r *gin.Engine) {
 	r.POST("/interview/:token/consent", s.limitInterview, s.postInterviewConsent)
 	r.POST("/interview/:token/decline", s.limitInterview, s.postInterviewDecline)
 	r.POST("/interview/:token/answer", s.limitInterview, s.postInterviewAnswer)
+	r.GET("/interview/:token/verify", s.limitInterview, s.getInterviewVerify)
 	r.GET(interviewpage.AssetPrefix+":name", s.interviewAsset)
 
 	// Signed with the integration's Standard Webhooks secret, not an API key.

@@ -76,6 +76,9 @@ func NewServer(d Deps) http.Handler {
 		interviewAddrLimits: ratelimit.New(d.Config.InterviewAddrLimit, d.Config.InterviewAddrBurst),
 	}
 	r.Use(s.observe, s.recover, s.limitBody, s.cleanParams)
+	if s.Interviews != nil && s.Interviews.Identity == nil && s.Config.IDVBaseURL != "" {
+		s.Interviews.Identity = identityCheck{s.identity()}
+	}
 	s.routes(r)
 	return r
 }

@@ -142,6 +142,8 @@ func (r render) Title() string {
 	switch r.Screen {
 	case string(interview.ScreenStart):
 		what = "Welcome"
+	case string(interview.ScreenIdentity):
+		what = "Identity check"
 	case string(interview.ScreenQuestion):
 		what = r.View.Turn.Progress
 		if r.View.Turn.FollowUp {

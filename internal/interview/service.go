@@ -32,6 +32,8 @@ type Sessions struct {
 	Store       *store.Store
 	Interviewer Interviewer
 	Launcher    Launcher
+	// Identity runs the identity check of jobs with enable_identity_verification; nil skips it.
+	Identity IdentityCheck
 	// Signals keeps what the page measured while an answer was written (internal/integrity);
 	// nil keeps nothing.
 	Signals SignalRecorder
@@ -47,12 +49,20 @@ type SignalRecorder interface {
 	RecordAnswerSignals(ctx context.Context, companyID, sessionID uuid.UUID, seq int, payload []byte) (bool, error)
 }
 
+// IdentityCheck starts (or finds) the session's identity verification at the provider and
+// returns the provider's page to send the candidate to (internal/identity, adapted in httpapi);
+// "" when the verification is concluded already.
+type IdentityCheck interface {
+	Begin(ctx context.Context, companyID, sessionID uuid.UUID, returnURL string) (string, error)
+}
+
 // Screen is what the page shows.
 type Screen string
 
 // Screens. Each state the candidate can meet has its own.
 const (
 	ScreenStart      Screen = "start"      // the notice and the consent
+	ScreenIdentity   Screen = "identity"   // the job asks for an identity check before the questions
 	ScreenQuestion   Screen = "question"   // one question
 	ScreenCompleted  Screen = "completed"  // the outro; also when the link is opened again
 	ScreenDeclined   Screen = "declined"   // the candidate declined the notice
@@ -272,6 +282,29 @@ func (s *Sessions) Answer(ctx context.Context, token string, seq int, answer str
 	return s.Open(ctx, token)
 }
 
+// VerifyIdentity starts the session's identity check and returns the provider's page, where
+// the candidate goes next (and from which the provider sends them back to returnURL); "" when
+// there is nothing to verify (the job asks for none, or the check is concluded).
+func (s *Sessions) VerifyIdentity(ctx context.Context, token, returnURL string) (string, error) {
+	iv, err := s.load(ctx, token)
+	if err != nil {
+		return "", err
+	}
+	if s.Identity == nil || !iv.Job.EnableIdentityVerification || iv.Session.Status != models.SessionStatusStarted {
+		return "", nil
+	}
+	u, err := s.Identity.Begin(ctx, iv.Session.CompanyID, iv.Session.ID, returnURL)
+	if err != nil {
+		return "", fmt.Errorf("identity check of session %s: %w", iv.Session.ID, err)
+	}
+	if u != "" {
+		// The run keeps the verification's expiry (a timer): it re-reads the session.
+		signal := s.signal(iv, models.SessionStatusStarted)
+		s.launch(ctx, iv.Session.ID, &signal)
+	}
+	return u, nil
+}
+
 // advance asks the question after the transcript's last answer, or completes the interview.
 // It is idempotent: two requests that advance together ask one question (the turn's seq is
 // unique) and complete once.
@@ -375,6 +408,16 @@ func (s *Sessions) view(ctx context.Context, iv *store.Interview) (*View, error)
 			}
 		}
 	case models.SessionStatusStarted:
+		if s.Identity != nil && iv.Job.EnableIdentityVerification {
+			_, err := s.Store.LatestIdentityVerification(ctx, iv.Session.CompanyID, iv.Session.ID)
+			if errors.Is(err, store.ErrNotFound) {
+				v.Screen = ScreenIdentity
+				break
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
 		t := pending(iv.Turns)
 		if t == nil || plan == nil {
 			return nil, fmt.Errorf("session %s: started without a current question", iv.Session.ID)

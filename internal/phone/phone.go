@@ -2,9 +2,11 @@
 package phone
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/nyaruka/phonenumbers/v2"
+	"github.com/nyaruka/phonenumbers/v2/timezone"
 )
 
 // Normalize parses raw, written in any common format, with defaultRegion (an ISO 3166 code such
@@ -145,4 +147,31 @@ func CanReceiveSMS(e164 string) bool {
 		return true
 	}
 	return false
+}
+
+// TimeZones returns the IANA time zones of the E.164 number e164, judged from its region and,
+// where the numbering plan tells (North American area codes, most geographic numbers), its
+// prefix: one zone for most numbers, several for a prefix that spans zones (a mobile range of a
+// country with several zones). None for an invalid number, one the data does not place, and a
+// number that is no one's place (toll-free, premium rate, shared cost and the other KindOther
+// numbers: "+1 800" spans the whole North American plan).
+func TimeZones(e164 string) []string {
+	num, err := phonenumbers.Parse(e164, "")
+	if err != nil || !phonenumbers.IsValidNumber(num) {
+		return nil
+	}
+	if k := KindOf(e164); k == KindTollFree || k == KindOther {
+		return nil
+	}
+	zones, err := timezone.GetTimeZonesForNumber(num)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, z := range zones {
+		if z != "" && z != timezone.Unknown && !slices.Contains(out, z) {
+			out = append(out, z)
+		}
+	}
+	return out
 }

@@ -153,14 +153,16 @@ func CanReceiveSMS(e164 string) bool {
 // where the numbering plan tells (North American area codes, most geographic numbers), its
 // prefix: one zone for most numbers, several for a prefix that spans zones (a mobile range of a
 // country with several zones). None for an invalid number, one the data does not place, and a
-// number that is no one's place (toll-free, premium rate, shared cost and the other KindOther
-// numbers: "+1 800" spans the whole North American plan).
+// number that is no one's place (toll-free, premium rate, shared cost, universal access,
+// personal, pager and voicemail numbers: "+1 800" spans the whole North American plan).
 func TimeZones(e164 string) []string {
 	num, err := phonenumbers.Parse(e164, "")
 	if err != nil || !phonenumbers.IsValidNumber(num) {
 		return nil
 	}
-	if k := KindOf(e164); k == KindTollFree || k == KindOther {
+	switch phonenumbers.GetNumberType(num) {
+	case phonenumbers.TOLL_FREE, phonenumbers.PREMIUM_RATE, phonenumbers.SHARED_COST, phonenumbers.UAN,
+		phonenumbers.PERSONAL_NUMBER, phonenumbers.PAGER, phonenumbers.VOICEMAIL:
 		return nil
 	}
 	zones, err := timezone.GetTimeZonesForNumber(num)

@@ -89,6 +89,7 @@ func TestTimeZones(t *testing.T) {
 		{"+4915112345678", []string{"Europe/Berlin"}},
 		{"+34612345678", []string{"Atlantic/Canary", "Europe/Madrid"}}, // a Spanish mobile: mainland or the Canaries
 		{"+18005551234", nil},                                          // toll-free: no one's place
+		{"+449012345678", nil},                                         // premium rate
 		{"+11234567890", nil},                                          // not a valid number
 		{"garbage", nil},
 		{"", nil},

@@ -1,6 +1,9 @@
 package phone
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestNormalize(t *testing.T) {
 	tests := []struct {
@@ -87,6 +90,29 @@ func TestNormalizeMalformedRFC3966(t *testing.T) {
 	for _, raw := range []string{"5;phone-context=+1;tel:x", "5;phone-context=+49;foo=tel:"} {
 		if got, ok := Normalize(raw, "US"); ok {
 			t.Errorf("Normalize(%q) = %q, true, want not valid", raw, got)
+		}
+	}
+}
+
+func TestTimeZones(t *testing.T) {
+	for _, tt := range []struct {
+		e164 string
+		want []string
+	}{
+		{"+12125551234", []string{"America/New_York"}},
+		{"+14155552671", []string{"America/Los_Angeles"}},
+		{"+16025550100", []string{"America/Phoenix"}},
+		{"+19155550100", []string{"America/Denver"}}, // El Paso: a Texas area code on Mountain time
+		{"+4915112345678", []string{"Europe/Berlin"}},
+		{"+34612345678", []string{"Atlantic/Canary", "Europe/Madrid"}}, // a Spanish mobile: mainland or the Canaries
+		{"+18005551234", nil},                                          // toll-free: no one's place
+		{"+449012345678", nil},                                         // premium rate
+		{"+11234567890", nil},                                          // not a valid number
+		{"garbage", nil},
+		{"", nil},
+	} {
+		if got := TimeZones(tt.e164); !slices.Equal(got, tt.want) {
+			t.Errorf("TimeZones(%q) = %v, want %v", tt.e164, got, tt.want)
 		}
 	}
 }

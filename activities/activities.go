@@ -27,7 +27,7 @@ type Activities struct {
 	Store     *store.Store
 	Log       *slog.Logger
 	Generator generate.Generator
-	// Evaluator writes the reports of completed interviews.
+	// Evaluator writes the reports of completed interviews; nil is the local evaluator.
 	Evaluator report.Evaluator
 	Channels  *channels.Router
 	// AppURL is the base of candidate-facing interview links.

@@ -40,6 +40,10 @@ type InterviewState struct {
 	// before the deadline; ReminderAt is when it goes, already out of the quiet hours.
 	Reminder   string
 	ReminderAt time.Time
+	// IdentityID and IdentityExpiresAt are the session's identity verification waiting for the
+	// provider's outcome (PENDING), which expires at IdentityExpiresAt; nil when none waits.
+	IdentityID        *uuid.UUID
+	IdentityExpiresAt *time.Time
 }
 
 // LoadInterview reads a session's lifecycle at in.Now: its status and times and its next
@@ -50,6 +54,15 @@ func (a *Activities) LoadInterview(ctx context.Context, in InterviewAt) (Intervi
 		return InterviewState{}, permanentIfMissing(err)
 	}
 	st := InterviewState{Status: lc.Status, InvitedAt: lc.InvitedAt, StartedAt: lc.StartedAt, ExpiresAt: lc.ExpiresAt, RemindersDone: len(lc.RemindersDone)}
+	if lc.IdentityRequired {
+		v, err := a.Store.LatestIdentityVerification(ctx, in.CompanyID, in.SessionID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return InterviewState{}, err
+		}
+		if err == nil && v.Status == models.IdentityStatusPending && v.ExpiresAt != nil {
+			st.IdentityID, st.IdentityExpiresAt = &v.ID, v.ExpiresAt
+		}
+	}
 	if r, ok, err := a.nextReminder(ctx, in, lc); err != nil {
 		return InterviewState{}, err
 	} else if ok {

@@ -7,8 +7,10 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/recruitd/recruitd/internal/identity"
 	"github.com/recruitd/recruitd/internal/integrity"
 	"github.com/recruitd/recruitd/internal/report"
+	"github.com/recruitd/recruitd/models"
 )
 
 // The steps of a session's interview run around the interview itself: the candidate's fraud
@@ -34,7 +36,11 @@ type ReportResult struct {
 // retried or repeated activity returns the stored report (internal/report.Produce). A session
 // that is not COMPLETED is a permanent error.
 func (a *Activities) ProduceReport(ctx context.Context, in SessionRef) (ReportResult, error) {
-	r, err := report.Produce(ctx, a.Store, a.Evaluator, in.CompanyID, in.SessionID)
+	ev := a.Evaluator
+	if ev == nil {
+		ev = report.NewLocal()
+	}
+	r, err := report.Produce(ctx, a.Store, ev, in.CompanyID, in.SessionID)
 	if errors.Is(err, report.ErrNotCompleted) {
 		return ReportResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePermanent, err)
 	}
@@ -77,4 +83,15 @@ func (a *Activities) CheckIntegrity(ctx context.Context, in SessionRef, cheating
 	}
 	out.FraudSkipped, out.FraudScore = v.Skipped, v.Result.Score
 	return out, nil
+}
+
+// ExpireIdentity moves the session's identity verification from PENDING to EXPIRED when its
+// expiry has passed by the database's clock (internal/identity.Expire), and returns its status:
+// still PENDING when the run's timer fired before the database's clock got there.
+func (a *Activities) ExpireIdentity(ctx context.Context, companyID, verificationID uuid.UUID) (models.IdentityStatus, error) {
+	res, err := identity.New(a.Store, identity.Settings{}, a.Log).Expire(ctx, companyID, verificationID)
+	if err != nil {
+		return "", permanentIfMissing(err)
+	}
+	return res.Status, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/httpapi"
+	"github.com/recruitd/recruitd/internal/report"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -242,6 +243,49 @@ func TestInterviewTakenOverHTTP(t *testing.T) {
 	if *after.Turns[len(after.Turns)-1].Answer != *last.Answer {
 		t.Error("an answer of a completed interview changed")
 	}
+
+	// The session's run makes its report; every quote is a substring of the answer it names.
+	rep := f.awaitReport(t, f.acmeKey, sessionID)
+	if rep.Status != "ready" || rep.Rating == nil || len(rep.Criteria) == 0 {
+		t.Fatalf("report = %+v, want a rated report", rep)
+	}
+	answers := map[int]string{}
+	for _, tr := range iv.Turns {
+		answers[tr.Seq] = *tr.Answer
+	}
+	quotes := 0
+	for _, cr := range rep.Criteria {
+		for _, ev := range cr.Evidence {
+			quotes++
+			if !strings.Contains(answers[ev.Seq], ev.Quote) {
+				t.Errorf("quote %q is not in the answer to turn %d", ev.Quote, ev.Seq)
+			}
+		}
+	}
+	if quotes == 0 {
+		t.Error("the report quotes no answer")
+	}
+	if s, _ := f.st.Session(t.Context(), f.acme.ID, sessionID); s.ServiceRating == nil || *s.ServiceRating != *rep.Rating || s.ServiceReview == nil {
+		t.Errorf("session rating %v, want the report's %v and its review", s.ServiceRating, *rep.Rating)
+	}
+	if r := f.send(t, http.MethodGet, "/v1/api/sessions/"+sessionID.String()+"/report", f.otherKy, nil); r.StatusCode != http.StatusNotFound {
+		t.Errorf("another company's report = %d, want 404", r.StatusCode)
+	}
+}
+
+// awaitReport polls the session's report until its run made it.
+func (f *fixture) awaitReport(t *testing.T, key string, sessionID uuid.UUID) *report.Report {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		r := f.send(t, http.MethodGet, "/v1/api/sessions/"+sessionID.String()+"/report", key, nil)
+		if r.StatusCode == http.StatusOK {
+			return decode[httpapi.SessionReportResponse](t, r).Report
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("no report for session %s after 30s", sessionID)
+	return nil
 }
 
 func TestInterviewUnknownLinkGivesNoHint(t *testing.T) {

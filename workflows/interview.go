@@ -50,7 +50,8 @@ func InterviewSession(ctx workflow.Context, in kinds.InterviewInput) error {
 			NonRetryableErrorTypes: []string{activities.ErrTypePermanent},
 		},
 	})
-	last := "" // the action of the previous round
+	last := ""         // the action of the previous round
+	completed := false // the step after COMPLETED ran in this run
 	for round := 1; ; round++ {
 		for changed.ReceiveAsync(nil) {
 		}
@@ -67,22 +68,40 @@ func InterviewSession(ctx workflow.Context, in kinds.InterviewInput) error {
 				workflow.GetLogger(ctx).Warn("search attribute not recorded", "err", err)
 			}
 		}
-		if st.Status == models.SessionStatusCompleted {
-			return completeInterview(ctx, in)
+		if round == 1 && st.Status == models.SessionStatusInvited && st.RemindersDone == 0 {
+			checkIntegrity(ctx, in, false) // the candidate's fraud check at invitation
 		}
-		if !st.Status.Open() || st.ExpiresAt == nil {
+		if st.Status == models.SessionStatusCompleted && !completed {
+			if err := completeInterview(ctx, in); err != nil {
+				return err
+			}
+			completed = true
+		}
+
+		// The next deadline: the session's while it is open, an identity check's until the
+		// provider's outcome or its expiry (also after the interview ended).
+		var deadline *time.Time
+		if st.Status.Open() {
+			deadline = st.ExpiresAt
+		}
+		if st.IdentityExpiresAt != nil && (deadline == nil || st.IdentityExpiresAt.Before(*deadline)) {
+			deadline = st.IdentityExpiresAt
+		}
+		if deadline == nil {
 			return nil
 		}
 
 		action, wait := "", time.Duration(0)
 		switch {
-		case !now.Before(*st.ExpiresAt):
+		case st.IdentityExpiresAt != nil && !now.Before(*st.IdentityExpiresAt):
+			action = "expire identity"
+		case st.Status.Open() && !now.Before(*st.ExpiresAt):
 			action = "close"
-		case st.Reminder != "" && !now.Before(st.ReminderAt):
+		case st.Status.Open() && st.Reminder != "" && !now.Before(st.ReminderAt):
 			action = "remind " + st.Reminder
 		default:
-			next := *st.ExpiresAt
-			if st.Reminder != "" && st.ReminderAt.Before(next) {
+			next := *deadline
+			if st.Status.Open() && st.Reminder != "" && st.ReminderAt.Before(next) {
 				next = st.ReminderAt
 			}
 			wait = next.Sub(now)
@@ -92,6 +111,12 @@ func InterviewSession(ctx workflow.Context, in kinds.InterviewInput) error {
 		}
 		last = action
 		switch {
+		case action == "expire identity":
+			var status models.IdentityStatus
+			if err := workflow.ExecuteLocalActivity(local, a.ExpireIdentity, in.CompanyID, *st.IdentityID).Get(ctx, &status); err != nil {
+				return err
+			}
+			continue
 		case action == "close":
 			var closed models.SessionStatus
 			if err := workflow.ExecuteLocalActivity(local, a.CloseOverdueInterview, activities.InterviewAt{
@@ -136,14 +161,27 @@ func remind(ctx, send, local workflow.Context, in kinds.InterviewInput, key stri
 	}
 }
 
-// completeInterview is the step after COMPLETED: the transcript recorded final, then the
-// customer flow that waits for the session (wait_for_session) told.
+// completeInterview is the step after COMPLETED: the transcript recorded final, the report
+// (once, whatever crashes) and the integrity evaluations made, then the customer flow that waits
+// for the session (wait_for_session) told.
 func completeInterview(ctx workflow.Context, in kinds.InterviewInput) error {
 	var a *activities.Activities
 	var flowID string
 	if err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.FinalizeInterview, in.CompanyID, in.SessionID).Get(ctx, &flowID); err != nil {
 		return err
 	}
+	// The evaluator may call a model (LLM_TIMEOUT, then the local fallback): a regular activity
+	// with a heartbeat-free timeout above the evaluator's own.
+	evaluate := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 5 * time.Minute,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}},
+	})
+	var rep activities.ReportResult
+	ref := activities.SessionRef{CompanyID: in.CompanyID, SessionID: in.SessionID}
+	if err := workflow.ExecuteActivity(evaluate, a.ProduceReport, ref).Get(ctx, &rep); err != nil {
+		workflow.GetLogger(ctx).Error("interview report not made", "err", err)
+	}
+	checkIntegrity(ctx, in, true)
 	if flowID == "" {
 		return nil
 	}
@@ -156,4 +194,15 @@ func completeInterview(ctx workflow.Context, in kinds.InterviewInput) error {
 		workflow.GetLogger(ctx).Warn("customer flow not signalled of the completed session", "workflow_id", flowID, "err", err)
 	}
 	return nil
+}
+
+// checkIntegrity runs the session's integrity checks (CheckIntegrity; with cheating after the
+// interview). A failure is logged, never the session's: the checks are evidence for the
+// recruiter, and a later run's step makes them again.
+func checkIntegrity(ctx workflow.Context, in kinds.InterviewInput, cheating bool) {
+	var a *activities.Activities
+	var res activities.IntegrityResult
+	if err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.CheckIntegrity, activities.SessionRef{CompanyID: in.CompanyID, SessionID: in.SessionID}, cheating).Get(ctx, &res); err != nil {
+		workflow.GetLogger(ctx).Warn("integrity checks failed", "cheating", cheating, "err", err)
+	}
 }

@@ -41,6 +41,8 @@ type InterviewLifecycle struct {
 	JobTitle             string               `gorm:"column:title"`
 	JobExternalTitle     string               `gorm:"column:external_title"`
 	RemindersDone        models.StringArray   `gorm:"column:reminders_done;type:text[]"`
+	// IdentityRequired is the job's enable_identity_verification.
+	IdentityRequired bool `gorm:"column:enable_identity_verification"`
 }
 
 // InterviewLifecycle loads what a session's run decides from.
@@ -50,7 +52,7 @@ func (s *Store) InterviewLifecycle(ctx context.Context, companyID, sessionID uui
 SELECT s.status, s.job_id, s.invited_at, s.started_at, s.expires_at,
        co.slug, co.interview_reminders_enabled, co.interview_first_reminder_seconds, co.interview_last_reminder_seconds,
        co.quiet_hours_start, co.quiet_hours_end, co.time_zone,
-       c.phone, j.title, j.external_title,
+       c.phone, j.title, j.external_title, j.enable_identity_verification,
        ARRAY(SELECT e.once_key FROM interview_events e
              WHERE e.company_id = s.company_id AND e.session_id = s.id AND e.once_key LIKE 'reminder/%'
                AND e.kind IN (?, ?)) AS reminders_done

@@ -74,6 +74,7 @@ type fixture struct {
 	startWorker func() worker.Worker
 	st          *store.Store
 	launcher    *outbox.Launcher
+	interviews  *interview.Sessions // the candidate page's feature, for tests that add an identity check
 	api         *openapitest.Checker
 	reg         *prometheus.Registry // the process's registry, which cmd/recruitd serves privately
 	acme        *models.Company
@@ -182,12 +183,13 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 	}
 	f.launcher = &outbox.Launcher{Store: st, Starter: kinds.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
 	f.worker = f.startWorker()
+	f.interviews = &interview.Sessions{Store: st, Interviewer: interview.NewLocal(), Launcher: f.launcher, Signals: &integrity.Service{Store: st}}
 	f.h = httpapi.NewServer(httpapi.Deps{
 		Log: slog.New(slog.DiscardHandler), Config: cfg, Store: st, Launcher: f.launcher,
 		Health:  health.New(3*time.Second, map[string]health.Check{"postgres": st.Ping, "temporal": rtemporal.HealthCheck(tc)}),
 		Metrics: httpmetrics.New(reg), Gatherer: reg, Box: sealed,
 		Partners:   &partners.Applications{Store: st, Launcher: f.launcher, Box: sealed, ATSTimeout: cfg.ATSTimeout},
-		Interviews: &interview.Sessions{Store: st, Interviewer: interview.NewLocal(), Launcher: f.launcher, Signals: &integrity.Service{Store: st}},
+		Interviews: f.interviews,
 	})
 	f.srv = httptest.NewServer(f.h)
 	t.Cleanup(f.srv.Close)

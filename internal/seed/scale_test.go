@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -207,9 +208,14 @@ func TestScale(t *testing.T) {
 		t.Error("the demo tenant lost its flags or ATS type")
 	}
 
-	// Every enumeration value shows up.
+	// Every enumeration value shows up, but the two statuses only a real interview reaches (a
+	// candidate who declines the notice, or starts and never finishes): the scale data predates
+	// the interview page, and its sessions keep the five statuses the demo data always had.
+	sessionStatuses := slices.DeleteFunc(models.AllSessionStatuses(), func(s models.SessionStatus) bool {
+		return s == models.SessionStatusIncomplete || s == models.SessionStatusDeclined
+	})
 	for col, values := range map[string][]string{
-		"status":      enumStrings(models.AllSessionStatuses()),
+		"status":      enumStrings(sessionStatuses),
 		"medium_type": enumStrings(models.AllMediumTypes()),
 		"decision":    enumStrings(models.AllDecisions()),
 	} {

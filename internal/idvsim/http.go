@@ -33,6 +33,7 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/verifications", s.createVerification)
 	mux.HandleFunc("GET /v1/verifications/{id}", s.getVerification)
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }) // a browser asks; no 404 in its console
 	mux.HandleFunc("GET /verify/{token}", s.page)
 	mux.HandleFunc("POST /verify/{token}", s.decide)
 	mux.HandleFunc("GET /sim/verifications", func(w http.ResponseWriter, _ *http.Request) { answer(w, http.StatusOK, s.Verifications()) })

@@ -173,7 +173,8 @@ func (s *Sessions) Open(ctx context.Context, token string) (*View, error) {
 
 // Consent records that the candidate accepted the notice and starts the interview: the plan is
 // fixed from the job's guide, the first question asked, the incomplete window begins. A second
-// consent (another tab) shows the current screen.
+// consent (another tab) changes nothing. Taken, it returns no view (the page shows the next
+// screen on its next load); a session that cannot start returns its screen.
 func (s *Sessions) Consent(ctx context.Context, token string) (*View, error) {
 	iv, err := s.load(ctx, token)
 	if err != nil {
@@ -213,10 +214,11 @@ func (s *Sessions) Consent(ctx context.Context, token string) (*View, error) {
 		s.launch(ctx, sess.ID, &signal)
 		s.log().InfoContext(ctx, "interview started", "company", iv.Company.Slug, "session_id", sess.ID)
 	}
-	return s.Open(ctx, token)
+	return nil, nil
 }
 
-// Decline records that the candidate declined the notice: the session ends as DECLINED.
+// Decline records that the candidate declined the notice: the session ends as DECLINED. It
+// returns no view: the page shows the declined screen on its next load.
 func (s *Sessions) Decline(ctx context.Context, token string) (*View, error) {
 	iv, err := s.load(ctx, token)
 	if err != nil {
@@ -233,11 +235,12 @@ func (s *Sessions) Decline(ctx context.Context, token string) (*View, error) {
 			s.log().InfoContext(ctx, "interview declined", "company", iv.Company.Slug, "session_id", iv.Session.ID)
 		}
 	}
-	return s.Open(ctx, token)
+	return nil, nil
 }
 
 // Answer stores the answer to turn seq and moves the interview on: a follow-up, the next
-// question, or the end. A repeat of a stored answer (a double submit) shows the current screen;
+// question, or the end; it returns no view (the page shows the next screen on its next load,
+// after the 303). A repeat of a stored answer (a double submit) changes nothing;
 // an answer for a question answered otherwise, or not current, is ErrAnswerConflict; one for a
 // session that is not STARTED is ErrInterviewClosed; an answer the question does not take is an
 // *AnswerError. Nothing is stored from a refused answer.
@@ -279,7 +282,11 @@ func (s *Sessions) Answer(ctx context.Context, token string, seq int, answer str
 	case err != nil:
 		return nil, err
 	}
-	return s.Open(ctx, token)
+	if repeat {
+		return nil, nil
+	}
+	turn.Answer = &clean
+	return nil, s.step(ctx, iv)
 }
 
 // VerifyIdentity starts the session's identity check and returns the provider's page, where
@@ -305,13 +312,22 @@ func (s *Sessions) VerifyIdentity(ctx context.Context, token, returnURL string) 
 	return u, nil
 }
 
-// advance asks the question after the transcript's last answer, or completes the interview.
-// It is idempotent: two requests that advance together ask one question (the turn's seq is
-// unique) and complete once.
+// advance asks the question after the transcript's last answer, or completes the interview,
+// and loads the session again.
 func (s *Sessions) advance(ctx context.Context, iv *store.Interview, token string) (*store.Interview, error) {
+	if err := s.step(ctx, iv); err != nil {
+		return nil, err
+	}
+	return s.load(ctx, token)
+}
+
+// step asks the question after the transcript's last answer (iv.Turns, the last one answered),
+// or completes the interview. It is idempotent: two requests that step together ask one
+// question (the turn's seq is unique) and complete once.
+func (s *Sessions) step(ctx context.Context, iv *store.Interview) error {
 	plan, err := storedPlan(iv.Plan)
 	if err != nil {
-		return nil, fmt.Errorf("session %s: %w", iv.Session.ID, err)
+		return fmt.Errorf("session %s: %w", iv.Session.ID, err)
 	}
 	next, done := s.next(ctx, plan, iv.Turns)
 	sess := &iv.Session
@@ -319,19 +335,17 @@ func (s *Sessions) advance(ctx context.Context, iv *store.Interview, token strin
 		signal := s.signal(iv, models.SessionStatusCompleted)
 		err := s.Store.CompleteInterview(ctx, sess.CompanyID, sess.ID, signal)
 		if err != nil && !errors.Is(err, store.ErrSessionClosed) {
-			return nil, err
+			return err
 		}
 		if err == nil {
 			s.launch(ctx, sess.ID, &signal)
 			s.log().InfoContext(ctx, "interview completed", "company", iv.Company.Slug, "session_id", sess.ID)
 		}
-	} else {
-		next.CompanyID, next.SessionID, next.AskedAt = sess.CompanyID, sess.ID, s.now()
-		if _, err := s.Store.AskTurn(ctx, next); err != nil {
-			return nil, err
-		}
+		return nil
 	}
-	return s.load(ctx, token)
+	next.CompanyID, next.SessionID, next.AskedAt = sess.CompanyID, sess.ID, s.now()
+	_, err = s.Store.AskTurn(ctx, next)
+	return err
 }
 
 // next decides what follows the transcript's last (answered) turn: one follow-up to an eligible

@@ -53,6 +53,7 @@ func benchCmd(e *env) *cobra.Command {
 	f.StringVar(&o.Dir, "dir", ".bench", "mcp: folder of the kept Postgres cluster")
 	f.IntVar(&o.Interviews, "interviews", 200, "interview: candidates taking their interviews at once")
 	f.IntVar(&o.Expiring, "expiring", 1000, "interview: sessions with a one-minute expiry")
+	f.DurationVar(&o.Think, "think", 5*time.Second, "interview: a candidate's pause between screens in the latency phase (jittered by half)")
 	return cmd
 }
 

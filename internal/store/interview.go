@@ -181,38 +181,35 @@ func (s *Store) DeclineInterview(ctx context.Context, companyID, sessionID uuid.
 // AnswerTurn stores the answer to turn seq of a STARTED session. The same answer to a turn
 // answered already is a repeat (a double submit) and changes nothing; another answer is
 // ErrTurnAnswered. ErrSessionClosed when the session is not STARTED, ErrNotCurrentTurn when
-// seq is not the session's turn awaiting an answer.
+// seq is not a turn of the session. The answer is one statement (the turn awaiting an answer,
+// of a STARTED session); only a refused one looks further.
 func (s *Store) AnswerTurn(ctx context.Context, companyID, sessionID uuid.UUID, seq int, answer string, at time.Time) (repeat bool, err error) {
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		sess, err := lockSession(tx, companyID, sessionID)
-		if err != nil {
-			return err
-		}
-		var turns []models.InterviewTurn
-		if err := tx.Where("company_id = ? AND session_id = ? AND seq = ?", companyID, sessionID, seq).Limit(1).Find(&turns).Error; err != nil {
-			return fmt.Errorf("load turn %d of session %s: %w", seq, sessionID, err)
-		}
-		if len(turns) == 0 {
-			return ErrNotCurrentTurn
-		}
-		if t := turns[0]; t.Answer != nil {
-			if *t.Answer == answer {
-				repeat = true
-				return nil
-			}
-			return ErrTurnAnswered
-		}
-		if sess.Status != models.SessionStatusStarted {
-			return ErrSessionClosed
-		}
-		err = tx.Model(&models.InterviewTurn{}).Where("company_id = ? AND session_id = ? AND seq = ? AND answer IS NULL", companyID, sessionID, seq).
-			Updates(map[string]any{"answer": answer, "answered_at": at}).Error
-		if err != nil {
-			return fmt.Errorf("store answer %d of session %s: %w", seq, sessionID, err)
-		}
-		return nil
-	})
-	return repeat, err
+	db := s.db.WithContext(ctx)
+	res := db.Exec(`
+UPDATE interview_turns SET answer = ?, answered_at = ?
+WHERE company_id = ? AND session_id = ? AND seq = ? AND answer IS NULL
+  AND EXISTS (SELECT 1 FROM interview_sessions WHERE company_id = ? AND id = ? AND status = 'STARTED')`,
+		answer, at, companyID, sessionID, seq, companyID, sessionID)
+	if res.Error != nil {
+		return false, fmt.Errorf("store answer %d of session %s: %w", seq, sessionID, res.Error)
+	}
+	if res.RowsAffected == 1 {
+		return false, nil
+	}
+	var turns []models.InterviewTurn
+	if err := db.Where("company_id = ? AND session_id = ? AND seq = ?", companyID, sessionID, seq).Limit(1).Find(&turns).Error; err != nil {
+		return false, fmt.Errorf("load turn %d of session %s: %w", seq, sessionID, err)
+	}
+	switch {
+	case len(turns) == 0:
+		return false, ErrNotCurrentTurn
+	case turns[0].Answer != nil && *turns[0].Answer == answer:
+		return true, nil
+	case turns[0].Answer != nil:
+		return false, ErrTurnAnswered
+	default:
+		return false, ErrSessionClosed
+	}
 }
 
 // AskTurn adds the next question to a STARTED session's transcript; false when the turn's seq is

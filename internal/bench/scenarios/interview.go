@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -17,11 +18,12 @@ import (
 	"github.com/recruitd/recruitd/models"
 )
 
-// Interview measures the candidate page under load: --candidates-interview simulated candidates
-// (200 by default) take their interviews at once over HTTP against the local interviewer (the
-// page p99, answer -> next question p50/p99, completed interviews per second as a ratio of the
-// floor, counted when the session's run has recorded its transcript final); then 1,000 sessions
-// with a one-minute expiry, timed from their deadline to EXPIRED.
+// Interview measures the candidate page under load, against the local interviewer: --interviews
+// simulated candidates (200) take their interviews at once over HTTP at a person's pace
+// (--think between screens: the page p99, answer -> next question p50/p99); as many again at
+// full speed (completed interviews per second, counted when each session's run has recorded
+// its transcript final, as a ratio of the floor); then --expiring sessions (1,000) with a
+// one-minute expiry, timed from their deadline to EXPIRED.
 func Interview(ctx context.Context, env Env, o Options) error {
 	candidates, expiring := o.Interviews, o.Expiring
 	if candidates <= 0 {
@@ -52,28 +54,49 @@ func Interview(ctx context.Context, env Env, o Options) error {
 	}); err != nil {
 		return fmt.Errorf("job generation: %w", err)
 	}
-	links, err := r.invite(ctx, "bench-iv-1", candidates, o.Concurrency)
-	if err != nil {
-		return err
+	think := o.Think
+	if think <= 0 {
+		think = 5 * time.Second
 	}
-
-	fmt.Fprintf(out, "%d candidates take their interviews at once…\n", candidates)
 	var mu sync.Mutex
 	var pages, answers bench.Latencies
 	record := func(l *bench.Latencies, d time.Duration) { mu.Lock(); *l = append(*l, d); mu.Unlock() }
 	c := &pageClient{hc: &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+
+	// Latency: the candidates answer at a person's pace (think, jittered, between screens).
+	links, err := r.invite(ctx, "bench-iv-1", candidates, o.Concurrency)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "latency: %d candidates take their interviews at once, about %s between screens…\n", candidates, think)
+	failedPaced := bench.Burst(ctx, candidates, candidates, func(ctx context.Context, i int) error {
+		return c.take(ctx, links[i], think, func(d time.Duration) { record(&pages, d) }, func(d time.Duration) { record(&answers, d) })
+	})
+
+	// Throughput: as many again, as fast as they can, timed until each run has recorded its
+	// transcript final (the report and the integrity checks made).
+	var done0 int64
+	if err := r.st.DB().WithContext(ctx).Table("interview_events").
+		Where("company_id = ? AND kind = ?", r.co.ID, models.EventTranscriptFinal).Count(&done0).Error; err != nil {
+		return err
+	}
+	if links, err = r.invite(ctx, "bench-iv-1", candidates, o.Concurrency); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "throughput: %d candidates at once, no pause, timed until every run recorded its transcript final…\n", candidates)
 	begin := time.Now()
 	failed := bench.Burst(ctx, candidates, candidates, func(ctx context.Context, i int) error {
-		return c.take(ctx, links[i], func(d time.Duration) { record(&pages, d) }, func(d time.Duration) { record(&answers, d) })
+		return c.take(ctx, links[i], 0, func(time.Duration) {}, func(time.Duration) {})
 	})
 	var done int64
 	if err := bench.WaitFor(ctx, 5*time.Minute, 20*time.Millisecond, func(ctx context.Context) (bool, error) {
 		err := r.st.DB().WithContext(ctx).Table("interview_events").
 			Where("company_id = ? AND kind = ?", r.co.ID, models.EventTranscriptFinal).Count(&done).Error
-		return done >= int64(candidates-failed), err
+		return done-done0 >= int64(candidates-failed), err
 	}); err != nil {
-		return fmt.Errorf("interviews completed: %d of %d: %w", done, candidates-failed, err)
+		return fmt.Errorf("interviews completed: %d of %d: %w", done-done0, candidates-failed, err)
 	}
+	done -= done0
 	perSec := float64(done) / time.Since(begin).Seconds()
 
 	fmt.Fprintf(out, "%d sessions with a one-minute expiry…\n", expiring)
@@ -106,8 +129,8 @@ func Interview(ctx context.Context, env Env, o Options) error {
 	ratio := perSec / floor
 	p99, a50, a99 := pages.Percentile(99), answers.Percentile(50), answers.Percentile(99)
 	fmt.Fprintf(out, "\nscenario interview\n")
-	fmt.Fprintf(out, "  page (GET) latency, %d candidates at once:   p50 %s, p99 %s (%d pages)\n",
-		candidates, pages.Percentile(50).Round(100*time.Microsecond), p99.Round(100*time.Microsecond), len(pages))
+	fmt.Fprintf(out, "  page (GET) latency, %d candidates at once, %s pauses:   p50 %s, p99 %s (%d pages, %d candidates failed)\n",
+		candidates, think, pages.Percentile(50).Round(100*time.Microsecond), p99.Round(100*time.Microsecond), len(pages), failedPaced)
 	fmt.Fprintf(out, "  answer -> next question (POST + GET):      p50 %s, p99 %s (%d answers)   target p99 < 50ms: %s\n",
 		a50.Round(100*time.Microsecond), a99.Round(100*time.Microsecond), len(answers), verdict(a99 < 50*time.Millisecond))
 	fmt.Fprintf(out, "  floor (one-activity workflow):             %.1f workflows/s\n", floor)
@@ -163,9 +186,10 @@ var (
 const benchAnswer = "For example, last year I led the migration of our billing service to Go and PostgreSQL; " +
 	"I designed the schema, wrote the backfill and cut the p99 latency by forty percent for our customers."
 
-// take answers every question of the interview at link; page and answer receive the latency
-// of each GET and of each answer (its POST and the GET of the next screen).
-func (c *pageClient) take(ctx context.Context, link string, page, answer func(time.Duration)) error {
+// take answers every question of the interview at link, pausing about think (jittered by a
+// half either way) before each answer as a person reads and writes; page and answer receive
+// the latency of each GET and of each answer (its POST and the GET of the next screen).
+func (c *pageClient) take(ctx context.Context, link string, think time.Duration, page, answer func(time.Duration)) error {
 	begin := time.Now()
 	body, err := c.do(ctx, http.MethodGet, link, "")
 	if err != nil {
@@ -189,6 +213,13 @@ func (c *pageClient) take(ctx context.Context, link string, page, answer func(ti
 		a := benchAnswer
 		if ch := benchChoiceRE.FindStringSubmatch(body); ch != nil {
 			a = html.UnescapeString(ch[1])
+		}
+		if think > 0 {
+			select {
+			case <-time.After(think/2 + time.Duration(rand.Int64N(int64(think)))):
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 		}
 		begin := time.Now()
 		if _, err := c.do(ctx, http.MethodPost, link+"/answer", url.Values{"turn": {m[1]}, "answer": {a}}.Encode()); err != nil {

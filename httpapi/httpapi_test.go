@@ -36,6 +36,7 @@ import (
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/partners"
 	"github.com/recruitd/recruitd/internal/pgtest"
+	"github.com/recruitd/recruitd/internal/report"
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/internal/temporaltest"
@@ -89,6 +90,7 @@ type fixtureOpts struct {
 	temporal *temporaltest.Server
 	dbURL    string    // a migrated database instead of a pgtest one
 	log      io.Writer // the worker's log (activities and the Temporal SDK), text; none when nil
+	eval     report.Evaluator
 }
 
 type fixtureOpt func(*fixtureOpts)
@@ -113,6 +115,9 @@ func withDatabase(url string) fixtureOpt { return func(o *fixtureOpts) { o.dbURL
 
 // withWorkerLog writes the worker's log, its activities' and the Temporal SDK's, to w.
 func withWorkerLog(w io.Writer) fixtureOpt { return func(o *fixtureOpts) { o.log = w } }
+
+// withEvaluator gives the worker's activities ev to write reports (the local one otherwise).
+func withEvaluator(ev report.Evaluator) fixtureOpt { return func(o *fixtureOpts) { o.eval = ev } }
 
 // withMessaging replaces the outbox with live channels.
 func withMessaging(c channels.Config) fixtureOpt { return func(o *fixtureOpts) { o.msg = c } }
@@ -173,7 +178,7 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		w := rtemporal.NewWorker(wc, cfg.TemporalTaskQueue, &activities.Activities{
 			Store: st, Log: log, Generator: generate.NewLocal(), Channels: router, AppURL: cfg.AppURL,
 			Box: sealed, Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets(), AllowHTTP: true}),
-			Launcher: f.launcher,
+			Launcher: f.launcher, Evaluator: o.eval,
 		}, time.Second)
 		if err := w.Start(); err != nil {
 			t.Fatal(err)

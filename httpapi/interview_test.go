@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"bytes"
+	"context"
 	"html"
 	"io"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -456,5 +458,57 @@ func TestInterviewKeepsAnswerSignals(t *testing.T) {
 	var n int64
 	if err := f.st.DB().Table("interview_answer_signals").Where("company_id = ? AND session_id = ?", f.acme.ID, sessionID).Count(&n).Error; err != nil || n != 1 {
 		t.Errorf("signals rows = %d, %v; want the well-formed report only", n, err)
+	}
+}
+
+// blockingEvaluator's first evaluation never finishes (its worker is stopped in the middle of
+// it); the next ones are the local evaluator's.
+type blockingEvaluator struct {
+	started chan struct{}
+	first   atomic.Bool
+	calls   atomic.Int32
+}
+
+func (b *blockingEvaluator) Evaluate(ctx context.Context, in report.Input) report.Report {
+	b.calls.Add(1)
+	if b.first.CompareAndSwap(false, true) {
+		close(b.started)
+		<-ctx.Done() // the worker stops: this evaluation is lost
+		return report.NewLocal().Evaluate(context.Background(), in)
+	}
+	return report.NewLocal().Evaluate(ctx, in)
+}
+
+// The worker dies while it evaluates a completed interview: another worker evaluates again, and
+// the session has exactly one report.
+func TestReportMadeOnceWhenTheWorkerDies(t *testing.T) {
+	ev := &blockingEvaluator{started: make(chan struct{})}
+	f := newFixture(t, withEnv("INTERVIEW_RATE_BURST=1000"), withEvaluator(ev))
+	c, sessionID := f.invite(t, f.acmeKey, "iv-kill")
+	page := c.post(t, "consent", nil)
+	for i := 0; i < 40 && !strings.Contains(page.body, "Interview complete"); i++ {
+		answer := goodAnswer
+		if m := choiceRE.FindStringSubmatch(page.body); m != nil {
+			answer = html.UnescapeString(m[1])
+		}
+		page = c.post(t, "answer", url.Values{"turn": {turnOf(t, page)}, "answer": {answer}})
+	}
+	select {
+	case <-ev.started:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the report's evaluation never started")
+	}
+	f.worker.Stop()
+	f.startWorker()
+	rep := f.awaitReport(t, f.acmeKey, sessionID)
+	if rep.Status != "ready" {
+		t.Errorf("report = %s, want ready", rep.Status)
+	}
+	var n int64
+	if err := f.st.DB().Table("interview_reports").Where("session_id = ?", sessionID).Count(&n).Error; err != nil || n != 1 {
+		t.Errorf("reports of the session = %d, %v; want exactly 1", n, err)
+	}
+	if ev.calls.Load() < 2 {
+		t.Errorf("evaluations = %d, want the lost one and the one after", ev.calls.Load())
 	}
 }

@@ -171,10 +171,12 @@ func completeInterview(ctx workflow.Context, in kinds.InterviewInput) error {
 		return err
 	}
 	// The evaluator may call a model (LLM_TIMEOUT, then the local fallback): a regular activity
-	// with a heartbeat-free timeout above the evaluator's own.
+	// with a timeout above the evaluator's own, which heartbeats, so that a worker that dies
+	// during the evaluation is noticed in seconds and another evaluates again (the report is
+	// stored once whatever happens).
 	evaluate := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 5 * time.Minute,
-		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}},
+		StartToCloseTimeout: 5 * time.Minute, HeartbeatTimeout: 20 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{MaximumInterval: time.Minute, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}},
 	})
 	var rep activities.ReportResult
 	ref := activities.SessionRef{CompanyID: in.CompanyID, SessionID: in.SessionID}

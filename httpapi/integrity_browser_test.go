@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/recruitd/recruitd/internal/browsertest"
 	"github.com/recruitd/recruitd/internal/identity"
 	"github.com/recruitd/recruitd/internal/idvsim"
+	"github.com/recruitd/recruitd/internal/rollup"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -170,6 +172,14 @@ func TestIntegrityFromRealInterviews(t *testing.T) {
 		if ver[block] == nil {
 			t.Errorf("getCandidateVerification for B: %s block is null (%s)", block, jsonOf(t, ver))
 		}
+	}
+	res, err := tools.CallTool(t.Context(), &mcp.CallToolParams{Name: "getCheatingDetectionStats", Arguments: map[string]any{"metric": "flaggedDetails"}})
+	if err != nil || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "not measured") {
+		t.Errorf("the flagged details' text does not say the video sub-scores are not measured (%v)", err)
+	}
+	// The statistics rollups stay exact after real interviews, reports and integrity checks.
+	if err := rollup.Check(t.Context(), f.st.SQL(), f.acme.ID); err != nil {
+		t.Errorf("rollups: %v", err)
 	}
 }
 

@@ -301,8 +301,8 @@ func cheatingDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier
 		r.EvaluatedAt = toolkit.Timestamp(at.Time)
 		out.FlaggedDetails = append(out.FlaggedDetails, r)
 		sc := r.SubScores
-		table = append(table, []string{r.CandidateName, toolkit.OrDash(r.JobTitle), toolkit.Num(&r.CheatingScore), toolkit.Num(sc.EyeTracking), toolkit.Num(sc.HeadTracking),
-			toolkit.Num(sc.Voice), toolkit.Num(sc.Transcript), toolkit.Num(sc.MultiPerson), toolkit.Date(at.Time), r.SessionLink})
+		table = append(table, []string{r.CandidateName, toolkit.OrDash(r.JobTitle), toolkit.Num(&r.CheatingScore), subScore(sc.EyeTracking), subScore(sc.HeadTracking),
+			subScore(sc.Voice), subScore(sc.Transcript), subScore(sc.MultiPerson), toolkit.Date(at.Time), r.SessionLink})
 	}
 	if err := rows.Err(); err != nil {
 		return err
@@ -316,4 +316,13 @@ func cheatingDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier
 	t.Table([]string{"Candidate", "Job", "Score", "Eye", "Head", "Voice", "Transcript", "Multi-person", "Evaluated", "Session link"}, table,
 		"No flagged interviews in this scope and window.")
 	return nil
+}
+
+// subScore is a sub-score as the text shows it: "not measured" for one the evaluation has no
+// signal for (a text interview has no video, so no eye or head tracking), never 0.
+func subScore(v *float64) string {
+	if v == nil {
+		return "not measured"
+	}
+	return toolkit.Num(v)
 }

@@ -449,8 +449,8 @@ func verificationText(out *CandidateVerificationOutput) *toolkit.Text {
 	if b := out.Cheating; b != nil {
 		sc := b.SubScores
 		t.KV("Cheating score", toolkit.Num(&b.Score), "Threshold", toolkit.Num(&b.Threshold), "Flagged", toolkit.Bool(&b.Flagged),
-			"Eye tracking", toolkit.Num(sc.EyeTracking), "Head tracking", toolkit.Num(sc.HeadTracking), "Voice", toolkit.Num(sc.Voice),
-			"Transcript", toolkit.Num(sc.Transcript), "Multi-person", toolkit.Num(sc.MultiPerson), "Evaluated", b.EvaluatedAt)
+			"Eye tracking", subScore(sc.EyeTracking), "Head tracking", subScore(sc.HeadTracking), "Voice", subScore(sc.Voice),
+			"Transcript", subScore(sc.Transcript), "Multi-person", subScore(sc.MultiPerson), "Evaluated", b.EvaluatedAt)
 	} else {
 		t.Line("None: %s.", out.CheatingNote)
 	}

@@ -97,7 +97,22 @@ func Interview(ctx context.Context, env Env, o Options) error {
 		return fmt.Errorf("interviews completed: %d of %d: %w", done-done0, candidates-failed, err)
 	}
 	done -= done0
-	perSec := float64(done) / time.Since(begin).Seconds()
+	elapsed := time.Since(begin)
+	perSec := float64(done) / elapsed.Seconds()
+
+	// Each throughput session's report: from its completion to the report stored.
+	var reportRows []struct{ CompletedAt, ReportedAt time.Time }
+	if err := r.st.DB().WithContext(ctx).Raw(`
+SELECT s.completed_at, r.created_at AS reported_at FROM interview_sessions s
+JOIN interview_reports r ON r.company_id = s.company_id AND r.session_id = s.id
+WHERE s.company_id = ? AND s.completed_at >= ?`, r.co.ID, begin).Scan(&reportRows).Error; err != nil {
+		return err
+	}
+	var toReport bench.Latencies
+	for _, row := range reportRows {
+		toReport = append(toReport, row.ReportedAt.Sub(row.CompletedAt))
+	}
+	reportsPerSec := float64(len(reportRows)) / elapsed.Seconds()
 
 	fmt.Fprintf(out, "%d sessions with a one-minute expiry…\n", expiring)
 	if err := r.st.DB().WithContext(ctx).Model(&models.Company{}).Where("id = ?", r.co.ID).
@@ -136,6 +151,10 @@ func Interview(ctx context.Context, env Env, o Options) error {
 	fmt.Fprintf(out, "  floor (one-activity workflow):             %.1f workflows/s\n", floor)
 	fmt.Fprintf(out, "  interviews completed (transcript final):   %.1f /s (%d, %d failed)\n", perSec, done, failed)
 	fmt.Fprintf(out, "  ratio interviews/floor:                    %.2f   target >= 0.5: %s\n", ratio, verdict(ratio >= 0.5))
+	fmt.Fprintf(out, "  completion -> report stored:               p50 %s, p95 %s (%d reports)   target p95 < 2s: %s\n",
+		toReport.Percentile(50).Round(time.Millisecond), toReport.Percentile(95).Round(time.Millisecond), len(toReport), verdict(toReport.Percentile(95) < 2*time.Second))
+	fmt.Fprintf(out, "  reports stored:                            %.1f /s, ratio reports/floor %.2f   target >= 0.5: %s\n",
+		reportsPerSec, reportsPerSec/floor, verdict(reportsPerSec/floor >= 0.5))
 	fmt.Fprintf(out, "  expiry: %d sessions EXPIRED, deadline -> EXPIRED p50 %s, p99 %s, max %s   target max < 10s: %s\n",
 		len(late), late.Percentile(50).Round(time.Millisecond), late.Percentile(99).Round(time.Millisecond), worst.Round(time.Millisecond),
 		verdict(worst < 10*time.Second && len(late) == expiring))

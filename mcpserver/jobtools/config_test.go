@@ -263,3 +263,68 @@ func namesAt(t *testing.T, m map[string]any, path string) []string {
 	}
 	return out
 }
+
+// TestAtsConnectionApplicationSync: a company whose ATS is connected through the aggregator
+// reports its application sync (times and counts of its own records only); an HR-suite
+// account's connection and a company without one report it disabled.
+func TestAtsConnectionApplicationSync(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	db := f.h.DB.SQL
+	ctx := t.Context()
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := db.ExecContext(ctx, q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, r := f.decode(t, "getAtsConnection", nil)
+	if jsonPath(t, m, "applicationSync.enabled") != false || jsonPath(t, m, "applicationSync.lastSyncAt") != nil {
+		t.Errorf("applicationSync before connecting = %v", m["applicationSync"])
+	}
+	contains(t, r.Text, "## Application sync from the ATS")
+
+	exec(`INSERT INTO aggregator_integrations (company_id, integration_id, state, applications_synced_at, applications_full_pass_at)
+		VALUES ($1, 'sim:acme', 'connected', '2026-06-01T10:00:00Z', '2026-06-01T04:00:00Z'),
+		       ($2, 'sim:globex', 'connected', '2026-06-01T10:00:00Z', NULL)`, f.acme.ID, f.globex.ID)
+	record := func(companyID, jobID uuid.UUID, ext, candExt, upstream string) {
+		t.Helper()
+		var cand, app uuid.UUID
+		if err := db.QueryRowContext(ctx, `INSERT INTO candidates (company_id, external_id, first_name) VALUES ($1, $2, 'Sync')
+			ON CONFLICT (company_id, external_id) WHERE external_id IS NOT NULL DO UPDATE SET first_name = 'Sync' RETURNING id`, companyID, candExt).Scan(&cand); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.QueryRowContext(ctx, `INSERT INTO applications (company_id, candidate_id, job_id, external_id, source) VALUES ($1, $2, $3, $4, 'ats') RETURNING id`,
+			companyID, cand, jobID, ext).Scan(&app); err != nil {
+			t.Fatal(err)
+		}
+		exec(`INSERT INTO aggregator_applications (company_id, remote_id, ats_application_id, application_id, ats_candidate_id, upstream_status)
+			VALUES ($1, $2, $3, $4, $5, $6)`, companyID, "kmb_"+ext, ext, app, candExt, upstream)
+	}
+	record(f.acme.ID, f.j[1], "APP-1", "SYNC-C1", "")
+	record(f.acme.ID, f.j[1], "APP-2", "SYNC-C1", "hired")
+	record(f.acme.ID, f.j[2], "APP-3", "SYNC-C2", "closed")
+	record(f.globex.ID, f.gJob, "APP-G", "SYNC-G1", "")
+
+	m, r = f.decode(t, "getAtsConnection", nil)
+	for path, want := range map[string]any{
+		"applicationSync.enabled": true, "applicationSync.lastSyncAt": "2026-06-01T10:00:00Z", "applicationSync.lastFullPassAt": "2026-06-01T04:00:00Z",
+		"applicationSync.applicationsSynced": 3.0, "applicationSync.closedApplications": 1.0, "applicationSync.candidatesSynced": 2.0,
+		"kombo.integrationId": "sim:acme",
+	} {
+		if got := jsonPath(t, m, path); got != want {
+			t.Errorf("%s = %v, want %v", path, got, want)
+		}
+	}
+	contains(t, r.Text, "Applications synced:", "Closed (deleted at the ATS):", "2026-06-01T04:00:00Z")
+	// Globex is an HR-suite account: its applications come by webhook, not by this sync.
+	gr := f.h.OK(t, f.globexKey, "getAtsConnection", nil)
+	var g map[string]any
+	gr.Decode(t, &g)
+	if jsonPath(t, g, "applicationSync.enabled") != false || jsonPath(t, g, "applicationSync.applicationsSynced") != 0.0 {
+		t.Errorf("Globex applicationSync = %v", g["applicationSync"])
+	}
+	for _, res := range []*tooltest.Result{r, gr} {
+		lacks(t, res.Text+string(res.Structured), f.secrets()...)
+	}
+}

@@ -185,7 +185,7 @@ RETURNING id, external_id, candidate_id, job_id`, companyID, models.ApplicationS
 		var ids, status, cand, job []string
 		for _, i := range update {
 			a, e := apps[i], existing[apps[i].ExternalID]
-			st := e.status
+			st := "" // kept: a customer flow may be setting it right now
 			if a.UpstreamStatus != UpstreamInProcess && a.UpstreamStatus != e.upstream {
 				st = a.UpstreamStatus
 			}
@@ -202,10 +202,12 @@ RETURNING id, external_id, candidate_id, job_id`, companyID, models.ApplicationS
 			}
 		}
 		err := tx.Exec(`
-UPDATE applications ap SET status = t.status, candidate_id = t.cand, job_id = coalesce(nullif(t.job, '')::uuid, ap.job_id)
+UPDATE applications ap
+SET status = coalesce(nullif(t.status, ''), ap.status), candidate_id = t.cand, job_id = coalesce(nullif(t.job, '')::uuid, ap.job_id)
 FROM unnest(?::uuid[], ?::text[], ?::uuid[], ?::text[]) AS t(id, status, cand, job)
 WHERE ap.company_id = ? AND ap.id = t.id
-  AND (ap.status, ap.candidate_id, ap.job_id) IS DISTINCT FROM (t.status, t.cand, coalesce(nullif(t.job, '')::uuid, ap.job_id))`,
+  AND (ap.status, ap.candidate_id, ap.job_id) IS DISTINCT FROM
+      (coalesce(nullif(t.status, ''), ap.status), t.cand, coalesce(nullif(t.job, '')::uuid, ap.job_id))`,
 			textArray(ids), textArray(status), textArray(cand), textArray(job), companyID).Error
 		if err != nil {
 			return counts, nil, fmt.Errorf("update synced applications: %w", err)

@@ -14,6 +14,7 @@ import (
 	"github.com/recruitd/recruitd/internal/generate"
 	"github.com/recruitd/recruitd/internal/hrsuite"
 	"github.com/recruitd/recruitd/internal/outbox"
+	"github.com/recruitd/recruitd/internal/report"
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 )
@@ -27,6 +28,8 @@ type Activities struct {
 	Store     *store.Store
 	Log       *slog.Logger
 	Generator generate.Generator
+	// Evaluator writes the reports of completed interviews; nil is the local evaluator.
+	Evaluator report.Evaluator
 	Channels  *channels.Router
 	// AppURL is the base of candidate-facing interview links.
 	AppURL string

@@ -24,10 +24,17 @@ import (
 // crash in that instant). The outcome is recorded even when the activity's context ends after
 // the provider answered.
 func (a *Activities) deliver(ctx context.Context, row *models.Message, msg channels.Message) (receipt channels.Receipt, provider string, sendErr, err error) {
+	return a.deliverOnce(ctx, sendKey(ctx), row, msg)
+}
+
+// deliverOnce is deliver with the send key chosen by the caller ("" for none): a key that
+// names the message rather than the activity (a session's reminder, store.ReminderSendKey) is
+// sent once across the workflow's runs too.
+func (a *Activities) deliverOnce(ctx context.Context, key string, row *models.Message, msg channels.Message) (receipt channels.Receipt, provider string, sendErr, err error) {
 	if msg.Subject != "" {
 		row.Subject = &msg.Subject
 	}
-	if key := sendKey(ctx); key != "" {
+	if key != "" {
 		row.SendKey = &key
 		prev, err := a.Store.MessageBySendKey(ctx, row.CompanyID, key)
 		switch {

@@ -7,13 +7,17 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 type lockedBuffer struct {
@@ -59,7 +63,15 @@ func TestSendInviteRetryDoesNotResend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &Activities{Store: st, Log: slog.New(slog.DiscardHandler), Channels: router, AppURL: "https://app.example.com"}
+	// OpenSession launches the session's interview start; Temporal is away here (nothing
+	// listens), so the start stays in the outbox.
+	away, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: tlog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer away.Close()
+	launcher := &outbox.Launcher{Store: st, Starter: kinds.Starter{Client: away, TaskQueue: "nowhere"}, Log: slog.New(slog.DiscardHandler), Timeout: 100 * time.Millisecond}
+	a := &Activities{Store: st, Log: slog.New(slog.DiscardHandler), Channels: router, AppURL: "https://app.example.com", Launcher: launcher}
 	session, err := a.OpenSession(ctx, OpenSessionInput{CompanyID: co.ID, ApplicationID: app.ID, MediumType: models.MediumTypeVideo})
 	if err != nil {
 		t.Fatal(err)

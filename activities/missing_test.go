@@ -29,6 +29,9 @@ func TestMissingRowIsPermanent(t *testing.T) {
 	_, calls["SendInvite"] = a.SendInvite(ctx, SendInviteInput{CompanyID: company, SessionID: id})
 	_, calls["SettlePartner"] = a.SettlePartner(ctx, SettleInput{CompanyID: company, PartnerApplicationID: id, SessionID: id})
 	_, calls["LoadFlow"] = a.LoadFlow(ctx, kinds.FlowInput{CompanyID: company, SessionID: id})
+	_, calls["LoadInterview"] = a.LoadInterview(ctx, InterviewAt{CompanyID: company, SessionID: id})
+	_, calls["SendReminder"] = a.SendReminder(ctx, SendReminderInput{CompanyID: company, SessionID: id, Key: "reminder/first"})
+	_, calls["FinalizeInterview"] = a.FinalizeInterview(ctx, company, id)
 	for name, err := range calls {
 		var app *temporal.ApplicationError
 		if !errors.As(err, &app) || !app.NonRetryable() {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/aggregator"
 	"github.com/recruitd/recruitd/internal/hrsuite/report"
+	"github.com/recruitd/recruitd/internal/identity"
 	"github.com/recruitd/recruitd/internal/jobimport"
 	"github.com/recruitd/recruitd/internal/jsontext"
 	"github.com/recruitd/recruitd/internal/outbox"
@@ -93,6 +94,10 @@ var errorTable = []struct {
 	{aggregator.ErrTransient, errAggregatorDown},
 	{aggregator.ErrPermanent, errAggregator},
 	{aggregator.ErrSetupPending, errAggregator},
+	{identity.ErrBadSignature, errIDVSignature},
+	{identity.ErrBadEvent, errIDVEvent},
+	{identity.ErrUnknownVerification, errIDVUnknown},
+	{identity.ErrReplayed, errIDVReplayed},
 }
 
 // detailed is an error whose Detail is written for the caller: which fields, and why.

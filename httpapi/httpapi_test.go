@@ -30,6 +30,8 @@ import (
 	"github.com/recruitd/recruitd/internal/generate"
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
+	"github.com/recruitd/recruitd/internal/integrity"
+	"github.com/recruitd/recruitd/internal/interview"
 	"github.com/recruitd/recruitd/internal/openapitest"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/partners"
@@ -184,7 +186,8 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		Log: slog.New(slog.DiscardHandler), Config: cfg, Store: st, Launcher: f.launcher,
 		Health:  health.New(3*time.Second, map[string]health.Check{"postgres": st.Ping, "temporal": rtemporal.HealthCheck(tc)}),
 		Metrics: httpmetrics.New(reg), Gatherer: reg, Box: sealed,
-		Partners: &partners.Applications{Store: st, Launcher: f.launcher, Box: sealed, ATSTimeout: cfg.ATSTimeout},
+		Partners:   &partners.Applications{Store: st, Launcher: f.launcher, Box: sealed, ATSTimeout: cfg.ATSTimeout},
+		Interviews: &interview.Sessions{Store: st, Interviewer: interview.NewLocal(), Launcher: f.launcher, Signals: &integrity.Service{Store: st}},
 	})
 	f.srv = httptest.NewServer(f.h)
 	t.Cleanup(f.srv.Close)

@@ -180,8 +180,12 @@ func (s *server) inviteCandidate(c *gin.Context) {
 	}
 	if err := s.Launcher.Launch(ctx, &start); err != nil {
 		// The caller retries with a new invitation: this one must never be sent, even if its
-		// start was taken after all.
-		if cerr := s.Store.CancelSession(context.WithoutCancel(ctx), co.ID, sessionID); cerr != nil {
+		// start was taken after all. Its interview run (the reconciler starts the renewed,
+		// pending start) ends at once.
+		cancelled := kinds.InterviewStart(co.Slug, co.ID, sessionID, job.ID, models.SessionStatusCancelled)
+		if _, _, cerr := s.Store.CancelSession(context.WithoutCancel(ctx), store.CancelSessionInput{
+			CompanyID: co.ID, SessionID: sessionID, By: store.CancelledByRefusedInvitation, Start: cancelled,
+		}); cerr != nil {
 			s.Log.ErrorContext(ctx, "refused invitation not cancelled", "request_id", requestID(c), "session_id", sessionID, "err", cerr)
 		}
 		s.fail(c, err)

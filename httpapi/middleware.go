@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -99,9 +100,13 @@ func (s *server) cleanParams(c *gin.Context) {
 }
 
 // limitBody bounds every request body to MAX_BODY_BYTES, and HR-suite deliveries to
-// HRSUITE_MAX_BODY_BYTES. A body declared larger (Content-Length) gets 413 at once, before
+// HRSUITE_MAX_BODY_BYTES (the candidate page's forms to a far smaller bound of their own). A body declared larger (Content-Length) gets 413 at once, before
 // authentication and before any of it is read; a longer streamed one is cut off at the bound.
 func (s *server) limitBody(c *gin.Context) {
+	if strings.HasPrefix(c.Request.URL.Path, "/interview/") {
+		c.Next() // the candidate page bounds its forms itself and answers in HTML (readInterviewForm)
+		return
+	}
 	if c.Request.Body != nil {
 		limit := s.Config.MaxBodyBytes
 		if c.Request.URL.Path == hrsuitePath {

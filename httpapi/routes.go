@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/recruitd/recruitd/api"
+	"github.com/recruitd/recruitd/httpapi/interviewpage"
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/models"
 )
@@ -24,6 +25,7 @@ func (s *server) routes(r *gin.Engine) {
 	v1.GET("/interviewers", s.require(models.ScopeJobs), s.listInterviewers)
 	v1.GET("/interviewers/:interviewerId", s.require(models.ScopeJobs), s.getInterviewer)
 	v1.POST("/inviteCandidate", s.require(models.ScopeInvitations), s.inviteCandidate)
+	v1.GET("/sessions/:sessionId/report", s.require(models.ScopeReports), s.getSessionReport)
 	v1.GET("/workflows/:trigger", s.require(models.ScopeWorkflows), s.getFlow)
 	v1.PUT("/workflows/:trigger", s.require(models.ScopeWorkflows), s.putFlow)
 	v1.GET("/integrations/hrsuite", s.require(models.ScopeIntegrations), s.getIntegration)
@@ -43,8 +45,17 @@ func (s *server) routes(r *gin.Engine) {
 	sup.POST("/hrsuite/replays", s.replayHRSuite)
 	sup.GET("/hrsuite/replays/:replayId", s.getHRSuiteReplay)
 
+	// The candidate's interview page: the link's token is the credential (httpapi/interview.go).
+	r.GET("/interview/:token", s.limitInterview, s.getInterview)
+	r.POST("/interview/:token/consent", s.limitInterview, s.postInterviewConsent)
+	r.POST("/interview/:token/decline", s.limitInterview, s.postInterviewDecline)
+	r.POST("/interview/:token/answer", s.limitInterview, s.postInterviewAnswer)
+	r.GET("/interview/:token/verify", s.limitInterview, s.getInterviewVerify)
+	r.GET(interviewpage.AssetPrefix+":name", s.interviewAsset)
+
 	// Signed with the integration's Standard Webhooks secret, not an API key.
 	r.POST("/webhook/aggregator", s.aggregatorWebhook)
+	r.POST("/webhook/idverify", s.idverifyWebhook) // signed with IDV_WEBHOOK_SECRET
 
 	r.NoRoute(func(c *gin.Context) { s.fail(c, errNoRoute) })
 	r.NoMethod(func(c *gin.Context) { s.fail(c, errNoMethod) })

@@ -9,10 +9,12 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/recruitd/recruitd/httpapi/interviewpage"
 	"github.com/recruitd/recruitd/internal/aggregator"
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
+	"github.com/recruitd/recruitd/internal/interview"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/partners"
 	"github.com/recruitd/recruitd/internal/ratelimit"
@@ -38,6 +40,10 @@ type Deps struct {
 	Box *secretbox.Box
 	// AggregatorMetrics counts aggregator webhooks; may be nil.
 	AggregatorMetrics *aggregator.Metrics
+	// Interviews is the candidate's side of the interview behind the link; Page renders it
+	// (NewServer builds it when nil).
+	Interviews *interview.Sessions
+	Page       *interviewpage.Page
 }
 
 type server struct {
@@ -45,20 +51,34 @@ type server struct {
 	partnerLimits *ratelimit.Buckets // partner submissions per key
 	keyLimits     *ratelimit.Buckets // requests per key, every authenticated route
 	authFailures  *ratelimit.Buckets // failed authentications per client IP
+	// interviewLimits and interviewAddrLimits bound the candidate page per link and per IP.
+	interviewLimits, interviewAddrLimits *ratelimit.Buckets
 }
 
 // NewServer returns the REST API handler.
 func NewServer(d Deps) http.Handler {
+	if d.Page == nil {
+		p, err := interviewpage.New()
+		if err != nil {
+			panic(err) // the embedded templates are checked by the package's tests
+		}
+		d.Page = p
+	}
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	r.ContextWithFallback = true
 	s := &server{Deps: d,
-		partnerLimits: ratelimit.New(d.Config.PartnerRateLimit, d.Config.PartnerRateBurst),
-		keyLimits:     ratelimit.New(d.Config.APIRateLimit, d.Config.APIRateBurst),
-		authFailures:  ratelimit.New(d.Config.AuthFailureLimit, d.Config.AuthFailureBurst),
+		partnerLimits:       ratelimit.New(d.Config.PartnerRateLimit, d.Config.PartnerRateBurst),
+		keyLimits:           ratelimit.New(d.Config.APIRateLimit, d.Config.APIRateBurst),
+		authFailures:        ratelimit.New(d.Config.AuthFailureLimit, d.Config.AuthFailureBurst),
+		interviewLimits:     ratelimit.New(d.Config.InterviewRateLimit, d.Config.InterviewRateBurst),
+		interviewAddrLimits: ratelimit.New(d.Config.InterviewAddrLimit, d.Config.InterviewAddrBurst),
 	}
 	r.Use(s.observe, s.recover, s.limitBody, s.cleanParams)
+	if s.Interviews != nil && s.Interviews.Identity == nil && s.Config.IDVBaseURL != "" {
+		s.Interviews.Identity = identityCheck{s.identity()}
+	}
 	s.routes(r)
 	return r
 }

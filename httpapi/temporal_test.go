@@ -3,7 +3,10 @@ package httpapi_test
 import (
 	"bytes"
 	"fmt"
+	"html"
+	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +19,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/recruitd/recruitd/httpapi"
 	"github.com/recruitd/recruitd/internal/aggsim"
 	"github.com/recruitd/recruitd/internal/atssim"
 	"github.com/recruitd/recruitd/internal/flow"
@@ -29,7 +33,11 @@ import (
 var personalMarkers = []string{
 	"Zqxfirstmarker", "Zqxlastmarker", "zqx.marker@example.com", "4155550199", // the ATS applicant
 	"Vwjfirstmarker", "Vwjlastmarker", "vwj.marker@example.com", "4155550188", // the invited candidate
+	answerMarker, // the candidate's answers in the interview
 }
+
+// answerMarker is in every answer of the interview the test takes: answers stay in Postgres.
+const answerMarker = "Qpzanswermarker"
 
 // assessmentMarker is the candidate-specific part of an assessment link: it opens the
 // candidate's assessment and must stay in Postgres.
@@ -45,6 +53,7 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 		FirstName: "Zqxfirstmarker", LastName: "Zqxlastmarker", Email: "zqx.marker@example.com", Phone: "+1 (415) 555-0199"})
 
 	outer := t
+	var generated string // the interviewer id of the generated job
 	cases := []struct {
 		kind string
 		run  func(t *testing.T)
@@ -52,6 +61,7 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 		{kinds.JobGeneration.Name, func(t *testing.T) {
 			job := f.createJob(t, f.acmeKey, map[string]any{"externalJobId": "pii-1", "jobDescription": "We are hiring a Registered Nurse. Requirements: RN license."})
 			f.awaitGenerated(t, f.acmeKey, job.Payload)
+			generated = job.Payload
 		}},
 		{kinds.Invite.Name, func(t *testing.T) {
 			resp := f.send(t, http.MethodPost, "/v1/api/inviteCandidate", f.acmeKey, map[string]any{
@@ -62,6 +72,40 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 				t.Fatalf("inviteCandidate = %d", resp.StatusCode)
 			}
 			awaitText(t, f.outbox, "vwj.marker@example.com")
+		}},
+		{kinds.Interview.Name, func(t *testing.T) {
+			// The candidate, invited to the generated job, takes its interview with marker
+			// answers; the session's run ends.
+			resp := f.send(t, http.MethodPost, "/v1/api/inviteCandidate", f.acmeKey, map[string]any{
+				"interviewerId": generated,
+				"candidate":     map[string]any{"firstName": "Vwjfirstmarker", "lastName": "Vwjlastmarker", "email": "vwj.marker@example.com", "phone": "+14155550188"},
+			})
+			if resp.StatusCode != http.StatusOK {
+				b, _ := io.ReadAll(resp.Body)
+				t.Fatalf("inviteCandidate = %d %s", resp.StatusCode, b)
+			}
+			inv := decode[httpapi.InviteCandidateResponse](t, resp)
+			sess, err := f.st.Session(t.Context(), f.acme.ID, uuid.MustParse(inv.SessionID))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &candidate{f: f.fixture, path: "/interview/" + sess.LinkToken}
+			page := c.post(t, "consent", nil)
+			for i := 0; i < 40 && !strings.Contains(page.body, "Interview complete"); i++ {
+				answer := "For example, I did this at " + answerMarker + " last year with twenty five people for three months."
+				if m := choiceRE.FindStringSubmatch(page.body); m != nil {
+					answer = html.UnescapeString(m[1])
+				}
+				page = c.post(t, "answer", url.Values{"turn": {turnOf(t, page)}, "answer": {answer}})
+			}
+			if !strings.Contains(page.body, "Interview complete") {
+				t.Fatalf("interview not completed:\n%s", page.body)
+			}
+			id := kinds.Interview.ID(f.acme.Slug, sess.ID.String())
+			if err := f.tc.GetWorkflow(t.Context(), id, "").Get(t.Context(), nil); err != nil {
+				ws, _ := f.st.WorkflowStart(t.Context(), f.acme.ID, id)
+				t.Fatalf("interview run %s: %v (start row %+v)", id, err, ws)
+			}
 		}},
 		{kinds.PartnerApplication.Name, func(t *testing.T) {
 			if status, body, _ := f.submit(t, f.key, `{"atsApplicantId":"1099","atsJobId":"5001"}`); status != http.StatusAccepted {

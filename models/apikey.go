@@ -41,9 +41,10 @@ const (
 	ScopeHRSuiteWebhook      Scope = "hrsuite-webhook"      // HR-suite deliveries
 	ScopeMCPRead             Scope = "mcp:read"             // the tool server
 	ScopeIntegrations        Scope = "integrations"         // the HR-suite connection card and Connect
+	ScopeReports             Scope = "reports"              // interview reports
 )
 
-var allScopes = []Scope{ScopeJobs, ScopeInvitations, ScopeWorkflows, ScopePartnerApplications, ScopeAssessmentLinks, ScopeHRSuiteWebhook, ScopeMCPRead, ScopeIntegrations}
+var allScopes = []Scope{ScopeJobs, ScopeInvitations, ScopeWorkflows, ScopePartnerApplications, ScopeAssessmentLinks, ScopeHRSuiteWebhook, ScopeMCPRead, ScopeIntegrations, ScopeReports}
 
 // AllScopes returns every Scope: a customer's key has them all.
 func AllScopes() []Scope { return slices.Clone(allScopes) }

@@ -73,6 +73,7 @@ func TestEnumsMatchCheckConstraints(t *testing.T) {
 		"interview_sessions.medium_type":           strs(AllMediumTypes()),
 		"interview_sessions.status":                strs(AllSessionStatuses()),
 		"interview_turns.source":                   strs(AllTurnSources()),
+		"identity_webhook_deliveries.outcome":      IdentityWebhookOutcomes(),
 		"jobs.status":                              strs(AllJobStatuses()),
 		"companies.default_job_status":             {string(JobStatusActive), string(JobStatusPaused)},
 		"companies.ats_type":                       strs(AllATSTypes()),

@@ -62,3 +62,15 @@ type IdentityVerification struct {
 
 // TableName implements gorm's tabler.
 func (IdentityVerification) TableName() string { return "identity_verifications" }
+
+// Outcomes of an identity provider's webhook delivery (identity_webhook_deliveries.outcome).
+const (
+	IdentityWebhookApplied   = "applied"   // PENDING moved to the delivery's status
+	IdentityWebhookUnchanged = "unchanged" // already concluded (VERIFIED, FAILED or EXPIRED): kept
+	IdentityWebhookIgnored   = "ignored"   // an event that concludes nothing
+)
+
+// IdentityWebhookOutcomes lists the outcomes above.
+func IdentityWebhookOutcomes() []string {
+	return []string{IdentityWebhookApplied, IdentityWebhookUnchanged, IdentityWebhookIgnored}
+}

@@ -26,7 +26,9 @@ type Message struct {
 	CreatedAt         time.Time        `gorm:"column:created_at"`
 	SentAt            *time.Time       `gorm:"column:sent_at"`
 	// SendKey identifies the activity that sends the message (its workflow run and activity
-	// id), the same across the activity's retries; nil for messages not sent by an activity.
+	// id), the same across the activity's retries, or, for a session's reminder, the reminder
+	// itself (store.ReminderSendKey), the same across the workflow's runs; nil for messages not
+	// sent by an activity.
 	SendKey *string `gorm:"column:send_key"`
 }
 

@@ -51,6 +51,8 @@ func benchCmd(e *env) *cobra.Command {
 	f.IntVar(&o.Candidates, "candidates", 1_000_000, "mcp: candidates of the bench company")
 	f.IntVar(&o.Iterations, "iterations", 40, "mcp: measured calls per tool")
 	f.StringVar(&o.Dir, "dir", ".bench", "mcp: folder of the kept Postgres cluster")
+	f.IntVar(&o.Interviews, "interviews", 200, "interview: candidates taking their interviews at once")
+	f.IntVar(&o.Expiring, "expiring", 1000, "interview: sessions with a one-minute expiry")
 	return cmd
 }
 

@@ -140,6 +140,9 @@ func runDev(parent context.Context, e *env) error {
 		cfg.MessagingMode = "outbox" // print invitations instead of sending them
 	}
 	cfg.CallbackAllowPrivate = e.allowPrivateCallbacks(cfg, true) // the demo partner's callback sink is on loopback
+	if os.Getenv("APP_URL") == "" {
+		cfg.AppURL = cfg.PublicBaseURL // the interview links open the candidate page this process serves
+	}
 	sim, err := startSimulator(ctx, log, e.stdout)
 	if err != nil {
 		return err
@@ -150,6 +153,11 @@ func runDev(parent context.Context, e *env) error {
 		return err
 	}
 	defer agg.close()
+	idv, err := startIdvsim(cfg, log)
+	if err != nil {
+		return err
+	}
+	defer idv.close()
 	issuer, stopIDP, err := startDevIDP(e, cfg, log)
 	if err != nil {
 		return err
@@ -182,8 +190,12 @@ func runDev(parent context.Context, e *env) error {
 		fmt.Fprintf(e.stdout, "  Metrics:      %s/metrics   (a private listener; never on the REST or MCP port)\n", displayURL(l.metrics.Addr()))
 		fmt.Fprintf(e.stdout, "  ATS simulator (demo tenant, ATS-A): %s   partner callbacks are printed here\n", sim.url)
 		fmt.Fprintf(e.stdout, "  Aggregator simulator (demo HR suite): %s   controls under /sim/ (recruitd aggsim --help)\n", agg.url)
+		fmt.Fprint(e.stdout, idv.line())
 		fmt.Fprintf(e.stdout, "demo API key: %s\n", demoKey)
 		fmt.Fprintf(e.stdout, "\nTry:  curl -H 'X-API-Key: %s' %s/v1/api/company\n", demoKey, apiURL)
+		fmt.Fprintf(e.stdout, "\nTake an interview as a candidate: invite yourself, then open the interviewLink it answers in a browser\n")
+		fmt.Fprintf(e.stdout, "      curl -X POST -H 'X-API-Key: %s' -H 'Content-Type: application/json' -d '{\"interviewerId\":\"%s-1001\",\"candidate\":{\"firstName\":\"Sam\",\"email\":\"sam@example.com\"}}' %s/v1/api/inviteCandidate\n", demoKey, demo.Slug, apiURL)
+		fmt.Fprintf(e.stdout, "      (%s/interview/<token>; then: bin/recruitd sessions show --session <sessionId> --transcript, and GET %s/v1/api/sessions/<sessionId>/report)\n\n", cfg.AppURL, apiURL)
 		fmt.Fprintf(e.stdout, "      curl -X POST -H 'X-API-Key: %s' -H 'Content-Type: application/json' -d '{\"atsApplicantId\":\"1001\",\"atsJobId\":\"5001\"}' %s/v2/api/partner-applications\n", demoKey, apiURL)
 		fmt.Fprintf(e.stdout, "      curl -H 'X-API-Key: %s' %s/v1/api/integrations/hrsuite   (the HR-suite card)\n", demoKey, apiURL)
 		fmt.Fprintf(e.stdout, "      curl -X POST -H 'x-api-key: %s' -H 'Content-Type: application/json' --data @docs/examples/hrsuite-delivery.json %s/webhook/hrsuite\n", demoKey, apiURL)

@@ -279,6 +279,7 @@ func TestDevEndToEnd(t *testing.T) {
 		t.Errorf("getInterviewStats on the demo tenant = %d %.400s", r.status, r.body)
 	}
 
+	devIdentityWebhook(t, out)
 	devJobAndInvite(t, p, restURL[1], key, "127.0.0.1:"+temporalPort)
 
 	running := strings.Join(processesUsing(dir), "\n")

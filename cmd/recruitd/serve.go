@@ -28,8 +28,11 @@ import (
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/hrsuite"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
+	"github.com/recruitd/recruitd/internal/integrity"
+	"github.com/recruitd/recruitd/internal/interview"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/partners"
+	"github.com/recruitd/recruitd/internal/report"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/mcpserver"
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
@@ -224,6 +227,16 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		launcher = &outbox.Launcher{Store: d.store, Starter: kinds.Starter{Client: d.temporal, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
 	}
 	if comp.api {
+		interviewer, err := interview.NewInterviewer(interview.Config{
+			BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel, Timeout: cfg.LLMTimeout, Log: log,
+		})
+		if err != nil {
+			return err
+		}
+		var signals interview.Launcher // nil when no Temporal is configured: transitions wait for the reconciler
+		if launcher != nil {
+			signals = launcher
+		}
 		// A request net/http refuses before any handler (a control character in X-API-Key, say)
 		// gets the API's JSON error, not Go's plain text; the api listener is plain TCP.
 		start("api", headerguard.Wrap(lns.api), httpapi.NewServer(httpapi.Deps{
@@ -231,6 +244,8 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 			Health: d.health, Metrics: d.metrics, Gatherer: d.registry, Box: sealed,
 			Partners:          &partners.Applications{Store: d.store, Launcher: launcher, Box: sealed, ATSTimeout: cfg.ATSTimeout},
 			AggregatorMetrics: aggregator.NewMetrics(d.registry),
+			Interviews: &interview.Sessions{Store: d.store, Interviewer: interviewer, Launcher: signals, Log: log,
+				Signals: &integrity.Service{Store: d.store}},
 		}))
 	}
 	if comp.mcp {
@@ -332,6 +347,10 @@ func newActivities(cfg *config.Config, log *slog.Logger, st *store.Store, out io
 		opts.AllowedNets, opts.AllowHTTP = callbacks.PrivateNets(), true
 		log.Warn(privateCallbacksWarning)
 	}
-	log.Info("worker dependencies", "generator", fmt.Sprintf("%T", gen), "messaging_mode", cfg.MessagingMode)
-	return &activities.Activities{Store: st, Log: log, Generator: gen, Channels: router, AppURL: cfg.AppURL, Sender: callbacks.NewSender(opts)}, nil
+	ev, err := report.NewEvaluator(report.Config{BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel, Timeout: cfg.LLMTimeout, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	log.Info("worker dependencies", "generator", fmt.Sprintf("%T", gen), "evaluator", fmt.Sprintf("%T", ev), "messaging_mode", cfg.MessagingMode)
+	return &activities.Activities{Store: st, Log: log, Generator: gen, Evaluator: ev, Channels: router, AppURL: cfg.AppURL, Sender: callbacks.NewSender(opts)}, nil
 }

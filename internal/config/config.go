@@ -64,12 +64,21 @@ type Config struct {
 	TwilioFrom         string `env:"TWILIO_FROM" doc:"Sender number (E.164) for SMS and calls."`
 	TwilioWhatsAppFrom string `env:"TWILIO_WHATSAPP_FROM" doc:"Sender number (E.164) for WhatsApp."`
 
+	IDVBaseURL       string        `env:"IDV_BASE_URL" doc:"Base URL of the hosted identity-verification provider's API (government ID plus selfie, for jobs with enable_identity_verification). Empty: no verification can start (recruitd dev runs its simulator instead)."`
+	IDVAPIKey        string        `env:"IDV_API_KEY" secret:"true" doc:"API key of the identity-verification provider."`
+	IDVWebhookSecret string        `env:"IDV_WEBHOOK_SECRET" secret:"true" doc:"Standard Webhooks secret (whsec_...) the provider signs its outcomes with (POST /webhook/idverify). Empty: every delivery is refused."`
+	IDVTTL           time.Duration `env:"IDV_TTL" default:"24h" doc:"How long an identity verification stays PENDING before it becomes EXPIRED (1m to 720h)."`
+
 	ATSTimeout             time.Duration `env:"ATS_TIMEOUT" default:"10s" doc:"Timeout of one ATS request; a slower ATS answers the partner with 503 (retryable), never 404."`
 	AggregatorFullPass     time.Duration `env:"AGGREGATOR_FULL_PASS_EVERY" default:"6h" doc:"How often the worker's aggregator imports (jobs, and an ATS's candidates and applications) run a full pass that catches changes and deletions no webhook announced, 1s to 168h; a running import takes a new value after its next pass."`
 	PartnerRateLimit       float64       `env:"PARTNER_RATE_LIMIT" default:"10" doc:"Partner-application submissions per second per API key (token bucket); over it: 429 with Retry-After."`
 	PartnerRateBurst       int           `env:"PARTNER_RATE_BURST" default:"50" doc:"Burst size of the per-key partner-application limit."`
 	APIRateLimit           float64       `env:"API_RATE_LIMIT" default:"50" doc:"Requests per second per API key on every authenticated REST route and on /mcp (token bucket; 0 turns it off); over it: 429 with Retry-After. Assessment-link pushes (documented at about 10/s) and HR-suite batch deliveries stay far below it."`
 	APIRateBurst           int           `env:"API_RATE_BURST" default:"200" doc:"Burst size of the per-key limit."`
+	InterviewRateLimit     float64       `env:"INTERVIEW_RATE_LIMIT" default:"5" doc:"Requests per second per interview link on the candidate page (token bucket; 0 turns it off); over it: 429 with Retry-After."`
+	InterviewRateBurst     int           `env:"INTERVIEW_RATE_BURST" default:"60" doc:"Burst size of the per-link limit."`
+	InterviewAddrLimit     float64       `env:"INTERVIEW_ADDR_RATE_LIMIT" default:"20" doc:"Requests per second per client IP on the candidate page, every link together (token bucket; 0 turns it off); over it: 429 with Retry-After."`
+	InterviewAddrBurst     int           `env:"INTERVIEW_ADDR_RATE_BURST" default:"200" doc:"Burst size of the per-IP candidate-page limit."`
 	AuthFailureLimit       float64       `env:"AUTH_FAILURE_LIMIT" default:"1" doc:"Failed authentications (a wrong, revoked or malformed key or token) per second per client IP (token bucket; 0 turns it off); once spent, that IP's failing requests get 429 with Retry-After instead of 401. Valid credentials from the IP are served as usual; a missing one or an expired OAuth access token spends nothing."`
 	AuthFailureBurst       int           `env:"AUTH_FAILURE_BURST" default:"20" doc:"Burst size of the per-IP failed-authentication limit."`
 	MCPMaxConcurrentCalls  int           `env:"MCP_MAX_CONCURRENT_CALLS" default:"4" doc:"Tool-server requests one API key may have in flight at once (0: no cap); more get 429 with Retry-After."`
@@ -265,6 +274,15 @@ func (c *Config) validate() []error {
 	}
 	check("SMTP_PORT", inRange(int64(c.SMTPPort), 1, 65535))
 	check("TWILIO_BASE_URL", urlWithScheme(c.TwilioBaseURL, "http", "https"))
+	if c.IDVBaseURL != "" {
+		check("IDV_BASE_URL", urlWithScheme(c.IDVBaseURL, "http", "https"))
+		if c.IDVAPIKey == "" || c.IDVWebhookSecret == "" {
+			check("IDV_BASE_URL", errors.New("IDV_API_KEY and IDV_WEBHOOK_SECRET are required with it"))
+		}
+	}
+	if c.IDVTTL < time.Minute || c.IDVTTL > 720*time.Hour {
+		check("IDV_TTL", errors.New("must be between 1m and 720h"))
+	}
 	if c.ATSTimeout <= 0 {
 		check("ATS_TIMEOUT", errors.New("must be positive"))
 	}
@@ -279,6 +297,14 @@ func (c *Config) validate() []error {
 		check("API_RATE_LIMIT", errors.New("must not be negative (0 turns the limit off)"))
 	}
 	check("API_RATE_BURST", inRange(int64(c.APIRateBurst), 1, 100000))
+	if c.InterviewRateLimit < 0 {
+		check("INTERVIEW_RATE_LIMIT", errors.New("must not be negative (0 turns the limit off)"))
+	}
+	check("INTERVIEW_RATE_BURST", inRange(int64(c.InterviewRateBurst), 1, 100000))
+	if c.InterviewAddrLimit < 0 {
+		check("INTERVIEW_ADDR_RATE_LIMIT", errors.New("must not be negative (0 turns the limit off)"))
+	}
+	check("INTERVIEW_ADDR_RATE_BURST", inRange(int64(c.InterviewAddrBurst), 1, 100000))
 	if c.AuthFailureLimit < 0 {
 		check("AUTH_FAILURE_LIMIT", errors.New("must not be negative (0 turns the limit off)"))
 	}

@@ -8,8 +8,8 @@ import (
 var e164Pattern = regexp.MustCompile(`^\+[1-9][0-9]{1,14}$`)
 
 // FuzzNormalize checks that Normalize never panics, that a number it calls valid is E.164 and
-// normalises to itself, and that KindOf and LooksLikeNumber take whatever it returns. The seed
-// corpus is testdata/fuzz/FuzzNormalize.
+// normalises to itself, and that KindOf, LooksLikeNumber and TimeZones take whatever it
+// returns. The seed corpus is testdata/fuzz/FuzzNormalize.
 func FuzzNormalize(f *testing.F) {
 	for _, s := range []struct{ raw, region string }{
 		{"(415) 555-2671", "US"},
@@ -30,6 +30,11 @@ func FuzzNormalize(f *testing.F) {
 		_ = LooksLikeNumber(e164)
 		kind := KindOf(e164)
 		_ = CanReceiveSMS(e164)
+		for _, z := range TimeZones(e164) {
+			if z == "" || z == "Etc/Unknown" {
+				t.Fatalf("TimeZones(%q) holds %q", e164, z)
+			}
+		}
 		if !ok {
 			return
 		}

@@ -2,9 +2,11 @@
 package phone
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/nyaruka/phonenumbers/v2"
+	"github.com/nyaruka/phonenumbers/v2/timezone"
 )
 
 // Normalize parses raw, written in any common format, with defaultRegion (an ISO 3166 code such
@@ -109,9 +111,20 @@ const (
 	KindFixedLineOrMobile Kind = "fixed_line_or_mobile" // regions (the US among them) whose numbering does not tell the two apart
 	KindVoIP              Kind = "voip"
 	KindTollFree          Kind = "toll_free"
-	KindOther             Kind = "other" // premium rate, shared cost, personal, pager, UAN, voicemail
+	KindPremiumRate       Kind = "premium_rate"
+	KindSharedCost        Kind = "shared_cost"
+	KindPersonal          Kind = "personal" // a personal number that forwards to any line (the UK's 070)
+	KindPager             Kind = "pager"
+	KindUAN               Kind = "uan" // a universal access number of a company
+	KindVoicemail         Kind = "voicemail"
+	KindOther             Kind = "other" // a type phonenumbers adds later
 	KindUnknown           Kind = "unknown"
 )
+
+// MaybeMobile reports whether a number of kind k may be a mobile line: mobile, and
+// fixed-line-or-mobile (regions whose numbering does not tell the two apart, the US among them,
+// get the benefit of the doubt).
+func (k Kind) MaybeMobile() bool { return k == KindMobile || k == KindFixedLineOrMobile }
 
 // KindOf reports the kind of the E.164 number e164; KindUnknown when it is not a valid number.
 func KindOf(e164 string) Kind {
@@ -130,6 +143,18 @@ func KindOf(e164 string) Kind {
 		return KindVoIP
 	case phonenumbers.TOLL_FREE:
 		return KindTollFree
+	case phonenumbers.PREMIUM_RATE:
+		return KindPremiumRate
+	case phonenumbers.SHARED_COST:
+		return KindSharedCost
+	case phonenumbers.PERSONAL_NUMBER:
+		return KindPersonal
+	case phonenumbers.PAGER:
+		return KindPager
+	case phonenumbers.UAN:
+		return KindUAN
+	case phonenumbers.VOICEMAIL:
+		return KindVoicemail
 	case phonenumbers.UNKNOWN:
 		return KindUnknown
 	default:
@@ -145,4 +170,33 @@ func CanReceiveSMS(e164 string) bool {
 		return true
 	}
 	return false
+}
+
+// TimeZones returns the IANA time zones of the E.164 number e164, judged from its region and,
+// where the numbering plan tells (North American area codes, most geographic numbers), its
+// prefix: one zone for most numbers, several for a prefix that spans zones (a mobile range of a
+// country with several zones). None for an invalid number, one the data does not place, and a
+// number that is no one's place (toll-free, premium rate, shared cost, universal access,
+// personal, pager and voicemail numbers: "+1 800" spans the whole North American plan).
+func TimeZones(e164 string) []string {
+	num, err := phonenumbers.Parse(e164, "")
+	if err != nil || !phonenumbers.IsValidNumber(num) {
+		return nil
+	}
+	switch phonenumbers.GetNumberType(num) {
+	case phonenumbers.TOLL_FREE, phonenumbers.PREMIUM_RATE, phonenumbers.SHARED_COST, phonenumbers.UAN,
+		phonenumbers.PERSONAL_NUMBER, phonenumbers.PAGER, phonenumbers.VOICEMAIL:
+		return nil
+	}
+	zones, err := timezone.GetTimeZonesForNumber(num)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, z := range zones {
+		if z != "" && z != timezone.Unknown && !slices.Contains(out, z) {
+			out = append(out, z)
+		}
+	}
+	return out
 }

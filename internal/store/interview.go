@@ -1,7 +1,10 @@
 package store
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -27,4 +30,241 @@ func insertInterviewEvent(tx *gorm.DB, companyID, sessionID uuid.UUID, kind stri
 		return fmt.Errorf("record %s event of session %s: %w", kind, sessionID, err)
 	}
 	return nil
+}
+
+// Interview is what the candidate page shows of a session: the session, its company and job,
+// the plan fixed at consent (nil before) and the transcript so far, in order.
+type Interview struct {
+	Session models.InterviewSession
+	Company models.Company
+	Job     models.Job
+	Plan    *models.InterviewPlan
+	Turns   []models.InterviewTurn
+}
+
+// InterviewByToken loads the session a link token opens. The token is the credential: this is
+// the one query of the interview that no company scopes, and every query after it is scoped by
+// the session's company. ErrNotFound for a token that opens nothing.
+func (s *Store) InterviewByToken(ctx context.Context, token string) (*Interview, error) {
+	db := s.db.WithContext(ctx)
+	var iv Interview
+	if err := db.First(&iv.Session, "link_token = ?", token).Error; err != nil {
+		return nil, notFound(err, "interview link")
+	}
+	if err := s.loadInterview(db, &iv); err != nil {
+		return nil, err
+	}
+	return &iv, nil
+}
+
+// Interview loads a company's session as InterviewByToken does.
+func (s *Store) Interview(ctx context.Context, companyID, sessionID uuid.UUID) (*Interview, error) {
+	db := s.db.WithContext(ctx)
+	var iv Interview
+	if err := db.First(&iv.Session, "company_id = ? AND id = ?", companyID, sessionID).Error; err != nil {
+		return nil, notFound(err, "session "+sessionID.String())
+	}
+	if err := s.loadInterview(db, &iv); err != nil {
+		return nil, err
+	}
+	return &iv, nil
+}
+
+func (s *Store) loadInterview(db *gorm.DB, iv *Interview) error {
+	co, id := iv.Session.CompanyID, iv.Session.ID
+	if err := db.First(&iv.Company, "id = ?", co).Error; err != nil {
+		return fmt.Errorf("load company of session %s: %w", id, err)
+	}
+	if err := db.First(&iv.Job, "company_id = ? AND id = ?", co, iv.Session.JobID).Error; err != nil {
+		return fmt.Errorf("load job of session %s: %w", id, err)
+	}
+	var plans []models.InterviewPlan
+	if err := db.Where("company_id = ? AND session_id = ?", co, id).Limit(1).Find(&plans).Error; err != nil {
+		return fmt.Errorf("load plan of session %s: %w", id, err)
+	}
+	if len(plans) == 1 {
+		iv.Plan = &plans[0]
+	}
+	if err := db.Where("company_id = ? AND session_id = ?", co, id).Order("seq").Find(&iv.Turns).Error; err != nil {
+		return fmt.Errorf("load transcript of session %s: %w", id, err)
+	}
+	return nil
+}
+
+// ErrSessionClosed means a session is no longer INVITED or STARTED as a change needs; the
+// caller reloads it to show its state.
+var ErrSessionClosed = errors.New("the interview is closed")
+
+// ErrTurnAnswered means an answer came for a turn that has one already (another tab, a double
+// submit with other text); ErrNotCurrentTurn for a turn that is not the session's current one.
+var (
+	ErrTurnAnswered   = errors.New("this question was answered already")
+	ErrNotCurrentTurn = errors.New("this is not the current question")
+)
+
+// lockSession locks a company's session row for the rest of tx.
+func lockSession(tx *gorm.DB, companyID, sessionID uuid.UUID) (*models.InterviewSession, error) {
+	var sess models.InterviewSession
+	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(&sess, "company_id = ? AND id = ?", companyID, sessionID).Error; err != nil {
+		return nil, notFound(err, "session "+sessionID.String())
+	}
+	return &sess, nil
+}
+
+// StartInterviewInput is a consent: the plan fixed for the session, its first question, the
+// deadline of the incomplete window, and the renewed start that signals the session's run.
+type StartInterviewInput struct {
+	CompanyID, SessionID uuid.UUID
+	At, ExpiresAt        time.Time
+	Plan                 models.InterviewPlan
+	First                models.InterviewTurn
+	Signal               models.WorkflowStart
+}
+
+// StartInterview records the candidate's consent: an INVITED session becomes STARTED with its
+// plan and first question, in one transaction with the signal's start row. A session that is
+// not INVITED is left as it is (ErrSessionClosed), also when a second tab consented first.
+func (s *Store) StartInterview(ctx context.Context, in StartInterviewInput) error {
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		sess, err := lockSession(tx, in.CompanyID, in.SessionID)
+		if err != nil {
+			return err
+		}
+		if sess.Status != models.SessionStatusInvited {
+			return ErrSessionClosed
+		}
+		err = tx.Model(&models.InterviewSession{}).Where("company_id = ? AND id = ?", in.CompanyID, in.SessionID).
+			Updates(map[string]any{"status": models.SessionStatusStarted, "consented_at": in.At, "started_at": in.At, "expires_at": in.ExpiresAt}).Error
+		if err != nil {
+			return fmt.Errorf("start session %s: %w", in.SessionID, err)
+		}
+		in.Plan.CompanyID, in.Plan.SessionID = in.CompanyID, in.SessionID
+		if err := tx.Omit("created_at").Create(&in.Plan).Error; err != nil {
+			return fmt.Errorf("store plan of session %s: %w", in.SessionID, err)
+		}
+		in.First.CompanyID, in.First.SessionID, in.First.AskedAt = in.CompanyID, in.SessionID, in.At
+		if err := tx.Create(&in.First).Error; err != nil {
+			return fmt.Errorf("ask first question of session %s: %w", in.SessionID, err)
+		}
+		if err := insertInterviewEvent(tx, in.CompanyID, in.SessionID, models.EventConsented, nil, ""); err != nil {
+			return err
+		}
+		_, err = renewStart(tx, in.Signal)
+		return err
+	})
+}
+
+// DeclineInterview records that the candidate declined the notice: an INVITED session becomes
+// DECLINED, in one transaction with the signal's start row; ErrSessionClosed otherwise.
+func (s *Store) DeclineInterview(ctx context.Context, companyID, sessionID uuid.UUID, at time.Time, signal models.WorkflowStart) error {
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		sess, err := lockSession(tx, companyID, sessionID)
+		if err != nil {
+			return err
+		}
+		if sess.Status != models.SessionStatusInvited {
+			return ErrSessionClosed
+		}
+		err = tx.Model(&models.InterviewSession{}).Where("company_id = ? AND id = ?", companyID, sessionID).
+			Updates(map[string]any{"status": models.SessionStatusDeclined, "ended_at": at}).Error
+		if err != nil {
+			return fmt.Errorf("decline session %s: %w", sessionID, err)
+		}
+		if err := insertInterviewEvent(tx, companyID, sessionID, models.EventDeclined, nil, ""); err != nil {
+			return err
+		}
+		_, err = renewStart(tx, signal)
+		return err
+	})
+}
+
+// AnswerTurn stores the answer to turn seq of a STARTED session. The same answer to a turn
+// answered already is a repeat (a double submit) and changes nothing; another answer is
+// ErrTurnAnswered. ErrSessionClosed when the session is not STARTED, ErrNotCurrentTurn when
+// seq is not the session's turn awaiting an answer.
+func (s *Store) AnswerTurn(ctx context.Context, companyID, sessionID uuid.UUID, seq int, answer string, at time.Time) (repeat bool, err error) {
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		sess, err := lockSession(tx, companyID, sessionID)
+		if err != nil {
+			return err
+		}
+		var turns []models.InterviewTurn
+		if err := tx.Where("company_id = ? AND session_id = ? AND seq = ?", companyID, sessionID, seq).Limit(1).Find(&turns).Error; err != nil {
+			return fmt.Errorf("load turn %d of session %s: %w", seq, sessionID, err)
+		}
+		if len(turns) == 0 {
+			return ErrNotCurrentTurn
+		}
+		if t := turns[0]; t.Answer != nil {
+			if *t.Answer == answer {
+				repeat = true
+				return nil
+			}
+			return ErrTurnAnswered
+		}
+		if sess.Status != models.SessionStatusStarted {
+			return ErrSessionClosed
+		}
+		err = tx.Model(&models.InterviewTurn{}).Where("company_id = ? AND session_id = ? AND seq = ? AND answer IS NULL", companyID, sessionID, seq).
+			Updates(map[string]any{"answer": answer, "answered_at": at}).Error
+		if err != nil {
+			return fmt.Errorf("store answer %d of session %s: %w", seq, sessionID, err)
+		}
+		return nil
+	})
+	return repeat, err
+}
+
+// AskTurn adds the next question to a STARTED session's transcript; false when the turn's seq is
+// taken (another request asked it first) or the session is not STARTED.
+func (s *Store) AskTurn(ctx context.Context, t models.InterviewTurn) (bool, error) {
+	res := s.db.WithContext(ctx).Exec(`
+INSERT INTO interview_turns (company_id, session_id, seq, step_index, source, question_id, question, skill, choices, asked_at, engine, reason)
+SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+WHERE EXISTS (SELECT 1 FROM interview_sessions WHERE company_id = ? AND id = ? AND status = 'STARTED')
+ON CONFLICT (company_id, session_id, seq) DO NOTHING`,
+		t.CompanyID, t.SessionID, t.Seq, t.StepIndex, t.Source, t.QuestionID, t.Question, t.Skill, t.Choices, t.AskedAt, t.Engine, t.Reason,
+		t.CompanyID, t.SessionID)
+	if res.Error != nil {
+		return false, fmt.Errorf("ask turn %d of session %s: %w", t.Seq, t.SessionID, res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// MaxTurnSeconds caps the answering time one turn adds to a session's duration_seconds: a
+// candidate who leaves a question open overnight did not answer for a night.
+const MaxTurnSeconds = 600
+
+// CompleteInterview completes a STARTED session whose every turn is answered, in one
+// transaction with the signal's start row: completed_at is the last answer's time and
+// duration_seconds the time spent answering (each turn from asked to answered, at most
+// MaxTurnSeconds). ErrSessionClosed when it is not STARTED (a second tab completed it).
+func (s *Store) CompleteInterview(ctx context.Context, companyID, sessionID uuid.UUID, signal models.WorkflowStart) error {
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		sess, err := lockSession(tx, companyID, sessionID)
+		if err != nil {
+			return err
+		}
+		if sess.Status != models.SessionStatusStarted {
+			return ErrSessionClosed
+		}
+		res := tx.Exec(`
+UPDATE interview_sessions s SET status = 'COMPLETED', completed_at = t.last, duration_seconds = t.seconds
+FROM (SELECT max(answered_at) AS last,
+             coalesce(sum(least(extract(epoch FROM answered_at - asked_at), ?)), 0)::int AS seconds,
+             count(*) FILTER (WHERE answer IS NULL) AS open
+      FROM interview_turns WHERE company_id = ? AND session_id = ?) t
+WHERE s.company_id = ? AND s.id = ? AND t.open = 0 AND t.last IS NOT NULL`, MaxTurnSeconds, companyID, sessionID, companyID, sessionID)
+		if res.Error != nil {
+			return fmt.Errorf("complete session %s: %w", sessionID, res.Error)
+		}
+		if res.RowsAffected != 1 {
+			return fmt.Errorf("complete session %s: %w", sessionID, ErrNotCurrentTurn)
+		}
+		if err := insertInterviewEvent(tx, companyID, sessionID, models.EventCompleted, nil, ""); err != nil {
+			return err
+		}
+		_, err = renewStart(tx, signal)
+		return err
+	})
 }

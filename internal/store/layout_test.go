@@ -93,7 +93,7 @@ func fieldNames(f *ast.Field) []string {
 // TestAdaptersNeverTouchTheStore: the adapters talk to one outside system each; what a feature
 // does with their answers in Postgres is the feature's (internal/jobimport, internal/hrsuite, ...).
 func TestAdaptersNeverTouchTheStore(t *testing.T) {
-	for _, dir := range []string{"../aggregator", "../ats", "../channels", "../callbacks"} {
+	for _, dir := range []string{"../aggregator", "../ats", "../channels", "../callbacks", "../idverify"} {
 		for name, f := range parseDir(t, dir, parser.ImportsOnly) {
 			for _, imp := range f.Imports {
 				if p, _ := strconv.Unquote(imp.Path.Value); p == "github.com/recruitd/recruitd/internal/store" {

@@ -71,14 +71,3 @@ func (s *Store) OpenSession(ctx context.Context, in OpenSessionInput) (out *mode
 	}
 	return out, created, nil
 }
-
-// CancelSession cancels a session that is still INVITED: its invitation must not be sent.
-func (s *Store) CancelSession(ctx context.Context, companyID, sessionID uuid.UUID) error {
-	err := s.db.WithContext(ctx).Model(&models.InterviewSession{}).
-		Where("company_id = ? AND id = ? AND status = ?", companyID, sessionID, models.SessionStatusInvited).
-		Update("status", models.SessionStatusCancelled).Error
-	if err != nil {
-		return fmt.Errorf("cancel session %s: %w", sessionID, err)
-	}
-	return nil
-}

@@ -96,7 +96,7 @@ func TestCandidateReportMatching(t *testing.T) {
 	toolErr(t, f, nil, "getCandidateReport", map[string]any{"name": "   "}, "name", "email")
 	toolErr(t, f, nil, "getCandidateReport", map[string]any{"jobName": "Backend"}, "name", "email")
 	toolErr(t, f, nil, "getCandidateReport", map[string]any{"name": "smith", "status": "DONE"},
-		`status must be one of INVITED, STARTED, COMPLETED, EXPIRED, CANCELLED (got "DONE")`)
+		`status must be one of INVITED, STARTED, COMPLETED, EXPIRED, CANCELLED, INCOMPLETE, DECLINED (got "DONE")`)
 	toolErr(t, f, nil, "getCandidateReport", map[string]any{"name": "a b c d e f g"}, "at most 6")
 }
 

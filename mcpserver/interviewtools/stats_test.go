@@ -146,7 +146,7 @@ func TestInterviewStatsBreakdowns(t *testing.T) {
 	f := setup(t)
 	// byStatus, by invitation time; all statuses listed, zeros included.
 	o, r := call[statsOut](t, f, nil, "getInterviewStats", map[string]any{"metric": "byStatus"}, nil)
-	want := map[string]int64{"INVITED": 1, "STARTED": 1, "COMPLETED": 7, "EXPIRED": 1, "CANCELLED": 1}
+	want := map[string]int64{"INVITED": 1, "STARTED": 1, "COMPLETED": 7, "EXPIRED": 1, "CANCELLED": 1, "INCOMPLETE": 0, "DECLINED": 0}
 	checkStatus(t, "byStatus", o, want, 11)
 	if o.Window.Basis != "interview_sessions.invited_at" {
 		t.Errorf("byStatus basis = %s", o.Window.Basis)
@@ -201,7 +201,7 @@ func TestInterviewStatsBreakdowns(t *testing.T) {
 
 func checkStatus(t *testing.T, what string, o statsOut, want map[string]int64, total int64) {
 	t.Helper()
-	if len(o.ByStatus) != 5 || i64(o.TotalSessions) != total {
+	if len(o.ByStatus) != 7 || i64(o.TotalSessions) != total {
 		t.Fatalf("%s = %+v total %d", what, o.ByStatus, i64(o.TotalSessions))
 	}
 	var order []string
@@ -211,7 +211,7 @@ func checkStatus(t *testing.T, what string, o statsOut, want map[string]int64, t
 			t.Errorf("%s %s = %d, want %d", what, s.Status, s.Count, want[s.Status])
 		}
 	}
-	if !slices.Equal(order, []string{"INVITED", "STARTED", "COMPLETED", "EXPIRED", "CANCELLED"}) {
+	if !slices.Equal(order, []string{"INVITED", "STARTED", "COMPLETED", "EXPIRED", "CANCELLED", "INCOMPLETE", "DECLINED"}) {
 		t.Errorf("%s order = %v", what, order)
 	}
 }

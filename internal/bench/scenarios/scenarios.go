@@ -48,6 +48,9 @@ var All = []Scenario{
 	{Name: "hrsuite", Run: HRSuite, Help: "3 HR-suite deliveries of 5,000 rows (2,500 applications each) POSTed to /webhook/hrsuite one after the other:\n" +
 		"POST latency p50/p99, time from POST to all row outcomes recorded, and applications invited per second until\n" +
 		"every accepted application's invitation is sent (as a ratio of the floor)."},
+	{Name: "interview", Run: Interview, Help: "--interviews candidates (200) take their interviews at once over HTTP (local interviewer): page p99,\n" +
+		"answer -> next question p50/p99, interviews completed per second until each run recorded its transcript\n" +
+		"final (as a ratio of the floor); then --expiring sessions (1,000) with a one-minute expiry, deadline -> EXPIRED."},
 }
 
 // Names lists the scenarios' names.
@@ -78,6 +81,8 @@ type Options struct {
 	Candidates  int           // mcp: candidates of the bench company
 	Iterations  int           // mcp: measured calls per tool
 	Dir         string        // mcp: folder of the kept Postgres cluster
+	Interviews  int           // interview: candidates taking interviews at once
+	Expiring    int           // interview: sessions with a one-minute expiry
 }
 
 // Env is what a scenario needs from the command that runs it.

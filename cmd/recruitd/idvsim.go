@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/recruitd/recruitd/internal/config"
+	"github.com/recruitd/recruitd/internal/idvsim"
+)
+
+// idvsimAPIKey is the identity-verification simulator's API key in dev and, unless IDV_API_KEY
+// is set, in `recruitd idvsim`.
+const idvsimAPIKey = "idvsim-api-key"
+
+func idvsimCmd(e *env) *cobra.Command {
+	var addr, webhookURL string
+	cmd := &cobra.Command{
+		Use:   "idvsim",
+		Short: "Serve the identity-verification provider simulator: create verifications, a hosted page to pass or fail them, signed webhooks",
+		Long: "idvsim serves POST /v1/verifications (bearer IDV_API_KEY, default \"" + idvsimAPIKey + "\"), the hosted page /verify/{token}\n" +
+			"where a verification is passed or failed with a reason, and Standard Webhooks deliveries of the outcome, signed with\n" +
+			"IDV_WEBHOOK_SECRET (generated and printed when unset), retried with backoff; controls under /sim/ (verifications,\n" +
+			"deliveries, verifications/{id}/pass, /fail?reason=, /redeliver). Point recruitd at it with IDV_BASE_URL.\n" +
+			"`recruitd dev` runs one in-process unless IDV_BASE_URL is set.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, _, err := e.load()
+			if err != nil {
+				return err
+			}
+			key, secret := cfg.IDVAPIKey, cfg.IDVWebhookSecret
+			if key == "" {
+				key = idvsimAPIKey
+			}
+			if secret == "" {
+				if secret, err = newIDVSecret(); err != nil {
+					return err
+				}
+			}
+			if webhookURL == "" {
+				webhookURL = strings.TrimRight(cfg.PublicBaseURL, "/") + "/webhook/idverify"
+			}
+			sim := idvsim.New(idvsim.Options{APIKey: key, WebhookURL: webhookURL, WebhookSecret: secret})
+			fmt.Fprintf(e.stdout, "identity-verification simulator on http://%s (API key %q), webhooks to %s\n", addr, key, webhookURL)
+			if cfg.IDVWebhookSecret == "" {
+				fmt.Fprintf(e.stdout, "webhook secret (set IDV_WEBHOOK_SECRET to it for recruitd): %s\n", secret)
+			}
+			return idvsim.ListenAndServe(cmd.Context(), addr, sim)
+		},
+	}
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8092", "listen address")
+	cmd.Flags().StringVar(&webhookURL, "webhook-url", "", "where outcomes are posted (default: PUBLIC_BASE_URL/webhook/idverify)")
+	return cmd
+}
+
+// newIDVSecret returns a fresh Standard Webhooks secret.
+func newIDVSecret() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return "whsec_" + base64.StdEncoding.EncodeToString(b), nil
+}
+
+// devIdvsim is the identity-verification simulator of `recruitd dev`; nil when IDV_BASE_URL
+// names a provider.
+type devIdvsim struct {
+	url string
+	sim *idvsim.Server
+	srv *http.Server
+}
+
+func (d *devIdvsim) close() {
+	if d == nil {
+		return
+	}
+	d.sim.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = d.srv.Shutdown(ctx)
+}
+
+// line is its line in dev's ready message ("" when none runs).
+func (d *devIdvsim) line() string {
+	if d == nil {
+		return ""
+	}
+	return "  ID-verification simulator: " + d.url + "   hosted pages pass or fail a verification; controls under /sim/ (recruitd idvsim --help)\n"
+}
+
+// startIdvsim serves the simulator on a loopback port, delivering to the API's webhook, and
+// points cfg's IDV_* settings at it (a fresh webhook secret unless one is set). With IDV_BASE_URL
+// set it starts nothing.
+func startIdvsim(cfg *config.Config, log *slog.Logger) (*devIdvsim, error) {
+	if cfg.IDVBaseURL != "" {
+		return nil, nil
+	}
+	if cfg.IDVWebhookSecret == "" {
+		secret, err := newIDVSecret()
+		if err != nil {
+			return nil, err
+		}
+		cfg.IDVWebhookSecret = secret
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("identity-verification simulator: %w", err)
+	}
+	sim := idvsim.New(idvsim.Options{APIKey: idvsimAPIKey, WebhookSecret: cfg.IDVWebhookSecret,
+		WebhookURL: strings.TrimRight(cfg.PublicBaseURL, "/") + "/webhook/idverify"})
+	d := &devIdvsim{url: "http://" + ln.Addr().String(), sim: sim, srv: &http.Server{Handler: sim.Handler(), ReadHeaderTimeout: 10 * time.Second}}
+	cfg.IDVBaseURL, cfg.IDVAPIKey = d.url, idvsimAPIKey
+	go func() {
+		if err := d.srv.Serve(ln); err != nil && err != http.ErrServerClosed {
+			log.Error("identity-verification simulator", "err", err)
+		}
+	}()
+	return d, nil
+}

@@ -1,0 +1,254 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"github.com/recruitd/recruitd/httpapi/interviewpage"
+	"github.com/recruitd/recruitd/internal/identity"
+	"github.com/recruitd/recruitd/internal/interview"
+	"github.com/recruitd/recruitd/internal/links"
+)
+
+// The candidate's interview page at the invitation's link (docs/interviews.md). The link token
+// is the credential: the page is never cached, never framed, sends no referrer, runs only our
+// own script, and the token never reaches a log (the access log names the route, not the path).
+// Every form posts and is answered 303 to the page (a reload never sends an answer again).
+
+// maxFormBytes bounds a page form's body: an answer of interview.MaxAnswerBytes, escaped.
+const maxFormBytes = 4*interview.MaxAnswerBytes + 1024
+
+// pageCSP allows the page's own stylesheet, script and forms, and nothing else.
+const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
+	"form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+// pageHeaders are the headers of every candidate-page answer.
+func pageHeaders(c *gin.Context) {
+	h := c.Writer.Header()
+	h.Set("Content-Security-Policy", pageCSP)
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()")
+}
+
+// limitInterview spends one token of the client address's and of the link's buckets; over
+// either, the candidate gets the busy screen with 429 and Retry-After.
+func (s *server) limitInterview(c *gin.Context) {
+	pageHeaders(c)
+	ok, wait := s.interviewAddrLimits.Allow(c.ClientIP())
+	if ok {
+		sum := sha256.Sum256([]byte(c.Param("token"))) // the bucket's key is not the credential itself
+		ok, wait = s.interviewLimits.Allow(string(sum[:16]))
+	}
+	if !ok {
+		c.Header("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
+		s.renderPage(c, http.StatusTooManyRequests, interviewpage.Data{Screen: interviewpage.ScreenBusy})
+		c.Abort()
+		return
+	}
+	c.Next()
+}
+
+// getInterview shows the session's current screen.
+func (s *server) getInterview(c *gin.Context) {
+	token := c.Param("token")
+	v, err := s.Interviews.Open(c.Request.Context(), token)
+	s.showInterview(c, token, v, err, interviewpage.Data{})
+}
+
+// postInterviewConsent accepts the notice and starts the interview.
+func (s *server) postInterviewConsent(c *gin.Context) {
+	if !s.readInterviewForm(c) {
+		return
+	}
+	token := c.Param("token")
+	v, err := s.Interviews.Consent(c.Request.Context(), token)
+	s.afterPost(c, token, v, err)
+}
+
+// postInterviewDecline declines the notice.
+func (s *server) postInterviewDecline(c *gin.Context) {
+	if !s.readInterviewForm(c) {
+		return
+	}
+	token := c.Param("token")
+	v, err := s.Interviews.Decline(c.Request.Context(), token)
+	s.afterPost(c, token, v, err)
+}
+
+// getInterviewVerify starts the identity check and sends the candidate to the provider's page
+// (a link, not a form: the page's CSP lets forms post to this origin only), which sends them
+// back to the interview.
+func (s *server) getInterviewVerify(c *gin.Context) {
+	token := c.Param("token")
+	back := links.New(s.Config.AppURL).Interview(token)
+	u, err := s.Interviews.VerifyIdentity(c.Request.Context(), token, back)
+	switch {
+	case err == nil && u != "":
+		c.Redirect(http.StatusSeeOther, u)
+	case err == nil || errors.Is(err, interview.ErrUnknownLink):
+		s.afterPost(c, token, nil, err)
+	default:
+		s.Log.WarnContext(c.Request.Context(), "identity check not started", "request_id", requestID(c), "err", err)
+		v, oerr := s.Interviews.Open(c.Request.Context(), token)
+		s.showInterview(c, token, v, oerr, interviewpage.Data{Notice: "The identity check could not be started just now. Please try again in a minute."}, http.StatusServiceUnavailable)
+	}
+}
+
+// identityCheck adapts internal/identity to the interview's IdentityCheck.
+type identityCheck struct{ v *identity.Verifications }
+
+func (i identityCheck) Begin(ctx context.Context, companyID, sessionID uuid.UUID, returnURL string) (string, error) {
+	st, err := i.v.Start(ctx, companyID, sessionID, returnURL)
+	return st.URL, err
+}
+
+// postInterviewAnswer stores an answer: fields turn (the question it answers), answer, and
+// signals (the page script's report on how the answer was written, internal/integrity/pagesignal).
+func (s *server) postInterviewAnswer(c *gin.Context) {
+	if !s.readInterviewForm(c) {
+		return
+	}
+	token := c.Param("token")
+	form := c.Request.PostForm
+	seq, err := strconv.Atoi(form.Get("turn"))
+	if err != nil || seq < 1 || len(form["turn"]) != 1 || len(form["answer"]) > 1 || len(form["signals"]) > 1 {
+		s.renderPage(c, http.StatusBadRequest, interviewpage.Data{Screen: interviewpage.ScreenFailed,
+			Notice: "The form was not sent as the page wrote it. Please reload the page and answer again."})
+		return
+	}
+	answer := form.Get("answer")
+	v, err := s.Interviews.Answer(c.Request.Context(), token, seq, answer, []byte(form.Get("signals")))
+	var bad *interview.AnswerError
+	switch {
+	case errors.As(err, &bad):
+		// The same question again, with the refusal and what was typed (when it is text).
+		v, oerr := s.Interviews.Open(c.Request.Context(), token)
+		draft := ""
+		if !errors.Is(bad, interview.ErrInvalidText) && !errors.Is(bad, interview.ErrAnswerTooLong) {
+			draft = answer
+		}
+		s.showInterview(c, token, v, oerr, interviewpage.Data{Error: refusal(bad), Draft: draft}, http.StatusUnprocessableEntity)
+	case errors.Is(err, interview.ErrAnswerConflict):
+		v, oerr := s.Interviews.Open(c.Request.Context(), token)
+		s.showInterview(c, token, v, oerr, interviewpage.Data{Notice: "This question was already answered, perhaps in another window. Here is the current question."}, http.StatusConflict)
+	case errors.Is(err, interview.ErrInterviewClosed):
+		v, oerr := s.Interviews.Open(c.Request.Context(), token)
+		s.showInterview(c, token, v, oerr, interviewpage.Data{Notice: "This interview takes no more answers."}, http.StatusConflict)
+	default:
+		s.afterPost(c, token, v, err)
+	}
+}
+
+// refusal is the sentence a refused answer shows.
+func refusal(err *interview.AnswerError) string {
+	switch {
+	case errors.Is(err, interview.ErrEmptyAnswer):
+		return "Please write an answer before sending it."
+	case errors.Is(err, interview.ErrAnswerTooLong):
+		return "This answer is longer than " + strconv.Itoa(interview.MaxAnswerLen) + " characters. Please shorten it."
+	case errors.Is(err, interview.ErrInvalidText):
+		return "This answer holds characters that are not text. Please type it again."
+	case errors.Is(err, interview.ErrNotAChoice):
+		return "Please choose one of the answers."
+	default:
+		return "This answer could not be taken. Please try again."
+	}
+}
+
+// readInterviewForm reads a page form (application/x-www-form-urlencoded, at most maxFormBytes)
+// into c.Request.PostForm; a wrong type, a larger body or a malformed one gets its page and
+// false. Nothing is stored from a refused form.
+func (s *server) readInterviewForm(c *gin.Context) bool {
+	ct := strings.ToLower(strings.TrimSpace(strings.Split(c.ContentType(), ";")[0]))
+	if ct != "application/x-www-form-urlencoded" {
+		s.renderPage(c, http.StatusUnsupportedMediaType, interviewpage.Data{Screen: interviewpage.ScreenFailed,
+			Notice: "The page sends its forms as application/x-www-form-urlencoded."})
+		return false
+	}
+	if c.Request.ContentLength > maxFormBytes {
+		c.Header("Connection", "close")
+		s.renderPage(c, http.StatusRequestEntityTooLarge, interviewpage.Data{Screen: interviewpage.ScreenFailed,
+			Notice: "This answer is far too long. Please go back, shorten it and send it again."})
+		return false
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxFormBytes))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		c.Header("Connection", "close")
+		s.renderPage(c, http.StatusRequestEntityTooLarge, interviewpage.Data{Screen: interviewpage.ScreenFailed,
+			Notice: "This answer is far too long. Please go back, shorten it and send it again."})
+		return false
+	}
+	form, perr := url.ParseQuery(string(body))
+	if err != nil || perr != nil {
+		s.renderPage(c, http.StatusBadRequest, interviewpage.Data{Screen: interviewpage.ScreenFailed,
+			Notice: "The form could not be read. Please reload the page and try again."})
+		return false
+	}
+	c.Request.PostForm = form
+	return true
+}
+
+// afterPost answers a form that was taken with 303 to the page; a link that opens nothing
+// gets the unknown screen.
+func (s *server) afterPost(c *gin.Context, token string, v *interview.View, err error) {
+	if err != nil {
+		s.showInterview(c, token, v, err, interviewpage.Data{})
+		return
+	}
+	c.Redirect(http.StatusSeeOther, "/interview/"+url.PathEscape(token))
+}
+
+// showInterview renders v (status 200 unless given), or the screen of err: 404 for a link that
+// opens nothing (the same page whether or not the token exists), 500 for ours.
+func (s *server) showInterview(c *gin.Context, token string, v *interview.View, err error, d interviewpage.Data, status ...int) {
+	switch {
+	case errors.Is(err, interview.ErrUnknownLink):
+		s.renderPage(c, http.StatusNotFound, interviewpage.Data{Screen: interviewpage.ScreenUnknown})
+		return
+	case err != nil:
+		s.Log.ErrorContext(c.Request.Context(), "interview page failed", "request_id", requestID(c), "err", err)
+		s.renderPage(c, http.StatusInternalServerError, interviewpage.Data{Screen: interviewpage.ScreenFailed})
+		return
+	}
+	d.Screen, d.View, d.Token = string(v.Screen), v, token
+	code := http.StatusOK
+	if len(status) == 1 {
+		code = status[0]
+	}
+	s.renderPage(c, code, d)
+}
+
+// renderPage writes one screen.
+func (s *server) renderPage(c *gin.Context, status int, d interviewpage.Data) {
+	pageHeaders(c)
+	c.Status(status)
+	c.Header("Content-Type", "text/html; charset=utf-8")
+	if err := s.Page.Render(c.Writer, d); err != nil {
+		s.Log.ErrorContext(c.Request.Context(), "interview page not rendered", "request_id", requestID(c), "err", err)
+	}
+}
+
+// interviewAsset serves the page's stylesheet and script under their hashed names.
+func (s *server) interviewAsset(c *gin.Context) {
+	a, ok := s.Page.Asset(c.Param("name"))
+	if !ok {
+		s.fail(c, errNoRoute)
+		return
+	}
+	c.Header("Cache-Control", "public, max-age=31536000, immutable")
+	c.Data(http.StatusOK, a.ContentType, a.Body)
+}

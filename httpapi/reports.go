@@ -1,0 +1,48 @@
+package httpapi
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"github.com/recruitd/recruitd/internal/report"
+	"github.com/recruitd/recruitd/internal/store"
+)
+
+// SessionReportResponse answers GET /v1/api/sessions/{sessionId}/report: the report of a
+// completed interview (docs/reports.md).
+type SessionReportResponse struct {
+	Success bool           `json:"success"`
+	Report  *report.Report `json:"report"`
+}
+
+var (
+	errNoSession     = newError(http.StatusNotFound, "SESSION_NOT_FOUND", "no session with this id in your company")
+	errReportPending = newError(http.StatusNotFound, "REPORT_NOT_READY", "this session has no report yet: it is made once the interview is completed")
+)
+
+func (s *server) getSessionReport(c *gin.Context) {
+	id, err := uuid.Parse(c.Param("sessionId"))
+	if err != nil {
+		s.fail(c, errNoSession)
+		return
+	}
+	co := company(c)
+	ctx := c.Request.Context()
+	r, err := report.Load(ctx, s.Store, co.ID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		if _, serr := s.Store.Session(ctx, co.ID, id); errors.Is(serr, store.ErrNotFound) {
+			s.fail(c, errNoSession)
+		} else {
+			s.fail(c, errReportPending)
+		}
+		return
+	}
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, SessionReportResponse{Success: true, Report: r})
+}

@@ -1,0 +1,231 @@
+package scenarios
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/recruitd/recruitd/internal/bench"
+	"github.com/recruitd/recruitd/models"
+)
+
+// Interview measures the candidate page under load: --candidates-interview simulated candidates
+// (200 by default) take their interviews at once over HTTP against the local interviewer (the
+// page p99, answer -> next question p50/p99, completed interviews per second as a ratio of the
+// floor, counted when the session's run has recorded its transcript final); then 1,000 sessions
+// with a one-minute expiry, timed from their deadline to EXPIRED.
+func Interview(ctx context.Context, env Env, o Options) error {
+	candidates, expiring := o.Interviews, o.Expiring
+	if candidates <= 0 {
+		candidates = 200
+	}
+	if expiring <= 0 {
+		expiring = 1000
+	}
+	r, err := startRig(ctx, env, func(r *rig, _ *models.APIKey) error {
+		r.cfg.InterviewAddrLimit = 0 // every simulated candidate comes from this machine's address
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	defer r.close(ctx)
+	out := r.out
+	floor := r.floor(ctx, o.Burst, o.Concurrency)
+
+	fmt.Fprintln(out, "a job with a generated interview…")
+	if status, body, err := r.post(ctx, "/v1/api/createJob", fmt.Sprintf(`{"externalJobId":"iv-1","jobDescription":%q,"structuredAdditionalQuestions":[{"question":"Do you hold a work permit?","answers":["Yes","No"]}]}`, benchDescription)); err != nil || status != http.StatusOK {
+		return fmt.Errorf("createJob: %d %s %v", status, body, err)
+	}
+	if err := bench.WaitFor(ctx, time.Minute, 50*time.Millisecond, func(ctx context.Context) (bool, error) {
+		var j models.Job
+		err := r.st.DB().WithContext(ctx).First(&j, "company_id = ? AND external_id = ?", r.co.ID, "iv-1").Error
+		return j.Status == models.JobStatusActive, err
+	}); err != nil {
+		return fmt.Errorf("job generation: %w", err)
+	}
+	links, err := r.invite(ctx, "bench-iv-1", candidates, o.Concurrency)
+	if err != nil {
+		return err
+	}
+
+	fmt.Fprintf(out, "%d candidates take their interviews at once…\n", candidates)
+	var mu sync.Mutex
+	var pages, answers bench.Latencies
+	record := func(l *bench.Latencies, d time.Duration) { mu.Lock(); *l = append(*l, d); mu.Unlock() }
+	c := &pageClient{hc: &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	begin := time.Now()
+	failed := bench.Burst(ctx, candidates, candidates, func(ctx context.Context, i int) error {
+		return c.take(ctx, links[i], func(d time.Duration) { record(&pages, d) }, func(d time.Duration) { record(&answers, d) })
+	})
+	var done int64
+	if err := bench.WaitFor(ctx, 5*time.Minute, 20*time.Millisecond, func(ctx context.Context) (bool, error) {
+		err := r.st.DB().WithContext(ctx).Table("interview_events").
+			Where("company_id = ? AND kind = ?", r.co.ID, models.EventTranscriptFinal).Count(&done).Error
+		return done >= int64(candidates-failed), err
+	}); err != nil {
+		return fmt.Errorf("interviews completed: %d of %d: %w", done, candidates-failed, err)
+	}
+	perSec := float64(done) / time.Since(begin).Seconds()
+
+	fmt.Fprintf(out, "%d sessions with a one-minute expiry…\n", expiring)
+	if err := r.st.DB().WithContext(ctx).Model(&models.Company{}).Where("id = ?", r.co.ID).
+		Updates(map[string]any{"interview_expiry_seconds": 60, "interview_reminders_enabled": false}).Error; err != nil {
+		return err
+	}
+	if _, err := r.invite(ctx, "bench-iv-1", expiring, o.Concurrency); err != nil {
+		return err
+	}
+	var late bench.Latencies
+	var expired int64
+	if err := bench.WaitFor(ctx, 5*time.Minute, 200*time.Millisecond, func(ctx context.Context) (bool, error) {
+		err := r.st.DB().WithContext(ctx).Model(&models.InterviewSession{}).
+			Where("company_id = ? AND status = ?", r.co.ID, models.SessionStatusExpired).Count(&expired).Error
+		return expired >= int64(expiring), err
+	}); err != nil {
+		return fmt.Errorf("sessions expired: %d of %d: %w", expired, expiring, err)
+	}
+	var ends []struct{ ExpiresAt, EndedAt time.Time }
+	if err := r.st.DB().WithContext(ctx).Model(&models.InterviewSession{}).Select("expires_at, ended_at").
+		Where("company_id = ? AND status = ?", r.co.ID, models.SessionStatusExpired).Scan(&ends).Error; err != nil {
+		return err
+	}
+	for _, e := range ends {
+		late = append(late, e.EndedAt.Sub(e.ExpiresAt))
+	}
+	worst := late.Percentile(100)
+
+	ratio := perSec / floor
+	p99, a50, a99 := pages.Percentile(99), answers.Percentile(50), answers.Percentile(99)
+	fmt.Fprintf(out, "\nscenario interview\n")
+	fmt.Fprintf(out, "  page (GET) latency, %d candidates at once:   p50 %s, p99 %s (%d pages)\n",
+		candidates, pages.Percentile(50).Round(100*time.Microsecond), p99.Round(100*time.Microsecond), len(pages))
+	fmt.Fprintf(out, "  answer -> next question (POST + GET):      p50 %s, p99 %s (%d answers)   target p99 < 50ms: %s\n",
+		a50.Round(100*time.Microsecond), a99.Round(100*time.Microsecond), len(answers), verdict(a99 < 50*time.Millisecond))
+	fmt.Fprintf(out, "  floor (one-activity workflow):             %.1f workflows/s\n", floor)
+	fmt.Fprintf(out, "  interviews completed (transcript final):   %.1f /s (%d, %d failed)\n", perSec, done, failed)
+	fmt.Fprintf(out, "  ratio interviews/floor:                    %.2f   target >= 0.5: %s\n", ratio, verdict(ratio >= 0.5))
+	fmt.Fprintf(out, "  expiry: %d sessions EXPIRED, deadline -> EXPIRED p50 %s, p99 %s, max %s   target max < 10s: %s\n",
+		len(late), late.Percentile(50).Round(time.Millisecond), late.Percentile(99).Round(time.Millisecond), worst.Round(time.Millisecond),
+		verdict(worst < 10*time.Second && len(late) == expiring))
+	return nil
+}
+
+// invite invites n new candidates to the interviewer and returns their interview links,
+// rewritten to the bench's api (APP_URL may name another host).
+func (r *rig) invite(ctx context.Context, interviewerID string, n, concurrency int) ([]string, error) {
+	links := make([]string, n)
+	stamp := time.Now().UnixNano()
+	fmt.Fprintf(r.out, "  inviting %d candidates…\n", n)
+	failed := bench.Burst(ctx, n, concurrency, func(ctx context.Context, i int) error {
+		status, body, err := r.post(ctx, "/v1/api/inviteCandidate", fmt.Sprintf(
+			`{"interviewerId":%q,"candidate":{"firstName":"Bench","email":"iv-%d-%d@example.com"}}`, interviewerID, stamp, i))
+		if err != nil {
+			return err
+		}
+		if status != http.StatusOK {
+			return fmt.Errorf("inviteCandidate: %d %s", status, body)
+		}
+		var resp struct{ InterviewLink string }
+		if err := json.Unmarshal(body, &resp); err != nil {
+			return err
+		}
+		u, err := url.Parse(resp.InterviewLink)
+		if err != nil {
+			return err
+		}
+		links[i] = r.base + u.Path
+		return nil
+	})
+	if failed > 0 {
+		return nil, fmt.Errorf("%d of %d invitations failed", failed, n)
+	}
+	return links, nil
+}
+
+// pageClient is a candidate without a browser: GETs and form POSTs, redirects read by hand.
+type pageClient struct{ hc *http.Client }
+
+var (
+	benchTurnRE   = regexp.MustCompile(`name="turn" value="(\d+)"`)
+	benchChoiceRE = regexp.MustCompile(`type="radio" name="answer" id="choice-\d+" value="([^"]*)"`)
+)
+
+// benchAnswer needs no follow-up from the local interviewer: long, with an example.
+const benchAnswer = "For example, last year I led the migration of our billing service to Go and PostgreSQL; " +
+	"I designed the schema, wrote the backfill and cut the p99 latency by forty percent for our customers."
+
+// take answers every question of the interview at link; page and answer receive the latency
+// of each GET and of each answer (its POST and the GET of the next screen).
+func (c *pageClient) take(ctx context.Context, link string, page, answer func(time.Duration)) error {
+	begin := time.Now()
+	body, err := c.do(ctx, http.MethodGet, link, "")
+	if err != nil {
+		return err
+	}
+	page(time.Since(begin))
+	if _, err := c.do(ctx, http.MethodPost, link+"/consent", ""); err != nil {
+		return err
+	}
+	if body, err = c.do(ctx, http.MethodGet, link, ""); err != nil {
+		return err
+	}
+	for range 60 {
+		if strings.Contains(body, "Interview complete") {
+			return nil
+		}
+		m := benchTurnRE.FindStringSubmatch(body)
+		if m == nil {
+			return fmt.Errorf("no question on the page")
+		}
+		a := benchAnswer
+		if ch := benchChoiceRE.FindStringSubmatch(body); ch != nil {
+			a = html.UnescapeString(ch[1])
+		}
+		begin := time.Now()
+		if _, err := c.do(ctx, http.MethodPost, link+"/answer", url.Values{"turn": {m[1]}, "answer": {a}}.Encode()); err != nil {
+			return err
+		}
+		got := time.Now()
+		if body, err = c.do(ctx, http.MethodGet, link, ""); err != nil {
+			return err
+		}
+		answer(time.Since(begin))
+		page(time.Since(got))
+	}
+	return fmt.Errorf("interview not complete after 60 answers")
+}
+
+// do sends one request; a form POST must be answered 303, a GET 200.
+func (c *pageClient) do(ctx context.Context, method, u, form string) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, method, u, strings.NewReader(form))
+	if err != nil {
+		return "", err
+	}
+	want := http.StatusOK
+	if method == http.MethodPost {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		want = http.StatusSeeOther
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return "", err
+	}
+	if resp.StatusCode != want {
+		return "", fmt.Errorf("%s %s: %d", method, req.URL.Path[:min(len(req.URL.Path), 12)], resp.StatusCode)
+	}
+	return string(b), nil
+}

@@ -1,0 +1,200 @@
+package integrity
+
+import (
+	"math"
+
+	"github.com/recruitd/recruitd/internal/integrity/pagesignal"
+)
+
+// CheatingRules names the rules below; it is stored with every evaluation's evidence, so a later
+// change of a rule or weight is told apart from the evaluations made before it.
+const CheatingRules = "page-signals/1"
+
+// The rules of one answer's score (docs/integrity-checks.md, "Cheating signals"). Each rule
+// gives a strength from 0 to 1; the answer's score is 100 × (1 − Π(1 − weight × strength)).
+const (
+	// Paste: the share of the answer's characters that were pasted, once at least PasteMinChars
+	// were (a pasted name or link is no evidence).
+	PasteMinChars = 30
+	WeightPaste   = 0.9
+	// Away: the share of the answering time the page was hidden or unfocused, counted from
+	// AwayMinMs away; away AwayFullShare of the time or more is full strength.
+	AwayMinMs     = 5000
+	AwayFullShare = 0.5
+	WeightAway    = 0.6
+	// Pace: typed (not pasted) characters per second of active typing, judged from PaceMinChars
+	// typed characters on: PacePlausibleCPS or slower is nothing, PaceImplausibleCPS or faster
+	// full strength (fast typists sustain about 8 characters a second), linear in between. Typed
+	// text without any typing time is full strength.
+	PaceMinChars       = 200
+	PacePlausibleCPS   = 12.0
+	PaceImplausibleCPS = 20.0
+	WeightPace         = 0.8
+	// WeightAnswer is each answer's share in the session's score: transcript_score =
+	// 100 × (1 − Π(1 − WeightAnswer × answer score / 100)) over the answers the page reported
+	// on. One fully pasted answer alone gives 63, two give 86.31.
+	WeightAnswer = 0.7
+)
+
+// Reasons an answer's score is above 0.
+const (
+	ReasonPaste      = "paste"
+	ReasonAway       = "away"
+	ReasonFastTyping = "fastTyping"
+)
+
+// Answer is one answered question of a session, with what the page reported for it.
+type Answer struct {
+	Seq int
+	// Signals is nil when the page reported nothing for the answer (an old page, no JavaScript,
+	// a lost request): the answer then counts neither for nor against the candidate.
+	Signals *pagesignal.Signals
+	// AnswerChars is the stored answer's length in characters; 0 takes the page's figure.
+	AnswerChars int
+	// DurationMs is the server's time from asking to the answer; 0 when unknown.
+	DurationMs int64
+}
+
+// Components are the strengths (0 to 1) of the three rules for one answer.
+type Components struct {
+	Paste float64 `json:"paste"`
+	Away  float64 `json:"away"`
+	Pace  float64 `json:"pace"`
+}
+
+// AnswerMeasure is what an answer's score was computed from.
+type AnswerMeasure struct {
+	AnswerChars    int        `json:"answerChars"`
+	DurationMs     int64      `json:"durationMs"` // 0 when unknown
+	PastedChars    int        `json:"pastedChars"`
+	PasteEvents    int        `json:"pasteEvents"`
+	PastedShare    float64    `json:"pastedShare"`
+	AwayMs         int        `json:"awayMs"`
+	AwayCount      int        `json:"awayCount"`
+	AwayShare      float64    `json:"awayShare"`
+	Keystrokes     int        `json:"keystrokes"`
+	TypingMs       int        `json:"typingMs"`
+	TypedChars     int        `json:"typedChars"`
+	CharsPerSecond *float64   `json:"charsPerSecond"` // null without typing time
+	Components     Components `json:"components"`
+}
+
+// AnswerEvidence is one answer's record in the evaluation's evidence. It holds counts, times
+// and shares only, never the answer's text.
+type AnswerEvidence struct {
+	Seq      int            `json:"seq"`
+	Reported bool           `json:"reported"` // the page sent signals for the answer
+	Measure  *AnswerMeasure `json:"measure,omitempty"`
+	Score    *float64       `json:"score"` // 0-100; null when not reported
+	Reasons  []string       `json:"reasons"`
+}
+
+// CheatingEvidence is stored with the session's evaluation (cheating_evaluations.evidence).
+type CheatingEvidence struct {
+	Rules    string           `json:"rules"`
+	Answers  int              `json:"answers"`
+	Reported int              `json:"reported"`
+	Items    []AnswerEvidence `json:"items"`
+}
+
+// CheatingResult is a session's evaluation. Only the transcript sub-score is measured by a text
+// interview: the video sub-scores (eye and head tracking, voice, more than one person) stay null,
+// and the cheating score is the transcript score.
+type CheatingResult struct {
+	// Evaluated is false when the page reported on none of the answers: no evaluation is then
+	// stored, and the tools say the session was not evaluated.
+	Evaluated       bool
+	CheatingScore   float64
+	TranscriptScore float64
+	Flagged         bool // CheatingScore >= the company's cheat threshold
+	Evidence        CheatingEvidence
+}
+
+// ScoreCheating scores a session's answers against the company's cheat threshold. A score is
+// evidence for a recruiter, never a reason to stop or refuse the candidate.
+func ScoreCheating(answers []Answer, threshold float64) CheatingResult {
+	res := CheatingResult{Evidence: CheatingEvidence{Rules: CheatingRules, Answers: len(answers), Items: []AnswerEvidence{}}}
+	clean := 1.0
+	for _, a := range answers {
+		ev := scoreAnswer(a)
+		if ev.Reported {
+			res.Evidence.Reported++
+			clean *= 1 - WeightAnswer*(*ev.Score)/100
+		}
+		res.Evidence.Items = append(res.Evidence.Items, ev)
+	}
+	if res.Evidence.Reported == 0 {
+		return res
+	}
+	res.Evaluated = true
+	res.TranscriptScore = round(100*(1-clean), 2)
+	res.CheatingScore = res.TranscriptScore
+	res.Flagged = res.CheatingScore >= threshold
+	return res
+}
+
+func scoreAnswer(a Answer) AnswerEvidence {
+	ev := AnswerEvidence{Seq: a.Seq, Reasons: []string{}}
+	s := a.Signals
+	if s == nil {
+		return ev
+	}
+	ev.Reported = true
+	chars := a.AnswerChars
+	if chars <= 0 {
+		chars = s.AnswerChars
+	}
+	m := &AnswerMeasure{AnswerChars: chars, DurationMs: max(a.DurationMs, 0), PastedChars: s.PastedChars, PasteEvents: s.PasteEvents,
+		AwayMs: s.AwayMs(), AwayCount: s.AwayCount(), Keystrokes: s.Keystrokes, TypingMs: s.TypingMs}
+
+	if chars > 0 {
+		m.PastedShare = math.Min(1, float64(s.PastedChars)/float64(chars))
+		if s.PastedChars >= PasteMinChars {
+			m.Components.Paste = m.PastedShare
+		}
+	}
+
+	if span := max(m.DurationMs, int64(m.AwayMs)); span > 0 {
+		m.AwayShare = float64(m.AwayMs) / float64(span)
+	}
+	if m.AwayMs >= AwayMinMs {
+		m.Components.Away = math.Min(1, m.AwayShare/AwayFullShare)
+	}
+
+	m.TypedChars = max(chars-s.PastedChars, 0)
+	if s.TypingMs > 0 {
+		cps := float64(m.TypedChars) * 1000 / float64(s.TypingMs)
+		m.CharsPerSecond = &cps
+	}
+	if m.TypedChars >= PaceMinChars {
+		if m.CharsPerSecond == nil {
+			m.Components.Pace = 1
+		} else {
+			m.Components.Pace = math.Min(1, math.Max(0, (*m.CharsPerSecond-PacePlausibleCPS)/(PaceImplausibleCPS-PacePlausibleCPS)))
+		}
+	}
+
+	c := m.Components
+	score := round(100*(1-(1-WeightPaste*c.Paste)*(1-WeightAway*c.Away)*(1-WeightPace*c.Pace)), 2)
+	for _, r := range []struct {
+		on     bool
+		reason string
+	}{{c.Paste > 0, ReasonPaste}, {c.Away > 0, ReasonAway}, {c.Pace > 0, ReasonFastTyping}} {
+		if r.on {
+			ev.Reasons = append(ev.Reasons, r.reason)
+		}
+	}
+	m.PastedShare, m.AwayShare = round(m.PastedShare, 4), round(m.AwayShare, 4)
+	m.Components = Components{round(c.Paste, 4), round(c.Away, 4), round(c.Pace, 4)}
+	if m.CharsPerSecond != nil {
+		*m.CharsPerSecond = round(*m.CharsPerSecond, 2)
+	}
+	ev.Measure, ev.Score = m, &score
+	return ev
+}
+
+// round rounds x to the given number of decimals (half away from zero).
+func round(x float64, decimals int) float64 {
+	p := math.Pow(10, float64(decimals))
+	return math.Round(x*p) / p
+}

@@ -5,7 +5,7 @@
 //
 // Client is small on purpose: a second aggregator (Merge.dev: linked accounts, COMPLETE /
 // INCOMPLETE / RELINK_NEEDED) implements the same three calls, and its states map through Card.
-// Nothing here writes to the HR suite or the ATS.
+// Writer writes results back to an ATS (never to an HR suite: that connection is read-only).
 package aggregator
 
 import (

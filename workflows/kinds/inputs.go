@@ -163,3 +163,16 @@ func InterviewStart(slug string, companyID, sessionID, jobID uuid.UUID, status m
 	in := InterviewInput{CompanyID: companyID, SessionID: sessionID}
 	return Interview.Start(companyID, slug, sessionID.String(), in, jobID.String(), string(status))
 }
+
+// ATSWriteInput names one write back to the company's ATS (an ats_writes row). The write
+// feature (internal/atswrite) commits its start with the row.
+type ATSWriteInput struct {
+	CompanyID uuid.UUID
+	WriteID   uuid.UUID
+}
+
+// ATSWriteStart is the start of a write's run; key is <sessionId>-note or
+// <sessionId>-stage-<writeId>.
+func ATSWriteStart(slug, key string, in ATSWriteInput) models.WorkflowStart {
+	return ATSWrite.Start(in.CompanyID, slug, key, in)
+}

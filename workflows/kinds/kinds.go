@@ -116,11 +116,15 @@ var (
 	// A refused start is still wanted: a session whose invitation was never sent only expires.
 	Interview = Kind{Name: "interview", Workflow: "InterviewSession", Attrs: attrs(JobIDKey, SessionStatusKey),
 		Signal: "session-changed", SignalWithStart: true, ResumeRefused: true}
+	// A result written back to the ATS (a session's report note, a decision's stage move), keyed
+	// <sessionId>-note or <sessionId>-stage-<writeId>; its ats_writes row makes it happen once.
+	// A refused start is still wanted: the write reaches the ATS, never a candidate.
+	ATSWrite = Kind{Name: "ats-write", Workflow: "ATSWrite", RunTimeout: 24 * time.Hour, ResumeRefused: true}
 )
 
 // All is the table: every kind once.
 var All = []Kind{JobGeneration, Invite, PartnerApplication, Callback, JobImport, NewJob, AssessmentLink,
-	AssessmentLinkHold, HRSuiteDelivery, HRSuiteReplay, NewApplication, Interview, ATSApplication}
+	AssessmentLinkHold, HRSuiteDelivery, HRSuiteReplay, NewApplication, Interview, ATSApplication, ATSWrite}
 
 func attrs(keys ...temporal.SearchAttributeKeyKeyword) []temporal.SearchAttributeKeyKeyword {
 	return keys

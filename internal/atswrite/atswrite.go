@@ -137,7 +137,7 @@ func (w *Writes) Decide(ctx context.Context, co *models.Company, sessionID uuid.
 	if err := tx.Commit(); err != nil {
 		return nil, err
 	}
-	if start != nil {
+	if start != nil && w.Launcher != nil { // without one (an operator command offline) the reconciler starts it
 		if err := w.Launcher.Launch(ctx, start); err != nil {
 			return nil, err
 		}
@@ -168,7 +168,7 @@ func (w *Writes) commit(ctx context.Context, row *models.ATSWrite, runKey string
 	if err := tx.Commit(); err != nil {
 		return false, err
 	}
-	if len(started) == 1 {
+	if len(started) == 1 && w.Launcher != nil {
 		if err := w.Launcher.Launch(ctx, &started[0]); err != nil {
 			return true, err
 		}

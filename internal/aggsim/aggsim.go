@@ -94,6 +94,7 @@ type Server struct {
 	closeOnce    sync.Once
 	sent         atomic.Int64
 	done         sync.WaitGroup
+	w            writeState
 }
 
 // New starts a simulator; Close stops its webhook sender.

@@ -18,13 +18,18 @@ import (
 )
 
 // Handler serves the API (/v1/connect/create-link, /v1/ats/jobs, /v1/ats/applications,
-// /v1/ats/candidates), the connect page (/connect/{token}) and the controls (/sim/...).
+// /v1/ats/candidates; the write endpoints under /v1/ats/applications/{id}: notes, result-links,
+// stage), the connect page (/connect/{token}) and the controls (/sim/..., GET /sim/writes).
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/connect/create-link", s.createLink)
 	mux.HandleFunc("GET /v1/ats/jobs", s.listJobs)
 	mux.HandleFunc("GET /v1/ats/applications", s.listApplications)
 	mux.HandleFunc("GET /v1/ats/candidates", s.listCandidates)
+	mux.HandleFunc("POST /v1/ats/applications/{id}/notes", s.writeApplication("note"))
+	mux.HandleFunc("POST /v1/ats/applications/{id}/result-links", s.writeApplication("link"))
+	mux.HandleFunc("PUT /v1/ats/applications/{id}/stage", s.writeApplication("stage"))
+	mux.HandleFunc("GET /sim/writes", func(w http.ResponseWriter, _ *http.Request) { answer(w, s.Writes()) })
 	mux.HandleFunc("GET /connect/{token}", s.connectPage)
 	mux.HandleFunc("POST /connect/{token}", s.connectSubmit)
 	mux.HandleFunc("GET /sim/integrations", func(w http.ResponseWriter, _ *http.Request) { answer(w, s.Integrations()) })

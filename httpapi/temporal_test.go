@@ -124,6 +124,27 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 				t.Fatalf("replay = %+v, want a replay with the link", got[1])
 			}
 		}},
+		{kinds.ATSWrite.Name, func(t *testing.T) {
+			// The marked partner applicant's session gets a decision: its stage goes to ATS-A.
+			if err := f.st.DB().Model(f.acme).Update("decision_sync_fields", models.NewJSON([]models.SyncField{{Field: "status", Value: "Interview Passed"}})).Error; err != nil {
+				t.Fatal(err)
+			}
+			var sess models.InterviewSession
+			if err := f.st.DB().Joins("JOIN applications a ON a.company_id = interview_sessions.company_id AND a.id = interview_sessions.application_id").
+				First(&sess, "interview_sessions.company_id = ? AND a.external_id = ?", f.acme.ID, "1099").Error; err != nil {
+				t.Fatal(err)
+			}
+			status, res := putDecision(t, f.fixture, f.acmeKey, sess.ID, "ACCEPTED")
+			if status != http.StatusOK || res.ATSWrite == nil {
+				t.Fatalf("decision = %d %+v", status, res)
+			}
+			if w := awaitWrite(t, f.fixture, f.acme.ID, res.ATSWrite.ID); w.Status != models.ATSWriteDone {
+				t.Fatalf("write = %+v", w)
+			}
+			if v, _ := f.sim.Field(models.ATSTypeA, 1099, "status"); v != "Interview Passed" {
+				t.Fatalf("ATS status = %q", v)
+			}
+		}},
 		{kinds.AssessmentLink.Name, func(t *testing.T) {
 			// The invited candidate's application gets an ATS id, then a link for it.
 			var app models.Application

@@ -49,7 +49,8 @@ func registerATS(s *mcp.Server, env *toolkit.Env) {
 			"NAMES (never their values), the aggregator (kombo: integrationId, status, configured), " +
 			"autoJobImportEnabled, syncFieldsConfigured (at least one decision-stage field/value pair is set to be written " +
 			"to the ATS) and applicationSync (candidates and applications synced from the ATS through the aggregator: enabled, " +
-			"last sync, last full pass, counts). It never returns keys, tokens, passwords or other secrets.",
+			"last sync, last full pass, counts) and writeBack (results written back to the ATS: last write, last write error, " +
+			"failed and pending counts). It never returns keys, tokens, passwords or other secrets.",
 		InputSchema: toolkit.InputSchema[ATSInput](nil),
 	}, atsConnection)
 }
@@ -71,6 +72,7 @@ type ATSOutput struct {
 	AutoJobImportEnabled       bool      `json:"autoJobImportEnabled" jsonschema:"new ATS jobs are imported automatically"`
 	SyncFieldsConfigured       bool      `json:"syncFieldsConfigured" jsonschema:"at least one decision-stage field/value pair is configured"`
 	ApplicationSync            appSync   `json:"applicationSync" jsonschema:"candidates and applications synced from the ATS through the aggregator"`
+	WriteBack                  writeBack `json:"writeBack" jsonschema:"results written back to the ATS: report notes and decision stages"`
 	toolkit.Notices
 }
 
@@ -82,6 +84,17 @@ type appSync struct {
 	ApplicationsSynced int64   `json:"applicationsSynced" jsonschema:"applications synced from the ATS"`
 	ClosedApplications int64   `json:"closedApplications" jsonschema:"synced applications deleted at the ATS (kept, with status closed)"`
 	CandidatesSynced   int64   `json:"candidatesSynced" jsonschema:"distinct candidates of the synced applications"`
+}
+
+// writeBack is what was written back to the ATS (docs/ats.md, "Write-back"); never to an HR suite.
+type writeBack struct {
+	Enabled       bool    `json:"enabled" jsonschema:"results are written back (an ATS company; an HR-suite connection is read-only)"`
+	LastWriteAt   *string `json:"lastWriteAt" jsonschema:"when the last write was done (RFC 3339); null before the first"`
+	LastWriteOp   *string `json:"lastWriteOp" jsonschema:"note (a report's result and link) or stage (a decision's field/value pair)"`
+	LastErrorAt   *string `json:"lastErrorAt" jsonschema:"when the last write that met an error was updated; null when none did"`
+	LastError     *string `json:"lastError" jsonschema:"that error (status and reason, never credentials)"`
+	FailedWrites  int64   `json:"failedWrites" jsonschema:"writes refused by the ATS or given up after retries"`
+	PendingWrites int64   `json:"pendingWrites" jsonschema:"writes not done yet (being retried)"`
 }
 
 type komboInfo struct {
@@ -124,6 +137,9 @@ func atsConnection(ctx context.Context, call *toolkit.Call, _ ATSInput) (ATSOutp
 			return out, nil, err
 		}
 	}
+	if err := readWriteBack(ctx, call, &out.WriteBack); err != nil {
+		return out, nil, err
+	}
 	out.ExpectedCredentialFields = []string{}
 	if atsType.Valid {
 		t := models.ATSType(atsType.String)
@@ -149,6 +165,28 @@ func atsConnection(ctx context.Context, call *toolkit.Call, _ ATSInput) (ATSOutp
 	}
 	out.Kombo.Status = toolkit.NullString(komboStatus)
 	return out, atsText(&out), nil
+}
+
+// readWriteBack reads the company's writes back to the ATS: the last done, the last with an
+// error (its text bounded), and the counts.
+func readWriteBack(ctx context.Context, call *toolkit.Call, w *writeBack) error {
+	var lastAt, errAt sql.NullTime
+	var lastOp, lastErr sql.NullString
+	err := call.DB.QueryRowContext(ctx, `
+		SELECT NOT c.hr_suite_account AND c.ats_type IS NOT NULL,
+		       (SELECT done_at FROM ats_writes WHERE company_id = c.id AND status = 'done' ORDER BY done_at DESC LIMIT 1),
+		       (SELECT op FROM ats_writes WHERE company_id = c.id AND status = 'done' ORDER BY done_at DESC LIMIT 1),
+		       (SELECT updated_at FROM ats_writes WHERE company_id = c.id AND last_error <> '' ORDER BY updated_at DESC LIMIT 1),
+		       (SELECT left(last_error, 300) FROM ats_writes WHERE company_id = c.id AND last_error <> '' ORDER BY updated_at DESC LIMIT 1),
+		       (SELECT count(*) FROM ats_writes WHERE company_id = c.id AND status = 'failed'),
+		       (SELECT count(*) FROM ats_writes WHERE company_id = c.id AND status IN ('pending', 'sending'))
+		FROM companies c WHERE c.id = $1`, call.Company.ID).Scan(&w.Enabled, &lastAt, &lastOp, &errAt, &lastErr, &w.FailedWrites, &w.PendingWrites)
+	if err != nil {
+		return err
+	}
+	w.LastWriteAt, w.LastErrorAt = toolkit.NullTime(lastAt), toolkit.NullTime(errAt)
+	w.LastWriteOp, w.LastError = toolkit.NullString(lastOp), toolkit.NullString(lastErr)
+	return nil
 }
 
 func atsText(o *ATSOutput) *toolkit.Text {
@@ -181,6 +219,14 @@ func atsText(o *ATSOutput) *toolkit.Text {
 			"Last sync", toolkit.Str(a.LastSyncAt), "Last full pass", toolkit.Str(a.LastFullPassAt),
 			"Applications synced", fmt.Sprint(a.ApplicationsSynced), "Closed (deleted at the ATS)", fmt.Sprint(a.ClosedApplications),
 			"Candidates synced", fmt.Sprint(a.CandidatesSynced))
+	} else {
+		t.KV("Enabled", "no")
+	}
+	t.H2("Write-back to the ATS")
+	if w := o.WriteBack; w.Enabled {
+		t.KV("Enabled", "yes (report notes and decision stages)", "Last write", toolkit.Str(w.LastWriteAt)+" ("+toolkit.Str(w.LastWriteOp)+")",
+			"Last write error", toolkit.Str(w.LastError)+" at "+toolkit.Str(w.LastErrorAt),
+			"Failed writes", fmt.Sprint(w.FailedWrites), "Pending writes", fmt.Sprint(w.PendingWrites))
 	} else {
 		t.KV("Enabled", "no")
 	}

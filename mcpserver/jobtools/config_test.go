@@ -328,3 +328,54 @@ func TestAtsConnectionApplicationSync(t *testing.T) {
 		lacks(t, res.Text+string(res.Structured), f.secrets()...)
 	}
 }
+
+// TestAtsConnectionWriteBack: the last write back to the ATS and the last write error of the
+// caller's company, without another company's writes and without secrets; an HR-suite company
+// reports write-back disabled.
+func TestAtsConnectionWriteBack(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	db := f.h.DB.SQL
+	ctx := t.Context()
+	m, _ := f.decode(t, "getAtsConnection", nil)
+	if jsonPath(t, m, "writeBack.enabled") != true || jsonPath(t, m, "writeBack.lastWriteAt") != nil || jsonPath(t, m, "writeBack.lastError") != nil {
+		t.Fatalf("writeBack before any write = %v", m["writeBack"])
+	}
+	write := func(companyID uuid.UUID, key, op, status, lastErr, at string) {
+		t.Helper()
+		var sess uuid.UUID
+		if err := db.QueryRowContext(ctx, `SELECT id FROM interview_sessions WHERE company_id = $1 LIMIT 1`, companyID).Scan(&sess); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.ExecContext(ctx, `INSERT INTO ats_writes (company_id, session_id, application_id, key, op, target, ref, status, attempts, last_error, updated_at, done_at)
+			VALUES ($1, $2, gen_random_uuid(), $3, $4, 'ATS-A', '1001', $5, 1, $6, $7, CASE WHEN $5 IN ('done', 'failed') THEN $7::timestamptz END)`,
+			companyID, sess, key, op, status, lastErr, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(f.acme.ID, "a1", "note", "done", "", "2026-06-01T10:00:00Z")
+	write(f.acme.ID, "a2", "stage", "failed", "ATS-A update of job submission 1001: ats: write refused (status 400)", "2026-06-01T11:00:00Z")
+	write(f.acme.ID, "a3", "stage", "sending", "", "2026-06-01T12:00:00Z")
+	write(f.globex.ID, "g1", "stage", "done", "", "2026-06-02T10:00:00Z")
+	write(f.globex.ID, "g2", "stage", "failed", "globex error", "2026-06-02T11:00:00Z")
+
+	m, r := f.decode(t, "getAtsConnection", nil)
+	for path, want := range map[string]any{
+		"writeBack.lastWriteAt": "2026-06-01T10:00:00Z", "writeBack.lastWriteOp": "note",
+		"writeBack.lastErrorAt": "2026-06-01T11:00:00Z", "writeBack.lastError": "ATS-A update of job submission 1001: ats: write refused (status 400)",
+		"writeBack.failedWrites": 1.0, "writeBack.pendingWrites": 1.0,
+	} {
+		if got := jsonPath(t, m, path); got != want {
+			t.Errorf("%s = %v, want %v", path, got, want)
+		}
+	}
+	contains(t, r.Text, "## Write-back to the ATS", "write refused")
+	lacks(t, r.Text+string(r.Structured), append(f.secrets(), "globex error")...)
+	// Globex is an HR-suite account: nothing is ever written back to it.
+	gr := f.h.OK(t, f.globexKey, "getAtsConnection", nil)
+	var g map[string]any
+	gr.Decode(t, &g)
+	if jsonPath(t, g, "writeBack.enabled") != false {
+		t.Errorf("Globex writeBack = %v", g["writeBack"])
+	}
+}

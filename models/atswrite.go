@@ -42,3 +42,17 @@ const (
 	ATSWriteDone        = "done"
 	ATSWriteFailed      = "failed"
 )
+
+// ATSWriteOps lists the ops of ats_writes.op.
+func ATSWriteOps() []string { return []string{ATSWriteNote, ATSWriteStage} }
+
+// ATSWriteTargets lists the targets of ats_writes.target: the ATS types with write-back, and the
+// aggregator.
+func ATSWriteTargets() []string {
+	return []string{string(ATSTypeA), string(ATSTypeB), string(ATSTypeC), ATSTargetAggregator}
+}
+
+// ATSWriteStatuses lists the statuses of ats_writes.status.
+func ATSWriteStatuses() []string {
+	return []string{ATSWritePending, ATSWriteSending, ATSWriteDone, ATSWriteFailed}
+}

@@ -11,7 +11,7 @@ import (
 	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
-// ATSWriteAttempts bounds the attempts at one write back to the ATS (about 15 hours with the
+// ATSWriteAttempts bounds the attempts at one write back to the ATS (about 9 hours with the
 // backoff below) before it is recorded failed.
 const ATSWriteAttempts = 20
 

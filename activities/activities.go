@@ -5,6 +5,7 @@ package activities
 import (
 	"errors"
 	"log/slog"
+	"time"
 
 	"go.temporal.io/sdk/temporal"
 
@@ -43,6 +44,9 @@ type Activities struct {
 	// ImportMetrics and HRSuiteMetrics may be nil.
 	ImportMetrics  *ImportMetrics
 	HRSuiteMetrics *hrsuite.Metrics
+	// FullPassEvery is the period of the aggregator imports' full passes that ImportJobs reports
+	// to its workflow (AGGREGATOR_FULL_PASS_EVERY); 0 leaves the workflow's own.
+	FullPassEvery time.Duration
 }
 
 // permanentIfMissing makes a missing row a non-retryable error: workflows start only after

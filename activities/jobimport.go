@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/internal/aggregator"
+	"github.com/recruitd/recruitd/internal/jobimport"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	"github.com/recruitd/recruitd/workflows/kinds"
@@ -26,11 +27,16 @@ type ImportInput struct {
 
 // ImportResult counts what a pass did. State is set when the pass could not run: waiting_for_sync
 // (the aggregator's first sync is not finished, or the card is not connected) or needs_attention.
-// Pending says a data-changed was recorded while the pass ran: run again.
+// Pending says a data-changed was recorded while the pass ran: run again. SyncApplications
+// says the company's candidates and applications come through the aggregator too: the pass
+// goes on with SyncApplications. FullEvery is the worker's period of full passes (0: the
+// workflow's own).
 type ImportResult struct {
 	Created, Updated, Closed, Pages int
 	Pending                         bool
 	State                           string
+	SyncApplications                bool
+	FullEvery                       time.Duration
 }
 
 // importPageSize is the aggregator page size (Kombo's maximum).
@@ -152,7 +158,8 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 	}
 	log.InfoContext(ctx, "import pass done", "pages", p.Pages, "created", p.Counts.Created, "updated", p.Counts.Updated,
 		"closed", p.Counts.Closed, "took_ms", time.Since(p.Began).Milliseconds())
-	return ImportResult{Created: p.Counts.Created, Updated: p.Counts.Updated, Closed: p.Counts.Closed, Pages: p.Pages, Pending: pending}, nil
+	return ImportResult{Created: p.Counts.Created, Updated: p.Counts.Updated, Closed: p.Counts.Closed, Pages: p.Pages, Pending: pending,
+		SyncApplications: jobimport.SyncsApplications(co), FullEvery: a.FullPassEvery}, nil
 }
 
 // importRefused turns an aggregator error into the pass's outcome: waiting for the first sync,
@@ -209,10 +216,13 @@ func importedJobs(co *models.Company, page []aggregator.Job) ([]store.ImportedJo
 	return out, maxSeen
 }
 
-// ImportMetrics count the job import's work. A nil *ImportMetrics records nothing.
+// ImportMetrics count the job import's work and the application sync's. A nil *ImportMetrics
+// records nothing.
 type ImportMetrics struct {
-	jobs *prometheus.CounterVec
-	lag  prometheus.Histogram
+	jobs    *prometheus.CounterVec
+	lag     prometheus.Histogram
+	apps    *prometheus.CounterVec
+	appsLag prometheus.Histogram
 }
 
 // NewImportMetrics registers the import's metrics on reg.
@@ -225,8 +235,16 @@ func NewImportMetrics(reg prometheus.Registerer) *ImportMetrics {
 			Name: "recruitd_job_import_lag_seconds", Help: "Time from the latest change an import pass read to the end of the pass.",
 			Buckets: []float64{.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 3600, 21600, 86400},
 		}),
+		apps: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "recruitd_applications_synced_total",
+			Help: "Applications written by the application sync from an ATS through the aggregator, by what happened (created, updated, closed, skipped: job not imported).",
+		}, []string{"change"}),
+		appsLag: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "recruitd_application_sync_lag_seconds", Help: "Time from the latest change an application sync pass read to the end of the pass.",
+			Buckets: []float64{.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 3600, 21600, 86400},
+		}),
 	}
-	reg.MustRegister(m.jobs, m.lag)
+	reg.MustRegister(m.jobs, m.lag, m.apps, m.appsLag)
 	return m
 }
 
@@ -242,5 +260,21 @@ func (m *ImportMetrics) imported(c store.ImportCounts) {
 func (m *ImportMetrics) importLag(d time.Duration) {
 	if m != nil {
 		m.lag.Observe(d.Seconds())
+	}
+}
+
+func (m *ImportMetrics) synced(c store.SyncCounts) {
+	if m == nil {
+		return
+	}
+	m.apps.WithLabelValues("created").Add(float64(c.Created))
+	m.apps.WithLabelValues("updated").Add(float64(c.Updated))
+	m.apps.WithLabelValues("closed").Add(float64(c.Closed))
+	m.apps.WithLabelValues("skipped").Add(float64(c.Skipped))
+}
+
+func (m *ImportMetrics) syncLag(d time.Duration) {
+	if m != nil {
+		m.appsLag.Observe(d.Seconds())
 	}
 }

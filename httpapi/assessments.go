@@ -156,9 +156,11 @@ func fieldName(k string) string {
 // pickApplication chooses the application a push is for (store.PickApplication).
 var pickApplication = store.PickApplication
 
-// assessmentMetrics count pushes by what became of them.
+// assessmentMetrics count pushes by what became of them, and those for an application that the
+// company's ATS sync has not brought (yet).
 type assessmentMetrics struct {
-	pushes *prometheus.CounterVec
+	pushes   *prometheus.CounterVec
+	unsynced *prometheus.CounterVec
 }
 
 func newAssessmentMetrics(g prometheus.Gatherer) *assessmentMetrics {
@@ -167,17 +169,28 @@ func newAssessmentMetrics(g prometheus.Gatherer) *assessmentMetrics {
 		Help: "Assessment-link pushes answered 200, by outcome: accepted (a new current link), duplicate (the current link again), " +
 			"stale (older than the current link), replaced (accepted, replacing an earlier link), held (no such application yet: held 15 minutes in case it " +
 			"is ingested; recruitd_assessment_link_holds_total says what became of it), discarded_mismatch.",
-	}, []string{"outcome"})}
+	}, []string{"outcome"}), unsynced: prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "recruitd_assessment_links_unsynced_total",
+		Help: "Assessment-link pushes (also counted as held) for an application id that no application synced from the company's ATS " +
+			"through the aggregator has, by the company's ATS type: a rate that rises means the application sync lags the provider's orders.",
+	}, []string{"ats_type"})}
 	// The process's registry, which its private metrics listener serves, is the Gatherer.
 	if reg, ok := g.(prometheus.Registerer); ok {
-		if err := reg.Register(m.pushes); err != nil {
-			var are prometheus.AlreadyRegisteredError
-			if errors.As(err, &are) {
-				m.pushes = are.ExistingCollector.(*prometheus.CounterVec)
-			}
-		}
+		m.pushes = register(reg, m.pushes)
+		m.unsynced = register(reg, m.unsynced)
 	}
 	return m
+}
+
+// register registers c on reg, or returns the collector registered before under its name.
+func register(reg prometheus.Registerer, c *prometheus.CounterVec) *prometheus.CounterVec {
+	if err := reg.Register(c); err != nil {
+		var are prometheus.AlreadyRegisteredError
+		if errors.As(err, &are) {
+			return are.ExistingCollector.(*prometheus.CounterVec)
+		}
+	}
+	return c
 }
 
 // assessmentLinks returns the handler of POST /v2/api/assessment-links with its metrics.
@@ -291,6 +304,17 @@ func (s *server) holdAssessmentLink(c *gin.Context, m *assessmentMetrics, push *
 		log.WarnContext(ctx, "assessment link held; its workflow starts when Temporal is back (reconciler)", "hold_id", h.ID, "err", err)
 	}
 	m.pushes.WithLabelValues("held").Inc()
-	log.InfoContext(ctx, "assessment link held: application not managed yet", "hold_id", h.ID, "until", h.ExpiresAt)
+	synced, err := s.Store.SyncsApplications(ctx, co.ID)
+	if err != nil {
+		log.WarnContext(ctx, "application sync of the company not known; the push is not counted as unsynced", "err", err)
+	}
+	if synced {
+		atsType := "none"
+		if co.ATSType != nil {
+			atsType = string(*co.ATSType)
+		}
+		m.unsynced.WithLabelValues(atsType).Inc()
+	}
+	log.InfoContext(ctx, "assessment link held: application not managed yet", "hold_id", h.ID, "until", h.ExpiresAt, "ats_synced", synced)
 	c.JSON(http.StatusOK, AssessmentLinkResponse{Success: true})
 }

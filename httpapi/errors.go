@@ -15,6 +15,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/recruitd/recruitd/internal/aggregator"
+	"github.com/recruitd/recruitd/internal/atswrite"
 	"github.com/recruitd/recruitd/internal/hrsuite/report"
 	"github.com/recruitd/recruitd/internal/identity"
 	"github.com/recruitd/recruitd/internal/jobimport"
@@ -82,6 +83,7 @@ var errorTable = []struct {
 	{partners.ErrApplicantNotFound, newError(http.StatusNotFound, "APPLICANT_NOT_FOUND", "the applicant or candidate does not exist in the ATS")},
 	{partners.ErrATSUnavailable, &apiError{status: http.StatusServiceUnavailable, code: "ATS_UNAVAILABLE",
 		message: "the ATS did not answer in time or failed; retry with backoff", retryAfter: 30}},
+	{atswrite.ErrNoteTooLong, newError(http.StatusBadRequest, "INVALID_FIELD", "note is longer than 2000 bytes")},
 	{store.ErrUnknownKey, errInvalidKey},
 	{store.ErrRevokedKey, errRevokedKey},
 	{store.ErrNotFound, newError(http.StatusNotFound, "NOT_FOUND", "not found")},

@@ -178,7 +178,7 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		w := rtemporal.NewWorker(wc, cfg.TemporalTaskQueue, &activities.Activities{
 			Store: st, Log: log, Generator: generate.NewLocal(), Channels: router, AppURL: cfg.AppURL,
 			Box: sealed, Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets(), AllowHTTP: true}),
-			Launcher: f.launcher, Evaluator: o.eval,
+			Launcher: f.launcher, Evaluator: o.eval, FullPassEvery: cfg.AggregatorFullPass,
 		}, time.Second)
 		if err := w.Start(); err != nil {
 			t.Fatal(err)

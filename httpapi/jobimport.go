@@ -71,6 +71,19 @@ var (
 		"the delivery is not signed by a known integration (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature)")
 )
 
+var errNoAggregatorAccount = newError(http.StatusBadRequest, "NOT_HR_SUITE_ACCOUNT",
+	"this company is neither an HR-suite account nor has an ATS type; an operator creates it with --hr-suite or --ats-type to connect it through the aggregator")
+
+// requireAggregatorAccount lets through the companies that may connect through the aggregator
+// (jobimport.MayConnect).
+func (s *server) requireAggregatorAccount(c *gin.Context) {
+	if !jobimport.MayConnect(company(c)) {
+		s.fail(c, errNoAggregatorAccount)
+		return
+	}
+	c.Next()
+}
+
 func (s *server) integrations() *jobimport.Integrations {
 	return &jobimport.Integrations{Store: s.Store, Box: s.Box, Launcher: s.Launcher, Log: s.Log, Metrics: s.AggregatorMetrics}
 }
@@ -101,7 +114,8 @@ func (s *server) getIntegration(c *gin.Context) {
 	c.JSON(http.StatusOK, IntegrationCard{Success: true, Connection: view})
 }
 
-// connectIntegration is POST /v1/api/integrations/hrsuite/connect, for HR-suite accounts only.
+// connectIntegration is POST /v1/api/integrations/hrsuite/connect, for HR-suite accounts and
+// companies with an ATS.
 func (s *server) connectIntegration(c *gin.Context) {
 	in, link, err := s.integrations().Connect(c.Request.Context(), company(c), strings.TrimRight(s.Config.PublicBaseURL, "/")+"/webhook/aggregator")
 	if err != nil {
@@ -109,7 +123,7 @@ func (s *server) connectIntegration(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, IntegrationConnectResponse{Success: true, ConnectURL: link, State: in.State,
-		Message: "Open connectUrl and authorise the connection; the card reads Syncing… until the first sync finishes, then Connected, and jobs import by themselves."})
+		Message: connectMessage(company(c))})
 }
 
 // AggregatorWebhookResponse acknowledges an aggregator webhook.
@@ -133,4 +147,12 @@ func (s *server) aggregatorWebhook(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, AggregatorWebhookResponse{Success: true, Duplicate: res.Duplicate, Outcome: res.Outcome})
+}
+
+// connectMessage says what happens after the Connect action.
+func connectMessage(co *models.Company) string {
+	if jobimport.SyncsApplications(co) {
+		return "Open connectUrl and authorise the connection; the card reads Syncing… until the first sync finishes, then Connected, and jobs, candidates and applications sync by themselves."
+	}
+	return "Open connectUrl and authorise the connection; the card reads Syncing… until the first sync finishes, then Connected, and jobs import by themselves."
 }

@@ -30,7 +30,7 @@ type aggFixture struct {
 	simURL string
 }
 
-func newAggFixture(t *testing.T, f *fixture, jobs ...aggsim.Job) *aggFixture {
+func newAggFixture(t testing.TB, f *fixture, jobs ...aggsim.Job) *aggFixture {
 	t.Helper()
 	sim := aggsim.New(aggsim.Options{APIKey: aggKey, InitialJobs: jobs, WebhookURL: f.srv.URL + "/webhook/aggregator"})
 	srv := httptest.NewServer(sim.Handler())

@@ -22,6 +22,7 @@ import (
 	"github.com/recruitd/recruitd/httpapi"
 	"github.com/recruitd/recruitd/internal/aggsim"
 	"github.com/recruitd/recruitd/internal/atssim"
+	"github.com/recruitd/recruitd/internal/flow"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	"github.com/recruitd/recruitd/workflows/kinds"
@@ -51,6 +52,7 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 	f.sim.Set(atssim.Record{ATSType: models.ATSTypeA, ApplicantID: 1099, JobID: 5001, CandidateID: 7099,
 		FirstName: "Zqxfirstmarker", LastName: "Zqxlastmarker", Email: "zqx.marker@example.com", Phone: "+1 (415) 555-0199"})
 
+	outer := t
 	var generated string // the interviewer id of the generated job
 	cases := []struct {
 		kind string
@@ -122,6 +124,27 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 				t.Fatalf("replay = %+v, want a replay with the link", got[1])
 			}
 		}},
+		{kinds.ATSWrite.Name, func(t *testing.T) {
+			// The marked partner applicant's session gets a decision: its stage goes to ATS-A.
+			if err := f.st.DB().Model(f.acme).Update("decision_sync_fields", models.NewJSON([]models.SyncField{{Field: "status", Value: "Interview Passed"}})).Error; err != nil {
+				t.Fatal(err)
+			}
+			var sess models.InterviewSession
+			if err := f.st.DB().Joins("JOIN applications a ON a.company_id = interview_sessions.company_id AND a.id = interview_sessions.application_id").
+				First(&sess, "interview_sessions.company_id = ? AND a.external_id = ?", f.acme.ID, "1099").Error; err != nil {
+				t.Fatal(err)
+			}
+			status, res := putDecision(t, f.fixture, f.acmeKey, sess.ID, "ACCEPTED")
+			if status != http.StatusOK || res.ATSWrite == nil {
+				t.Fatalf("decision = %d %+v", status, res)
+			}
+			if w := awaitWrite(t, f.fixture, f.acme.ID, res.ATSWrite.ID); w.Status != models.ATSWriteDone {
+				t.Fatalf("write = %+v", w)
+			}
+			if v, _ := f.sim.Field(models.ATSTypeA, 1099, "status"); v != "Interview Passed" {
+				t.Fatalf("ATS status = %q", v)
+			}
+		}},
 		{kinds.AssessmentLink.Name, func(t *testing.T) {
 			// The invited candidate's application gets an ATS id, then a link for it.
 			var app models.Application
@@ -167,7 +190,8 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 		run  func(t *testing.T)
 	}{
 		{kinds.JobImport.Name, func(t *testing.T) {
-			agg = newAggFixture(t, f.fixture, aggsim.Job{RemoteID: "PII-1", Name: "Registered Nurse",
+			// The simulator outlives this row: the ats-application row uses it too.
+			agg = newAggFixture(cleanupOn{t, outer}, f.fixture, aggsim.Job{RemoteID: "PII-1", Name: "Registered Nurse",
 				Description: "Questions to Zqxfirstmarker Zqxlastmarker, zqx.marker@example.com, +1 (415) 555-0199."})
 			id := agg.connect(t)
 			if err := agg.sim.FinishSync(id); err != nil {
@@ -213,6 +237,39 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 			out := f.supportCall(t, token, http.MethodPost, "/v1/support/hrsuite/replays", map[string]any{"deliveryId": hrsuiteDelivery.String()}, http.StatusAccepted)
 			f.awaitReplay(t, token, out["replay"].(map[string]any)["id"].(string))
 			f.awaitInvited(t, f.acme, "APP-PII-1", "APP-PII-2")
+		}},
+		// Acme now connects an ATS (not an HR suite) through the same integration: an
+		// application synced with a marked candidate fires 'New Application from ATS', which
+		// invites them.
+		{kinds.ATSApplication.Name, func(t *testing.T) {
+			if agg == nil {
+				t.Fatal("the job-import row did not run")
+			}
+			atsD := models.ATSTypeD
+			if err := f.st.DB().Model(f.acme).Updates(map[string]any{"hr_suite_account": false, "ats_type": atsD}).Error; err != nil {
+				t.Fatal(err)
+			}
+			f.fixture.saveFlow(t, f.acme, flow.Defaults()[models.TriggerNewApplicationATS])
+			id := agg.sim.IntegrationOf(f.acme.ID.String())
+			if err := agg.sim.PutCandidates(id, aggsim.Candidate{RemoteID: "C-PII-ATS", FirstName: "Zqxfirstmarker", LastName: "Zqxlastmarker",
+				Email: "zqx.marker@example.com", Phone: "+1 (415) 555-0199"}); err != nil {
+				t.Fatal(err)
+			}
+			if err := agg.sim.PutApplications(id, aggsim.Application{RemoteID: "APP-PII-ATS", CandidateRemoteID: "C-PII-ATS", JobRemoteID: "PII-1"}); err != nil {
+				t.Fatal(err)
+			}
+			line := "── outbox · email → zqx.marker@example.com"
+			before := strings.Count(f.outbox.String(), line)
+			if err := agg.sim.DataChangedFor(id, 1, "ats_applications"); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(30 * time.Second)
+			for strings.Count(f.outbox.String(), line) == before {
+				if time.Now().After(deadline) {
+					t.Fatal("the synced candidate was not invited within 30s")
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
 		}},
 	}...)
 	for _, k := range kinds.Names() {
@@ -277,6 +334,14 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 	}
 	t.Logf("scanned %d events of %d workflows for %d needles", events, len(execs), len(needles))
 }
+
+// cleanupOn is a subtest whose cleanups run when outer ends.
+type cleanupOn struct {
+	*testing.T
+	outer *testing.T
+}
+
+func (c cleanupOn) Cleanup(f func()) { c.outer.Cleanup(f) }
 
 // listWorkflows lists open and closed workflows matching query, waiting (visibility is
 // eventually consistent) until at least min are listed.

@@ -63,8 +63,33 @@ type Company struct {
 func (Company) TableName() string { return "companies" }
 
 // SyncField is one decision-stage pair written back to the ATS: the ATS field and the value
-// that marks the stage.
+// that marks the stage. Decision names the recruiter decision the pair is written for; a pair
+// without one is the ACCEPTED pair (the decision stage of the earlier, decision-less settings).
+// For an ATS connected through the aggregator the field is "stage" and the value the
+// aggregator's stage id.
 type SyncField struct {
-	Field string `json:"field"`
-	Value string `json:"value"`
+	Field    string   `json:"field"`
+	Value    string   `json:"value"`
+	Decision Decision `json:"decision,omitempty"`
+}
+
+// SyncFieldFor returns the pair written for decision d: the first pair naming d, else, for
+// ACCEPTED, the first pair naming none. NONE has no pair.
+func SyncFieldFor(pairs []SyncField, d Decision) (SyncField, bool) {
+	if d == DecisionNone {
+		return SyncField{}, false
+	}
+	for _, p := range pairs {
+		if p.Decision == d && p.Field != "" && p.Value != "" {
+			return p, true
+		}
+	}
+	if d == DecisionAccepted {
+		for _, p := range pairs {
+			if p.Decision == "" && p.Field != "" && p.Value != "" {
+				return p, true
+			}
+		}
+	}
+	return SyncField{}, false
 }

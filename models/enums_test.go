@@ -70,6 +70,10 @@ func TestEnumsMatchCheckConstraints(t *testing.T) {
 	checks := checkConstraints(t)
 	enums := map[string][]string{
 		"interview_sessions.decision":              strs(AllDecisions()),
+		"ats_writes.decision":                      strs(AllDecisions()),
+		"ats_writes.op":                            ATSWriteOps(),
+		"ats_writes.target":                        ATSWriteTargets(),
+		"ats_writes.status":                        ATSWriteStatuses(),
 		"interview_sessions.medium_type":           strs(AllMediumTypes()),
 		"interview_sessions.status":                strs(AllSessionStatuses()),
 		"interview_turns.source":                   strs(AllTurnSources()),
@@ -213,5 +217,16 @@ func wrap[T ~string](parse func(string) (T, error)) func(string) (string, error)
 	return func(s string) (string, error) {
 		v, err := parse(s)
 		return string(v), err
+	}
+}
+
+func TestSyncFieldFor(t *testing.T) {
+	pairs := []SyncField{{Field: "status", Value: "Passed"}, {Field: "status", Value: "Rejected", Decision: DecisionRejected},
+		{Field: "status", Value: "", Decision: DecisionHired}}
+	for d, want := range map[Decision]string{DecisionAccepted: "Passed", DecisionRejected: "Rejected", DecisionHired: "", DecisionNone: "", DecisionPlaced: ""} {
+		got, ok := SyncFieldFor(pairs, d)
+		if ok != (want != "") || got.Value != want {
+			t.Errorf("SyncFieldFor(%s) = %+v %v, want %q", d, got, ok, want)
+		}
 	}
 }

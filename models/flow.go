@@ -22,9 +22,13 @@ const (
 	TriggerNewJobFromATS FlowTrigger = "new_job_from_ats"
 	// TriggerManualInvite fires when a recruiter invites a candidate by hand.
 	TriggerManualInvite FlowTrigger = "manual_invite"
+	// TriggerNewApplicationATS ('New Application from ATS') fires once per application the
+	// aggregator's application sync creates, for ever.
+	TriggerNewApplicationATS FlowTrigger = "new_application_ats"
 )
 
-var allFlowTriggers = []FlowTrigger{TriggerPartnerApplication, TriggerNewApplicationWebhook, TriggerNewJobFromATS, TriggerManualInvite}
+var allFlowTriggers = []FlowTrigger{TriggerPartnerApplication, TriggerNewApplicationWebhook, TriggerNewJobFromATS, TriggerManualInvite,
+	TriggerNewApplicationATS}
 
 // AllFlowTriggers returns every FlowTrigger.
 func AllFlowTriggers() []FlowTrigger { return slices.Clone(allFlowTriggers) }

@@ -52,8 +52,14 @@ type AggregatorIntegration struct {
 	LastFullPassAt    *time.Time       `gorm:"column:last_full_pass_at"`
 	ImportCursor      *time.Time       `gorm:"column:import_cursor"`
 	ImportRequestedAt *time.Time       `gorm:"column:import_requested_at"`
-	CreatedAt         time.Time        `gorm:"column:created_at"`
-	UpdatedAt         time.Time        `gorm:"column:updated_at"`
+	// ApplicationCursor, ApplicationsSyncedAt and ApplicationsFullPassAt are the application
+	// sync's (companies whose applications come through the aggregator): the updated_after of
+	// the next incremental pass, the end of the last pass, the start of the last full one.
+	ApplicationCursor      *time.Time `gorm:"column:application_cursor"`
+	ApplicationsSyncedAt   *time.Time `gorm:"column:applications_synced_at"`
+	ApplicationsFullPassAt *time.Time `gorm:"column:applications_full_pass_at"`
+	CreatedAt              time.Time  `gorm:"column:created_at"`
+	UpdatedAt              time.Time  `gorm:"column:updated_at"`
 }
 
 // TableName implements gorm's tabler.

@@ -17,10 +17,12 @@ const (
 	passesPerRun         = 100
 )
 
-// JobImport keeps a company's jobs in step with its HR suite through the aggregator. It runs a
-// pass (activities.ImportJobs) whenever data-changed signals arrive, again at once when a request
-// was recorded during a pass, and a full pass every FullEvery that catches changes and deletions
-// no webhook announced. Signals arriving during a pass coalesce into one next pass. Its history
+// JobImport keeps a company's jobs in step with its HR suite or ATS through the aggregator, and
+// an ATS's candidates and applications too. It runs a pass (activities.ImportJobs, then for an
+// ATS activities.SyncApplications) whenever data-changed signals arrive, again at once when a
+// request was recorded during a pass, and a full pass every FullEvery (a durable timer; the
+// worker's AGGREGATOR_FULL_PASS_EVERY once a pass reports it) that catches changes and
+// deletions no webhook announced. Signals arriving during a pass coalesce into one next pass. Its history
 // holds only counts; it continues as new after passesPerRun passes.
 func JobImport(ctx workflow.Context, in kinds.JobImportInput) error {
 	var a *activities.Activities
@@ -45,6 +47,16 @@ func JobImport(ctx workflow.Context, in kinds.JobImportInput) error {
 		setImportState(ctx, "importing")
 		var res activities.ImportResult
 		err := workflow.ExecuteActivity(pass, a.ImportJobs, activities.ImportInput{CompanyID: in.CompanyID, Full: full}).Get(ctx, &res)
+		// Histories recorded before applications synced have no SyncApplications in their
+		// results, so they replay without this step.
+		if err == nil && res.State == "" && res.SyncApplications {
+			var sync activities.SyncResult
+			err = workflow.ExecuteActivity(pass, a.SyncApplications, activities.SyncInput{CompanyID: in.CompanyID, Full: full}).Get(ctx, &sync)
+			res.State, res.Pending = sync.State, res.Pending || sync.Pending
+		}
+		if err == nil && res.FullEvery > 0 {
+			every = res.FullEvery
+		}
 		wait := every - workflow.Now(ctx).Sub(lastFull)
 		switch {
 		case err != nil:
@@ -79,7 +91,7 @@ func JobImport(ctx workflow.Context, in kinds.JobImportInput) error {
 	}
 	for signals.ReceiveAsync(nil) {
 	}
-	return workflow.NewContinueAsNewError(ctx, JobImport, kinds.JobImportInput{CompanyID: in.CompanyID, Full: full, FullEvery: in.FullEvery})
+	return workflow.NewContinueAsNewError(ctx, JobImport, kinds.JobImportInput{CompanyID: in.CompanyID, Full: full, FullEvery: every})
 }
 
 // setImportState records the import's state for filtering in the Temporal UI; failing to record

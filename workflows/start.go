@@ -25,6 +25,7 @@ func Functions() map[string]any {
 		kinds.HRSuiteDelivery.Workflow:    HRSuiteDelivery,
 		kinds.HRSuiteReplay.Workflow:      HRSuiteReplay,
 		kinds.Interview.Workflow:          InterviewSession,
+		kinds.ATSWrite.Workflow:           ATSWrite,
 	}
 }
 

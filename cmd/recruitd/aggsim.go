@@ -40,11 +40,13 @@ func aggsimCmd(e *env) *cobra.Command {
 	var autoFinish time.Duration
 	cmd := &cobra.Command{
 		Use:   "aggsim",
-		Short: "Serve the integration-aggregator simulator (Kombo shape): connect page, job listing, signed webhooks",
-		Long: "aggsim serves connect links and a connect page that authorises, the paged job listing (updated_after, cursor;\n" +
-			"INTEGRATION.SETUP_SYNC_PENDING until the first sync finishes) and Standard Webhooks deliveries to the URL given with\n" +
-			"the link, plus controls under /sim/ (finish-sync, jobs, close, delete, fail-auth, data-changed?times=2,\n" +
-			"listing-faults, webhooks/reorder-next). `recruitd dev` runs one in-process for the demo tenant.",
+		Short: "Serve the integration-aggregator simulator (Kombo shape): connect page, job and application listings, signed webhooks",
+		Long: "aggsim serves connect links and a connect page that authorises, the paged job, application and candidate\n" +
+			"listings (updated_after, cursor; INTEGRATION.SETUP_SYNC_PENDING until the first sync finishes) and Standard Webhooks\n" +
+			"deliveries to the URL given with the link, plus controls under /sim/integrations/{id}/ (finish-sync, jobs, close,\n" +
+			"delete, candidates, applications (?generate=N&prefix=P&jobs=R1,R2 or a JSON list), applications/{remoteId}\n" +
+			"(?stage=…&outcome=HIRED|DECLINED; DELETE, ?erase=1 for no trace), fail-auth, data-changed?times=2&models=ats_applications,\n" +
+			"listing-faults) and /sim/webhooks/reorder-next. `recruitd dev` runs one in-process for the demo tenant.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			sim := aggsim.New(aggsim.Options{APIKey: aggsimAPIKey, InitialJobs: aggsimDemoJobs(), AutoFinish: autoFinish})

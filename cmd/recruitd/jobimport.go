@@ -16,7 +16,7 @@ import (
 // integrationsCmd is the job import's operator command: the Connect action of a company's
 // integration card (internal/jobimport).
 func integrationsCmd(e *env) *cobra.Command {
-	cmd := &cobra.Command{Use: "integrations", Short: "The HR-suite connection through the integration aggregator"}
+	cmd := &cobra.Command{Use: "integrations", Short: "The HR-suite or ATS connection through the integration aggregator"}
 	var slug, baseURL, apiKey string
 	connect := &cobra.Command{
 		Use:   "connect",
@@ -40,8 +40,8 @@ func integrationsCmd(e *env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if !co.HRSuiteAccount {
-					return fmt.Errorf("company %s is not an HR-suite account (recruitd company update --hr-suite)", slug)
+				if !jobimport.MayConnect(co) {
+					return fmt.Errorf("company %s is neither an HR-suite account nor has an ATS type (recruitd company create --hr-suite or --ats-type)", slug)
 				}
 				if baseURL != "" {
 					creds := map[string]string{aggregator.FieldBaseURL: baseURL, aggregator.FieldAPIKey: apiKey}

@@ -58,7 +58,7 @@ func (e *env) commands() []*cobra.Command {
 	return []*cobra.Command{
 		devCmd(e), serveCmd(e, "api"), serveCmd(e, "mcp"), serveCmd(e, "worker"),
 		migrateCmd(e), seedCmd(e), companyCmd(e), apikeyCmd(e), flowsCmd(e), partnersCmd(e), callbacksCmd(e), applicationsCmd(e), atssimCmd(e), aggsimCmd(e), idvsimCmd(e), integrationsCmd(e), stackCmd(e), benchCmd(e), rollupsCmd(e), usersCmd(e), hrsuiteCmd(e), supportCmd(e),
-		integrityCmd(e), sessionsCmd(e),
+		integrityCmd(e), sessionsCmd(e), atsCmd(e),
 	}
 }
 

@@ -282,6 +282,7 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		acts.Box, acts.Metrics = sealed, activities.NewMetrics(d.registry)
 		acts.Launcher = launcher
 		acts.ImportMetrics, acts.HRSuiteMetrics = activities.NewImportMetrics(d.registry), hrsuite.NewMetrics(d.registry)
+		acts.FullPassEvery = cfg.AggregatorFullPass
 		w := rtemporal.NewWorker(d.temporal, cfg.TemporalTaskQueue, acts, cfg.ShutdownTimeout)
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)

@@ -14,10 +14,12 @@ import (
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
+	"github.com/recruitd/recruitd/internal/atswrite"
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/interview"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
 	"github.com/recruitd/recruitd/workflows/kinds"
 )
@@ -120,7 +122,48 @@ func sessionsCmd(e *env) *cobra.Command {
 	extend.Flags().StringVar(&by, "by", "", "how much more time: a duration (72h, 90m) or days (7d); at most 90d (required)")
 	_ = extend.MarkFlagRequired("by")
 
-	cmd.AddCommand(show, cancel, extend)
+	var decision, note string
+	decide := &cobra.Command{
+		Use:   "decide",
+		Short: "Record a recruiter's decision on a session; the company's decision-stage pair is written to its ATS record",
+		Example: "  recruitd sessions decide --session 6f0c… --decision ACCEPTED\n" +
+			"  recruitd sessions decide --session 6f0c… --decision REJECTED --note \"not available before May\"",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			id, err := parse()
+			if err != nil {
+				return err
+			}
+			d, err := models.ParseDecision(decision)
+			if err != nil {
+				return fmt.Errorf("--decision: %w", err)
+			}
+			return e.withLifecycle(cmd.Context(), func(l *interview.Lifecycle) error {
+				co, _, err := l.Find(cmd.Context(), slug, id)
+				if err != nil {
+					return err
+				}
+				w := &atswrite.Writes{Store: l.Store, Launcher: l.Launcher}
+				res, err := w.Decide(cmd.Context(), co, id, d, strings.TrimSpace(note), uuid.Nil)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stdout, "session %s: decision %s\n", id, res.Session.Decision)
+				if res.Write == nil {
+					fmt.Fprintf(e.stdout, "no ATS write: %s\n", res.Skipped)
+					return nil
+				}
+				fmt.Fprintf(e.stdout, "ATS write %s queued: %s = %s (recruitd ats writes list --company %s)\n", res.Write.ID, res.Write.Field, res.Write.Value, co.Slug)
+				return nil
+			})
+		},
+	}
+	flags(decide)
+	decide.Flags().StringVar(&decision, "decision", "", "NONE, ACCEPTED, REJECTED, SUBMITTED, PLACED or HIRED (required)")
+	decide.Flags().StringVar(&note, "note", "", "a recruiter note kept with the session (at most 2000 bytes)")
+	_ = decide.MarkFlagRequired("decision")
+
+	cmd.AddCommand(show, cancel, extend, decide)
 	return cmd
 }
 

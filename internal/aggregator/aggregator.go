@@ -1,10 +1,11 @@
-// Package aggregator connects recruitd to an HR suite through an integration aggregator (Kombo
-// today): it asks for a connect link, lists the suite's jobs page by page, parses and verifies the
-// aggregator's webhooks, and maps the aggregator's integration states onto the connection card.
+// Package aggregator connects recruitd to an HR suite or an ATS through an integration aggregator
+// (Kombo today): it asks for a connect link, lists the jobs (and an ATS's applications with their
+// candidates) page by page, parses and verifies the aggregator's webhooks, and maps the
+// aggregator's integration states onto the connection card.
 //
 // Client is small on purpose: a second aggregator (Merge.dev: linked accounts, COMPLETE /
-// INCOMPLETE / RELINK_NEEDED) implements the same two calls, and its states map through Card.
-// Nothing here writes to the HR suite.
+// INCOMPLETE / RELINK_NEEDED) implements the same three calls, and its states map through Card.
+// Writer writes results back to an ATS (never to an HR suite: that connection is read-only).
 package aggregator
 
 import (
@@ -24,6 +25,10 @@ type Client interface {
 	// ListJobs returns one page of the integration's jobs. ErrSetupPending until the first sync
 	// has finished.
 	ListJobs(ctx context.Context, integrationID string, q JobQuery) (JobPage, error)
+	// ListApplications returns one page of the integration's applications, each with its
+	// candidate, for companies whose applications come through the aggregator (an HR suite's
+	// come by webhook). ErrSetupPending until the first sync has finished.
+	ListApplications(ctx context.Context, integrationID string, q ApplicationQuery) (ApplicationPage, error)
 }
 
 // LinkRequest asks for a connect link. OriginID is recruitd's company id: the aggregator

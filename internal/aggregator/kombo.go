@@ -128,6 +128,11 @@ func str(p *string) string {
 
 // do sends one request and decodes the success envelope's data into out.
 func (k *Kombo) do(ctx context.Context, method, path string, q url.Values, integrationID string, body []byte, out any) error {
+	return k.doKeyed(ctx, method, path, q, integrationID, "", body, out)
+}
+
+// doKeyed is do with an Idempotency-Key header when key is not empty.
+func (k *Kombo) doKeyed(ctx context.Context, method, path string, q url.Values, integrationID, key string, body []byte, out any) error {
 	u := *k.base
 	u.Path += path
 	u.RawQuery = q.Encode()
@@ -142,6 +147,9 @@ func (k *Kombo) do(ctx context.Context, method, path string, q url.Values, integ
 	}
 	if integrationID != "" {
 		req.Header.Set("X-Integration-Id", integrationID)
+	}
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
 	}
 	resp, err := k.hc.Do(req)
 	if err != nil {

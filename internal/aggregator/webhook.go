@@ -34,15 +34,24 @@ type Event struct {
 	ChangedModels []string
 }
 
-// Touches reports whether a data-changed event concerns jobs. An event that names no model is
-// taken to concern everything.
-func (e Event) Touches(model string) bool {
+// Models a data-changed event names that recruitd reads.
+const (
+	ModelJobs         = "ats_jobs"
+	ModelCandidates   = "ats_candidates"
+	ModelApplications = "ats_applications"
+)
+
+// Touches reports whether a data-changed event concerns one of models. An event that names no
+// model is taken to concern everything.
+func (e Event) Touches(models ...string) bool {
 	if len(e.ChangedModels) == 0 {
 		return true
 	}
 	for _, m := range e.ChangedModels {
-		if m == model {
-			return true
+		for _, want := range models {
+			if m == want {
+				return true
+			}
 		}
 	}
 	return false

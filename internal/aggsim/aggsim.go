@@ -3,10 +3,14 @@
 // their state and setup status, the paged job listing (updated_after and cursor, refused with
 // INTEGRATION.SETUP_SYNC_PENDING until the first sync finishes), and Standard Webhooks deliveries
 // (integration-created, integration-state-changed, data-changed) to the URL given with the link.
+// For an ATS it also lists applications with their candidates (GET /v1/ats/applications) and
+// candidates with their applications (GET /v1/ats/candidates), paged the same way, deleted ones
+// with remote_deleted_at.
 //
 // Controls, from Go or over HTTP under /sim/: finish the first sync, add, change, close and delete
-// jobs, fail authentication, send data-changed (also twice), reorder the next two deliveries, and
-// answer the listing with an error status or not at all.
+// jobs, add and change candidates, add, change, delete and erase applications, fail
+// authentication, send data-changed (also twice, and for given models), reorder the next two
+// deliveries, and answer the listings with an error status or not at all.
 //
 // It is written from the wire shapes, independently of internal/aggregator, so the adapter's
 // tests check the contract rather than shared code.
@@ -56,6 +60,9 @@ type integration struct {
 	state, setup        string
 	everCompleted       bool
 	jobs                map[string]*Job
+	candidates          map[string]*Candidate
+	applications        map[string]*Application
+	appReads            map[bool]int // first pages of application listings, by whether updated_after was given
 	listingFaults       []fault
 	dataChangedRequests int
 }
@@ -87,6 +94,7 @@ type Server struct {
 	closeOnce    sync.Once
 	sent         atomic.Int64
 	done         sync.WaitGroup
+	w            writeState
 }
 
 // New starts a simulator; Close stops its webhook sender.
@@ -152,7 +160,8 @@ func (s *Server) Authorize(token string) (string, error) {
 	created := in == nil
 	if created {
 		s.seq++
-		in = &integration{id: "sim:" + l.origin, origin: l.origin, setup: "FINAL_SYNC_PENDING", jobs: map[string]*Job{}}
+		in = &integration{id: "sim:" + l.origin, origin: l.origin, setup: "FINAL_SYNC_PENDING", jobs: map[string]*Job{},
+			candidates: map[string]*Candidate{}, applications: map[string]*Application{}, appReads: map[bool]int{}}
 		for _, j := range s.opts.InitialJobs {
 			if j.Status == "" {
 				j.Status = "OPEN"
@@ -180,12 +189,13 @@ func (s *Server) Authorize(token string) (string, error) {
 	return in.id, nil
 }
 
-// FinishSync completes the integration's first sync: setup COMPLETED, then data-changed.
+// FinishSync completes the integration's first sync: setup COMPLETED, then data-changed (jobs,
+// candidates and applications).
 func (s *Server) FinishSync(id string) error {
 	return s.with(id, func(in *integration) {
 		in.setup, in.everCompleted = "COMPLETED", true
 		s.stateChanged(in)
-		s.dataChanged(in)
+		s.dataChanged(in, "ats_jobs", "ats_candidates", "ats_applications")
 	})
 }
 
@@ -318,10 +328,18 @@ func (s *Server) stateChanged(in *integration) {
 		"end_user": map[string]any{"origin_id": in.origin}})
 }
 
-func (s *Server) dataChanged(in *integration) delivery {
+// dataChanged sends data-changed for models (ats_jobs when none); the caller holds s.mu.
+func (s *Server) dataChanged(in *integration, models ...string) delivery {
 	in.dataChangedRequests++
+	if len(models) == 0 {
+		models = []string{"ats_jobs"}
+	}
+	changed := make([]map[string]string, len(models))
+	for i, m := range models {
+		changed[i] = map[string]string{"name": m}
+	}
 	return s.enqueue(in, "data-changed", map[string]any{"integration_id": in.id, "integration_tool": "simsuite",
-		"integration_category": "ATS", "changed_models": []map[string]string{{"name": "ats_jobs"}}})
+		"integration_category": "ATS", "changed_models": changed})
 }
 
 // sign is the Standard Webhooks v1 signature of body.

@@ -17,19 +17,67 @@ import (
 	"time"
 )
 
-// Handler serves the API (/v1/connect/create-link, /v1/ats/jobs), the connect page
-// (/connect/{token}) and the controls (/sim/...).
+// Handler serves the API (/v1/connect/create-link, /v1/ats/jobs, /v1/ats/applications,
+// /v1/ats/candidates; the write endpoints under /v1/ats/applications/{id}: notes, result-links,
+// stage), the connect page (/connect/{token}) and the controls (/sim/..., GET /sim/writes).
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/connect/create-link", s.createLink)
 	mux.HandleFunc("GET /v1/ats/jobs", s.listJobs)
+	mux.HandleFunc("GET /v1/ats/applications", s.listApplications)
+	mux.HandleFunc("GET /v1/ats/candidates", s.listCandidates)
+	mux.HandleFunc("POST /v1/ats/applications/{id}/notes", s.writeApplication("note"))
+	mux.HandleFunc("POST /v1/ats/applications/{id}/result-links", s.writeApplication("link"))
+	mux.HandleFunc("PUT /v1/ats/applications/{id}/stage", s.writeApplication("stage"))
+	mux.HandleFunc("GET /sim/writes", func(w http.ResponseWriter, _ *http.Request) { answer(w, s.Writes()) })
 	mux.HandleFunc("GET /connect/{token}", s.connectPage)
 	mux.HandleFunc("POST /connect/{token}", s.connectSubmit)
 	mux.HandleFunc("GET /sim/integrations", func(w http.ResponseWriter, _ *http.Request) { answer(w, s.Integrations()) })
 	mux.HandleFunc("POST /sim/integrations/{id}/finish-sync", s.control(func(r *http.Request, id string) error { return s.FinishSync(id) }))
 	mux.HandleFunc("POST /sim/integrations/{id}/fail-auth", s.control(func(r *http.Request, id string) error { return s.FailAuth(id) }))
 	mux.HandleFunc("POST /sim/integrations/{id}/data-changed", s.control(func(r *http.Request, id string) error {
-		return s.DataChanged(id, max(1, atoi(r.URL.Query().Get("times"))))
+		times := max(1, atoi(r.URL.Query().Get("times")))
+		if m := r.URL.Query().Get("models"); m != "" {
+			return s.DataChangedFor(id, times, strings.Split(m, ",")...)
+		}
+		return s.DataChanged(id, times)
+	}))
+	mux.HandleFunc("POST /sim/integrations/{id}/candidates", s.control(func(r *http.Request, id string) error {
+		var cands []struct{ RemoteID, FirstName, LastName, Email, Phone string }
+		if err := json.NewDecoder(io.LimitReader(r.Body, 8<<20)).Decode(&cands); err != nil {
+			return err
+		}
+		out := make([]Candidate, len(cands))
+		for i, c := range cands {
+			out[i] = Candidate{RemoteID: c.RemoteID, FirstName: c.FirstName, LastName: c.LastName, Email: c.Email, Phone: c.Phone}
+		}
+		return s.PutCandidates(id, out...)
+	}))
+	mux.HandleFunc("POST /sim/integrations/{id}/applications", s.control(func(r *http.Request, id string) error {
+		q := r.URL.Query()
+		if n := atoi(q.Get("generate")); n > 0 {
+			return s.AddApplications(id, q.Get("prefix"), n, strings.Split(q.Get("jobs"), ",")...)
+		}
+		var apps []struct{ RemoteID, CandidateRemoteID, JobRemoteID, Stage, Outcome string }
+		if err := json.NewDecoder(io.LimitReader(r.Body, 8<<20)).Decode(&apps); err != nil {
+			return err
+		}
+		out := make([]Application, len(apps))
+		for i, a := range apps {
+			out[i] = Application{RemoteID: a.RemoteID, CandidateRemoteID: a.CandidateRemoteID, JobRemoteID: a.JobRemoteID,
+				Stage: a.Stage, Outcome: strings.ToUpper(a.Outcome)}
+		}
+		return s.PutApplications(id, out...)
+	}))
+	mux.HandleFunc("POST /sim/integrations/{id}/applications/{remoteId}", s.control(func(r *http.Request, id string) error {
+		q := r.URL.Query()
+		return s.ChangeApplication(id, r.PathValue("remoteId"), q.Get("stage"), strings.ToUpper(q.Get("outcome")))
+	}))
+	mux.HandleFunc("DELETE /sim/integrations/{id}/applications/{remoteId}", s.control(func(r *http.Request, id string) error {
+		if r.URL.Query().Get("erase") != "" {
+			return s.EraseApplication(id, r.PathValue("remoteId"))
+		}
+		return s.DeleteApplication(id, r.PathValue("remoteId"))
 	}))
 	mux.HandleFunc("POST /sim/integrations/{id}/jobs", s.control(func(r *http.Request, id string) error {
 		if n := atoi(r.URL.Query().Get("generate")); n > 0 {
@@ -150,38 +198,145 @@ type wireLoc struct {
 	Raw string `json:"raw"`
 }
 
+// listQuery is a listing's parameters: updated_after, the cursor ((changed_at, id) of the last
+// record of the previous page), the page size and include_deleted.
+type listQuery struct {
+	after, curAt time.Time
+	curID        string
+	size         int
+	withDeleted  bool
+}
+
+// includes reports whether a record changed at t with id and deleted or not belongs on the page
+// after the cursor.
+func (q listQuery) includes(t time.Time, id string, deleted bool) bool {
+	return t.After(q.after) && (q.withDeleted || !deleted) &&
+		(q.curID == "" || t.After(q.curAt) || (t.Equal(q.curAt) && id > q.curID))
+}
+
+// record is one listed record with the time and id it pages by.
+type record struct {
+	at   time.Time
+	id   string
+	wire any
+}
+
+// page sorts records by (time, id), keeps the first q.size and returns them with the next
+// page's cursor ("" on the last page).
+func (q listQuery) page(recs []record) ([]any, string) {
+	sort.Slice(recs, func(a, b int) bool {
+		if !recs[a].at.Equal(recs[b].at) {
+			return recs[a].at.Before(recs[b].at)
+		}
+		return recs[a].id < recs[b].id
+	})
+	next := ""
+	if len(recs) > q.size {
+		last := recs[q.size-1]
+		next = last.at.Format(time.RFC3339Nano) + "_" + last.id
+		recs = recs[:q.size]
+	}
+	out := make([]any, len(recs))
+	for i, r := range recs {
+		out[i] = r.wire
+	}
+	return out, next
+}
+
 // listJobs pages by (changed_at, id), so a job changed while a client pages moves behind the
 // cursor and is listed again rather than skipped.
 func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
+	s.serveListing(w, r, func(in *integration, q listQuery) ([]any, string) {
+		var recs []record
+		for _, j := range in.jobs {
+			if q.includes(j.changedAt, j.RemoteID, j.deletedAt != nil) {
+				recs = append(recs, record{at: j.changedAt, id: j.RemoteID, wire: wireJob{ID: "kmb_" + j.RemoteID, RemoteID: j.RemoteID,
+					Name: j.Name, Description: j.Description, Status: j.Status, Location: wireLoc{Raw: j.Location},
+					RemoteCreatedAt: j.RemoteCreatedAt, ChangedAt: j.changedAt, RemoteDeletedAt: j.deletedAt}})
+			}
+		}
+		return q.page(recs)
+	})
+}
+
+// listApplications pages applications with their candidate, stage and job expanded by the
+// later of their own and their candidate's change (what updated_after covers), reporting
+// changed_at as the application's own.
+func (s *Server) listApplications(w http.ResponseWriter, r *http.Request) {
+	s.serveListing(w, r, func(in *integration, q listQuery) ([]any, string) {
+		if q.curID == "" {
+			in.appReads[!q.after.IsZero()]++
+		}
+		var recs []record
+		for _, a := range in.applications {
+			if at := in.effective(a); q.includes(at, a.RemoteID, a.deletedAt != nil) {
+				recs = append(recs, record{at: at, id: a.RemoteID, wire: in.applicationWire(a)})
+			}
+		}
+		return q.page(recs)
+	})
+}
+
+// listCandidates pages candidates with their applications (not deleted ones).
+func (s *Server) listCandidates(w http.ResponseWriter, r *http.Request) {
+	s.serveListing(w, r, func(in *integration, q listQuery) ([]any, string) {
+		byCand := map[string][]wireAppOfCand{}
+		for _, a := range in.applications {
+			if a.deletedAt == nil {
+				byCand[a.CandidateRemoteID] = append(byCand[a.CandidateRemoteID], wireAppOfCand{ID: "kmb_app_" + a.RemoteID,
+					RemoteID: a.RemoteID, Outcome: a.Outcome, CurrentStage: stageWire(a.Stage), Job: in.jobRef(a.JobRemoteID)})
+			}
+		}
+		var recs []record
+		for _, c := range in.candidates {
+			if q.includes(c.changedAt, c.RemoteID, false) {
+				w := candidateWire(c)
+				w.Applications = byCand[c.RemoteID]
+				if w.Applications == nil {
+					w.Applications = []wireAppOfCand{}
+				}
+				recs = append(recs, record{at: c.changedAt, id: c.RemoteID, wire: struct {
+					wireCandidate
+					ChangedAt time.Time `json:"changed_at"`
+				}{w, c.changedAt}})
+			}
+		}
+		return q.page(recs)
+	})
+}
+
+// serveListing answers a listing: the API key, updated_after, cursor, page_size and
+// include_deleted, the integration's state and setup (refusals as the aggregator's), its
+// injected faults and latency, then the page that build makes (with s.mu held).
+func (s *Server) serveListing(w http.ResponseWriter, r *http.Request, build func(in *integration, q listQuery) ([]any, string)) {
 	if !s.authorized(r) {
 		refuse(w, http.StatusUnauthorized, "PLATFORM.AUTHENTICATION_INVALID", "invalid API key")
 		return
 	}
-	q := r.URL.Query()
-	var after, curAt time.Time
-	var curID string
-	if v := q.Get("updated_after"); v != "" {
+	params := r.URL.Query()
+	var q listQuery
+	if v := params.Get("updated_after"); v != "" {
 		t, err := time.Parse(time.RFC3339Nano, v)
 		if err != nil {
 			refuse(w, http.StatusBadRequest, "PLATFORM.INPUT_INVALID", "updated_after is not RFC 3339")
 			return
 		}
-		after = t
+		q.after = t
 	}
-	if v := q.Get("cursor"); v != "" {
+	if v := params.Get("cursor"); v != "" {
 		at, id, ok := strings.Cut(v, "_")
 		t, err := time.Parse(time.RFC3339Nano, at)
 		if !ok || err != nil {
 			refuse(w, http.StatusBadRequest, "PLATFORM.INPUT_INVALID", "invalid cursor")
 			return
 		}
-		curAt, curID = t, id
+		q.curAt, q.curID = t, id
 	}
-	size := atoi(q.Get("page_size"))
-	if size <= 0 || size > 250 {
-		size = 100
+	q.size = atoi(params.Get("page_size"))
+	if q.size <= 0 || q.size > 250 {
+		q.size = 100
 	}
-	withDeleted := q.Get("include_deleted") == "true"
+	q.withDeleted = params.Get("include_deleted") == "true"
 
 	s.mu.Lock()
 	in, ok := s.integrations[r.Header.Get("X-Integration-Id")]
@@ -189,8 +344,6 @@ func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 	if ok && len(in.listingFaults) > 0 {
 		f, in.listingFaults = in.listingFaults[0], in.listingFaults[1:]
 	}
-	var page []wireJob
-	next := ""
 	switch {
 	case !ok:
 		s.mu.Unlock()
@@ -205,28 +358,7 @@ func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusServiceUnavailable, "INTEGRATION.SETUP_SYNC_PENDING", "The integration's setup sync is still running.")
 		return
 	}
-	jobs := make([]*Job, 0, len(in.jobs))
-	for _, j := range in.jobs {
-		if j.changedAt.After(after) && (withDeleted || j.deletedAt == nil) &&
-			(curID == "" || j.changedAt.After(curAt) || (j.changedAt.Equal(curAt) && j.RemoteID > curID)) {
-			jobs = append(jobs, j)
-		}
-	}
-	sort.Slice(jobs, func(a, b int) bool {
-		if !jobs[a].changedAt.Equal(jobs[b].changedAt) {
-			return jobs[a].changedAt.Before(jobs[b].changedAt)
-		}
-		return jobs[a].RemoteID < jobs[b].RemoteID
-	})
-	if len(jobs) > size {
-		last := jobs[size-1]
-		next = last.changedAt.Format(time.RFC3339Nano) + "_" + last.RemoteID
-		jobs = jobs[:size]
-	}
-	for _, j := range jobs {
-		page = append(page, wireJob{ID: "kmb_" + j.RemoteID, RemoteID: j.RemoteID, Name: j.Name, Description: j.Description,
-			Status: j.Status, Location: wireLoc{Raw: j.Location}, RemoteCreatedAt: j.RemoteCreatedAt, ChangedAt: j.changedAt, RemoteDeletedAt: j.deletedAt})
-	}
+	page, next := build(in, q)
 	latency := s.latency
 	s.mu.Unlock()
 
@@ -251,9 +383,6 @@ func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 	var nextPtr *string
 	if next != "" {
 		nextPtr = &next
-	}
-	if page == nil {
-		page = []wireJob{}
 	}
 	answer(w, map[string]any{"next": nextPtr, "results": page})
 }

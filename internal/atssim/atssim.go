@@ -74,6 +74,7 @@ type Server struct {
 
 	mu      sync.RWMutex
 	records map[recordKey]Record
+	w       writeState
 }
 
 // New returns a simulator serving records and accepting creds.
@@ -105,12 +106,29 @@ func (s *Server) Close() { s.close.Do(func() { close(s.closed) }) }
 //	GET /api/v1/opportunity-resources/{id}    ATS-B, Authorization: Bearer
 //	GET /v2/jobs/{jobId}/candidates/{id}      ATS-C, HTTP basic auth
 //
+// and their writes back (each recorded once per Idempotency-Key; AllowFields refuses unknown
+// fields and values), read back with Writes or GET /sim/writes:
+//
+//	PUT   /entity/Note                                   ATS-A note {comments, jobSubmission.id}
+//	POST  /entity/JobSubmission/{id}                     ATS-A update {field: value}
+//	POST  /api/v1/opportunity-resources/{id}/notes       ATS-B note {text}
+//	PATCH /api/v1/opportunity-resources/{id}             ATS-B update {field: value}
+//	POST  /v2/jobs/{jobId}/candidates/{id}/comments      ATS-C comment {body}
+//	PATCH /v2/jobs/{jobId}/candidates/{id}               ATS-C update {fields: {field: value}}
+//
 // Unknown records get 404 with a JSON error body; unknown paths get a plain-text 404.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /entity/JobSubmission/{id}", s.jobSubmission)
 	mux.HandleFunc("GET /api/v1/opportunity-resources/{id}", s.opportunityResource)
 	mux.HandleFunc("GET /v2/jobs/{job}/candidates/{id}", s.jobCandidate)
+	mux.HandleFunc("PUT /entity/Note", s.noteA)
+	mux.HandleFunc("POST /entity/JobSubmission/{id}", s.updateA)
+	mux.HandleFunc("POST /api/v1/opportunity-resources/{id}/notes", s.noteB)
+	mux.HandleFunc("PATCH /api/v1/opportunity-resources/{id}", s.updateB)
+	mux.HandleFunc("POST /v2/jobs/{job}/candidates/{id}/comments", s.noteC)
+	mux.HandleFunc("PATCH /v2/jobs/{job}/candidates/{id}", s.updateC)
+	mux.HandleFunc("GET /sim/writes", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, s.Writes()) })
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.requests.Add(1)
 		mux.ServeHTTP(w, r)

@@ -70,6 +70,7 @@ type Config struct {
 	IDVTTL           time.Duration `env:"IDV_TTL" default:"24h" doc:"How long an identity verification stays PENDING before it becomes EXPIRED (1m to 720h)."`
 
 	ATSTimeout             time.Duration `env:"ATS_TIMEOUT" default:"10s" doc:"Timeout of one ATS request; a slower ATS answers the partner with 503 (retryable), never 404."`
+	AggregatorFullPass     time.Duration `env:"AGGREGATOR_FULL_PASS_EVERY" default:"6h" doc:"How often the worker's aggregator imports (jobs, and an ATS's candidates and applications) run a full pass that catches changes and deletions no webhook announced, 1s to 168h; a running import takes a new value after its next pass."`
 	PartnerRateLimit       float64       `env:"PARTNER_RATE_LIMIT" default:"10" doc:"Partner-application submissions per second per API key (token bucket); over it: 429 with Retry-After."`
 	PartnerRateBurst       int           `env:"PARTNER_RATE_BURST" default:"50" doc:"Burst size of the per-key partner-application limit."`
 	APIRateLimit           float64       `env:"API_RATE_LIMIT" default:"50" doc:"Requests per second per API key on every authenticated REST route and on /mcp (token bucket; 0 turns it off); over it: 429 with Retry-After. Assessment-link pushes (documented at about 10/s) and HR-suite batch deliveries stay far below it."`
@@ -284,6 +285,9 @@ func (c *Config) validate() []error {
 	}
 	if c.ATSTimeout <= 0 {
 		check("ATS_TIMEOUT", errors.New("must be positive"))
+	}
+	if c.AggregatorFullPass < time.Second || c.AggregatorFullPass > 168*time.Hour {
+		check("AGGREGATOR_FULL_PASS_EVERY", errors.New("must be between 1s and 168h"))
 	}
 	if c.PartnerRateLimit <= 0 {
 		check("PARTNER_RATE_LIMIT", errors.New("must be positive"))

@@ -41,6 +41,23 @@ var defaultDefinitions = map[models.FlowTrigger]string{
     {"id": "invite", "type": "invite", "invite": {"channels": ["sms", "email"], "mediumType": "VIDEO", "template": "default"}}
   ]
 }`,
+	// An application synced from the ATS: invite only while the ATS still has it in process
+	// (not hired, declined or deleted there) and the job is open; e-mail first, as ATS records
+	// usually carry one.
+	models.TriggerNewApplicationATS: `{
+  "trigger": "new_application_ats",
+  "enabled": true,
+  "name": "ATS applications: invite by e-mail, then SMS",
+  "steps": [
+    {"id": "in-process", "type": "condition", "condition": {
+      "all": [{"field": "application.status", "op": "eq", "value": "new"}],
+      "onFalse": {"outcome": "stop", "reason": "decided_in_ats"}}},
+    {"id": "job-open", "type": "condition", "condition": {
+      "all": [{"field": "job.isOpen", "op": "eq", "value": true}],
+      "onFalse": {"outcome": "stop", "reason": "job_not_open"}}},
+    {"id": "invite", "type": "invite", "invite": {"channels": ["email", "sms"], "mediumType": "VIDEO", "template": "default"}}
+  ]
+}`,
 	// A recruiter asked for this invite: no screening.
 	models.TriggerManualInvite: `{
   "trigger": "manual_invite",
@@ -74,6 +91,8 @@ var defaultDefinitions = map[models.FlowTrigger]string{
 //   - new_application_webhook: stop for do-not-hire applications and closed jobs; invite by SMS
 //     then e-mail to a VIDEO interview.
 //   - manual_invite: invite by e-mail then SMS to a VIDEO interview.
+//   - new_application_ats: stop unless the application is still in process at the ATS (status
+//     new) and the job is open; invite by e-mail then SMS to a VIDEO interview.
 //   - new_job_from_ats: pause a job imported closed for applications (open ones keep the
 //     company's default job status).
 func Defaults() map[models.FlowTrigger]*Definition {

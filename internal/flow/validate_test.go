@@ -344,12 +344,12 @@ func TestParseTrigger(t *testing.T) {
 	}
 	for _, s := range []string{"", "Partner_Application", "webhook"} {
 		_, err := ParseTrigger(s)
-		if err == nil || !strings.Contains(err.Error(), "want one of partner_application, new_application_webhook, new_job_from_ats, manual_invite") {
+		if err == nil || !strings.Contains(err.Error(), "want one of partner_application, new_application_webhook, new_job_from_ats, manual_invite, new_application_ats") {
 			t.Errorf("ParseTrigger(%q) = %v, want an error naming the triggers", s, err)
 		}
 	}
-	if len(models.AllFlowTriggers()) != 4 {
-		t.Errorf("models.AllFlowTriggers() = %v, want 4 triggers", models.AllFlowTriggers())
+	if len(models.AllFlowTriggers()) != 5 {
+		t.Errorf("models.AllFlowTriggers() = %v, want 5 triggers", models.AllFlowTriggers())
 	}
 }
 

@@ -33,7 +33,8 @@ type EventResult struct {
 // the Standard Webhooks signature with that integration's secret (ErrBadSignature and nothing
 // stored otherwise), records the event once per id and applies it in one transaction (with the
 // start of the company's job import when the card is connected), then starts the import, and
-// signals it when the card just became connected or the aggregator reports changed jobs. When
+// signals it when the card just became connected or the aggregator reports changed jobs,
+// candidates or applications (the import's passes sync the latter for an ATS). When
 // Temporal does not take the start or the signal the error wraps outbox.ErrUnavailable, for the
 // aggregator to redeliver.
 func (in *Integrations) ReceiveEvent(ctx context.Context, header http.Header, body []byte, requestID string) (EventResult, error) {
@@ -61,7 +62,7 @@ func (in *Integrations) ReceiveEvent(ctx context.Context, header http.Header, bo
 			return EventResult{}, err
 		}
 	}
-	if res.State == models.IntegrationConnected && (res.BecameConnected || ev.Type == aggregator.EventDataChanged && ev.Touches("ats_jobs")) {
+	if res.State == models.IntegrationConnected && (res.BecameConnected || ev.Type == aggregator.EventDataChanged && ev.Touches(aggregator.ModelJobs, aggregator.ModelCandidates, aggregator.ModelApplications)) {
 		sctx, cancel := context.WithTimeout(ctx, signalTimeout)
 		start := kinds.JobImportStart(co.Slug, co.ID)
 		err := in.Launcher.Starter.Signal(sctx, &start)

@@ -1,7 +1,8 @@
-// Package jobimport is the import of a company's jobs from its HR suite through an integration
-// aggregator: the integration card's Connect action (Connect) and the aggregator's webhook
-// events (ReceiveEvent), which move the card and start or wake the company's job import. The
-// import passes themselves run in the JobImport workflow.
+// Package jobimport is the import of a company's jobs from its HR suite or ATS through an
+// integration aggregator, and for an ATS of its candidates and applications too: the
+// integration card's Connect action (Connect), the aggregator's webhook events (ReceiveEvent),
+// which move the card and start or wake the company's import, and the rules of an application
+// page (SyncApplicationPage). The import passes themselves run in the JobImport workflow.
 //
 // Its files carry its name in every layer: the card, Connect and the aggregator webhook's
 // handlers in httpapi/jobimport.go, the queries in internal/store/jobimport.go, the workflow in

@@ -3,6 +3,7 @@ package jobtools
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -45,9 +46,11 @@ func registerATS(s *mcp.Server, env *toolkit.Env) {
 		Description: "The company's applicant-tracking-system (ATS) connection, for questions like \"is our ATS connected\", " +
 			"\"which credential is missing\" or \"are jobs imported automatically\". Returns atsType and atsLabel, connected " +
 			"(at least one expected credential field is populated), the expected, configured and missing credential field " +
-			"NAMES (never their values), the HR-suite aggregator (kombo: integrationId, status, configured), " +
-			"autoJobImportEnabled and syncFieldsConfigured (at least one decision-stage field/value pair is set to be written " +
-			"to the ATS). It never returns keys, tokens, passwords or other secrets.",
+			"NAMES (never their values), the aggregator (kombo: integrationId, status, configured), " +
+			"autoJobImportEnabled, syncFieldsConfigured (at least one decision-stage field/value pair is set to be written " +
+			"to the ATS) and applicationSync (candidates and applications synced from the ATS through the aggregator: enabled, " +
+			"last sync, last full pass, counts) and writeBack (results written back to the ATS: last write, last write error, " +
+			"failed and pending counts). It never returns keys, tokens, passwords or other secrets.",
 		InputSchema: toolkit.InputSchema[ATSInput](nil),
 	}, atsConnection)
 }
@@ -68,7 +71,30 @@ type ATSOutput struct {
 	Kombo                      komboInfo `json:"kombo" jsonschema:"the integration aggregator the HR-suite jobs arrive through"`
 	AutoJobImportEnabled       bool      `json:"autoJobImportEnabled" jsonschema:"new ATS jobs are imported automatically"`
 	SyncFieldsConfigured       bool      `json:"syncFieldsConfigured" jsonschema:"at least one decision-stage field/value pair is configured"`
+	ApplicationSync            appSync   `json:"applicationSync" jsonschema:"candidates and applications synced from the ATS through the aggregator"`
+	WriteBack                  writeBack `json:"writeBack" jsonschema:"results written back to the ATS: report notes and decision stages"`
 	toolkit.Notices
+}
+
+// appSync is the application sync of a company that connected its ATS through the aggregator.
+type appSync struct {
+	Enabled            bool    `json:"enabled" jsonschema:"candidates and applications come from the ATS through the aggregator (an HR suite's come by webhook)"`
+	LastSyncAt         *string `json:"lastSyncAt" jsonschema:"end of the last application pass (RFC 3339); null before the first"`
+	LastFullPassAt     *string `json:"lastFullPassAt" jsonschema:"start of the last full pass, which catches changes and deletions no webhook announced; null before the first"`
+	ApplicationsSynced int64   `json:"applicationsSynced" jsonschema:"applications synced from the ATS"`
+	ClosedApplications int64   `json:"closedApplications" jsonschema:"synced applications deleted at the ATS (kept, with status closed)"`
+	CandidatesSynced   int64   `json:"candidatesSynced" jsonschema:"distinct candidates of the synced applications"`
+}
+
+// writeBack is what was written back to the ATS (docs/ats.md, "Write-back"); never to an HR suite.
+type writeBack struct {
+	Enabled       bool    `json:"enabled" jsonschema:"results are written back (an ATS company; an HR-suite connection is read-only)"`
+	LastWriteAt   *string `json:"lastWriteAt" jsonschema:"when the last write was done (RFC 3339); null before the first"`
+	LastWriteOp   *string `json:"lastWriteOp" jsonschema:"note (a report's result and link) or stage (a decision's field/value pair)"`
+	LastErrorAt   *string `json:"lastErrorAt" jsonschema:"when the last write that met an error was updated; null when none did"`
+	LastError     *string `json:"lastError" jsonschema:"that error (status and reason, never credentials)"`
+	FailedWrites  int64   `json:"failedWrites" jsonschema:"writes refused by the ATS or given up after retries"`
+	PendingWrites int64   `json:"pendingWrites" jsonschema:"writes not done yet (being retried)"`
 }
 
 type komboInfo struct {
@@ -82,6 +108,7 @@ func atsConnection(ctx context.Context, call *toolkit.Call, _ ATSInput) (ATSOutp
 	var (
 		atsType, komboID, komboStatus sql.NullString
 		configured                    models.StringArray
+		appsSynced, appsFull          sql.NullTime
 	)
 	// Only presence columns are read: ats_credentials and the aggregator's sealed credentials are
 	// never selected. The kombo object is the HR-suite connection card (aggregator_integrations:
@@ -91,11 +118,26 @@ func atsConnection(ctx context.Context, call *toolkit.Call, _ ATSInput) (ATSOutp
 		       coalesce(ai.integration_id, c.kombo_integration_id), coalesce(ai.state, c.kombo_status), c.auto_job_import_enabled,
 		       EXISTS (SELECT 1 FROM jsonb_array_elements(c.decision_sync_fields) e
 		               WHERE jsonb_typeof(e) = 'object'
-		                 AND btrim(coalesce(e->>'field', '')) <> '' AND btrim(coalesce(e->>'value', '')) <> '')
+		                 AND btrim(coalesce(e->>'field', '')) <> '' AND btrim(coalesce(e->>'value', '')) <> ''),
+		       coalesce(ai.integration_id IS NOT NULL AND NOT c.hr_suite_account, false), ai.applications_synced_at, ai.applications_full_pass_at
 		FROM companies c LEFT JOIN aggregator_integrations ai ON ai.company_id = c.id
 		WHERE c.id = $1`, call.Company.ID).
-		Scan(&atsType, &configured, &komboID, &komboStatus, &out.AutoJobImportEnabled, &out.SyncFieldsConfigured)
+		Scan(&atsType, &configured, &komboID, &komboStatus, &out.AutoJobImportEnabled, &out.SyncFieldsConfigured,
+			&out.ApplicationSync.Enabled, &appsSynced, &appsFull)
 	if err != nil {
+		return out, nil, err
+	}
+	out.ApplicationSync.LastSyncAt, out.ApplicationSync.LastFullPassAt = toolkit.NullTime(appsSynced), toolkit.NullTime(appsFull)
+	if out.ApplicationSync.Enabled {
+		a := &out.ApplicationSync
+		err := call.DB.QueryRowContext(ctx, `
+			SELECT count(*), count(*) FILTER (WHERE upstream_status = 'closed'), count(DISTINCT ats_candidate_id)
+			FROM aggregator_applications WHERE company_id = $1`, call.Company.ID).Scan(&a.ApplicationsSynced, &a.ClosedApplications, &a.CandidatesSynced)
+		if err != nil {
+			return out, nil, err
+		}
+	}
+	if err := readWriteBack(ctx, call, &out.WriteBack); err != nil {
 		return out, nil, err
 	}
 	out.ExpectedCredentialFields = []string{}
@@ -125,6 +167,28 @@ func atsConnection(ctx context.Context, call *toolkit.Call, _ ATSInput) (ATSOutp
 	return out, atsText(&out), nil
 }
 
+// readWriteBack reads the company's writes back to the ATS: the last done, the last with an
+// error (its text bounded), and the counts.
+func readWriteBack(ctx context.Context, call *toolkit.Call, w *writeBack) error {
+	var lastAt, errAt sql.NullTime
+	var lastOp, lastErr sql.NullString
+	err := call.DB.QueryRowContext(ctx, `
+		SELECT NOT c.hr_suite_account AND c.ats_type IS NOT NULL,
+		       (SELECT done_at FROM ats_writes WHERE company_id = c.id AND status = 'done' ORDER BY done_at DESC LIMIT 1),
+		       (SELECT op FROM ats_writes WHERE company_id = c.id AND status = 'done' ORDER BY done_at DESC LIMIT 1),
+		       (SELECT updated_at FROM ats_writes WHERE company_id = c.id AND last_error <> '' ORDER BY updated_at DESC LIMIT 1),
+		       (SELECT left(last_error, 300) FROM ats_writes WHERE company_id = c.id AND last_error <> '' ORDER BY updated_at DESC LIMIT 1),
+		       (SELECT count(*) FROM ats_writes WHERE company_id = c.id AND status = 'failed'),
+		       (SELECT count(*) FROM ats_writes WHERE company_id = c.id AND status IN ('pending', 'sending'))
+		FROM companies c WHERE c.id = $1`, call.Company.ID).Scan(&w.Enabled, &lastAt, &lastOp, &errAt, &lastErr, &w.FailedWrites, &w.PendingWrites)
+	if err != nil {
+		return err
+	}
+	w.LastWriteAt, w.LastErrorAt = toolkit.NullTime(lastAt), toolkit.NullTime(errAt)
+	w.LastWriteOp, w.LastError = toolkit.NullString(lastOp), toolkit.NullString(lastErr)
+	return nil
+}
+
 func atsText(o *ATSOutput) *toolkit.Text {
 	var t toolkit.Text
 	t.H1("ATS connection")
@@ -149,6 +213,23 @@ func atsText(o *ATSOutput) *toolkit.Text {
 	)
 	t.H2("Integration aggregator (kombo)")
 	t.KV("Configured", yesNo(o.Kombo.Configured), "Integration id", toolkit.Str(o.Kombo.IntegrationID), "Status", toolkit.Str(o.Kombo.Status))
+	t.H2("Application sync from the ATS")
+	if a := o.ApplicationSync; a.Enabled {
+		t.KV("Enabled", "yes (candidates and applications come from the ATS through the aggregator)",
+			"Last sync", toolkit.Str(a.LastSyncAt), "Last full pass", toolkit.Str(a.LastFullPassAt),
+			"Applications synced", fmt.Sprint(a.ApplicationsSynced), "Closed (deleted at the ATS)", fmt.Sprint(a.ClosedApplications),
+			"Candidates synced", fmt.Sprint(a.CandidatesSynced))
+	} else {
+		t.KV("Enabled", "no")
+	}
+	t.H2("Write-back to the ATS")
+	if w := o.WriteBack; w.Enabled {
+		t.KV("Enabled", "yes (report notes and decision stages)", "Last write", toolkit.Str(w.LastWriteAt)+" ("+toolkit.Str(w.LastWriteOp)+")",
+			"Last write error", toolkit.Str(w.LastError)+" at "+toolkit.Str(w.LastErrorAt),
+			"Failed writes", fmt.Sprint(w.FailedWrites), "Pending writes", fmt.Sprint(w.PendingWrites))
+	} else {
+		t.KV("Enabled", "no")
+	}
 	t.Blank()
 	t.Line("Credential values are never shown; only field names are reported.")
 	return &t

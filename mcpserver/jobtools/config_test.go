@@ -263,3 +263,119 @@ func namesAt(t *testing.T, m map[string]any, path string) []string {
 	}
 	return out
 }
+
+// TestAtsConnectionApplicationSync: a company whose ATS is connected through the aggregator
+// reports its application sync (times and counts of its own records only); an HR-suite
+// account's connection and a company without one report it disabled.
+func TestAtsConnectionApplicationSync(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	db := f.h.DB.SQL
+	ctx := t.Context()
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := db.ExecContext(ctx, q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, r := f.decode(t, "getAtsConnection", nil)
+	if jsonPath(t, m, "applicationSync.enabled") != false || jsonPath(t, m, "applicationSync.lastSyncAt") != nil {
+		t.Errorf("applicationSync before connecting = %v", m["applicationSync"])
+	}
+	contains(t, r.Text, "## Application sync from the ATS")
+
+	exec(`INSERT INTO aggregator_integrations (company_id, integration_id, state, applications_synced_at, applications_full_pass_at)
+		VALUES ($1, 'sim:acme', 'connected', '2026-06-01T10:00:00Z', '2026-06-01T04:00:00Z'),
+		       ($2, 'sim:globex', 'connected', '2026-06-01T10:00:00Z', NULL)`, f.acme.ID, f.globex.ID)
+	record := func(companyID, jobID uuid.UUID, ext, candExt, upstream string) {
+		t.Helper()
+		var cand, app uuid.UUID
+		if err := db.QueryRowContext(ctx, `INSERT INTO candidates (company_id, external_id, first_name) VALUES ($1, $2, 'Sync')
+			ON CONFLICT (company_id, external_id) WHERE external_id IS NOT NULL DO UPDATE SET first_name = 'Sync' RETURNING id`, companyID, candExt).Scan(&cand); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.QueryRowContext(ctx, `INSERT INTO applications (company_id, candidate_id, job_id, external_id, source) VALUES ($1, $2, $3, $4, 'ats') RETURNING id`,
+			companyID, cand, jobID, ext).Scan(&app); err != nil {
+			t.Fatal(err)
+		}
+		exec(`INSERT INTO aggregator_applications (company_id, remote_id, ats_application_id, application_id, ats_candidate_id, upstream_status)
+			VALUES ($1, $2, $3, $4, $5, $6)`, companyID, "kmb_"+ext, ext, app, candExt, upstream)
+	}
+	record(f.acme.ID, f.j[1], "APP-1", "SYNC-C1", "")
+	record(f.acme.ID, f.j[1], "APP-2", "SYNC-C1", "hired")
+	record(f.acme.ID, f.j[2], "APP-3", "SYNC-C2", "closed")
+	record(f.globex.ID, f.gJob, "APP-G", "SYNC-G1", "")
+
+	m, r = f.decode(t, "getAtsConnection", nil)
+	for path, want := range map[string]any{
+		"applicationSync.enabled": true, "applicationSync.lastSyncAt": "2026-06-01T10:00:00Z", "applicationSync.lastFullPassAt": "2026-06-01T04:00:00Z",
+		"applicationSync.applicationsSynced": 3.0, "applicationSync.closedApplications": 1.0, "applicationSync.candidatesSynced": 2.0,
+		"kombo.integrationId": "sim:acme",
+	} {
+		if got := jsonPath(t, m, path); got != want {
+			t.Errorf("%s = %v, want %v", path, got, want)
+		}
+	}
+	contains(t, r.Text, "Applications synced:", "Closed (deleted at the ATS):", "2026-06-01T04:00:00Z")
+	// Globex is an HR-suite account: its applications come by webhook, not by this sync.
+	gr := f.h.OK(t, f.globexKey, "getAtsConnection", nil)
+	var g map[string]any
+	gr.Decode(t, &g)
+	if jsonPath(t, g, "applicationSync.enabled") != false || jsonPath(t, g, "applicationSync.applicationsSynced") != 0.0 {
+		t.Errorf("Globex applicationSync = %v", g["applicationSync"])
+	}
+	for _, res := range []*tooltest.Result{r, gr} {
+		lacks(t, res.Text+string(res.Structured), f.secrets()...)
+	}
+}
+
+// TestAtsConnectionWriteBack: the last write back to the ATS and the last write error of the
+// caller's company, without another company's writes and without secrets; an HR-suite company
+// reports write-back disabled.
+func TestAtsConnectionWriteBack(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	db := f.h.DB.SQL
+	ctx := t.Context()
+	m, _ := f.decode(t, "getAtsConnection", nil)
+	if jsonPath(t, m, "writeBack.enabled") != true || jsonPath(t, m, "writeBack.lastWriteAt") != nil || jsonPath(t, m, "writeBack.lastError") != nil {
+		t.Fatalf("writeBack before any write = %v", m["writeBack"])
+	}
+	write := func(companyID uuid.UUID, key, op, status, lastErr, at string) {
+		t.Helper()
+		var sess uuid.UUID
+		if err := db.QueryRowContext(ctx, `SELECT id FROM interview_sessions WHERE company_id = $1 LIMIT 1`, companyID).Scan(&sess); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.ExecContext(ctx, `INSERT INTO ats_writes (company_id, session_id, application_id, key, op, target, ref, status, attempts, last_error, updated_at, done_at)
+			VALUES ($1, $2, gen_random_uuid(), $3, $4, 'ATS-A', '1001', $5, 1, $6, $7, CASE WHEN $5 IN ('done', 'failed') THEN $7::timestamptz END)`,
+			companyID, sess, key, op, status, lastErr, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(f.acme.ID, "a1", "note", "done", "", "2026-06-01T10:00:00Z")
+	write(f.acme.ID, "a2", "stage", "failed", "ATS-A update of job submission 1001: ats: write refused (status 400)", "2026-06-01T11:00:00Z")
+	write(f.acme.ID, "a3", "stage", "sending", "", "2026-06-01T12:00:00Z")
+	write(f.globex.ID, "g1", "stage", "done", "", "2026-06-02T10:00:00Z")
+	write(f.globex.ID, "g2", "stage", "failed", "globex error", "2026-06-02T11:00:00Z")
+
+	m, r := f.decode(t, "getAtsConnection", nil)
+	for path, want := range map[string]any{
+		"writeBack.lastWriteAt": "2026-06-01T10:00:00Z", "writeBack.lastWriteOp": "note",
+		"writeBack.lastErrorAt": "2026-06-01T11:00:00Z", "writeBack.lastError": "ATS-A update of job submission 1001: ats: write refused (status 400)",
+		"writeBack.failedWrites": 1.0, "writeBack.pendingWrites": 1.0,
+	} {
+		if got := jsonPath(t, m, path); got != want {
+			t.Errorf("%s = %v, want %v", path, got, want)
+		}
+	}
+	contains(t, r.Text, "## Write-back to the ATS", "write refused")
+	lacks(t, r.Text+string(r.Structured), append(f.secrets(), "globex error")...)
+	// Globex is an HR-suite account: nothing is ever written back to it.
+	gr := f.h.OK(t, f.globexKey, "getAtsConnection", nil)
+	var g map[string]any
+	gr.Decode(t, &g)
+	if jsonPath(t, g, "writeBack.enabled") != false {
+		t.Errorf("Globex writeBack = %v", g["writeBack"])
+	}
+}

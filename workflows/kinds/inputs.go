@@ -15,8 +15,8 @@ import (
 // a partner application's run and its callback (internal/partners) and a company's job import. The other kinds' inputs are their workflow functions' parameter
 // types in package workflows.
 
-// FlowInput is the input of the three kinds that run a company's customer flow (Invite, NewJob,
-// NewApplication): the trigger and the IDs of its subjects (uuid.Nil when absent). It lives with
+// FlowInput is the input of the kinds that run a company's customer flow (Invite, NewJob,
+// NewApplication, ATSApplication): the trigger and the IDs of its subjects (uuid.Nil when absent). It lives with
 // the table because three layers start such runs: a request (an invitation), the job import and
 // the HR-suite ingest (activities).
 type FlowInput struct {
@@ -47,6 +47,13 @@ func NewJobStart(slug string, companyID, jobID uuid.UUID, atsJobID, interviewerI
 func NewApplicationStart(slug string, companyID, jobID, candidateID, applicationID uuid.UUID, interviewerID string) models.WorkflowStart {
 	in := FlowInput{CompanyID: companyID, Trigger: models.TriggerNewApplicationWebhook, JobID: jobID, CandidateID: candidateID, ApplicationID: applicationID}
 	return flowStart(NewApplication, slug, applicationID.String(), interviewerID, in)
+}
+
+// ATSApplicationStart is the start of the 'New Application from ATS' run of an application the
+// aggregator's application sync created, one per company and ATS application id, for ever.
+func ATSApplicationStart(slug string, companyID, jobID, candidateID, applicationID uuid.UUID, atsApplicationID, interviewerID string) models.WorkflowStart {
+	in := FlowInput{CompanyID: companyID, Trigger: models.TriggerNewApplicationATS, JobID: jobID, CandidateID: candidateID, ApplicationID: applicationID}
+	return flowStart(ATSApplication, slug, atsApplicationID, interviewerID, in)
 }
 
 // flowStart carries the job's interviewer id and the trigger as search attributes.
@@ -155,4 +162,17 @@ type InterviewInput struct {
 func InterviewStart(slug string, companyID, sessionID, jobID uuid.UUID, status models.SessionStatus) models.WorkflowStart {
 	in := InterviewInput{CompanyID: companyID, SessionID: sessionID}
 	return Interview.Start(companyID, slug, sessionID.String(), in, jobID.String(), string(status))
+}
+
+// ATSWriteInput names one write back to the company's ATS (an ats_writes row). The write
+// feature (internal/atswrite) commits its start with the row.
+type ATSWriteInput struct {
+	CompanyID uuid.UUID
+	WriteID   uuid.UUID
+}
+
+// ATSWriteStart is the start of a write's run; key is <sessionId>-note or
+// <sessionId>-stage-<writeId>.
+func ATSWriteStart(slug, key string, in ATSWriteInput) models.WorkflowStart {
+	return ATSWrite.Start(in.CompanyID, slug, key, in)
 }

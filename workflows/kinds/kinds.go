@@ -104,6 +104,11 @@ var (
 	HRSuiteReplay   = Kind{Name: "hrsuite-replay", Workflow: "HRSuiteReplay", ResumeRefused: true}
 	NewApplication  = Kind{Name: "new-application", Workflow: "CustomerFlow", Attrs: attrs(InterviewerIDKey, TriggerKey),
 		ResumeRefused: true}
+	// 'New Application from ATS': one run per application the aggregator's application sync
+	// creates, keyed by its ATS application id and kept for ever, so an application re-created
+	// (its candidate erased, say, then synced again) never fires twice.
+	ATSApplication = Kind{Name: "ats-application", Workflow: "CustomerFlow", Attrs: attrs(InterviewerIDKey, TriggerKey),
+		KeepStarted: true}
 	// An interview session's lifecycle: reminders, expiry, the incomplete window and the step
 	// after completion. Every change of the session (started, completed, declined, cancelled,
 	// extended) is committed with a renewed start row and signals the run, or starts a new one
@@ -111,11 +116,15 @@ var (
 	// A refused start is still wanted: a session whose invitation was never sent only expires.
 	Interview = Kind{Name: "interview", Workflow: "InterviewSession", Attrs: attrs(JobIDKey, SessionStatusKey),
 		Signal: "session-changed", SignalWithStart: true, ResumeRefused: true}
+	// A result written back to the ATS (a session's report note, a decision's stage move), keyed
+	// <sessionId>-note or <sessionId>-stage-<writeId>; its ats_writes row makes it happen once.
+	// A refused start is still wanted: the write reaches the ATS, never a candidate.
+	ATSWrite = Kind{Name: "ats-write", Workflow: "ATSWrite", RunTimeout: 24 * time.Hour, ResumeRefused: true}
 )
 
 // All is the table: every kind once.
 var All = []Kind{JobGeneration, Invite, PartnerApplication, Callback, JobImport, NewJob, AssessmentLink,
-	AssessmentLinkHold, HRSuiteDelivery, HRSuiteReplay, NewApplication, Interview}
+	AssessmentLinkHold, HRSuiteDelivery, HRSuiteReplay, NewApplication, Interview, ATSApplication, ATSWrite}
 
 func attrs(keys ...temporal.SearchAttributeKeyKeyword) []temporal.SearchAttributeKeyKeyword {
 	return keys

@@ -1,0 +1,69 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"github.com/recruitd/recruitd/internal/atswrite"
+	"github.com/recruitd/recruitd/models"
+)
+
+// DecisionRequest is the body of PUT /v1/api/sessions/{sessionId}/decision.
+type DecisionRequest struct {
+	Decision string `json:"decision"`
+	Note     string `json:"note"`
+}
+
+// DecisionResponse answers it: the recorded decision and, when the company's pair for it is
+// written to the ATS, the write's id and status (docs/ats.md, "Write-back").
+type DecisionResponse struct {
+	Success   bool            `json:"success"`
+	SessionID uuid.UUID       `json:"sessionId"`
+	Decision  models.Decision `json:"decision"`
+	// ATSWrite is the queued write, or null with ATSWriteSkipped saying why none was queued.
+	ATSWrite        *DecisionWrite `json:"atsWrite"`
+	ATSWriteSkipped string         `json:"atsWriteSkipped,omitempty"`
+}
+
+// DecisionWrite is the write a decision queued.
+type DecisionWrite struct {
+	ID     uuid.UUID `json:"id"`
+	Status string    `json:"status"`
+	Field  string    `json:"field"`
+	Value  string    `json:"value"`
+}
+
+var errBadDecision = newError(http.StatusBadRequest, "INVALID_FIELD", "decision must be one of NONE, ACCEPTED, REJECTED, SUBMITTED, PLACED, HIRED")
+
+func (s *server) putSessionDecision(c *gin.Context) {
+	id, err := uuid.Parse(c.Param("sessionId"))
+	if err != nil {
+		s.fail(c, errNoSession)
+		return
+	}
+	var req DecisionRequest
+	if err := decodeJSON(c, &req); err != nil {
+		s.fail(c, err)
+		return
+	}
+	d, err := models.ParseDecision(strings.TrimSpace(req.Decision))
+	if err != nil {
+		s.fail(c, errBadDecision)
+		return
+	}
+	co := company(c)
+	w := &atswrite.Writes{Store: s.Store, Launcher: s.Launcher, Box: s.Box, AppURL: s.Config.AppURL, Log: s.Log}
+	res, err := w.Decide(c.Request.Context(), co, id, d, strings.TrimSpace(req.Note), uuid.Nil)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	out := DecisionResponse{Success: true, SessionID: id, Decision: res.Session.Decision, ATSWriteSkipped: res.Skipped}
+	if res.Write != nil {
+		out.ATSWrite = &DecisionWrite{ID: res.Write.ID, Status: res.Write.Status, Field: res.Write.Field, Value: res.Write.Value}
+	}
+	c.JSON(http.StatusOK, out)
+}

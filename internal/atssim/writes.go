@@ -1,0 +1,293 @@
+package atssim
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/recruitd/recruitd/models"
+)
+
+// Write is one write the simulator recorded: a note (Note set) or a field update (Field and
+// Value) on the record of ATSType and ApplicantID (and JobID, for ATS-C).
+type Write struct {
+	ATSType        models.ATSType `json:"atsType"`
+	ApplicantID    int64          `json:"applicantId"`
+	JobID          int64          `json:"jobId,omitempty"`
+	Note           string         `json:"note,omitempty"`
+	Field          string         `json:"field,omitempty"`
+	Value          string         `json:"value,omitempty"`
+	IdempotencyKey string         `json:"idempotencyKey,omitempty"`
+}
+
+// writeState is the simulator's write side; guarded by Server.mu.
+type writeState struct {
+	writes []Write
+	keys   map[string]bool
+	// allowed: per ATS type, field -> values accepted (no entry: any field and value).
+	allowed map[models.ATSType]map[string][]string
+	// attempts counts every write request that reached a handler with valid credentials.
+	attempts int
+	after    func(Write)
+}
+
+// AllowFields makes the ATS of type t accept only the fields named in fields, each with the
+// values listed: any other field or value is refused (400 for ATS-A and ATS-B, 422 for ATS-C),
+// as a real ATS refuses an unknown stage.
+func (s *Server) AllowFields(t models.ATSType, fields map[string][]string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.w.allowed == nil {
+		s.w.allowed = map[models.ATSType]map[string][]string{}
+	}
+	s.w.allowed[t] = fields
+}
+
+// AfterWrite sets f, called with each write after it is recorded and before it is answered (a
+// test stops a worker there). nil removes it.
+func (s *Server) AfterWrite(f func(Write)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.w.after = f
+}
+
+// Writes returns the writes recorded (a repeated Idempotency-Key is recorded once), oldest first.
+func (s *Server) Writes() []Write {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Clone(s.w.writes)
+}
+
+// WriteAttempts counts the write requests that reached the simulator with valid credentials,
+// repeats included.
+func (s *Server) WriteAttempts() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.w.attempts
+}
+
+// Notes returns the notes on one record, oldest first.
+func (s *Server) Notes(t models.ATSType, applicantID int64) []string {
+	var out []string
+	for _, w := range s.Writes() {
+		if w.ATSType == t && w.ApplicantID == applicantID && w.Field == "" {
+			out = append(out, w.Note)
+		}
+	}
+	return out
+}
+
+// Field returns the value last written to field of one record, and whether any was.
+func (s *Server) Field(t models.ATSType, applicantID int64, field string) (string, bool) {
+	v, ok := "", false
+	for _, w := range s.Writes() {
+		if w.ATSType == t && w.ApplicantID == applicantID && w.Field == field {
+			v, ok = w.Value, true
+		}
+	}
+	return v, ok
+}
+
+// record checks and records one write and reports the status to answer (0: 200 OK).
+func (s *Server) record(wr Write, refuse int) int {
+	s.mu.Lock()
+	s.w.attempts++
+	if wr.Field != "" {
+		if allowed, ok := s.w.allowed[wr.ATSType]; ok {
+			if vals, ok := allowed[wr.Field]; !ok || !slices.Contains(vals, wr.Value) {
+				s.mu.Unlock()
+				return refuse
+			}
+		}
+	}
+	if wr.IdempotencyKey != "" && s.w.keys[wr.IdempotencyKey] {
+		s.mu.Unlock()
+		return 0
+	}
+	if wr.IdempotencyKey != "" {
+		if s.w.keys == nil {
+			s.w.keys = map[string]bool{}
+		}
+		s.w.keys[wr.IdempotencyKey] = true
+	}
+	s.w.writes = append(s.w.writes, wr)
+	after := s.w.after
+	s.mu.Unlock()
+	if after != nil {
+		after(wr)
+	}
+	return 0
+}
+
+// readBody decodes a small JSON object body.
+func readBody(r *http.Request, v any) bool {
+	b, err := io.ReadAll(io.LimitReader(r.Body, 64<<10))
+	return err == nil && json.Unmarshal(b, v) == nil
+}
+
+func (s *Server) authA(w http.ResponseWriter, r *http.Request) bool {
+	if !equal(r.Header.Get("BhRestToken"), s.creds.RestToken) {
+		writeJSON(w, http.StatusUnauthorized, bhError{ErrorMessage: "Bad 'BhRestToken' or timed-out.", ErrorCode: 401})
+		return false
+	}
+	return true
+}
+
+func (s *Server) authB(w http.ResponseWriter, r *http.Request) bool {
+	scheme, key, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !strings.EqualFold(scheme, "Bearer") || !equal(key, s.creds.APIKey) {
+		writeJSON(w, http.StatusUnauthorized, obErr(http.StatusUnauthorized, "invalid API key"))
+		return false
+	}
+	return true
+}
+
+func (s *Server) authC(w http.ResponseWriter, r *http.Request) bool {
+	user, pass, _ := r.BasicAuth()
+	if !equal(user, s.creds.Username) || !equal(pass, s.creds.Password) {
+		writeJSON(w, http.StatusUnauthorized, pjErr(http.StatusUnauthorized, "invalid credentials"))
+		return false
+	}
+	return true
+}
+
+// answer records wr if its record exists and answers: 404 for an unknown record, the refusal
+// status for an unknown field or value, else 200 (or 201 for a note).
+func (s *Server) answerWrite(w http.ResponseWriter, r *http.Request, wr Write, k recordKey, refuse int, errBody func(int, string) any) {
+	rec, ok := s.lookup(k)
+	if !ok {
+		writeJSON(w, http.StatusNotFound, errBody(http.StatusNotFound, "record not found"))
+		return
+	}
+	if s.inject(w, r, rec, errBody) {
+		return
+	}
+	wr.IdempotencyKey = r.Header.Get("Idempotency-Key")
+	if st := s.record(wr, refuse); st != 0 {
+		writeJSON(w, st, errBody(st, "unknown field or value"))
+		return
+	}
+	if wr.Field == "" {
+		writeJSON(w, http.StatusCreated, map[string]any{"changedEntityType": "Note", "changeType": "INSERT"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"changeType": "UPDATE"})
+}
+
+// single returns the one field of an update body.
+func single(m map[string]string) (string, string, bool) {
+	if len(m) != 1 {
+		return "", "", false
+	}
+	for k, v := range m {
+		return k, v, true
+	}
+	return "", "", false
+}
+
+func (s *Server) noteA(w http.ResponseWriter, r *http.Request) {
+	if !s.authA(w, r) {
+		return
+	}
+	var body struct {
+		Comments      string `json:"comments"`
+		JobSubmission struct {
+			ID int64 `json:"id"`
+		} `json:"jobSubmission"`
+	}
+	if !readBody(r, &body) || body.JobSubmission.ID <= 0 || body.Comments == "" {
+		writeJSON(w, http.StatusBadRequest, bhErr(http.StatusBadRequest, "a note needs comments and jobSubmission.id"))
+		return
+	}
+	id := body.JobSubmission.ID
+	s.answerWrite(w, r, Write{ATSType: models.ATSTypeA, ApplicantID: id, Note: body.Comments}, recordKey{atsType: models.ATSTypeA, id: id}, http.StatusBadRequest, bhErr)
+}
+
+func (s *Server) updateA(w http.ResponseWriter, r *http.Request) {
+	if !s.authA(w, r) {
+		return
+	}
+	id, ok := parseID(r.PathValue("id"))
+	var body map[string]string
+	f, v, one := "", "", false
+	if ok && readBody(r, &body) {
+		f, v, one = single(body)
+	}
+	if !ok || !one {
+		writeJSON(w, http.StatusBadRequest, bhErr(http.StatusBadRequest, "an update sets one field"))
+		return
+	}
+	s.answerWrite(w, r, Write{ATSType: models.ATSTypeA, ApplicantID: id, Field: f, Value: v}, recordKey{atsType: models.ATSTypeA, id: id}, http.StatusBadRequest, bhErr)
+}
+
+func (s *Server) noteB(w http.ResponseWriter, r *http.Request) {
+	if !s.authB(w, r) {
+		return
+	}
+	id, ok := parseID(r.PathValue("id"))
+	var body struct {
+		Text string `json:"text"`
+	}
+	if !ok || !readBody(r, &body) || body.Text == "" {
+		writeJSON(w, http.StatusBadRequest, obErr(http.StatusBadRequest, "a note needs text"))
+		return
+	}
+	s.answerWrite(w, r, Write{ATSType: models.ATSTypeB, ApplicantID: id, Note: body.Text}, recordKey{atsType: models.ATSTypeB, id: id}, http.StatusBadRequest, obErr)
+}
+
+func (s *Server) updateB(w http.ResponseWriter, r *http.Request) {
+	if !s.authB(w, r) {
+		return
+	}
+	id, ok := parseID(r.PathValue("id"))
+	var body map[string]string
+	f, v, one := "", "", false
+	if ok && readBody(r, &body) {
+		f, v, one = single(body)
+	}
+	if !ok || !one {
+		writeJSON(w, http.StatusBadRequest, obErr(http.StatusBadRequest, "an update sets one field"))
+		return
+	}
+	s.answerWrite(w, r, Write{ATSType: models.ATSTypeB, ApplicantID: id, Field: f, Value: v}, recordKey{atsType: models.ATSTypeB, id: id}, http.StatusBadRequest, obErr)
+}
+
+func (s *Server) noteC(w http.ResponseWriter, r *http.Request) {
+	if !s.authC(w, r) {
+		return
+	}
+	job, okJ := parseID(r.PathValue("job"))
+	id, ok := parseID(r.PathValue("id"))
+	var body struct {
+		Body string `json:"body"`
+	}
+	if !ok || !okJ || !readBody(r, &body) || body.Body == "" {
+		writeJSON(w, http.StatusUnprocessableEntity, pjErr(http.StatusUnprocessableEntity, "a comment needs a body"))
+		return
+	}
+	s.answerWrite(w, r, Write{ATSType: models.ATSTypeC, ApplicantID: id, JobID: job, Note: body.Body},
+		recordKey{atsType: models.ATSTypeC, job: job, id: id}, http.StatusUnprocessableEntity, pjErr)
+}
+
+func (s *Server) updateC(w http.ResponseWriter, r *http.Request) {
+	if !s.authC(w, r) {
+		return
+	}
+	job, okJ := parseID(r.PathValue("job"))
+	id, ok := parseID(r.PathValue("id"))
+	var body struct {
+		Fields map[string]string `json:"fields"`
+	}
+	f, v, one := "", "", false
+	if ok && okJ && readBody(r, &body) {
+		f, v, one = single(body.Fields)
+	}
+	if !one {
+		writeJSON(w, http.StatusUnprocessableEntity, pjErr(http.StatusUnprocessableEntity, "an update sets one field"))
+		return
+	}
+	s.answerWrite(w, r, Write{ATSType: models.ATSTypeC, ApplicantID: id, JobID: job, Field: f, Value: v},
+		recordKey{atsType: models.ATSTypeC, job: job, id: id}, http.StatusUnprocessableEntity, pjErr)
+}

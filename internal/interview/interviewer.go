@@ -2,9 +2,8 @@ package interview
 
 import (
 	"context"
-	"log/slog"
-	"net/http"
-	"time"
+
+	"github.com/recruitd/recruitd/internal/llm"
 )
 
 // Interviewer decides, after the candidate's answer to a question, whether to ask one
@@ -58,20 +57,10 @@ func Eligible(question Step) bool {
 	return question.Kind == KindQuestion && (question.Source == SourceGuide || question.Source == SourceAdditional)
 }
 
-// Config chooses and configures the interviewer (NewInterviewer); its fields are the LLM_*
-// settings the generator uses.
-type Config struct {
-	// BaseURL is LLM_BASE_URL; empty chooses the local interviewer.
-	BaseURL string
-	APIKey  string
-	Model   string
-	// Timeout bounds the model's decision, at most MaxOpenAITimeout (a larger one, such as the
-	// generator's LLM_TIMEOUT, is cut to it); 0 is DefaultOpenAITimeout.
-	Timeout    time.Duration
-	HTTPClient *http.Client
-	// Log receives one warning per fallback, with enumerations only; nil discards.
-	Log *slog.Logger
-}
+// Config chooses and configures the interviewer (NewInterviewer): the LLM_* settings the
+// generator uses; an empty BaseURL chooses the local interviewer, and Timeout (at most
+// MaxOpenAITimeout, 0 for DefaultOpenAITimeout) bounds the model's decision.
+type Config = llm.EngineConfig
 
 // NewInterviewer returns the local interviewer when c.BaseURL is empty, else the OpenAI one.
 func NewInterviewer(c Config) (Interviewer, error) {

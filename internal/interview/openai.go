@@ -37,21 +37,11 @@ type OpenAI struct {
 
 // NewOpenAI checks c and returns the interviewer. BaseURL must be an http(s) URL and Model set.
 func NewOpenAI(c Config) (*OpenAI, error) {
-	chat, err := llm.New(llm.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, HTTPClient: c.HTTPClient})
+	e, err := c.Open("openai interviewer", DefaultOpenAITimeout, MaxOpenAITimeout)
 	if err != nil {
-		return nil, fmt.Errorf("openai interviewer: %w", err)
+		return nil, err
 	}
-	if c.Timeout < 0 {
-		return nil, errors.New("openai interviewer: timeout must be >= 0")
-	}
-	o := &OpenAI{chat: chat, timeout: min(c.Timeout, MaxOpenAITimeout), local: NewLocal(), log: c.Log}
-	if o.timeout == 0 {
-		o.timeout = DefaultOpenAITimeout
-	}
-	if o.log == nil {
-		o.log = slog.New(slog.DiscardHandler)
-	}
-	return o, nil
+	return &OpenAI{chat: e.Chat, timeout: e.Timeout, local: NewLocal(), log: e.Log}, nil
 }
 
 // FollowUp implements Interviewer.

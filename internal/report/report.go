@@ -5,11 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"log/slog"
-	"net/http"
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/recruitd/recruitd/internal/llm"
 )
 
 // Status says whether a report holds a rating.
@@ -156,20 +156,10 @@ var (
 	_ Evaluator = (*OpenAI)(nil)
 )
 
-// Config chooses and configures the evaluator (NewEvaluator); its fields are the LLM_* settings
-// the generator and the interviewer use.
-type Config struct {
-	// BaseURL is LLM_BASE_URL; empty chooses the local evaluator.
-	BaseURL string
-	APIKey  string
-	Model   string
-	// Timeout bounds the model's evaluation, at most MaxOpenAITimeout; 0 is
-	// DefaultOpenAITimeout.
-	Timeout    time.Duration
-	HTTPClient *http.Client
-	// Log receives one warning per fallback, with enumerations only; nil discards.
-	Log *slog.Logger
-}
+// Config chooses and configures the evaluator (NewEvaluator): the LLM_* settings the generator
+// and the interviewer use; an empty BaseURL chooses the local evaluator, and Timeout (at most
+// MaxOpenAITimeout, 0 for DefaultOpenAITimeout) bounds the model's evaluation.
+type Config = llm.EngineConfig
 
 // NewEvaluator returns the local evaluator when c.BaseURL is empty, else the OpenAI one.
 func NewEvaluator(c Config) (Evaluator, error) {

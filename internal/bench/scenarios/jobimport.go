@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/recruitd/recruitd/internal/aggregator"
 	"github.com/recruitd/recruitd/internal/aggsim"
@@ -177,6 +178,21 @@ func Import(ctx context.Context, env Env, o Options) error {
 // runs cost what a run costs, not invitations.
 func importApplicationsEndToEnd(ctx context.Context, r *rig, sim *aggsim.Server, simURL string, box *secretbox.Box, floor float64) error {
 	out := r.out
+	// The job import's 10,000 runs were started, not finished: measured while they run, the
+	// application sync would measure them too.
+	fmt.Fprintln(out, "waiting for the job import's runs to finish…")
+	running := int64(-1)
+	if err := bench.WaitFor(ctx, 20*time.Minute, time.Second, func(ctx context.Context) (bool, error) {
+		resp, err := r.tc.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{
+			Query: fmt.Sprintf("WorkflowType = 'CustomerFlow' AND ExecutionStatus = 'Running' AND CompanySlug = %q", r.co.Slug)})
+		if err != nil {
+			return false, err
+		}
+		running = resp.GetCount()
+		return running == 0, nil
+	}); err != nil {
+		return fmt.Errorf("job import's runs: %d still running: %w", running, err)
+	}
 	atsD := models.ATSTypeD
 	co := &models.Company{Slug: "bench-ats", Name: "Bench ATS", ATSType: &atsD, DefaultJobStatus: models.JobStatusActive}
 	if err := r.st.CreateCompany(ctx, co); err != nil {

@@ -176,14 +176,14 @@ func newAssessmentMetrics(g prometheus.Gatherer) *assessmentMetrics {
 	}, []string{"ats_type"})}
 	// The process's registry, which its private metrics listener serves, is the Gatherer.
 	if reg, ok := g.(prometheus.Registerer); ok {
-		m.pushes = register(reg, m.pushes)
-		m.unsynced = register(reg, m.unsynced)
+		m.pushes = registerCounter(reg, m.pushes)
+		m.unsynced = registerCounter(reg, m.unsynced)
 	}
 	return m
 }
 
-// register registers c on reg, or returns the collector registered before under its name.
-func register(reg prometheus.Registerer, c *prometheus.CounterVec) *prometheus.CounterVec {
+// registerCounter registers c on reg, or returns the collector registered before under its name.
+func registerCounter(reg prometheus.Registerer, c *prometheus.CounterVec) *prometheus.CounterVec {
 	if err := reg.Register(c); err != nil {
 		var are prometheus.AlreadyRegisteredError
 		if errors.As(err, &are) {

@@ -22,8 +22,8 @@ const (
 // ATS activities.SyncApplications) whenever data-changed signals arrive, again at once when a
 // request was recorded during a pass, and a full pass every FullEvery (a durable timer; the
 // worker's AGGREGATOR_FULL_PASS_EVERY once a pass reports it) that catches changes and
-// deletions no webhook announced. Signals arriving during a pass coalesce into one next pass. Its history
-// holds only counts; it continues as new after passesPerRun passes.
+// deletions no webhook announced. Signals arriving during a pass coalesce into one next pass.
+// Its history holds only counts; it continues as new after passesPerRun passes.
 func JobImport(ctx workflow.Context, in kinds.JobImportInput) error {
 	var a *activities.Activities
 	every := in.FullEvery

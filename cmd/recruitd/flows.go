@@ -20,7 +20,7 @@ func flowsCmd(e *env) *cobra.Command {
 	var slug, trigger, file string
 	flags := func(c *cobra.Command) {
 		c.Flags().StringVar(&slug, "company", "", "company slug (required)")
-		c.Flags().StringVar(&trigger, "trigger", "", "partner_application, new_application_webhook, new_job_from_ats or manual_invite")
+		c.Flags().StringVar(&trigger, "trigger", "", "partner_application, new_application_webhook, new_job_from_ats, manual_invite or new_application_ats")
 		_ = c.MarkFlagRequired("company")
 	}
 	get := &cobra.Command{

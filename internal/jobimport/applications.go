@@ -22,21 +22,28 @@ func MayConnect(co *models.Company) bool { return co.HRSuiteAccount || co.ATSTyp
 // webhook (internal/hrsuite), so its import brings jobs only.
 func SyncsApplications(co *models.Company) bool { return !co.HRSuiteAccount }
 
-// SyncApplicationPage writes one page of the aggregator's applications for co in one
-// transaction, seen at seen (the pass's start), with the 'New Application from ATS' start of
-// every application it created when fire is set (the company's trigger is saved and enabled),
-// and returns the counts, the starts to launch after the commit and the latest change the page
+// SyncApplicationPage writes one page of the aggregator's applications for co (converted by
+// SyncedApplications, then WriteApplicationPage) and also returns the latest change the page
 // holds. Nothing is written to the ATS.
 func SyncApplicationPage(ctx context.Context, st *store.Store, co *models.Company, page []aggregator.Application, seen time.Time, fire bool) (store.SyncCounts, []models.WorkflowStart, time.Time, error) {
 	apps, maxSeen := SyncedApplications(page)
+	counts, starts, err := WriteApplicationPage(ctx, st, co, apps, seen, fire)
+	return counts, starts, maxSeen, err
+}
+
+// WriteApplicationPage writes converted applications for co in one transaction, seen at seen
+// (the pass's start), with the 'New Application from ATS' start of every application it created
+// when fire is set (the company's trigger is saved and enabled), and returns the counts and the
+// starts to launch after the commit.
+func WriteApplicationPage(ctx context.Context, st *store.Store, co *models.Company, apps []store.SyncedApplication, seen time.Time, fire bool) (store.SyncCounts, []models.WorkflowStart, error) {
 	tx, err := st.Begin(ctx)
 	if err != nil {
-		return store.SyncCounts{}, nil, maxSeen, err
+		return store.SyncCounts{}, nil, err
 	}
 	defer tx.Rollback()
 	counts, created, err := tx.SyncApplications(co, apps, seen)
 	if err != nil {
-		return counts, nil, maxSeen, err
+		return counts, nil, err
 	}
 	var starts []models.WorkflowStart
 	if fire && len(created) > 0 {
@@ -45,13 +52,14 @@ func SyncApplicationPage(ctx context.Context, st *store.Store, co *models.Compan
 			starts[i] = kinds.ATSApplicationStart(co.Slug, co.ID, c.JobID, c.CandidateID, c.ApplicationID, c.ExternalID, c.InterviewerID)
 		}
 		if starts, err = tx.InsertStarts(starts); err != nil {
-			return counts, nil, maxSeen, err
+			return counts, nil, err
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return counts, nil, maxSeen, err
+		return counts, nil, err
 	}
-	return counts, starts, maxSeen, nil
+	st.AnalyzeGrownApplications(ctx, counts.Created)
+	return counts, starts, nil
 }
 
 // SyncedApplications converts a page for the store: one entry per ATS application id (the

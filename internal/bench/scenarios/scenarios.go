@@ -43,8 +43,10 @@ var All = []Scenario{
 		"then the plans of the three slowest statements (auto_explain); then an OAuth run: the go-sdk client signs in\n" +
 		"at a local identity provider and getCompanyFeatures is timed with that token and with an API key, interleaved:\n" +
 		"p95 of both, their difference against the 2 ms target, and the two bearer validations alone."},
-	{Name: "import", Run: Import, Help: "10,000 jobs at the aggregator simulator, timed from first-sync-complete to every job imported and its\n" +
-		"'New Job from ATS' run started (jobs/s as a ratio of the floor), then the bulk upsert of 10,000 jobs alone."},
+	{Name: "import", Run: Import, Help: "the bulk upserts alone of 10,000 jobs and of 10,000 candidates and applications; 10,000 jobs at the\n" +
+		"aggregator simulator, timed from first-sync-complete to every job imported and its 'New Job from ATS' run started\n" +
+		"(jobs/s as a ratio of the floor); then 10,000 applications of an ATS-D company the same way, to every application\n" +
+		"synced and its 'New Application from ATS' run started (applications/s as a ratio of the floor)."},
 	{Name: "hrsuite", Run: HRSuite, Help: "3 HR-suite deliveries of 5,000 rows (2,500 applications each) POSTed to /webhook/hrsuite one after the other:\n" +
 		"POST latency p50/p99, time from POST to all row outcomes recorded, and applications invited per second until\n" +
 		"every accepted application's invitation is sent (as a ratio of the floor)."},

@@ -182,7 +182,7 @@ func completeInterview(ctx workflow.Context, in kinds.InterviewInput) error {
 	ref := activities.SessionRef{CompanyID: in.CompanyID, SessionID: in.SessionID}
 	if err := workflow.ExecuteActivity(evaluate, a.ProduceReport, ref).Get(ctx, &rep); err != nil {
 		workflow.GetLogger(ctx).Error("interview report not made", "err", err)
-	} else if err := workflow.ExecuteActivity(shortActivity(ctx), a.QueueReportNote, ref).Get(ctx, nil); err != nil {
+	} else if err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.QueueReportNote, ref).Get(ctx, nil); err != nil {
 		// The report's note to the ATS (its own ats-write run); a later run's step queues it again.
 		workflow.GetLogger(ctx).Warn("report note to the ATS not queued", "err", err)
 	}

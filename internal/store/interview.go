@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -72,18 +73,32 @@ func (s *Store) Interview(ctx context.Context, companyID, sessionID uuid.UUID) (
 
 func (s *Store) loadInterview(db *gorm.DB, iv *Interview) error {
 	co, id := iv.Session.CompanyID, iv.Session.ID
-	if err := db.First(&iv.Company, "id = ?", co).Error; err != nil {
+	now := time.Now()
+	if c, ok := s.pages.company(co, now); ok {
+		iv.Company = c
+	} else if err := db.First(&iv.Company, "id = ?", co).Error; err != nil {
 		return fmt.Errorf("load company of session %s: %w", id, err)
+	} else {
+		s.pages.putCompany(iv.Company, now)
 	}
-	if err := db.First(&iv.Job, "company_id = ? AND id = ?", co, iv.Session.JobID).Error; err != nil {
+	if j, ok := s.pages.job(iv.Session.JobID, now); ok && j.CompanyID == co {
+		iv.Job = j
+	} else if err := db.First(&iv.Job, "company_id = ? AND id = ?", co, iv.Session.JobID).Error; err != nil {
 		return fmt.Errorf("load job of session %s: %w", id, err)
+	} else {
+		s.pages.putJob(iv.Job, now)
 	}
-	var plans []models.InterviewPlan
-	if err := db.Where("company_id = ? AND session_id = ?", co, id).Limit(1).Find(&plans).Error; err != nil {
-		return fmt.Errorf("load plan of session %s: %w", id, err)
-	}
-	if len(plans) == 1 {
-		iv.Plan = &plans[0]
+	if p, ok := s.pages.plan(id); ok && p.CompanyID == co {
+		iv.Plan = &p
+	} else {
+		var plans []models.InterviewPlan
+		if err := db.Where("company_id = ? AND session_id = ?", co, id).Limit(1).Find(&plans).Error; err != nil {
+			return fmt.Errorf("load plan of session %s: %w", id, err)
+		}
+		if len(plans) == 1 {
+			iv.Plan = &plans[0]
+			s.pages.putPlan(plans[0])
+		}
 	}
 	if err := db.Where("company_id = ? AND session_id = ?", co, id).Order("seq").Find(&iv.Turns).Error; err != nil {
 		return fmt.Errorf("load transcript of session %s: %w", id, err)
@@ -264,4 +279,74 @@ WHERE s.company_id = ? AND s.id = ? AND t.open = 0 AND t.last IS NOT NULL`, MaxT
 		_, err = renewStart(tx, signal)
 		return err
 	})
+}
+
+// pageTTL is how long the candidate page reuses a company's and a job's row: a renamed job or a
+// changed setting shows on the page at most this late. Plans never change once written.
+const pageTTL = 2 * time.Second
+
+// pageCacheMax bounds each of the cache's maps; a full map is emptied.
+const pageCacheMax = 10_000
+
+// pageCache keeps the rows every request of the candidate page reads and that hardly ever
+// change: a company's and a job's (for pageTTL) and a session's plan (fixed at consent), so an
+// answer and the next screen read only the session and its transcript.
+type pageCache struct {
+	mu        sync.Mutex
+	companies map[uuid.UUID]cached[models.Company]
+	jobs      map[uuid.UUID]cached[models.Job]
+	plans     map[uuid.UUID]models.InterviewPlan
+}
+
+type cached[T any] struct {
+	v  T
+	at time.Time
+}
+
+func (c *pageCache) company(id uuid.UUID, now time.Time) (models.Company, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.companies[id]
+	return e.v, ok && now.Sub(e.at) < pageTTL
+}
+
+func (c *pageCache) putCompany(v models.Company, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.companies == nil || len(c.companies) >= pageCacheMax {
+		c.companies = map[uuid.UUID]cached[models.Company]{}
+	}
+	c.companies[v.ID] = cached[models.Company]{v, now}
+}
+
+func (c *pageCache) job(id uuid.UUID, now time.Time) (models.Job, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.jobs[id]
+	return e.v, ok && now.Sub(e.at) < pageTTL
+}
+
+func (c *pageCache) putJob(v models.Job, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.jobs == nil || len(c.jobs) >= pageCacheMax {
+		c.jobs = map[uuid.UUID]cached[models.Job]{}
+	}
+	c.jobs[v.ID] = cached[models.Job]{v, now}
+}
+
+func (c *pageCache) plan(sessionID uuid.UUID) (models.InterviewPlan, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, ok := c.plans[sessionID]
+	return p, ok
+}
+
+func (c *pageCache) putPlan(p models.InterviewPlan) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.plans == nil || len(c.plans) >= pageCacheMax {
+		c.plans = map[uuid.UUID]models.InterviewPlan{}
+	}
+	c.plans[p.SessionID] = p
 }

@@ -31,6 +31,9 @@ var (
 type Store struct {
 	db  *gorm.DB
 	sql *sql.DB
+	// pages keeps what every request of the candidate page reads and hardly ever changes
+	// (interview.go).
+	pages pageCache
 }
 
 // Open connects to dsn with at most maxConns connections and checks the connection. settings

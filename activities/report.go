@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"time"
-
 	"github.com/google/uuid"
-	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/internal/identity"
@@ -43,10 +40,6 @@ func (a *Activities) ProduceReport(ctx context.Context, in SessionRef) (ReportRe
 	if ev == nil {
 		ev = report.NewLocal()
 	}
-	// A model may take a while: heartbeats tell Temporal the worker still evaluates, so a worker
-	// that dies is noticed within the heartbeat timeout, and the evaluation runs again elsewhere.
-	stop := heartbeat(ctx, 5*time.Second)
-	defer stop()
 	r, err := report.Produce(ctx, a.Store, ev, in.CompanyID, in.SessionID)
 	if errors.Is(err, report.ErrNotCompleted) {
 		return ReportResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePermanent, err)
@@ -101,24 +94,4 @@ func (a *Activities) ExpireIdentity(ctx context.Context, companyID, verification
 		return "", permanentIfMissing(err)
 	}
 	return res.Status, nil
-}
-
-// heartbeat records the activity's heartbeat every interval until stop is called.
-func heartbeat(ctx context.Context, every time.Duration) (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-				activity.RecordHeartbeat(ctx)
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	return func() { close(done) }
 }

@@ -479,8 +479,8 @@ func (b *blockingEvaluator) Evaluate(ctx context.Context, in report.Input) repor
 	return report.NewLocal().Evaluate(ctx, in)
 }
 
-// The worker dies while it evaluates a completed interview: another worker evaluates again, and
-// the session has exactly one report.
+// The worker dies while it evaluates a completed interview: another worker evaluates again (the
+// workflow task times out), and the session has exactly one report.
 func TestReportMadeOnceWhenTheWorkerDies(t *testing.T) {
 	ev := &blockingEvaluator{started: make(chan struct{})}
 	f := newFixture(t, withEnv("INTERVIEW_RATE_BURST=1000"), withEvaluator(ev))

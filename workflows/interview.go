@@ -170,17 +170,17 @@ func completeInterview(ctx workflow.Context, in kinds.InterviewInput) error {
 	if err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.FinalizeInterview, in.CompanyID, in.SessionID).Get(ctx, &flowID); err != nil {
 		return err
 	}
-	// The evaluator may call a model (LLM_TIMEOUT, then the local fallback): a regular activity
-	// with a timeout above the evaluator's own, which heartbeats, so that a worker that dies
-	// during the evaluation is noticed in seconds and another evaluates again (the report is
-	// stored once whatever happens).
-	evaluate := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 5 * time.Minute, HeartbeatTimeout: 20 * time.Second,
-		RetryPolicy: &temporal.RetryPolicy{MaximumInterval: time.Minute, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}},
+	// The report runs in this workflow's worker (a local activity: no task-queue round trips). A
+	// worker that dies in the middle of it leaves the workflow task to time out, and another
+	// worker evaluates again; the report is stored once whatever happens. The evaluator may call
+	// a model (LLM_TIMEOUT, then the local fallback), so its bound is above the evaluator's own.
+	evaluate := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: 5 * time.Minute,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}},
 	})
 	var rep activities.ReportResult
 	ref := activities.SessionRef{CompanyID: in.CompanyID, SessionID: in.SessionID}
-	if err := workflow.ExecuteActivity(evaluate, a.ProduceReport, ref).Get(ctx, &rep); err != nil {
+	if err := workflow.ExecuteLocalActivity(evaluate, a.ProduceReport, ref).Get(ctx, &rep); err != nil {
 		workflow.GetLogger(ctx).Error("interview report not made", "err", err)
 	} else if err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.QueueReportNote, ref).Get(ctx, nil); err != nil {
 		// The report's note to the ATS (its own ats-write run); a later run's step queues it again.

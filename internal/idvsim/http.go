@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/recruitd/recruitd/internal/simhttp"
 )
 
 // Reasons are the failure reasons the hosted page offers, besides "Other".
@@ -287,20 +288,5 @@ button{cursor:pointer;border-radius:.4rem;border:2px solid #1a1a1a;background:#f
 
 // ListenAndServe serves s on addr until ctx ends.
 func ListenAndServe(ctx context.Context, addr string, s *Server) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("identity-verification simulator: %w", err)
-	}
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		<-ctx.Done()
-		s.Close()
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-	}()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return simhttp.ListenAndServe(ctx, "identity-verification simulator", addr, s.Handler(), s.Close)
 }

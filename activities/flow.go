@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/interview"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	"github.com/recruitd/recruitd/workflows/kinds"
@@ -155,6 +156,65 @@ func (a *Activities) OpenSession(ctx context.Context, in OpenSessionInput) (uuid
 		}
 	}
 	return s.ID, nil
+}
+
+// OpenSessionWhenReadyInput is OpenSessionInput for a job whose interview may not be ready:
+// Waited says the run has waited for it already, GiveUp that its wait is over (a job still not
+// ready then stops the invitation).
+type OpenSessionWhenReadyInput struct {
+	OpenSessionInput
+	JobID          uuid.UUID
+	Waited, GiveUp bool
+}
+
+// OpenSessionResult is the session an invitation goes out for, or why none was opened: Wait
+// (the job's interview is not ready: wait up to WaitSeconds, the company's setting, for the
+// job-ready signal) or NotSent (nothing will be sent: a code of interview.JobReady, also stored as
+// the application's status).
+type OpenSessionResult struct {
+	SessionID   uuid.UUID
+	Wait        bool
+	WaitSeconds int
+	NotSent     string
+	Detail      string
+}
+
+// OpenSessionWhenReady opens the session as OpenSession does once the job's interview is ready
+// (interview.JobReady). While it is not, it records the run among the job's waiters (the job's
+// generation signals them) and answers Wait; past the wait, or for a job closed, deleted or
+// paused meanwhile, it sets the application's status to the reason and answers NotSent.
+func (a *Activities) OpenSessionWhenReady(ctx context.Context, in OpenSessionWhenReadyInput) (OpenSessionResult, error) {
+	r, err := a.Store.JobReadiness(ctx, in.CompanyID, in.JobID)
+	if err != nil {
+		return OpenSessionResult{}, permanentIfMissing(err)
+	}
+	state, code, detail := interview.JobReady(r, in.Waited)
+	if state == interview.ReadyLater && !in.GiveUp {
+		co, err := a.Store.Company(ctx, in.CompanyID)
+		if err != nil {
+			return OpenSessionResult{}, permanentIfMissing(err)
+		}
+		if err := a.Store.WaitForJob(ctx, in.CompanyID, in.JobID, in.FlowWorkflowID); err != nil {
+			return OpenSessionResult{}, err
+		}
+		return OpenSessionResult{Wait: true, WaitSeconds: co.InvitationWaitSeconds, Detail: detail}, nil
+	}
+	if in.Waited {
+		if err := a.Store.StopWaitingForJob(ctx, in.CompanyID, in.FlowWorkflowID); err != nil {
+			return OpenSessionResult{}, err
+		}
+	}
+	if state != interview.ReadyNow {
+		if in.ApplicationID != uuid.Nil {
+			if err := a.Store.SetApplicationStatus(ctx, in.CompanyID, in.ApplicationID, code); err != nil {
+				return OpenSessionResult{}, permanentIfMissing(err)
+			}
+		}
+		a.Log.InfoContext(ctx, "invitation not sent", "job_id", in.JobID, "application_id", in.ApplicationID, "reason", code, "detail", detail)
+		return OpenSessionResult{NotSent: code, Detail: detail}, nil
+	}
+	id, err := a.OpenSession(ctx, in.OpenSessionInput)
+	return OpenSessionResult{SessionID: id}, err
 }
 
 // SessionStatus reads a session's status.

@@ -176,7 +176,7 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 	}
 	f.startWorker = func() worker.Worker {
 		w := rtemporal.NewWorker(wc, cfg.TemporalTaskQueue, &activities.Activities{
-			Store: st, Log: log, Generator: generate.NewLocal(), Channels: router, AppURL: cfg.AppURL,
+			Store: st, Log: log, Generator: generate.NewLocal(), Channels: router, Links: cfg.Links(),
 			Box: sealed, Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets(), AllowHTTP: true}),
 			Launcher: f.launcher, Evaluator: o.eval, FullPassEvery: cfg.AggregatorFullPass,
 		}, time.Second)

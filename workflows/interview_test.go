@@ -20,6 +20,7 @@ import (
 
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -145,7 +146,7 @@ func (f *lifeFixture) env(t *testing.T, start time.Time, sess *models.InterviewS
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.RegisterActivity(&activities.Activities{Store: f.st, Log: slog.New(slog.DiscardHandler), Channels: router, AppURL: "https://app.example.com"})
+	e.RegisterActivity(&activities.Activities{Store: f.st, Log: slog.New(slog.DiscardHandler), Channels: router, Links: links.New("https://app.example.com", "")})
 	if err := e.SetTypedSearchAttributesOnStart(temporal.NewSearchAttributes(
 		kinds.CompanySlugKey.ValueSet(f.co.Slug), kinds.JobIDKey.ValueSet(sess.JobID.String()), kinds.SessionStatusKey.ValueSet(string(sess.Status)),
 	)); err != nil {

@@ -140,9 +140,6 @@ func runDev(parent context.Context, e *env) error {
 		cfg.MessagingMode = "outbox" // print invitations instead of sending them
 	}
 	cfg.CallbackAllowPrivate = e.allowPrivateCallbacks(cfg, true) // the demo partner's callback sink is on loopback
-	if os.Getenv("APP_URL") == "" {
-		cfg.AppURL = cfg.PublicBaseURL // the interview links open the candidate page this process serves
-	}
 	sim, err := startSimulator(ctx, log, e.stdout)
 	if err != nil {
 		return err
@@ -195,7 +192,7 @@ func runDev(parent context.Context, e *env) error {
 		fmt.Fprintf(e.stdout, "\nTry:  curl -H 'X-API-Key: %s' %s/v1/api/company\n", demoKey, apiURL)
 		fmt.Fprintf(e.stdout, "\nTake an interview as a candidate: invite yourself, then open the interviewLink it answers in a browser\n")
 		fmt.Fprintf(e.stdout, "      curl -X POST -H 'X-API-Key: %s' -H 'Content-Type: application/json' -d '{\"interviewerId\":\"%s-1001\",\"candidate\":{\"firstName\":\"Sam\",\"email\":\"sam@example.com\"}}' %s/v1/api/inviteCandidate\n", demoKey, demo.Slug, apiURL)
-		fmt.Fprintf(e.stdout, "      (%s/interview/<token>; then: bin/recruitd sessions show --session <sessionId> --transcript, and GET %s/v1/api/sessions/<sessionId>/report)\n\n", cfg.AppURL, apiURL)
+		fmt.Fprintf(e.stdout, "      (%s/interview/<token>; then: bin/recruitd sessions show --session <sessionId> --transcript, and GET %s/v1/api/sessions/<sessionId>/report)\n\n", cfg.InterviewBaseURL, apiURL)
 		fmt.Fprintf(e.stdout, "      curl -X POST -H 'X-API-Key: %s' -H 'Content-Type: application/json' -d '{\"atsApplicantId\":\"1001\",\"atsJobId\":\"5001\"}' %s/v2/api/partner-applications\n", demoKey, apiURL)
 		fmt.Fprintf(e.stdout, "      curl -H 'X-API-Key: %s' %s/v1/api/integrations/hrsuite   (the HR-suite card)\n", demoKey, apiURL)
 		fmt.Fprintf(e.stdout, "      curl -X POST -H 'x-api-key: %s' -H 'Content-Type: application/json' --data @docs/examples/hrsuite-delivery.json %s/webhook/hrsuite\n", demoKey, apiURL)

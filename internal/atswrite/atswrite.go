@@ -45,8 +45,8 @@ type Writes struct {
 	Store    *store.Store
 	Launcher *outbox.Launcher
 	Box      *secretbox.Box
-	// AppURL is the base of the report links (links.Builder.Session).
-	AppURL string
+	// Links builds the report links of the notes (links.Builder.Session).
+	Links links.Builder
 	// Timeout bounds one ATS request (ats.DefaultTimeout when zero); HTTPClient may be nil.
 	Timeout    time.Duration
 	HTTPClient *http.Client
@@ -241,7 +241,7 @@ func (w *Writes) write(ctx context.Context, row *models.ATSWrite) error {
 		if err != nil {
 			return permanentIfMissing(err)
 		}
-		link = links.New(w.AppURL).Session(row.SessionID)
+		link = w.Links.Session(row.SessionID)
 		text = NoteText(rep, link)
 	}
 	if row.Target == models.ATSTargetAggregator {

@@ -38,10 +38,14 @@ type Outcome struct {
 	StepsRun int             `json:"stepsRun"`
 }
 
-// InviteResult is the interview session an invite created and the channel that delivered it.
+// InviteResult is the interview session an invite created and the channel that delivered it,
+// or, with NotSent set (a short code such as job_not_ready), why no invitation was sent: the run
+// then ends as not_eligible in partner_application runs (the partner callback carries the code)
+// and stopped in others, with NotSent as its reason.
 type InviteResult struct {
 	SessionID string `json:"sessionId"`
 	Channel   string `json:"channel"`
+	NotSent   string `json:"notSent,omitempty"`
 }
 
 // Executor performs the side effects of a run; the caller implements it over workflow.Context
@@ -173,6 +177,14 @@ func (r *runner) step(s Step) (done bool, err error) {
 		res, err := r.ex.Invite(step)
 		if err != nil {
 			return false, err
+		}
+		if res.NotSent != "" {
+			r.log("invitation not sent: %s", res.NotSent)
+			end := &EndAction{Outcome: OutcomeStop, Reason: res.NotSent}
+			if r.d.Trigger == models.TriggerPartnerApplication {
+				end.Outcome = OutcomeNotEligible
+			}
+			return r.end(end, false, res.NotSent)
 		}
 		if res.SessionID == "" {
 			return false, errors.New("the executor returned no session id")

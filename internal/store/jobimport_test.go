@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/recruitd/recruitd/internal/jobimport"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -36,7 +37,7 @@ func forCompany(co *models.Company, jobs []store.ImportedJob) []store.ImportedJo
 
 func upsertImported(t *testing.T, st *store.Store, co *models.Company, jobs []store.ImportedJob) (store.ImportCounts, []models.WorkflowStart) {
 	t.Helper()
-	counts, starts, err := st.UpsertImportedJobs(t.Context(), co, forCompany(co, jobs))
+	counts, starts, err := jobimport.WriteJobPage(t.Context(), st, co, forCompany(co, jobs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +161,7 @@ func TestUpsertImportedJobsConcurrentWriter(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		counts, starts, err := st.UpsertImportedJobs(t.Context(), co, forCompany(co, page))
+		counts, starts, err := jobimport.WriteJobPage(t.Context(), st, co, forCompany(co, page))
 		done <- result{counts, starts, err}
 	}()
 	// Wait until the page is blocked on the uncommitted job, then commit it.

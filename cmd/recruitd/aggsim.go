@@ -87,7 +87,8 @@ func aggsimCmd(e *env) *cobra.Command {
 			"deliveries to the URL given with the link, plus controls under /sim/integrations/{id}/ (finish-sync, jobs, close,\n" +
 			"delete, candidates, applications (?generate=N&prefix=P&jobs=R1,R2 or a JSON list), applications/{remoteId}\n" +
 			"(?stage=…&outcome=HIRED|DECLINED; DELETE, ?erase=1 for no trace), fail-auth, data-changed?times=2&models=ats_applications,\n" +
-			"listing-faults) and /sim/webhooks/reorder-next. `recruitd dev` runs one in-process for the demo tenant.",
+			"listing-faults), GET /sim/writes (the notes, result links and stage moves written back) and /sim/webhooks/reorder-next.\n" +
+			"`recruitd dev` runs one in-process for the demo tenant's HR suite and the demo-ats company's ATS.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			sim := aggsim.New(aggsim.Options{APIKey: aggsimAPIKey, InitialJobs: aggsimDemoJobs(), AutoFinish: autoFinish})

@@ -177,16 +177,24 @@ func runDev(parent context.Context, e *env) error {
 			return err
 		}
 		log.Info("worker self-check passed", "workflow", "Ping", "duration_ms", took.Milliseconds())
-		if err := connectDemoIntegration(ctx, cfg, d.store, demo, agg, nil); err != nil {
-			log.Warn("demo HR-suite connection", "err", err)
-		} else if err := awaitDemoImport(ctx, d.store, demo, 20*time.Second); err != nil {
-			log.Warn("demo HR-suite jobs not imported yet; HR-suite deliveries naming them are skipped until they are", "err", err)
+		hrErr := connectDemoIntegration(ctx, cfg, d.store, demo, agg, nil)
+		if hrErr != nil {
+			log.Warn("demo HR-suite connection", "err", hrErr)
 		}
 		atsSeed := aggsimDemoATS()
-		if err := connectDemoIntegration(ctx, cfg, d.store, atsDemo, agg, &atsSeed); err != nil {
-			log.Warn("demo ATS connection", "company", atsDemo.Slug, "err", err)
-		} else if err := awaitDemoSync(ctx, d.store, atsDemo, atsSeed, 30*time.Second); err != nil {
-			log.Warn("demo ATS applications not synced yet; they are invited once they are", "company", atsDemo.Slug, "err", err)
+		atsErr := connectDemoIntegration(ctx, cfg, d.store, atsDemo, agg, &atsSeed)
+		if atsErr != nil {
+			log.Warn("demo ATS connection", "company", atsDemo.Slug, "err", atsErr)
+		}
+		if hrErr == nil {
+			if err := awaitDemoImport(ctx, d.store, demo, 20*time.Second); err != nil {
+				log.Warn("demo HR-suite jobs not imported yet; HR-suite deliveries naming them are skipped until they are", "err", err)
+			}
+		}
+		if atsErr == nil {
+			if err := awaitDemoSync(ctx, d.store, atsDemo, atsSeed, 30*time.Second); err != nil {
+				log.Warn("demo ATS applications not synced yet; they are invited once they are", "company", atsDemo.Slug, "err", err)
+			}
 		}
 		ui := "(external Temporal at " + cfg.TemporalAddress + "; see its own Web UI)"
 		if svc.temporal != nil {

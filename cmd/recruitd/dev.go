@@ -383,7 +383,8 @@ func displayURL(a net.Addr) string {
 // operator commands, agg the aggregator simulator's URL.
 func printATSTour(w io.Writer, apiURL, agg, db, slug, key string) {
 	fmt.Fprintf(w, "\nThe ATS path (%s: its ATS connected through the aggregator; its jobs imported, its candidates and applications synced\n", slug)
-	fmt.Fprintf(w, "and invited by 'New Application from ATS' at start: Maya's invitation is the 'outbox · email → maya.lopez@example.com' above)\n")
+	fmt.Fprintf(w, "and invited by 'New Application from ATS' once, at the first start: Maya's invitation, her link in it, is the 'outbox · email →\n")
+	fmt.Fprintf(w, "maya.lopez@example.com' printed here then; rm -rf .dev starts over)\n")
 	fmt.Fprintf(w, "      curl -H 'X-API-Key: %s' %s/v1/api/integrations/hrsuite   (the card: Connected)\n", key, apiURL)
 	fmt.Fprintf(w, "      %s bin/recruitd applications list --company %s   (ATS ids, candidates, sessions)\n", db, slug)
 	fmt.Fprintf(w, "      open Maya's interview link, take the interview; then, with her session id:\n")

@@ -102,4 +102,5 @@ func devATS(t *testing.T, p *proc, base, demoKey, temporalAddr string) {
 	if w := runCmd(t, env, "ats", "writes", "list", "--company", "demo-ats"); !regexp.MustCompile(`stage\s.*70001\s+stage=kmb_stage_Interview Passed\s+done`).MatchString(w) {
 		t.Errorf("ats writes list --company demo-ats = %q, want the stage write done", w)
 	}
+	t.Logf("demo-ats: 3 applications synced and invited, Maya's assessment link delivered, her decision's stage written to the ATS")
 }

@@ -67,6 +67,13 @@ func devATS(t *testing.T, p *proc, base, demoKey, temporalAddr string) {
 		t.Errorf("applications list does not name Maya and her job:\n%s", list)
 	}
 
+	// Each company's list holds its own applications only.
+	if strings.Contains(list, "lin@example.com") || strings.Contains(list, "Ada Quinn") {
+		t.Errorf("applications list --company demo-ats shows the demo tenant's applications:\n%s", list)
+	}
+	if demoList := runCmd(t, env, "applications", "list", "--company", "demo"); !strings.Contains(demoList, "lin@example.com") || strings.Contains(demoList, "maya.lopez@example.com") {
+		t.Errorf("applications list --company demo = %s; want Lin's invitation and none of demo-ats", demoList)
+	}
 	// Another company's key reaches nothing of demo-ats.
 	if r := call(t, "PUT", base+"/v1/api/sessions/"+maya+"/decision", map[string]string{"X-API-Key": demoKey, "Content-Type": "application/json"}, `{"decision":"REJECTED"}`); r.status != 404 {
 		t.Errorf("decision on demo-ats's session with the demo key = %d %s, want 404", r.status, r.body)

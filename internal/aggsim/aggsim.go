@@ -10,7 +10,8 @@
 // Controls, from Go or over HTTP under /sim/: finish the first sync, add, change, close and delete
 // jobs, add and change candidates, add, change, delete and erase applications, fail
 // authentication, send data-changed (also twice, and for given models), reorder the next two
-// deliveries, and answer the listings with an error status or not at all.
+// deliveries, and answer the listings with an error status or not at all. An origin's
+// integration may start with an ATS of its own (SeedOrigin) instead of the common jobs.
 //
 // It is written from the wire shapes, independently of internal/aggregator, so the adapter's
 // tests check the contract rather than shared code.

@@ -8,6 +8,7 @@ import (
 	"github.com/recruitd/recruitd/api"
 	"github.com/recruitd/recruitd/httpapi/interviewpage"
 	"github.com/recruitd/recruitd/internal/health"
+	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -53,6 +54,13 @@ func (s *server) routes(r *gin.Engine) {
 	r.POST("/interview/:token/answer", s.limitInterview, s.postInterviewAnswer)
 	r.GET("/interview/:token/verify", s.limitInterview, s.getInterviewVerify)
 	r.GET(interviewpage.AssetPrefix+":name", s.interviewAsset)
+
+	// Where recruiter links open while no web app is configured (APP_URL), and the documentation
+	// the tool server cites (internal/links).
+	r.GET(links.RecruiterPrefix+"/sessions/:id", s.recruiterLink(links.KindSession))
+	r.GET(links.RecruiterPrefix+"/candidates/:id", s.recruiterLink(links.KindCandidate))
+	r.GET(links.RecruiterPrefix+"/jobs/:id", s.recruiterLink(links.KindJob))
+	r.GET("/docs/:name", s.doc)
 
 	// Signed with the integration's Standard Webhooks secret, not an API key.
 	r.POST("/webhook/aggregator", s.aggregatorWebhook)

@@ -71,7 +71,7 @@ func TestSessionLifecycleEndToEnd(t *testing.T) {
 		return body.SessionID
 	}
 	invited, started, cancelled := invite("Invited"), invite("Started"), invite("Cancelled")
-	if out := runCmd(t, env, "sessions", "cancel", "--session", cancelled); !strings.Contains(out, "session "+cancelled+" cancelled") ||
+	if out := runCmd(t, env, "sessions", "cancel", "--session", cancelled, "--reason", "position filled"); !strings.Contains(out, "session "+cancelled+" cancelled") ||
 		!strings.Contains(out, "workflow interview/acme/"+cancelled+" told") {
 		t.Errorf("sessions cancel printed %q", out)
 	}
@@ -207,7 +207,7 @@ func TestSessionLifecycleEndToEnd(t *testing.T) {
 	}
 	// Tenancy: another company's slug finds nothing of acme's.
 	fails("not found", "sessions", "show", "--session", invited, "--company", "globex")
-	fails("not found", "sessions", "cancel", "--session", invited, "--company", "globex")
+	fails("not found", "sessions", "cancel", "--session", invited, "--company", "globex", "--reason", "x")
 	fails("not found", "sessions", "extend", "--session", invited, "--company", "globex", "--by", "1h")
 	fails("does not allow", "sessions", "extend", "--session", cancelled, "--by", "1h")
 	fails("at most 90 days", "sessions", "extend", "--session", invited, "--by", "100d")
@@ -231,7 +231,7 @@ func TestSessionLifecycleEndToEnd(t *testing.T) {
 	if !running(invited) {
 		t.Error("the extended session has no running workflow")
 	}
-	runCmd(t, env, "sessions", "cancel", "--session", invited)
+	runCmd(t, env, "sessions", "cancel", "--session", invited, "--reason", "position filled")
 	for end := time.Now().Add(10 * time.Second); !closed(invited) && time.Now().Before(end); {
 		time.Sleep(100 * time.Millisecond)
 	}

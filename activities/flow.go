@@ -254,3 +254,37 @@ func (a *Activities) SetStatus(ctx context.Context, in SetStatusInput) error {
 	}
 	return err
 }
+
+// CancelSessionInput is a cancel_session step: the session of the run's latest invite and the
+// step's reason (from the company's definition).
+type CancelSessionInput struct {
+	CompanyID uuid.UUID
+	SessionID uuid.UUID
+	Reason    string
+}
+
+// CancelSession cancels the session as a flow (interview.Lifecycle.Cancel, by "flow") and
+// returns its status afterwards: CANCELLED (now or before), or the status of a session that
+// ended otherwise, which stays as it is. An unknown session or a reason the rule refuses is
+// permanent.
+func (a *Activities) CancelSession(ctx context.Context, in CancelSessionInput) (models.SessionStatus, error) {
+	co, err := a.Store.Company(ctx, in.CompanyID)
+	if err != nil {
+		return "", permanentIfMissing(err)
+	}
+	l := &interview.Lifecycle{Store: a.Store, Launcher: a.Launcher}
+	ch, err := l.Cancel(ctx, co, in.SessionID, interview.Cancellation{By: store.CancelledByFlow, Reason: in.Reason})
+	var ended *interview.EndedError
+	switch {
+	case errors.As(err, &ended):
+		return ended.Status, nil
+	case errors.Is(err, interview.ErrReasonMissing), errors.Is(err, interview.ErrReasonTooLong), errors.Is(err, interview.ErrReasonNotText):
+		return "", temporal.NewNonRetryableApplicationError("cancel_session: "+err.Error(), ErrTypePermanent, err)
+	case err != nil:
+		return "", permanentIfMissing(err)
+	}
+	if ch.LaunchErr != nil {
+		a.Log.WarnContext(ctx, "cancelled session's run not told yet; the reconciler will", "company", co.Slug, "session_id", in.SessionID, "err", ch.LaunchErr)
+	}
+	return ch.Session.Status, nil
+}

@@ -238,3 +238,18 @@ func (e *executor) SetStatus(target, status string) error {
 func (e *executor) Log(stepIndex int, stepID, message string) {
 	workflow.GetLogger(e.ctx).Info("workflow step", "trigger", e.in.Trigger, "step", stepIndex, "id", stepID, "message", message)
 }
+
+// CancelSession withdraws the session of the latest invite (a cancel_session step) through the
+// CancelSession activity, which tells the session's run: its reminders stop.
+func (e *executor) CancelSession(sessionID, reason string) (models.SessionStatus, error) {
+	id, err := uuid.Parse(sessionID)
+	if err != nil {
+		return "", err
+	}
+	var a *activities.Activities
+	var status models.SessionStatus
+	err = workflow.ExecuteActivity(shortActivity(e.ctx), a.CancelSession, activities.CancelSessionInput{
+		CompanyID: e.in.CompanyID, SessionID: id, Reason: reason,
+	}).Get(e.ctx, &status)
+	return status, err
+}

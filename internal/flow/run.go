@@ -64,6 +64,9 @@ type Executor interface {
 	PartnerCallback(status, reason, sessionID string) error
 	// SetStatus sets the status of the run's application, candidate or job (target).
 	SetStatus(target, status string) error
+	// CancelSession cancels the session with reason and returns its status afterwards:
+	// CANCELLED, or the status of a session that had ended otherwise (left as it is).
+	CancelSession(sessionID, reason string) (models.SessionStatus, error)
 	// Log records a step's progress for the run's history. Messages carry no contact details
 	// and no interview links.
 	Log(stepIndex int, stepID, message string)
@@ -265,6 +268,25 @@ func (r *runner) step(s Step) (done bool, err error) {
 			return false, err
 		}
 		r.log("%s status set to %q", ss.Target, ss.Status)
+		return false, nil
+
+	case StepCancelSession:
+		cs := s.CancelSession
+		if cs == nil {
+			return false, errNoObject
+		}
+		if r.session == nil {
+			return false, errors.New("no invite step ran before it")
+		}
+		status, err := r.ex.CancelSession(r.session.SessionID, cs.Reason)
+		if err != nil {
+			return false, err
+		}
+		if status == models.SessionStatusCancelled {
+			r.log("session %s cancelled", r.session.SessionID)
+		} else {
+			r.log("session %s not cancelled: it is %s", r.session.SessionID, status)
+		}
 		return false, nil
 	}
 	return false, fmt.Errorf("unknown step type %q", s.Type)

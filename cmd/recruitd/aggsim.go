@@ -30,8 +30,11 @@ func aggsimDemoJobs() []aggsim.Job {
 		{RemoteID: "5001", Name: "Registered Nurse", Location: "Austin, TX"},
 		{RemoteID: "1001", Name: "Senior Software Engineer", Location: "San Francisco, CA"},
 		{RemoteID: "1003", Name: "Support Lead", Location: "Chicago, IL", Status: "CLOSED"},
-		{RemoteID: "6001", Name: "Licensed Practical Nurse", Location: "Dallas, TX", Description: "Day shifts, LPN license required."},
-		{RemoteID: "6002", Name: "Warehouse Associate", Location: "Reno, NV", Description: "Forklift experience a plus."},
+		{RemoteID: "6001", Name: "Licensed Practical Nurse", Location: "Dallas, TX", Description: "We are hiring a Licensed Practical Nurse for day shifts at our Dallas clinic. " +
+			"You take vital signs, give medication, dress wounds and keep patient records, working with registered nurses and physicians. " +
+			"Requirements: an LPN license, BLS certification and one year of clinical experience."},
+		{RemoteID: "6002", Name: "Warehouse Associate", Location: "Reno, NV", Description: "We are hiring a Warehouse Associate to pick, pack and ship orders at our Reno warehouse. " +
+			"You load trucks, count stock and keep the floor safe. Forklift experience a plus; able to lift 50 lb."},
 	}
 }
 

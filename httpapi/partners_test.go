@@ -154,6 +154,9 @@ func (f *partnerFixture) job(t *testing.T, ext string, status models.JobStatus, 
 	if err := f.st.DB().Create(j).Error; err != nil {
 		t.Fatal(err)
 	}
+	if status == models.JobStatusActive || status == models.JobStatusPaused {
+		interviewReady(t, f.st, j)
+	}
 }
 
 func (f *partnerFixture) definition(t *testing.T, d *flow.Definition) {

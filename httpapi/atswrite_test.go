@@ -17,7 +17,6 @@ import (
 	"github.com/recruitd/recruitd/internal/aggsim"
 	"github.com/recruitd/recruitd/internal/atssim"
 	"github.com/recruitd/recruitd/internal/atswrite"
-	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -314,11 +313,7 @@ func TestCompletedInterviewLeavesOneATSNote(t *testing.T) {
 		t.Fatalf("note write = %+v", w)
 	}
 	notes := f.sim.Notes(models.ATSTypeA, 2101)
-	cfg, err := config.Load(func(string) string { return "" }) // the fixture's configuration
-	if err != nil {
-		t.Fatal(err)
-	}
-	link := cfg.Links().Session(sess.ID)
+	link := links.New(f.srv.URL, "").Session(sess.ID) // the fixture's configuration: no web app
 	if len(notes) != 1 || !strings.Contains(notes[0], link) || !strings.Contains(notes[0], "Status: ") {
 		t.Fatalf("notes on job submission 2101 = %q, want one with %s", notes, link)
 	}

@@ -90,10 +90,10 @@ func (s *server) postInterviewDecline(c *gin.Context) {
 
 // getInterviewVerify starts the identity check and sends the candidate to the provider's page
 // (a link, not a form: the page's CSP lets forms post to this origin only), which sends them
-// back to the interview.
+// back to a single-use address that redirects to the interview once (getIdentityReturn).
 func (s *server) getInterviewVerify(c *gin.Context) {
 	token := c.Param("token")
-	back := links.New(s.Config.AppURL).Interview(token)
+	back := links.New(s.Config.AppURL).IdentityReturnBase()
 	u, err := s.Interviews.VerifyIdentity(c.Request.Context(), token, back)
 	switch {
 	case err == nil && u != "":

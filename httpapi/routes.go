@@ -52,6 +52,7 @@ func (s *server) routes(r *gin.Engine) {
 	r.POST("/interview/:token/decline", s.limitInterview, s.postInterviewDecline)
 	r.POST("/interview/:token/answer", s.limitInterview, s.postInterviewAnswer)
 	r.GET("/interview/:token/verify", s.limitInterview, s.getInterviewVerify)
+	r.GET("/interview/identity-return/:token", s.limitInterview, s.getIdentityReturn)
 	r.GET(interviewpage.AssetPrefix+":name", s.interviewAsset)
 
 	// Signed with the integration's Standard Webhooks secret, not an API key.

@@ -20,6 +20,10 @@ func (b Builder) Interview(token string) string {
 	return b.base + "/interview/" + url.PathEscape(token)
 }
 
+// IdentityReturnBase is the prefix of the single-use addresses the identity provider sends a
+// candidate back to (internal/identity appends a one-time id); it never holds the link token.
+func (b Builder) IdentityReturnBase() string { return b.base + "/interview/identity-return" }
+
 // Candidate is a candidate's page.
 func (b Builder) Candidate(id uuid.UUID) string { return b.base + "/candidates/" + id.String() }
 

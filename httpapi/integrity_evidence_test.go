@@ -145,7 +145,7 @@ func TestIdentityReturnAddressIsSingleUse(t *testing.T) {
 // contact (production's sources), lists VoIP as not checked, and the tools name the sharer.
 func TestIntegrityEvidenceInTheTools(t *testing.T) {
 	f := newFixture(t, withEnv("INTERVIEW_RATE_BURST=1000"))
-	if err := f.st.DB().Model(&models.Company{}).Where("id = ?", f.acme.ID).Updates(map[string]any{
+	if err := f.st.DB().Model(&models.Company{}).Where("id IN ?", []uuid.UUID{f.acme.ID, f.other.ID}).Updates(map[string]any{
 		"fraud_detection_enabled": true, "model_cheat_detection_enabled": true, "cheat_threshold": 70}).Error; err != nil {
 		t.Fatal(err)
 	}

@@ -182,7 +182,7 @@ func fraudEvidence(ctx context.Context, call *toolkit.Call, db toolkit.Querier, 
 	} else {
 		out.NotChecked = append(out.NotChecked, NotCheckedSignal{Signal: "all", Reason: "the verification was made without recruitd's evidence (imported or seeded)"})
 	}
-	rows, err := db.QueryContext(ctx, `SELECT o.id, c.email IS NOT NULL AND lower(o.email) = lower(c.email), c.phone IS NOT NULL AND o.phone = c.phone
+	rows, err := db.QueryContext(ctx, `SELECT o.id, coalesce(lower(o.email) = lower(c.email), false), coalesce(o.phone = c.phone, false)
 		FROM candidates c JOIN candidates o ON o.company_id = $1 AND o.id <> c.id
 			AND ((c.email IS NOT NULL AND lower(o.email) = lower(c.email)) OR (c.phone IS NOT NULL AND o.phone = c.phone))
 		WHERE c.company_id = $1 AND c.id = $2

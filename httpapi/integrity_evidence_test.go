@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/recruitd/recruitd/internal/rollup"
 	"github.com/recruitd/recruitd/mcpserver/interviewtools"
 	"github.com/recruitd/recruitd/models"
 )
@@ -91,6 +92,9 @@ func TestIdentityStepNotSkippedSilently(t *testing.T) {
 	stats := callTool[interviewtools.IdentityStatsOutput](t, tools, "getIdentityVerificationStats", map[string]any{"metric": "verificationRate"})
 	if stats.VerificationRate == nil || stats.VerificationRate.Skipped != 1 || stats.VerificationRate.Concluded != 1 {
 		t.Errorf("verificationRate = %+v, want the skipped step counted", stats.VerificationRate)
+	}
+	if err := rollup.Check(t.Context(), f.st.SQL(), f.acme.ID); err != nil {
+		t.Errorf("rollups: %v", err)
 	}
 }
 

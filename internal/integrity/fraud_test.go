@@ -110,7 +110,7 @@ func TestFraudEvidence(t *testing.T) {
 	list := disposable.Default().Provenance().Source
 	want := `{"rules":"contact-signals/1","score":20,` +
 		`"disposableEmail":{"status":"raised","weight":60,"domain":"mailinator.com","listEntry":"mailinator.com","list":"` + list + `"},` +
-		`"voipPhone":{"status":"clear","weight":0,"kind":"fixed_line_or_mobile"},` +
+		`"voipPhone":{"status":"notChecked","weight":0,"reason":"the numbering plan does not set VoIP numbers apart in this region (North American numbers are fixed-line-or-mobile), and recruitd has no carrier lookup","kind":"fixed_line_or_mobile"},` +
 		`"phoneNotMobile":{"status":"clear","weight":0,"kind":"fixed_line_or_mobile","mobileExpected":true},` +
 		`"sharedEmail":{"status":"clear","weight":0,"otherCandidates":0},` +
 		`"sharedPhone":{"status":"raised","weight":20,"otherCandidates":2},` +
@@ -119,7 +119,7 @@ func TestFraudEvidence(t *testing.T) {
 		`"vpnProxyIp":{"status":"notChecked","weight":0,"reason":"recruitd has no IP-reputation source"},` +
 		`"thinProfile":{"status":"notChecked","weight":0,"reason":"recruitd has no professional-profile source"},` +
 		`"footprintAnomaly":{"status":"notChecked","weight":0,"reason":"recruitd has no digital-footprint source"},` +
-		`"raised":["disposableEmail","sharedPhone"],"notChecked":["phoneChanged","vpnProxyIp","thinProfile","footprintAnomaly"],` +
+		`"raised":["disposableEmail","sharedPhone"],"notChecked":["voipPhone","phoneChanged","vpnProxyIp","thinProfile","footprintAnomaly"],` +
 		`"contact":{"email":"bbc1be0364926d9be1346e5f6cb9db84","phone":"278b81c175e0da7300810e67f58802d3"}}`
 	if b, _ := json.Marshal(r.Signals); string(b) != want {
 		t.Errorf("signals\n got %s\nwant %s", b, want)

@@ -19,8 +19,8 @@ import (
 var (
 	errIDVSignature = newError(http.StatusUnauthorized, "INVALID_SIGNATURE",
 		"the delivery is not signed by the identity-verification provider (Standard Webhooks: webhook-id, webhook-timestamp within 5 minutes, webhook-signature)")
-	errIDVEvent    = newError(http.StatusBadRequest, "INVALID_WEBHOOK", "the delivery is not an identity-verification event")
-	errIDVUnknown  = newError(http.StatusNotFound, "VERIFICATION_NOT_FOUND", "no identity verification matches the delivery's id and reference")
+	errIDVEvent   = newError(http.StatusBadRequest, "INVALID_WEBHOOK", "the delivery is not an identity-verification event")
+	errIDVUnknown = newError(http.StatusNotFound, "VERIFICATION_NOT_FOUND", "no identity verification matches the delivery's id and reference")
 )
 
 // IdentityWebhookResponse acknowledges an identity-verification webhook.

@@ -3,8 +3,8 @@ package httpapi_test
 import (
 	"net/http"
 	"net/url"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"

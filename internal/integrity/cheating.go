@@ -90,7 +90,7 @@ type Components struct {
 // page reported nothing).
 type AnswerMeasure struct {
 	AnswerChars    int        `json:"answerChars"`
-	DurationMs     int64      `json:"durationMs"` // 0 when unknown
+	DurationMs     int64      `json:"durationMs"`            // 0 when unknown
 	ArrivalCPS     *float64   `json:"arrivalCharsPerSecond"` // null when the duration is unknown
 	IdenticalTo    []string   `json:"identicalTo"`           // candidate ids`
 	PastedChars    int        `json:"pastedChars"`

@@ -88,14 +88,14 @@ type CheatingScores struct {
 
 // FlaggedSession is one flagged session of flaggedDetails.
 type FlaggedSession struct {
-	SessionID     string         `json:"sessionId"`
-	SessionLink   string         `json:"sessionLink"`
-	CandidateID   string         `json:"candidateId"`
-	CandidateName string         `json:"candidateName"`
-	CandidateLink string         `json:"candidateLink"`
-	JobID         string         `json:"jobId"`
-	JobTitle      string         `json:"jobTitle"`
-	CheatingScore float64        `json:"cheatingScore"`
+	SessionID     string            `json:"sessionId"`
+	SessionLink   string            `json:"sessionLink"`
+	CandidateID   string            `json:"candidateId"`
+	CandidateName string            `json:"candidateName"`
+	CandidateLink string            `json:"candidateLink"`
+	JobID         string            `json:"jobId"`
+	JobTitle      string            `json:"jobTitle"`
+	CheatingScore float64           `json:"cheatingScore"`
 	SubScores     CheatingScores    `json:"subScores"`
 	EvaluatedAt   string            `json:"evaluatedAt"`
 	Evidence      *CheatingEvidence `json:"evidence" jsonschema:"why: per answer the page's pasted characters, time away and typing pace, the server's timing and identical answers; what was not checked"`

@@ -82,14 +82,14 @@ type RiskBreakdown struct {
 
 // FraudDetail is one flagged verification.
 type FraudDetail struct {
-	CandidateID    string   `json:"candidateId"`
-	CandidateName  string   `json:"candidateName"`
-	CandidateEmail *string  `json:"candidateEmail"`
-	CandidateLink  string   `json:"candidateLink"`
-	Score          float64  `json:"score" jsonschema:"overall verification score 0-100, lower is riskier"`
-	Signals        []string `json:"signals" jsonschema:"signals raised"`
-	SessionID      *string  `json:"sessionId" jsonschema:"the interview session the check belongs to, when any"`
-	SessionLink    *string  `json:"sessionLink"`
+	CandidateID    string         `json:"candidateId"`
+	CandidateName  string         `json:"candidateName"`
+	CandidateEmail *string        `json:"candidateEmail"`
+	CandidateLink  string         `json:"candidateLink"`
+	Score          float64        `json:"score" jsonschema:"overall verification score 0-100, lower is riskier"`
+	Signals        []string       `json:"signals" jsonschema:"signals raised"`
+	SessionID      *string        `json:"sessionId" jsonschema:"the interview session the check belongs to, when any"`
+	SessionLink    *string        `json:"sessionLink"`
 	JobTitle       *string        `json:"jobTitle"`
 	VerifiedAt     string         `json:"verifiedAt"`
 	Evidence       *FraudEvidence `json:"evidence" jsonschema:"why: the disposable domain, the phone type, candidates sharing the e-mail or phone, contacts changed between sources, what was not checked"`

@@ -74,9 +74,9 @@ type OtherMatch struct {
 
 // CheatingBlock is the cheating evaluation of the session.
 type CheatingBlock struct {
-	Score       float64        `json:"score" jsonschema:"cheating score 0-100"`
-	Threshold   float64        `json:"threshold" jsonschema:"the company's cheat threshold"`
-	Flagged     bool           `json:"flagged" jsonschema:"score >= threshold"`
+	Score       float64           `json:"score" jsonschema:"cheating score 0-100"`
+	Threshold   float64           `json:"threshold" jsonschema:"the company's cheat threshold"`
+	Flagged     bool              `json:"flagged" jsonschema:"score >= threshold"`
 	SubScores   CheatingScores    `json:"subScores"`
 	EvaluatedAt string            `json:"evaluatedAt"`
 	Evidence    *CheatingEvidence `json:"evidence" jsonschema:"per answer: pasted characters, time away, typing pace (page) and the server's timing and identical answers; what was not checked"`
@@ -84,14 +84,14 @@ type CheatingBlock struct {
 
 // FraudBlock is the fraud (identity signal) verification.
 type FraudBlock struct {
-	Score            float64  `json:"score" jsonschema:"overall verification score 0-100, lower is riskier"`
-	HighRisk         bool     `json:"highRisk" jsonschema:"score below 50"`
-	DisposableEmail  bool     `json:"disposableEmail"`
-	VoipPhone        bool     `json:"voipPhone"`
-	VpnProxyIP       bool     `json:"vpnProxyIp"`
-	ThinProfile      bool     `json:"thinProfile"`
-	FootprintAnomaly bool     `json:"footprintAnomaly"`
-	Signals          []string `json:"signals" jsonschema:"the signals raised"`
+	Score            float64        `json:"score" jsonschema:"overall verification score 0-100, lower is riskier"`
+	HighRisk         bool           `json:"highRisk" jsonschema:"score below 50"`
+	DisposableEmail  bool           `json:"disposableEmail"`
+	VoipPhone        bool           `json:"voipPhone"`
+	VpnProxyIP       bool           `json:"vpnProxyIp"`
+	ThinProfile      bool           `json:"thinProfile"`
+	FootprintAnomaly bool           `json:"footprintAnomaly"`
+	Signals          []string       `json:"signals" jsonschema:"the signals raised"`
 	SessionID        *string        `json:"sessionId" jsonschema:"the session the check was made for; null for a candidate-level check"`
 	Source           string         `json:"source" jsonschema:"which check this is: thisSession, otherSession (the candidate's latest, made for another session) or candidate (not tied to a session)"`
 	VerifiedAt       string         `json:"verifiedAt"`

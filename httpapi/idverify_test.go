@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-		"strings"
+	"strings"
 	"testing"
 	"time"
 

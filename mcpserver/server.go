@@ -101,7 +101,7 @@ func NewServer(d Deps) (http.Handler, error) {
 	}
 	as := oauth.New(oauth.Options{
 		TrustedProxies: proxies,
-		Store: d.Store, Log: d.Log.With("component", "oauth"), Base: base,
+		Store:          d.Store, Log: d.Log.With("component", "oauth"), Base: base,
 		Issuer: d.Config.OIDCIssuer, ClientID: d.Config.OIDCClientID, ClientSecret: d.Config.OIDCClientSecret,
 		Registrations: ratelimit.New(d.Config.OAuthRegistrationLimit, d.Config.OAuthRegistrationBurst),
 	})

@@ -69,8 +69,8 @@ var (
 	_ gorm.ConnPool         = boundedPool{}
 	_ gorm.ConnPoolBeginner = boundedPool{}
 	_ gorm.GetDBConnector   = boundedPool{}
-	_ gorm.TxCommitter      = boundedTx{}
-	_ gorm.ConnPool         = boundedTx{}
+	_ gorm.TxCommitter      = (*boundedTx)(nil)
+	_ gorm.ConnPool         = (*boundedTx)(nil)
 )
 
 func (p boundedPool) GetDBConn() (*sql.DB, error) { return p.db, nil }
@@ -106,7 +106,7 @@ func (p boundedPool) BeginTx(ctx context.Context, opts *sql.TxOptions) (gorm.Con
 	if err != nil {
 		return nil, done(err)
 	}
-	return boundedTx{tx: tx, done: done}, nil
+	return &boundedTx{tx: tx, done: done}, nil
 }
 
 // boundedTx is a transaction of boundedPool.
@@ -115,28 +115,40 @@ type boundedTx struct {
 	done func(error) error
 }
 
-func (t boundedTx) Commit() error   { return t.done(t.tx.Commit()) }
-func (t boundedTx) Rollback() error { return t.done(t.tx.Rollback()) }
+func (t *boundedTx) Commit() error   { return t.done(t.tx.Commit()) }
+func (t *boundedTx) Rollback() error { return t.done(t.tx.Rollback()) }
 
-func (t boundedTx) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
+func (t *boundedTx) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
 	bctx, done := bound(ctx)
 	st, err := t.tx.PrepareContext(bctx, query)
 	return st, t.done(done(err))
 }
 
-func (t boundedTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+func (t *boundedTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	bctx, done := bound(ctx)
 	r, err := t.tx.ExecContext(bctx, query, args...)
 	return r, t.done(done(err))
 }
 
-func (t boundedTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+func (t *boundedTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	bctx, done := bound(ctx)
 	r, err := t.tx.QueryContext(bctx, query, args...)
 	return r, t.done(done(err))
 }
 
-func (t boundedTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+func (t *boundedTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	bctx, _ := bound(ctx)
 	return t.tx.QueryRowContext(bctx, query, args...)
+}
+
+// SQLTx is the database/sql transaction under a GORM handle that began one (for code that
+// runs statements on it directly, such as the tool calls' snapshots).
+func SQLTx(db *gorm.DB) (*sql.Tx, bool) {
+	switch p := db.Statement.ConnPool.(type) {
+	case *boundedTx:
+		return p.tx, true
+	case *sql.Tx:
+		return p, true
+	}
+	return nil, false
 }

@@ -242,7 +242,7 @@ func run[In, Out any](ctx context.Context, e *Env, req *mcp.CallToolRequest, in 
 	var once sync.Once
 	call.endSnap = func() { once.Do(func() { tx.Rollback() }) }
 	defer call.EndSnapshot()
-	db, ok := tx.Statement.ConnPool.(*sql.Tx)
+	db, ok := store.SQLTx(tx)
 	if !ok {
 		return zero, nil, fmt.Errorf("begin the call's snapshot: connection pool %T is not a *sql.Tx", tx.Statement.ConnPool)
 	}

@@ -11,9 +11,11 @@ import (
 // a search term), print as itself on one line of a tool's Markdown text: line breaks and other
 // control characters become visible escapes (\n, \r, \t, \u{85}...), so a value can never start
 // a line of its own; bidirectional controls, which reorder what a reader sees, become escapes too;
-// < and > become &lt; and &gt;, so no HTML is rendered; and the characters that make Markdown
-// (\ ` * [ ] | ~, _ at a word's edge, and # + - = > ! at the start of the value) are preceded
-// by a backslash. Text's methods apply it to every value they print.
+// a < that could open a tag (before a letter, /, ! or ?) becomes &lt;, so no HTML is rendered
+// ("score < 50" and ">= 70" stay as they are); and the characters that make Markdown inline
+// (\ ` * [ ] ~, _ at a word's edge) and, at the start of the value, a block (# + - = > !) are
+// preceded by a backslash. A | stays: a value cannot add the delimiter line a table needs. Text's
+// methods apply it to every value they print.
 func Escape(s string) string {
 	if s == "" {
 		return s
@@ -33,11 +35,9 @@ func Escape(s string) string {
 			b.WriteString(`\t`)
 		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || bidiControl(r):
 			b.WriteString(`\u{` + strings.ToUpper(strconvHex(r)) + `}`)
-		case r == '<':
+		case r == '<' && opensTag(s[i+1:]):
 			b.WriteString("&lt;")
-		case r == '>':
-			b.WriteString("&gt;")
-		case r == '\\' || r == '`' || r == '*' || r == '[' || r == ']' || r == '|' || r == '~':
+		case r == '\\' || r == '`' || r == '*' || r == '[' || r == ']' || r == '~':
 			b.WriteByte('\\')
 			b.WriteRune(r)
 		case r == '_':
@@ -46,7 +46,7 @@ func Escape(s string) string {
 				b.WriteByte('\\')
 			}
 			b.WriteRune(r)
-		case i == 0 && strings.ContainsRune("#+-=!", r):
+		case i == 0 && strings.ContainsRune("#+-=!>", r):
 			b.WriteByte('\\')
 			b.WriteRune(r)
 		default:
@@ -55,6 +55,13 @@ func Escape(s string) string {
 		prev = r
 	}
 	return b.String()
+}
+
+// opensTag reports whether rest, what follows a <, could make it an HTML tag, comment or
+// declaration.
+func opensTag(rest string) bool {
+	r, _ := utf8.DecodeRuneInString(rest)
+	return unicode.IsLetter(r) || r == '/' || r == '!' || r == '?'
 }
 
 func validAt(s string, i int) bool {

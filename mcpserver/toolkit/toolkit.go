@@ -311,10 +311,10 @@ type toolError struct{ msg string }
 
 func (e *toolError) Error() string { return e.msg }
 
-// Errorf returns a tool error: its message is shown to the client as is, so it must name the
-// problem and how to fix it, and carry no internals.
+// Errorf returns a tool error, its string arguments escaped (Escape): its message is shown to
+// the client as is, so it must name the problem and how to fix it, and carry no internals.
 func Errorf(format string, args ...any) error {
-	return &toolError{fmt.Sprintf(format, args...)}
+	return &toolError{fmt.Sprintf(format, escapeArgs(args)...)}
 }
 
 func isToolError(err error) bool {

@@ -92,10 +92,16 @@ func NewServer(d Deps) http.Handler {
 		s.Interviews.Identity = identityCheck{s.identity()}
 	}
 	s.routes(r)
-	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if strings.HasPrefix(req.URL.Path, "/interview/") {
-			pageHeaders(w.Header()) // also on answers no handler writes (the trailing-slash redirect)
-		}
-		r.ServeHTTP(w, req)
-	})
+	return engine{r}
+}
+
+// engine is the router with the candidate page's headers set before routing, so that they are
+// also on the answers no handler writes (gin's trailing-slash redirect of the page).
+type engine struct{ *gin.Engine }
+
+func (e engine) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if strings.HasPrefix(req.URL.Path, "/interview/") {
+		pageHeaders(w.Header())
+	}
+	e.Engine.ServeHTTP(w, req)
 }

@@ -141,6 +141,9 @@ func classify(err error) (*apiError, bool) {
 // fail answers c with err's response and aborts the chain.
 func (s *server) fail(c *gin.Context, err error) {
 	resp, known := classify(err)
+	if !known && store.Unavailable(c.Request.Context(), err) {
+		resp, known = errDatabaseDown, true
+	}
 	if resp == errDatabaseDown {
 		s.Log.WarnContext(c.Request.Context(), "database unavailable", "request_id", requestID(c), "route", c.FullPath(), "err", err)
 	}

@@ -15,8 +15,10 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/httpapi/interviewpage"
+	"github.com/recruitd/recruitd/internal/clientip"
 	"github.com/recruitd/recruitd/internal/identity"
 	"github.com/recruitd/recruitd/internal/interview"
+	"github.com/recruitd/recruitd/internal/store"
 )
 
 // The candidate's interview page at the invitation's link (docs/interviews.md). The link token
@@ -32,8 +34,7 @@ const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-sr
 	"form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 // pageHeaders are the headers of every candidate-page answer.
-func pageHeaders(c *gin.Context) {
-	h := c.Writer.Header()
+func pageHeaders(h http.Header) {
 	h.Set("Content-Security-Policy", pageCSP)
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
@@ -45,8 +46,8 @@ func pageHeaders(c *gin.Context) {
 // limitInterview spends one token of the client address's and of the link's buckets; over
 // either, the candidate gets the busy screen with 429 and Retry-After.
 func (s *server) limitInterview(c *gin.Context) {
-	pageHeaders(c)
-	ok, wait := s.interviewAddrLimits.Allow(c.ClientIP())
+	pageHeaders(c.Writer.Header())
+	ok, wait := s.interviewAddrLimits.Allow(clientip.Of(c.Request, s.proxies))
 	if ok {
 		sum := sha256.Sum256([]byte(c.Param("token"))) // the bucket's key is not the credential itself
 		ok, wait = s.interviewLimits.Allow(string(sum[:16]))
@@ -122,7 +123,7 @@ func (s *server) postInterviewAnswer(c *gin.Context) {
 	}
 	token := c.Param("token")
 	form := c.Request.PostForm
-	seq, err := strconv.Atoi(form.Get("turn"))
+	seq, err := turnField(form.Get("turn"))
 	if err != nil || seq < 1 || len(form["turn"]) != 1 || len(form["answer"]) > 1 || len(form["signals"]) > 1 {
 		s.renderPage(c, http.StatusBadRequest, interviewpage.Data{Screen: interviewpage.ScreenFailed,
 			Notice: "The form was not sent as the page wrote it. Please reload the page and answer again."})
@@ -145,10 +146,23 @@ func (s *server) postInterviewAnswer(c *gin.Context) {
 		s.showInterview(c, token, v, oerr, interviewpage.Data{Notice: "This question was already answered, perhaps in another window. Here is the current question."}, http.StatusConflict)
 	case errors.Is(err, interview.ErrInterviewClosed):
 		v, oerr := s.Interviews.Open(c.Request.Context(), token)
-		s.showInterview(c, token, v, oerr, interviewpage.Data{Notice: "This interview takes no more answers."}, http.StatusConflict)
+		notice := "This interview takes no more answers."
+		if oerr == nil && v.Screen == interview.ScreenStart {
+			notice = "Please read the notice and choose \u201cAccept and start\u201d before answering the questions."
+		}
+		s.showInterview(c, token, v, oerr, interviewpage.Data{Notice: notice}, http.StatusConflict)
 	default:
 		s.afterPost(c, token, v, err)
 	}
+}
+
+// turnField parses the answer form's turn as the OpenAPI has it: decimal digits only (no sign,
+// no spaces), at most 9 of them.
+func turnField(s string) (int, error) {
+	if s == "" || len(s) > 9 || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.Atoi(s)
 }
 
 // refusal is the sentence a refused answer shows.
@@ -212,11 +226,18 @@ func (s *server) afterPost(c *gin.Context, token string, v *interview.View, err 
 }
 
 // showInterview renders v (status 200 unless given), or the screen of err: 404 for a link that
-// opens nothing (the same page whether or not the token exists), 500 for ours.
+// opens nothing (the same page whether or not the token exists), 503 with Retry-After while the
+// database is unavailable, 500 for ours.
 func (s *server) showInterview(c *gin.Context, token string, v *interview.View, err error, d interviewpage.Data, status ...int) {
 	switch {
 	case errors.Is(err, interview.ErrUnknownLink):
 		s.renderPage(c, http.StatusNotFound, interviewpage.Data{Screen: interviewpage.ScreenUnknown})
+		return
+	case store.Unavailable(c.Request.Context(), err):
+		s.Log.WarnContext(c.Request.Context(), "interview page: database unavailable", "request_id", requestID(c), "err", err)
+		c.Header("Retry-After", strconv.Itoa(errDatabaseDown.retryAfter))
+		s.renderPage(c, http.StatusServiceUnavailable, interviewpage.Data{Screen: interviewpage.ScreenFailed,
+			Notice: "The interview is briefly unavailable. Your answers so far are saved; please reload this page in a few seconds."})
 		return
 	case err != nil:
 		s.Log.ErrorContext(c.Request.Context(), "interview page failed", "request_id", requestID(c), "err", err)
@@ -233,7 +254,7 @@ func (s *server) showInterview(c *gin.Context, token string, v *interview.View, 
 
 // renderPage writes one screen.
 func (s *server) renderPage(c *gin.Context, status int, d interviewpage.Data) {
-	pageHeaders(c)
+	pageHeaders(c.Writer.Header())
 	c.Status(status)
 	c.Header("Content-Type", "text/html; charset=utf-8")
 	if err := s.Page.Render(c.Writer, d); err != nil {

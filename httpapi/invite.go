@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/personname"
 	"github.com/recruitd/recruitd/internal/phone"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -78,6 +79,11 @@ func (r *InviteCandidateRequest) validate() (*invitation, error) {
 	inv.candidate = store.CandidateInput{FirstName: deref(cand.FirstName), LastName: deref(cand.LastName)}
 	f.maxLen("candidate.firstName", inv.candidate.FirstName, maxTitle)
 	f.maxLen("candidate.lastName", inv.candidate.LastName, maxTitle)
+	for _, n := range []struct{ field, name string }{{"candidate.firstName", inv.candidate.FirstName}, {"candidate.lastName", inv.candidate.LastName}} {
+		if err := personname.Check(n.name); err != nil {
+			f.add("%s: %v (a name is one line of text: no line breaks, tabs or other control characters)", n.field, err)
+		}
+	}
 	if e := deref(cand.Email); e != "" {
 		addr, err := mail.ParseAddress(e)
 		if err != nil || addr.Address != e || len(e) > 254 {

@@ -12,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
+	"github.com/recruitd/recruitd/internal/clientip"
 	"github.com/recruitd/recruitd/internal/jsontext"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -44,6 +45,13 @@ func (s *server) observe(c *gin.Context) {
 		attrs = append(attrs, "company", co.(*models.Company).Slug)
 	}
 	s.Log.InfoContext(c.Request.Context(), "http request", attrs...)
+}
+
+// boundDatabase bounds the request's database work (store.Bounded, DB_REQUEST_TIMEOUT): a hung
+// Postgres is answered 503 with Retry-After within the bound, never after the hang.
+func (s *server) boundDatabase(c *gin.Context) {
+	c.Request = c.Request.WithContext(store.Bounded(c.Request.Context(), s.Config.DBRequestTimeout))
+	c.Next()
 }
 
 // wellFormedRequestID reports whether a client's X-Request-ID may be kept: 1 to 64 characters of
@@ -156,7 +164,12 @@ func (s *server) authenticate(c *gin.Context) {
 		return
 	}
 	if k.LastUsedAt == nil || time.Since(*k.LastUsedAt) > time.Minute {
-		if err := s.Store.TouchAPIKey(c.Request.Context(), company.ID, k.ID, time.Now().UTC()); err != nil {
+		err := s.Store.TouchAPIKey(c.Request.Context(), company.ID, k.ID, time.Now().UTC())
+		if store.Unavailable(c.Request.Context(), err) {
+			s.fail(c, err)
+			return
+		}
+		if err != nil {
 			s.Log.WarnContext(c.Request.Context(), "api key last-used not recorded", "request_id", requestID(c), "err", err)
 		}
 	}
@@ -171,7 +184,7 @@ func (s *server) authenticate(c *gin.Context) {
 // address is answered as if no one had failed, and a missing one guesses nothing and spends
 // nothing.
 func (s *server) refuse(c *gin.Context, err error) {
-	ip := c.RemoteIP() // the peer: forwarded-for headers are the client's to forge
+	ip := clientip.Of(c.Request, s.proxies) // the peer, unless a trusted proxy: forwarded-for headers are the client's to forge
 	if ok, wait := s.authFailures.Allow(ip); !ok {
 		s.fail(c, tooMany("AUTH_RATE_LIMITED", "too many failed authentications from this address; retry after the Retry-After delay", wait))
 		return

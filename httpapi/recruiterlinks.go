@@ -22,7 +22,7 @@ func (s *server) recruiterLink(kind string) gin.HandlerFunc {
 			s.fail(c, errNoRoute)
 			return
 		}
-		pageHeaders(c)
+		pageHeaders(c.Writer.Header())
 		c.Status(http.StatusOK)
 		c.Header("Content-Type", "text/html; charset=utf-8")
 		l := interviewpage.RecruiterLink{Kind: kind, ID: id, APIBase: strings.TrimRight(s.Config.PublicBaseURL, "/")}

@@ -3,14 +3,18 @@
 package httpapi
 
 import (
+	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/recruitd/recruitd/httpapi/interviewpage"
 	"github.com/recruitd/recruitd/internal/aggregator"
+	"github.com/recruitd/recruitd/internal/clientip"
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
@@ -53,6 +57,8 @@ type server struct {
 	authFailures  *ratelimit.Buckets // failed authentications per client IP
 	// interviewLimits and interviewAddrLimits bound the candidate page per link and per IP.
 	interviewLimits, interviewAddrLimits *ratelimit.Buckets
+	// proxies are the peers whose X-Forwarded-For names the client (MCP_TRUSTED_PROXIES).
+	proxies []netip.Prefix
 }
 
 // NewServer returns the REST API handler.
@@ -75,10 +81,27 @@ func NewServer(d Deps) http.Handler {
 		interviewLimits:     ratelimit.New(d.Config.InterviewRateLimit, d.Config.InterviewRateBurst),
 		interviewAddrLimits: ratelimit.New(d.Config.InterviewAddrLimit, d.Config.InterviewAddrBurst),
 	}
-	r.Use(s.observe, s.recover, s.limitBody, s.cleanParams)
+	proxies, err := clientip.ParseTrusted(d.Config.MCPTrustedProxies)
+	if err != nil {
+		panic(fmt.Errorf("MCP_TRUSTED_PROXIES: %w", err)) // config.Load refuses it first
+	}
+	s.proxies = proxies
+	r.ForwardedByClientIP = false // the client address is clientip.Of's, never gin's
+	r.Use(s.observe, s.boundDatabase, s.recover, s.limitBody, s.cleanParams)
 	if s.Interviews != nil && s.Interviews.Identity == nil && s.Config.IDVBaseURL != "" {
 		s.Interviews.Identity = identityCheck{s.identity()}
 	}
 	s.routes(r)
-	return r
+	return engine{r}
+}
+
+// engine is the router with the candidate page's headers set before routing, so that they are
+// also on the answers no handler writes (gin's trailing-slash redirect of the page).
+type engine struct{ *gin.Engine }
+
+func (e engine) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if strings.HasPrefix(req.URL.Path, "/interview/") {
+		pageHeaders(w.Header())
+	}
+	e.Engine.ServeHTTP(w, req)
 }

@@ -6,14 +6,15 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/recruitd/recruitd/internal/clientip"
 	"github.com/recruitd/recruitd/internal/oauth"
 	"github.com/recruitd/recruitd/internal/ratelimit"
 	"github.com/recruitd/recruitd/internal/store"
@@ -28,6 +29,7 @@ type authenticator struct {
 	keyLimits    *ratelimit.Buckets // requests per key
 	authFailures *ratelimit.Buckets // failed authentications per client IP
 	calls        *ratelimit.Slots   // requests in flight per key
+	proxies      []netip.Prefix     // MCP_TRUSTED_PROXIES
 	// base is the tool server's base address of a request: the challenge's realm.
 	base func(*http.Request) string
 }
@@ -128,7 +130,7 @@ func (a *authenticator) requireUser(w http.ResponseWriter, r *http.Request, next
 // (AUTH_FAILURE_LIMIT), each failure spending one, and 429 once it is spent. Only failures
 // consult the budget, so a valid token from the same address is served as if no one had failed.
 func (a *authenticator) refuse(w http.ResponseWriter, r *http.Request, desc string) {
-	ip, _, _ := net.SplitHostPort(r.RemoteAddr) // the peer: forwarded-for headers are the client's to forge
+	ip := clientip.Of(r, a.proxies) // the peer, unless it is a trusted proxy: forwarded-for headers are the client's to forge
 	if ok, wait := a.authFailures.Allow(ip); !ok {
 		tooMany(w, wait, "too many failed authentications from this address")
 		return

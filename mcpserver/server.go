@@ -94,8 +94,13 @@ func NewServer(d Deps) (http.Handler, error) {
 			ResourceName:           "recruitd tool server",
 		}).ServeHTTP(w, r)
 	})
+	proxies, err := trustedProxies(d.Config.MCPTrustedProxies)
+	if err != nil {
+		return nil, err
+	}
 	as := oauth.New(oauth.Options{
-		Store: d.Store, Log: d.Log.With("component", "oauth"), Base: base,
+		TrustedProxies: proxies,
+		Store:          d.Store, Log: d.Log.With("component", "oauth"), Base: base,
 		Issuer: d.Config.OIDCIssuer, ClientID: d.Config.OIDCClientID, ClientSecret: d.Config.OIDCClientSecret,
 		Registrations: ratelimit.New(d.Config.OAuthRegistrationLimit, d.Config.OAuthRegistrationBurst),
 	})
@@ -103,6 +108,7 @@ func NewServer(d Deps) (http.Handler, error) {
 		keyLimits:    ratelimit.New(d.Config.APIRateLimit, d.Config.APIRateBurst),
 		authFailures: ratelimit.New(d.Config.AuthFailureLimit, d.Config.AuthFailureBurst),
 		calls:        ratelimit.NewSlots(d.Config.MCPMaxConcurrentCalls),
+		proxies:      proxies,
 	}
 
 	mux := http.NewServeMux()
@@ -111,10 +117,6 @@ func NewServer(d Deps) (http.Handler, error) {
 	mux.Handle("GET /.well-known/oauth-protected-resource", prm)
 	mux.Handle("GET /.well-known/oauth-protected-resource/mcp", prm)
 	as.Register(mux)
-	proxies, err := trustedProxies(d.Config.MCPTrustedProxies)
-	if err != nil {
-		return nil, err
-	}
 	origins, err := allowedOrigins(d.Config.MCPBaseURL, d.Config.MCPAllowedOrigins)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/recruitd/recruitd/internal/clientip"
 	"github.com/recruitd/recruitd/internal/config"
 )
 
@@ -22,8 +23,8 @@ const hsts = "max-age=31536000; includeSubDomains"
 // (local development and health checks on the host) and for the probes.
 func httpsOnly(publicHTTPS bool, trusted []netip.Prefix, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		peer := peerAddr(r)
-		secure := r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") && inPrefixes(peer, trusted)
+		peer := clientip.Peer(r)
+		secure := r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") && clientip.Trusted(peer, trusted)
 		if secure {
 			w.Header().Set("Strict-Transport-Security", hsts)
 		} else if publicHTTPS && !peer.IsLoopback() && !isProbe(r.URL.Path) {
@@ -54,47 +55,13 @@ func refuseDeclaredOver(n int64, next http.Handler) http.Handler {
 
 func isProbe(path string) bool { return path == "/healthz" || path == "/readyz" }
 
-func peerAddr(r *http.Request) netip.Addr {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	a, _ := netip.ParseAddr(host)
-	return a.Unmap()
-}
-
-func inPrefixes(a netip.Addr, ps []netip.Prefix) bool {
-	for _, p := range ps {
-		if p.Contains(a) {
-			return true
-		}
-	}
-	return false
-}
-
-// trustedProxies parses MCP_TRUSTED_PROXIES: comma-separated IP addresses or CIDR prefixes.
+// trustedProxies parses MCP_TRUSTED_PROXIES (clientip.ParseTrusted).
 func trustedProxies(raw string) ([]netip.Prefix, error) {
-	var out []netip.Prefix
-	for _, s := range strings.Split(raw, ",") {
-		s = strings.TrimSpace(s)
-		if s == "" {
-			continue
-		}
-		if !strings.Contains(s, "/") {
-			a, err := netip.ParseAddr(s)
-			if err != nil {
-				return nil, fmt.Errorf("MCP_TRUSTED_PROXIES: %q is not an IP address or CIDR prefix", s)
-			}
-			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
-			continue
-		}
-		p, err := netip.ParsePrefix(s)
-		if err != nil {
-			return nil, fmt.Errorf("MCP_TRUSTED_PROXIES: %q is not an IP address or CIDR prefix", s)
-		}
-		out = append(out, p.Masked())
+	ps, err := clientip.ParseTrusted(raw)
+	if err != nil {
+		return nil, fmt.Errorf("MCP_TRUSTED_PROXIES: %w", err)
 	}
-	return out, nil
+	return ps, nil
 }
 
 // TLSListener wraps ln in TLS with MCP_TLS_CERT and MCP_TLS_KEY, or returns ln unchanged when

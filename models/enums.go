@@ -60,8 +60,18 @@ func AllDecisions() []Decision { return slices.Clone(allDecisions) }
 // Valid reports whether d is a Decision.
 func (d Decision) Valid() bool { return slices.Contains(allDecisions, d) }
 
-// ParseDecision parses s, ignoring case.
-func ParseDecision(s string) (Decision, error) { return parseEnum("decision", s, allDecisions) }
+// ParseDecision parses s, upper case only as the API's enum has it (a recruiter's decision moves
+// the ATS stage: nothing is guessed).
+func ParseDecision(s string) (Decision, error) {
+	if d := Decision(s); d.Valid() {
+		return d, nil
+	}
+	allowed := make([]string, len(allDecisions))
+	for i, v := range allDecisions {
+		allowed[i] = string(v)
+	}
+	return "", &EnumError{Kind: "decision", Value: s, Allowed: allowed}
+}
 
 // MediumType is the interview medium (interview_sessions.medium_type).
 type MediumType string

@@ -152,7 +152,7 @@ func checkEnum[T ~string](t *testing.T, name string, all []T, parse func(string)
 }
 
 func TestEnumMembers(t *testing.T) {
-	checkEnum(t, "Decision", AllDecisions(), ParseDecision)
+	checkEnum(t, "Decision", AllDecisions(), func(s string) (Decision, error) { return ParseDecision(strings.ToUpper(s)) })
 	checkEnum(t, "MediumType", AllMediumTypes(), ParseMediumType)
 	checkEnum(t, "SessionStatus", AllSessionStatuses(), ParseSessionStatus)
 	checkEnum(t, "JobStatus", AllJobStatuses(), ParseJobStatus)
@@ -180,7 +180,8 @@ func TestParseEnum(t *testing.T) {
 		{"medium lower case", wrap(ParseMediumType), "whatsapp", "WHATSAPP", ""},
 		{"medium unknown", wrap(ParseMediumType), "FOO", "", `invalid mediumType "FOO": want one of VIDEO, PHONE, EXTERNAL, BOTH, WHATSAPP, PHONE_SMS, SMS, NONE`},
 		{"medium padded", wrap(ParseMediumType), " VIDEO", "", `invalid mediumType " VIDEO": want one of VIDEO, PHONE, EXTERNAL, BOTH, WHATSAPP, PHONE_SMS, SMS, NONE`},
-		{"decision", wrap(ParseDecision), "hired", "HIRED", ""},
+		{"decision", wrap(ParseDecision), "HIRED", "HIRED", ""},
+		{"decision lower case", wrap(ParseDecision), "hired", "", `invalid decision "hired": want one of NONE, ACCEPTED, REJECTED, SUBMITTED, PLACED, HIRED`},
 		{"decision empty", wrap(ParseDecision), "", "", `invalid decision "": want one of NONE, ACCEPTED, REJECTED, SUBMITTED, PLACED, HIRED`},
 		{"template type mixed case", wrap(ParseTemplateType), "RESUMEFIT", "resumeFit", ""},
 		{"template type unknown", wrap(ParseTemplateType), "resume_fit", "", `invalid templateType "resume_fit": want one of resumeFit, interviewGuide`},

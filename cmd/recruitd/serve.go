@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -87,14 +88,10 @@ type deps struct {
 
 // connect opens Postgres and, when withTemporal, the Temporal client; the tool server alone
 // reads Postgres only.
-func connect(ctx context.Context, cfg *config.Config, log *slog.Logger, withTemporal bool) (*deps, error) {
+func connect(ctx context.Context, cfg *config.Config, log *slog.Logger, withTemporal bool, settings map[string]string) (*deps, error) {
 	d := &deps{registry: prometheus.NewRegistry()}
 	d.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	d.metrics = httpmetrics.New(d.registry)
-	var settings map[string]string
-	if !withTemporal {
-		settings = mcpserver.PostgresSettings(cfg)
-	}
 	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DBMaxConns, log, settings)
 	if err != nil {
 		return nil, err
@@ -190,7 +187,16 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		return err
 	}
 	defer lns.close()
-	d, err := connect(ctx, cfg, log, comp.api || comp.worker)
+	var settings map[string]string
+	switch {
+	case !comp.api && !comp.worker:
+		settings = mcpserver.PostgresSettings(cfg)
+	case comp.api && !comp.worker:
+		// The API's statements are bounded by DB_REQUEST_TIMEOUT on the client; Postgres stops
+		// the work of one the client gave up on (the worker, whose passes run longer, has none).
+		settings = map[string]string{"statement_timeout": strconv.FormatInt(cfg.DBRequestTimeout.Milliseconds(), 10)}
+	}
+	d, err := connect(ctx, cfg, log, comp.api || comp.worker, settings)
 	if err != nil {
 		return err
 	}

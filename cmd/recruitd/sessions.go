@@ -149,7 +149,7 @@ func sessionsCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			d, err := models.ParseDecision(decision)
+			d, err := models.ParseDecision(strings.ToUpper(strings.TrimSpace(decision)))
 			if err != nil {
 				return fmt.Errorf("--decision: %w", err)
 			}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recruitd/recruitd/internal/clientip"
 	"github.com/recruitd/recruitd/internal/links"
 )
 
@@ -24,6 +25,8 @@ import (
 type Config struct {
 	DatabaseURL string `env:"DATABASE_URL" default:"postgres://recruitd@127.0.0.1:5432/recruitd?sslmode=disable" secret:"true" doc:"Postgres connection URL. recruitd dev uses its private cluster instead unless this is set."`
 	DBMaxConns  int    `env:"DB_MAX_CONNS" default:"20" doc:"Maximum open Postgres connections per process."`
+	// DBRequestTimeout bounds a request's database work (store.Bounded).
+	DBRequestTimeout time.Duration `env:"DB_REQUEST_TIMEOUT" default:"3s" doc:"How long one database statement or transaction of a REST or candidate-page request may take, the wait for a pooled connection included (100ms to 60s); past it the request is answered 503 SERVICE_UNAVAILABLE with Retry-After, so a hung Postgres is answered in seconds (in recruitd api, also the connections' statement_timeout)."`
 
 	TemporalAddress   string `env:"TEMPORAL_ADDRESS" default:"127.0.0.1:7233" doc:"Temporal frontend host:port. recruitd dev starts its own dev server unless this is set."`
 	TemporalNamespace string `env:"TEMPORAL_NAMESPACE" default:"default" doc:"Temporal namespace."`
@@ -88,7 +91,7 @@ type Config struct {
 	MCPToolTimeout         time.Duration `env:"MCP_TOOL_TIMEOUT" default:"60s" doc:"How long one tool call may take (the spec allows searches over very large pools up to 60 s), 1s to 110s; its database statements stop when it ends, and it is the statement_timeout of the tool server's connections. Replaces MCP_STATEMENT_TIMEOUT."`
 	MCPTLSCert             string        `env:"MCP_TLS_CERT" doc:"Certificate file (PEM) with which the tool server terminates TLS itself; with MCP_TLS_KEY. Empty: plain http, for a TLS front or local development."`
 	MCPTLSKey              string        `env:"MCP_TLS_KEY" doc:"Private key file (PEM) of MCP_TLS_CERT."`
-	MCPTrustedProxies      string        `env:"MCP_TRUSTED_PROXIES" doc:"Comma-separated IP addresses or CIDR prefixes of TLS fronts whose X-Forwarded-Proto the tool server believes. When MCP_BASE_URL is https, plain http from anyone else (loopback and the probes excepted) gets 421; https responses carry HSTS."`
+	MCPTrustedProxies      string        `env:"MCP_TRUSTED_PROXIES" doc:"Comma-separated IP addresses or CIDR prefixes of the proxies in front of every listener (REST API, candidate page, tool server). Only a peer listed here is believed: its X-Forwarded-For names the client whose address the per-address limits count (the right-most address not listed), and its X-Forwarded-Proto tells the tool server the request came over https (when MCP_BASE_URL is https, plain http from anyone else, loopback and the probes excepted, gets 421; https responses carry HSTS). Empty: no proxy is believed and the peer's own address counts."`
 	OIDCIssuer             string        `env:"OIDC_ISSUER" doc:"Issuer URL of the OpenID provider users sign in with for MCP OAuth (the tool server's /oauth/authorize sends them there). Empty: OAuth sign-in is unavailable (API keys still work); recruitd dev starts a local provider instead."`
 	OIDCClientID           string        `env:"OIDC_CLIENT_ID" doc:"The tool server's client id at the OpenID provider; its redirect URI there is {mcp_url}/oauth/callback."`
 	OIDCClientSecret       string        `env:"OIDC_CLIENT_SECRET" secret:"true" doc:"The tool server's client secret at the OpenID provider."`
@@ -339,6 +342,12 @@ func (c *Config) validate() []error {
 	check("MCP_MAX_CONCURRENT_CALLS", inRange(int64(c.MCPMaxConcurrentCalls), 0, 10000))
 	if c.MCPToolTimeout < time.Second || c.MCPToolTimeout > 110*time.Second {
 		check("MCP_TOOL_TIMEOUT", errors.New("must be between 1s and 110s (the listener's 2-minute write timeout must cover the answer)"))
+	}
+	if c.DBRequestTimeout < 100*time.Millisecond || c.DBRequestTimeout > time.Minute {
+		check("DB_REQUEST_TIMEOUT", errors.New("must be between 100ms and 60s"))
+	}
+	if _, err := clientip.ParseTrusted(c.MCPTrustedProxies); err != nil {
+		check("MCP_TRUSTED_PROXIES", err)
 	}
 	check("MAX_BODY_BYTES", inRange(c.MaxBodyBytes, 1024, 64<<20))
 	check("HRSUITE_MAX_BODY_BYTES", inRange(c.HRSuiteMaxBody, 1024, 256<<20))

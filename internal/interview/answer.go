@@ -29,7 +29,9 @@ var (
 // over MaxAnswerBytes (ErrAnswerTooLong), invalid UTF-8 and control characters other than tab,
 // line feed and carriage return (ErrInvalidText: NUL, the other C0 and C1 controls, DEL), and
 // then turns CRLF and lone CR into LF (a browser sends a textarea's line breaks as CRLF), trims
-// white space at both ends, and refuses an empty result (ErrEmptyAnswer) or one over
+// white space at both ends, and refuses a result with nothing visible (ErrEmptyAnswer: empty,
+// or only white space, format characters such as U+200B and U+202E, variation selectors and
+// blank fillers) or one over
 // MaxAnswerLen characters (ErrAnswerTooLong). Format characters (zero-width joiners in emoji,
 // bidirectional marks) are text and kept: whoever displays an answer isolates it.
 func CleanAnswer(s string) (string, error) {
@@ -64,13 +66,24 @@ func cleanText(s string, r textRule) (string, error) {
 		s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 	}
 	s = strings.TrimSpace(s)
-	if s == "" {
+	if strings.IndexFunc(s, visible) < 0 {
 		return "", r.empty
 	}
 	if n := utf8.RuneCountInString(s); n > r.maxLen {
 		return "", fmt.Errorf("%w: %d characters, at most %d allowed", r.tooLong, n, r.maxLen)
 	}
 	return s, nil
+}
+
+// visible reports whether r shows as something: not white space, not a format character
+// (zero-width spaces and joiners, bidirectional controls), not a variation selector and not
+// one of the blank letters (Hangul fillers, the blank braille pattern).
+func visible(r rune) bool {
+	switch r {
+	case '\u115F', '\u1160', '\u3164', '\uFFA0', '\u2800', '\u034F':
+		return false
+	}
+	return !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r) && !unicode.Is(unicode.Variation_Selector, r)
 }
 
 // CheckAnswer checks the answer to step s and returns what to store: for a question with

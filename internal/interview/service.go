@@ -163,7 +163,7 @@ func (s *Sessions) Open(ctx context.Context, token string) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
-	if iv.Session.Status == models.SessionStatusStarted && pending(iv.Turns) == nil {
+	if iv.Session.Status == models.SessionStatusStarted && pending(iv.Turns) == nil && !s.overdue(iv) {
 		if iv, err = s.advance(ctx, iv, token); err != nil {
 			return nil, err
 		}
@@ -180,7 +180,7 @@ func (s *Sessions) Consent(ctx context.Context, token string) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
-	if iv.Session.Status != models.SessionStatusInvited {
+	if iv.Session.Status != models.SessionStatusInvited || s.overdue(iv) {
 		return s.Open(ctx, token)
 	}
 	g, err := s.Store.Guide(ctx, iv.Session.CompanyID, iv.Session.JobID)
@@ -252,7 +252,7 @@ func (s *Sessions) Answer(ctx context.Context, token string, seq int, answer str
 	if err != nil {
 		return nil, err
 	}
-	if iv.Session.Status != models.SessionStatusStarted {
+	if iv.Session.Status != models.SessionStatusStarted || s.overdue(iv) {
 		return nil, ErrInterviewClosed
 	}
 	var turn *models.InterviewTurn
@@ -310,6 +310,13 @@ func (s *Sessions) VerifyIdentity(ctx context.Context, token, returnURL string) 
 		s.launch(ctx, iv.Session.ID, &signal)
 	}
 	return u, nil
+}
+
+// overdue reports whether an open session's deadline has passed: its screen is then expired
+// or incomplete, and it takes no consent and no answer, also before its run (Temporal) marks
+// it so. The answer's statement checks the deadline again (store.AnswerTurn).
+func (s *Sessions) overdue(iv *store.Interview) bool {
+	return iv.Session.ExpiresAt != nil && !s.now().Before(*iv.Session.ExpiresAt)
 }
 
 // advance asks the question after the transcript's last answer, or completes the interview,
@@ -406,6 +413,16 @@ func (s *Sessions) view(ctx context.Context, iv *store.Interview) (*View, error)
 		plan = p
 		v.Questions = p.Questions()
 		v.Intro, v.Outro = p.Steps[0].Text, p.Steps[len(p.Steps)-1].Text
+	}
+	switch {
+	case iv.Session.Status == models.SessionStatusInvited && s.overdue(iv):
+		v.Screen = ScreenExpired
+	case iv.Session.Status == models.SessionStatusStarted && s.overdue(iv):
+		v.Screen = ScreenIncomplete
+	}
+	if v.Screen != "" {
+		v.EstimatedMinutes = v.Questions*MinutesPerQuestion + minutesAround
+		return v, nil
 	}
 	switch iv.Session.Status {
 	case models.SessionStatusInvited:

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recruitd/recruitd/internal/aggregator"
+	"github.com/recruitd/recruitd/internal/personname"
 	"github.com/recruitd/recruitd/internal/phone"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -112,7 +113,7 @@ func SyncedApplications(page []aggregator.Application) ([]store.SyncedApplicatio
 			continue
 		}
 		s := store.SyncedApplication{RemoteID: clean(a.ID), ExternalID: ext, JobRemoteID: clean(a.JobID), Outcome: clean(a.Outcome), Stage: clean(a.Stage),
-			CandidateRemoteID: clean(a.Candidate.ID), CandidateExternalID: cext, FirstName: clean(a.Candidate.FirstName), LastName: clean(a.Candidate.LastName),
+			CandidateRemoteID: clean(a.Candidate.ID), CandidateExternalID: cext, FirstName: personname.Clean(a.Candidate.FirstName), LastName: personname.Clean(a.Candidate.LastName),
 			Email: candidateEmail(a.Candidate.Emails), Phone: candidatePhone(a.Candidate.Phones),
 			RemoteCreatedAt: a.RemoteCreatedAt, RemoteDeletedAt: a.RemoteDeletedAt, ChangedAt: a.ChangedAt}
 		switch {

@@ -19,12 +19,13 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/recruitd/recruitd/internal/clientip"
 	"github.com/recruitd/recruitd/internal/ratelimit"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -73,6 +74,8 @@ type Options struct {
 	UpstreamClient *http.Client
 	// Registrations limits client registrations and metadata-document fetches per client IP.
 	Registrations *ratelimit.Buckets
+	// TrustedProxies are the peers whose X-Forwarded-For names the client (MCP_TRUSTED_PROXIES).
+	TrustedProxies []netip.Prefix
 	// MetadataClient fetches Client ID Metadata Documents; nil: one dialing through the SSRF guard.
 	MetadataClient *http.Client
 	// Now is the clock (nil: time.Now).
@@ -205,10 +208,9 @@ func tooMany(w http.ResponseWriter, wait time.Duration) {
 	writeError(w, http.StatusTooManyRequests, "rate_limited", "too many registrations from this address; retry after the Retry-After delay")
 }
 
-// clientIP is the request's peer address: forwarded-for headers are the client's to forge.
-func clientIP(r *http.Request) string {
-	ip, _, _ := net.SplitHostPort(r.RemoteAddr)
-	return ip
+// clientIP is the request's client address (clientip.Of): the peer, unless it is a trusted proxy.
+func clientIP(r *http.Request, trusted []netip.Prefix) string {
+	return clientip.Of(r, trusted)
 }
 
 // serverError logs err and answers 500 without detail.

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/ats"
+	"github.com/recruitd/recruitd/internal/personname"
 	"github.com/recruitd/recruitd/internal/phone"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -201,7 +202,7 @@ func (a *Applications) record(ctx context.Context, co *models.Company, pa *model
 	pa.ID = applicationID(co.ID, pa.ATSApplicantID)
 	sub := store.PartnerSubmission{Application: pa, ReplayID: uuid.New()}
 	if rec != nil {
-		ap := &models.PartnerApplicant{FirstName: rec.FirstName, LastName: rec.LastName, Email: rec.Email}
+		ap := &models.PartnerApplicant{FirstName: personname.Clean(rec.FirstName), LastName: personname.Clean(rec.LastName), Email: rec.Email}
 		if rec.Phone != "" {
 			ap.Phone, _ = phone.Normalize(rec.Phone, "US")
 		}

@@ -195,16 +195,18 @@ func (s *Store) DeclineInterview(ctx context.Context, companyID, sessionID uuid.
 
 // AnswerTurn stores the answer to turn seq of a STARTED session. The same answer to a turn
 // answered already is a repeat (a double submit) and changes nothing; another answer is
-// ErrTurnAnswered. ErrSessionClosed when the session is not STARTED, ErrNotCurrentTurn when
-// seq is not a turn of the session. The answer is one statement (the turn awaiting an answer,
-// of a STARTED session); only a refused one looks further.
+// ErrTurnAnswered. ErrSessionClosed when the session is not STARTED or its expires_at is not
+// after at (the deadline holds while its run cannot act), ErrNotCurrentTurn when seq is not a
+// turn of the session. The answer is one statement (the turn awaiting an answer, of a STARTED
+// session within its deadline); only a refused one looks further.
 func (s *Store) AnswerTurn(ctx context.Context, companyID, sessionID uuid.UUID, seq int, answer string, at time.Time) (repeat bool, err error) {
 	db := s.db.WithContext(ctx)
 	res := db.Exec(`
 UPDATE interview_turns SET answer = ?, answered_at = ?
 WHERE company_id = ? AND session_id = ? AND seq = ? AND answer IS NULL
-  AND EXISTS (SELECT 1 FROM interview_sessions WHERE company_id = ? AND id = ? AND status = 'STARTED')`,
-		answer, at, companyID, sessionID, seq, companyID, sessionID)
+  AND EXISTS (SELECT 1 FROM interview_sessions WHERE company_id = ? AND id = ? AND status = 'STARTED'
+              AND (expires_at IS NULL OR expires_at > ?))`,
+		answer, at, companyID, sessionID, seq, companyID, sessionID, at)
 	if res.Error != nil {
 		return false, fmt.Errorf("store answer %d of session %s: %w", seq, sessionID, res.Error)
 	}

@@ -36,6 +36,11 @@ type Store struct {
 	pages pageCache
 }
 
+// ConnectTimeout bounds the opening of one connection (dial, TLS, start-up and authentication),
+// also where the dsn asks for longer: a pool that opens connections in the background would
+// otherwise wait on a hung postmaster for as long as it hangs.
+const ConnectTimeout = 3 * time.Second
+
 // Open connects to dsn with at most maxConns connections and checks the connection. settings
 // are Postgres run-time parameters set on every connection (for example jit=off).
 func Open(ctx context.Context, dsn string, maxConns int, log *slog.Logger, settings ...map[string]string) (*Store, error) {
@@ -45,6 +50,9 @@ func Open(ctx context.Context, dsn string, maxConns int, log *slog.Logger, setti
 	}
 	for _, m := range settings {
 		maps.Copy(cfg.RuntimeParams, m)
+	}
+	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > ConnectTimeout {
+		cfg.ConnectTimeout = ConnectTimeout // a hung postmaster holds a new connection no longer
 	}
 	sqlDB := stdlib.OpenDB(*cfg)
 	sqlDB.SetMaxOpenConns(maxConns)
@@ -75,7 +83,7 @@ func FromSQL(sqlDB *sql.DB, log *slog.Logger) (*Store, error) {
 			ParameterizedQueries:      true, // never log bound values: they can be personal data or secrets
 		})}
 	}
-	db, err := gorm.Open(postgres.New(postgres.Config{Conn: sqlDB}), &gorm.Config{
+	db, err := gorm.Open(postgres.New(postgres.Config{Conn: boundedPool{sqlDB}}), &gorm.Config{
 		Logger:                 gl,
 		TranslateError:         true,
 		SkipDefaultTransaction: true,

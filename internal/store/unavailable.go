@@ -21,6 +21,8 @@ func IsUnavailable(err error) bool {
 	var netErr net.Error
 	var pgErr *pgconn.PgError
 	switch {
+	case errors.Is(err, ErrDatabaseTimeout):
+		return true
 	case errors.As(err, &connect):
 		return true
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):

@@ -26,34 +26,44 @@ func (t *Text) heading(prefix, format string, args ...any) {
 	if t.b.Len() > 0 {
 		t.b.WriteString("\n")
 	}
-	t.b.WriteString(prefix + fmt.Sprintf(format, args...) + "\n\n")
+	t.b.WriteString(prefix + fmt.Sprintf(format, escapeArgs(args)...) + "\n\n")
 }
 
-// Line writes one line.
+// Line writes one line; string arguments are escaped (Escape), the format is not.
 func (t *Text) Line(format string, args ...any) {
-	t.b.WriteString(fmt.Sprintf(format, args...) + "\n")
+	t.b.WriteString(fmt.Sprintf(format, escapeArgs(args)...) + "\n")
 }
 
 // Blank writes an empty line.
 func (t *Text) Blank() { t.b.WriteString("\n") }
 
-// KV writes aligned "key: value" lines from pairs (key, value, key, value...).
+// KV writes aligned "key: value" lines from pairs (key, value, key, value...); values are
+// escaped (Escape).
 func (t *Text) KV(pairs ...string) {
 	width := 0
 	for i := 0; i+1 < len(pairs); i += 2 {
 		width = max(width, utf8.RuneCountInString(pairs[i]))
 	}
 	for i := 0; i+1 < len(pairs); i += 2 {
-		t.b.WriteString(pad(pairs[i]+":", width+1) + " " + pairs[i+1] + "\n")
+		t.b.WriteString(pad(pairs[i]+":", width+1) + " " + Escape(pairs[i+1]) + "\n")
 	}
 }
 
-// Table writes rows as aligned columns under a header; an empty table writes empty instead.
+// Table writes rows as aligned columns under a header, the rows' cells escaped (Escape); an
+// empty table writes empty instead.
 func (t *Text) Table(header []string, rows [][]string, empty string) {
 	if len(rows) == 0 {
 		t.b.WriteString(empty + "\n")
 		return
 	}
+	escaped := make([][]string, len(rows))
+	for i, r := range rows {
+		escaped[i] = make([]string, len(r))
+		for j, c := range r {
+			escaped[i][j] = Escape(c)
+		}
+	}
+	rows = escaped
 	widths := make([]int, len(header))
 	for i, h := range header {
 		widths[i] = utf8.RuneCountInString(h)

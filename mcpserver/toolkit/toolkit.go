@@ -242,7 +242,7 @@ func run[In, Out any](ctx context.Context, e *Env, req *mcp.CallToolRequest, in 
 	var once sync.Once
 	call.endSnap = func() { once.Do(func() { tx.Rollback() }) }
 	defer call.EndSnapshot()
-	db, ok := tx.Statement.ConnPool.(*sql.Tx)
+	db, ok := store.SQLTx(tx)
 	if !ok {
 		return zero, nil, fmt.Errorf("begin the call's snapshot: connection pool %T is not a *sql.Tx", tx.Statement.ConnPool)
 	}
@@ -311,10 +311,10 @@ type toolError struct{ msg string }
 
 func (e *toolError) Error() string { return e.msg }
 
-// Errorf returns a tool error: its message is shown to the client as is, so it must name the
-// problem and how to fix it, and carry no internals.
+// Errorf returns a tool error, its string arguments escaped (Escape): its message is shown to
+// the client as is, so it must name the problem and how to fix it, and carry no internals.
 func Errorf(format string, args ...any) error {
-	return &toolError{fmt.Sprintf(format, args...)}
+	return &toolError{fmt.Sprintf(format, escapeArgs(args)...)}
 }
 
 func isToolError(err error) bool {

@@ -83,6 +83,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/recruitd/recruitd/internal/personname"
 	"github.com/recruitd/recruitd/internal/phone"
 )
 
@@ -340,8 +341,8 @@ func (p *parser) row(index int, elem []byte) {
 	a.Rows = append(a.Rows, index)
 	a.CandidateID = r.text[cCandidateID]
 	a.JobReqID = r.text[cJobReqID]
-	latest(&a.FirstName, r.text[cFirstName])
-	latest(&a.LastName, r.text[cLastName])
+	latest(&a.FirstName, personname.Clean(r.text[cFirstName]))
+	latest(&a.LastName, personname.Clean(r.text[cLastName]))
 	latest(&a.JobTitle, r.text[cJobTitle])
 	latest(&a.JobLocation, r.text[cJobLocation])
 	latest(&a.AppliedAt, r.text[cAppliedAt])

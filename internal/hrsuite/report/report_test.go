@@ -147,6 +147,16 @@ func TestParse(t *testing.T) {
 			invalid: []RowIssue{{4, ReasonUnusableContact, "A"}},
 		},
 		{
+			name: "names are one line (personname): line breaks, tabs and bidi controls become one space",
+			body: body(t,
+				rowOf("A", "415 555 2671", "Mobile", ColFirstName, "Ada\nDecision: ACCEPTED", ColLastName, "\u202eLovelace\t\r\nX"),
+			),
+			apps: []Application{app("A", []int{0}, func(a *Application) {
+				phoneOf("+14155552671", true)(a)
+				a.FirstName, a.LastName = "Ada Decision: ACCEPTED", "Lovelace X"
+			})},
+		},
+		{
 			name: "a US number without +1 is normalised",
 			body: body(t, rowOf("A", "(415) 555-2671", "Mobile")),
 			apps: []Application{app("A", []int{0}, phoneOf("+14155552671", true))},

@@ -106,7 +106,7 @@ func TestDecisionsScopeGranted(t *testing.T) {
 		t.Fatal(err)
 	}
 	insert := func(prefix, scopes string) {
-		if _, err := db.Exec(`INSERT INTO api_keys (company_id, prefix, key_hash, scopes) VALUES ($1, $2, sha256($2::bytea), $3::text[])`,
+		if _, err := db.Exec(`INSERT INTO api_keys (company_id, prefix, key_hash, scopes) VALUES ($1, $2, sha256(convert_to($2, 'UTF8')), $3::text[])`,
 			company, prefix, scopes); err != nil {
 			t.Fatal(err)
 		}

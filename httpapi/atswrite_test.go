@@ -228,8 +228,9 @@ func TestHRSuiteCompanyNeverWritten(t *testing.T) {
 	if queued, err := w.QueueNote(t.Context(), f.acme.ID, sess.ID); err != nil || queued {
 		t.Fatalf("QueueNote = %v %v, want nothing queued", queued, err)
 	}
+	accepted := models.DecisionAccepted // the session's decision: the forced write is current
 	forced := &models.ATSWrite{CompanyID: f.acme.ID, SessionID: sess.ID, ApplicationID: *sess.ApplicationID, Key: "forced",
-		Op: models.ATSWriteStage, Target: string(models.ATSTypeA), Ref: "4001", Field: "status", Value: "Interview Passed"}
+		Op: models.ATSWriteStage, Target: string(models.ATSTypeA), Ref: "4001", Decision: &accepted, Field: "status", Value: "Interview Passed"}
 	if err := f.st.DB().Create(forced).Error; err != nil {
 		t.Fatal(err)
 	}

@@ -196,8 +196,11 @@ func (s *Server) inject(w http.ResponseWriter, r *http.Request, rec Record, errB
 }
 
 // withFields returns v as a JSON object with the fields written to its record: at the top level,
-// or in the object named under.
-func withFields(v any, fields map[string]string, under string) map[string]any {
+// or in the object named under; v itself when none was written.
+func withFields(v any, fields map[string]string, under string) any {
+	if len(fields) == 0 {
+		return v
+	}
 	b, _ := json.Marshal(v)
 	out := map[string]any{}
 	_ = json.Unmarshal(b, &out)

@@ -165,7 +165,8 @@ func TestDecisionMovesATSStage(t *testing.T) {
 
 // TestDecisionMovesAggregatorStage: for an ATS connected through the aggregator, a decision
 // moves the synced application to the configured stage through the aggregator's stage
-// endpoint; an unknown stage is refused once and recorded.
+// endpoint, once even when the ATS ignores Idempotency-Key and an answer is lost; an unknown
+// stage is refused once and recorded.
 func TestDecisionMovesAggregatorStage(t *testing.T) {
 	f := newFixture(t)
 	agg := newAggFixture(t, f, aggsim.Job{RemoteID: "J-1", Name: "Nurse"})
@@ -187,16 +188,23 @@ func TestDecisionMovesAggregatorStage(t *testing.T) {
 		f.acme.ID, "kmb_app_APP-1", "APP-1", *sess.ApplicationID).Error; err != nil {
 		t.Fatal(err)
 	}
+	// The ATS behind the aggregator ignores Idempotency-Key and the first move's answer is lost:
+	// the retry reads the application's stage first and does not move it again.
+	agg.sim.SetWriteFaults(aggsim.WriteFaults{IgnoreIdempotencyKey: true, LoseFirst: 1})
 	status, res := putDecision(t, f, f.acmeKey, sess.ID, "ACCEPTED")
 	if status != http.StatusOK || res.ATSWrite == nil {
 		t.Fatalf("decide = %d %+v", status, res)
 	}
-	if w := awaitWrite(t, f, f.acme.ID, res.ATSWrite.ID); w.Status != models.ATSWriteDone || w.Target != models.ATSTargetAggregator {
-		t.Fatalf("write = %+v", w)
+	if w := awaitWrite(t, f, f.acme.ID, res.ATSWrite.ID); w.Status != models.ATSWriteDone || w.Target != models.ATSTargetAggregator || w.Attempts != 2 {
+		t.Fatalf("write = %+v, want done after a retry", w)
 	}
 	if got := agg.sim.Stage(id, "APP-1"); got != "Interview Passed" {
 		t.Fatalf("stage = %q, want Interview Passed", got)
 	}
+	if n := len(agg.sim.Writes()); n != 1 {
+		t.Fatalf("stage moves = %d, want 1 (the retry moved it again)", n)
+	}
+	agg.sim.SetWriteFaults(aggsim.WriteFaults{})
 	status, res = putDecision(t, f, f.acmeKey, sess.ID, "REJECTED")
 	if status != http.StatusOK || res.ATSWrite == nil {
 		t.Fatalf("decide = %d %+v", status, res)

@@ -398,6 +398,9 @@ func (w *Writes) writeAggregator(ctx context.Context, row *models.ATSWrite, text
 	if row.Field != "stage" {
 		return fmt.Errorf("%w: an aggregator pair sets field \"stage\" (the aggregator's stage id), not %q", ErrPermanent, row.Field)
 	}
+	if cur, found, err := k.StageOf(ctx, id, row.Ref); err != nil || found && cur == row.Value {
+		return classifyAggregator(err)
+	}
 	return classifyAggregator(k.MoveStage(ctx, id, row.Ref, row.Value, key+"/stage"))
 }
 

@@ -277,16 +277,17 @@ func (w *Writes) Perform(ctx context.Context, companyID, writeID uuid.UUID) (Out
 	if row.Final() {
 		return Outcome{Status: row.Status, Attempts: row.Attempts}, nil
 	}
-	retry := prior == models.ATSWriteSending
-	var werr error
-	if row.Op == models.ATSWriteStage {
+	send, werr := w.prepare(ctx, row, prior == models.ATSWriteSending)
+	switch {
+	case werr != nil:
+	case row.Op == models.ATSWriteStage:
 		var stale bool
-		stale, werr = w.Store.WithCurrentStageWrite(ctx, companyID, writeID, func() error { return w.write(ctx, row, retry) })
+		stale, werr = w.Store.WithCurrentStageWrite(ctx, companyID, writeID, send)
 		if stale && werr == nil {
 			return Outcome{Status: models.ATSWriteSuperseded, Attempts: row.Attempts}, nil
 		}
-	} else {
-		werr = w.write(ctx, row, retry)
+	default:
+		werr = send()
 	}
 	record := context.WithoutCancel(ctx) // the ATS answered: what it said must be recorded
 	switch {
@@ -327,81 +328,92 @@ func (w *Writes) GiveUp(ctx context.Context, companyID, writeID uuid.UUID) error
 // Marker is the line a write's note carries, which a retry looks for in the ATS's notes.
 func Marker(row *models.ATSWrite) string { return "recruitd-write: " + row.ID.String() }
 
-// write sends the row's requests; retry says an earlier attempt may have reached the ATS.
-func (w *Writes) write(ctx context.Context, row *models.ATSWrite, retry bool) error {
+// prepare loads what the row's requests need (the report, the credentials) and returns the
+// function that sends them, which talks to the ATS only and never to the store (a stage write's
+// runs while its session's lock holds a database connection); retry says an earlier attempt may
+// have reached the ATS.
+func (w *Writes) prepare(ctx context.Context, row *models.ATSWrite, retry bool) (func() error, error) {
 	var text string
 	var link string
 	if row.Op == models.ATSWriteNote {
 		rep, err := report.Load(ctx, w.Store, row.CompanyID, row.SessionID)
 		if err != nil {
-			return permanentIfMissing(err)
+			return nil, permanentIfMissing(err)
 		}
 		link = links.New(w.AppURL).Session(row.SessionID)
 		text = NoteText(rep, link, Marker(row))
 	}
 	if row.Target == models.ATSTargetAggregator {
-		return w.writeAggregator(ctx, row, text, link)
+		return w.prepareAggregator(ctx, row, text, link)
 	}
 	co, err := w.Store.Company(ctx, row.CompanyID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if co.HRSuiteAccount {
-		return fmt.Errorf("%w: the HR-suite connection is read-only", ErrPermanent)
+		return nil, fmt.Errorf("%w: the HR-suite connection is read-only", ErrPermanent)
 	}
 	creds, err := store.OpenATSCredentials(w.Box, co)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrPermanent, err)
+		return nil, fmt.Errorf("%w: %v", ErrPermanent, err)
 	}
 	wr, err := ats.NewWriter(models.ATSType(row.Target), ats.Config{Credentials: creds, Timeout: w.Timeout, HTTPClient: w.HTTPClient})
 	if err != nil {
-		return classifyATS(err)
+		return nil, classifyATS(err)
 	}
 	rec := ats.Record{ID: row.Ref, JobID: row.RefJob}
 	if row.Op == models.ATSWriteNote {
-		if retry {
-			if found, err := wr.HasNote(ctx, rec, Marker(row)); err != nil || found {
-				return classifyATS(err)
+		return func() error {
+			if retry {
+				if found, err := wr.HasNote(ctx, rec, Marker(row)); err != nil || found {
+					return classifyATS(err)
+				}
 			}
+			return classifyATS(wr.AddNote(ctx, rec, text, row.ID.String()))
+		}, nil
+	}
+	return func() error {
+		if v, set, err := wr.FieldValue(ctx, rec, row.Field); err != nil || set && v == row.Value {
+			return classifyATS(err)
 		}
-		return classifyATS(wr.AddNote(ctx, rec, text, row.ID.String()))
-	}
-	if v, set, err := wr.FieldValue(ctx, rec, row.Field); err != nil || set && v == row.Value {
-		return classifyATS(err)
-	}
-	return classifyATS(wr.SetField(ctx, rec, row.Field, row.Value, row.ID.String()))
+		return classifyATS(wr.SetField(ctx, rec, row.Field, row.Value, row.ID.String()))
+	}, nil
 }
 
-func (w *Writes) writeAggregator(ctx context.Context, row *models.ATSWrite, text, link string) error {
+func (w *Writes) prepareAggregator(ctx context.Context, row *models.ATSWrite, text, link string) (func() error, error) {
 	integ, err := w.Store.AggregatorIntegration(ctx, row.CompanyID)
 	if err != nil {
-		return permanentIfMissing(err)
+		return nil, permanentIfMissing(err)
 	}
 	if integ.IntegrationID == nil || *integ.IntegrationID == "" {
-		return fmt.Errorf("%w: the aggregator integration is not connected", ErrPermanent)
+		return nil, fmt.Errorf("%w: the aggregator integration is not connected", ErrPermanent)
 	}
 	creds, _, err := store.OpenAggregatorSecrets(w.Box, integ)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrPermanent, err)
+		return nil, fmt.Errorf("%w: %v", ErrPermanent, err)
 	}
 	k, err := aggregator.NewKombo(creds, w.HTTPClient)
 	if err != nil {
-		return classifyAggregator(err)
+		return nil, classifyAggregator(err)
 	}
 	id, key := *integ.IntegrationID, row.ID.String()
 	if row.Op == models.ATSWriteNote {
-		if err := k.AddNote(ctx, id, row.Ref, text, key+"/note"); err != nil {
-			return classifyAggregator(err)
-		}
-		return classifyAggregator(k.AddResultLink(ctx, id, row.Ref, aggregator.ResultLink{Label: "recruitd interview report", URL: link}, key+"/link"))
+		return func() error {
+			if err := k.AddNote(ctx, id, row.Ref, text, key+"/note"); err != nil {
+				return classifyAggregator(err)
+			}
+			return classifyAggregator(k.AddResultLink(ctx, id, row.Ref, aggregator.ResultLink{Label: "recruitd interview report", URL: link}, key+"/link"))
+		}, nil
 	}
 	if row.Field != "stage" {
-		return fmt.Errorf("%w: an aggregator pair sets field \"stage\" (the aggregator's stage id), not %q", ErrPermanent, row.Field)
+		return nil, fmt.Errorf("%w: an aggregator pair sets field \"stage\" (the aggregator's stage id), not %q", ErrPermanent, row.Field)
 	}
-	if cur, found, err := k.StageOf(ctx, id, row.Ref); err != nil || found && cur == row.Value {
-		return classifyAggregator(err)
-	}
-	return classifyAggregator(k.MoveStage(ctx, id, row.Ref, row.Value, key+"/stage"))
+	return func() error {
+		if cur, found, err := k.StageOf(ctx, id, row.Ref); err != nil || found && cur == row.Value {
+			return classifyAggregator(err)
+		}
+		return classifyAggregator(k.MoveStage(ctx, id, row.Ref, row.Value, key+"/stage"))
+	}, nil
 }
 
 // NoteText is the note a session's report leaves on the ATS application: the status, the

@@ -177,12 +177,8 @@ func (w *Writes) Decide(ctx context.Context, co *models.Company, sessionID uuid.
 	}
 	if out.Session.Decision == d {
 		if out.Skipped == "" {
-			latest, err := tx.LatestStageWrite(co.ID, sessionID)
-			if err != nil {
+			if out.Write, err = tx.LatestStageWrite(co.ID, sessionID, d); err != nil {
 				return nil, err
-			}
-			if latest != nil && latest.Decision != nil && *latest.Decision == d {
-				out.Write = latest
 			}
 		}
 		return out, tx.Commit()

@@ -124,10 +124,10 @@ WHERE NOT EXISTS (SELECT 1 FROM (SELECT body FROM recruiter_notes WHERE company_
 	return res.RowsAffected == 1, nil
 }
 
-// LatestStageWrite returns the session's newest stage write (nil when it has none).
-func (t *Tx) LatestStageWrite(companyID, sessionID uuid.UUID) (*models.ATSWrite, error) {
+// LatestStageWrite returns the session's newest stage write of decision d (nil when it has none).
+func (t *Tx) LatestStageWrite(companyID, sessionID uuid.UUID, d models.Decision) (*models.ATSWrite, error) {
 	var w models.ATSWrite
-	err := t.db.Where("company_id = ? AND session_id = ? AND op = ?", companyID, sessionID, models.ATSWriteStage).
+	err := t.db.Where("company_id = ? AND session_id = ? AND op = ? AND decision = ?", companyID, sessionID, models.ATSWriteStage, d).
 		Order("created_at DESC, id").First(&w).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, nil

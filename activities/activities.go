@@ -13,6 +13,7 @@ import (
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/generate"
 	"github.com/recruitd/recruitd/internal/hrsuite"
+	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/report"
 	"github.com/recruitd/recruitd/internal/secretbox"
@@ -31,8 +32,9 @@ type Activities struct {
 	// Evaluator writes the reports of completed interviews; nil is the local evaluator.
 	Evaluator report.Evaluator
 	Channels  *channels.Router
-	// AppURL is the base of candidate-facing interview links.
-	AppURL string
+	// Links builds the interview links of invitations, reminders and callbacks and the report
+	// links of ATS notes.
+	Links links.Builder
 	// Box opens partner secrets; Sender delivers their callbacks.
 	Box    *secretbox.Box
 	Sender *callbacks.Sender

@@ -14,7 +14,7 @@ import (
 // and counts: the note's text and the report stay in Postgres and the ATS.
 
 func (a *Activities) atsWrites() *atswrite.Writes {
-	return &atswrite.Writes{Store: a.Store, Launcher: a.Launcher, Box: a.Box, AppURL: a.AppURL, Log: a.Log}
+	return &atswrite.Writes{Store: a.Store, Launcher: a.Launcher, Box: a.Box, Links: a.Links, Log: a.Log}
 }
 
 // QueueReportNote commits the session's report note to the ATS and its ats-write run's start,

@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/interview"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	"github.com/recruitd/recruitd/workflows/kinds"
@@ -157,6 +158,65 @@ func (a *Activities) OpenSession(ctx context.Context, in OpenSessionInput) (uuid
 	return s.ID, nil
 }
 
+// OpenSessionWhenReadyInput is OpenSessionInput for a job whose interview may not be ready:
+// Waited says the run has waited for it already, GiveUp that its wait is over (a job still not
+// ready then stops the invitation).
+type OpenSessionWhenReadyInput struct {
+	OpenSessionInput
+	JobID          uuid.UUID
+	Waited, GiveUp bool
+}
+
+// OpenSessionResult is the session an invitation goes out for, or why none was opened: Wait
+// (the job's interview is not ready: wait up to WaitSeconds, the company's setting, for the
+// job-ready signal) or NotSent (nothing will be sent: a code of interview.JobReady, also stored as
+// the application's status).
+type OpenSessionResult struct {
+	SessionID   uuid.UUID
+	Wait        bool
+	WaitSeconds int
+	NotSent     string
+	Detail      string
+}
+
+// OpenSessionWhenReady opens the session as OpenSession does once the job's interview is ready
+// (interview.JobReady). While it is not, it records the run among the job's waiters (the job's
+// generation signals them) and answers Wait; past the wait, or for a job closed, deleted or
+// paused meanwhile, it sets the application's status to the reason and answers NotSent.
+func (a *Activities) OpenSessionWhenReady(ctx context.Context, in OpenSessionWhenReadyInput) (OpenSessionResult, error) {
+	r, err := a.Store.JobReadiness(ctx, in.CompanyID, in.JobID)
+	if err != nil {
+		return OpenSessionResult{}, permanentIfMissing(err)
+	}
+	state, code, detail := interview.JobReady(r, in.Waited)
+	if state == interview.ReadyLater && !in.GiveUp {
+		co, err := a.Store.Company(ctx, in.CompanyID)
+		if err != nil {
+			return OpenSessionResult{}, permanentIfMissing(err)
+		}
+		if err := a.Store.WaitForJob(ctx, in.CompanyID, in.JobID, in.FlowWorkflowID); err != nil {
+			return OpenSessionResult{}, err
+		}
+		return OpenSessionResult{Wait: true, WaitSeconds: co.InvitationWaitSeconds, Detail: detail}, nil
+	}
+	if in.Waited {
+		if err := a.Store.StopWaitingForJob(ctx, in.CompanyID, in.FlowWorkflowID); err != nil {
+			return OpenSessionResult{}, err
+		}
+	}
+	if state != interview.ReadyNow {
+		if in.ApplicationID != uuid.Nil {
+			if err := a.Store.SetApplicationStatus(ctx, in.CompanyID, in.ApplicationID, code); err != nil {
+				return OpenSessionResult{}, permanentIfMissing(err)
+			}
+		}
+		a.Log.InfoContext(ctx, "invitation not sent", "job_id", in.JobID, "application_id", in.ApplicationID, "reason", code, "detail", detail)
+		return OpenSessionResult{NotSent: code, Detail: detail}, nil
+	}
+	id, err := a.OpenSession(ctx, in.OpenSessionInput)
+	return OpenSessionResult{SessionID: id}, err
+}
+
 // SessionStatus reads a session's status.
 func (a *Activities) SessionStatus(ctx context.Context, companyID, sessionID uuid.UUID) (models.SessionStatus, error) {
 	s, err := a.Store.Session(ctx, companyID, sessionID)
@@ -193,4 +253,38 @@ func (a *Activities) SetStatus(ctx context.Context, in SetStatusInput) error {
 		return temporal.NewNonRetryableApplicationError(fmt.Sprintf("set %s status: %v", in.Target, err), ErrTypePermanent, err)
 	}
 	return err
+}
+
+// CancelSessionInput is a cancel_session step: the session of the run's latest invite and the
+// step's reason (from the company's definition).
+type CancelSessionInput struct {
+	CompanyID uuid.UUID
+	SessionID uuid.UUID
+	Reason    string
+}
+
+// CancelSession cancels the session as a flow (interview.Lifecycle.Cancel, by "flow") and
+// returns its status afterwards: CANCELLED (now or before), or the status of a session that
+// ended otherwise, which stays as it is. An unknown session or a reason the rule refuses is
+// permanent.
+func (a *Activities) CancelSession(ctx context.Context, in CancelSessionInput) (models.SessionStatus, error) {
+	co, err := a.Store.Company(ctx, in.CompanyID)
+	if err != nil {
+		return "", permanentIfMissing(err)
+	}
+	l := &interview.Lifecycle{Store: a.Store, Launcher: a.Launcher}
+	ch, err := l.Cancel(ctx, co, in.SessionID, interview.Cancellation{By: store.CancelledByFlow, Reason: in.Reason})
+	var ended *interview.EndedError
+	switch {
+	case errors.As(err, &ended):
+		return ended.Status, nil
+	case errors.Is(err, interview.ErrReasonMissing), errors.Is(err, interview.ErrReasonTooLong), errors.Is(err, interview.ErrReasonNotText):
+		return "", temporal.NewNonRetryableApplicationError("cancel_session: "+err.Error(), ErrTypePermanent, err)
+	case err != nil:
+		return "", permanentIfMissing(err)
+	}
+	if ch.LaunchErr != nil {
+		a.Log.WarnContext(ctx, "cancelled session's run not told yet; the reconciler will", "company", co.Slug, "session_id", in.SessionID, "err", ch.LaunchErr)
+	}
+	return ch.Session.Status, nil
 }

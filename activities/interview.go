@@ -12,7 +12,6 @@ import (
 
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/interview"
-	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/phone"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -197,7 +196,7 @@ func (a *Activities) SendReminder(ctx context.Context, in SendReminderInput) (Se
 		return skip("no_address", map[string]any{"channel": inv.Channel})
 	}
 	deadline := sched.ExpiresAt.In(sched.Zones.Zones[0])
-	msg := reminderMessage(inv.Channel, to, sess.Status, cand, job, co, links.New(a.AppURL).Interview(sess.LinkToken), deadline)
+	msg := reminderMessage(inv.Channel, to, sess.Status, cand, job, co, a.Links.Interview(sess.LinkToken), deadline)
 	row := &models.Message{
 		CompanyID: in.CompanyID, CandidateID: cand.ID, ApplicationID: sess.ApplicationID, SessionID: &sess.ID,
 		Direction: models.MessageDirectionOutbound, Channel: inv.Channel, Status: models.MessageStatusQueued,

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -55,7 +56,7 @@ func TestSendReminderOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &Activities{Store: st, Log: slog.New(slog.DiscardHandler), Channels: router, AppURL: "https://app.example.com"}
+	a := &Activities{Store: st, Log: slog.New(slog.DiscardHandler), Channels: router, Links: links.New("https://app.example.com", "")}
 	due := invited.Add(24 * time.Hour)
 	send := func(s *models.InterviewSession, now time.Time) string {
 		t.Helper()

@@ -8,7 +8,6 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/internal/channels"
-	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -51,7 +50,7 @@ func (a *Activities) SendInvite(ctx context.Context, in SendInviteInput) (SendIn
 	if err != nil {
 		return SendInviteResult{}, err
 	}
-	link := links.New(a.AppURL).Interview(sess.LinkToken)
+	link := a.Links.Interview(sess.LinkToken)
 	to, ok := channels.Address(in.Channel, deref(cand.Email), deref(cand.Phone))
 	if !ok {
 		// Expected (a definition's SMS step for a candidate with an e-mail address only), not a

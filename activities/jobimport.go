@@ -90,8 +90,10 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 		return a.importRefused(ctx, in.CompanyID, err)
 	}
 	// Starts a crashed attempt committed but did not launch.
-	if err := a.Launcher.LaunchPending(ctx, co.ID, kinds.NewJob.Name, 1000, nil); err != nil {
-		return res, err
+	for _, kind := range []string{kinds.NewJob.Name, kinds.JobGeneration.Name} {
+		if err := a.Launcher.LaunchPending(ctx, co.ID, kind, 1000, nil); err != nil {
+			return res, err
+		}
 	}
 
 	p := importProgress{Began: time.Now().UTC()}
@@ -114,7 +116,7 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 			return a.importRefused(ctx, in.CompanyID, err)
 		}
 		jobs, maxSeen := importedJobs(co, page.Jobs)
-		counts, starts, err := a.Store.UpsertImportedJobs(ctx, co, jobs)
+		counts, starts, err := jobimport.WriteJobPage(ctx, a.Store, co, jobs)
 		if err != nil {
 			return res, err
 		}
@@ -140,8 +142,10 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 		}
 	}
 	// Starts a page could not launch (Temporal slow or away) get one more try before the pass ends.
-	if err := a.Launcher.LaunchPending(ctx, co.ID, kinds.NewJob.Name, 1000, nil); err != nil {
-		log.WarnContext(ctx, "new-job runs not started; the next pass or the reconciler starts them", "err", err)
+	for _, kind := range []string{kinds.NewJob.Name, kinds.JobGeneration.Name} {
+		if err := a.Launcher.LaunchPending(ctx, co.ID, kind, 1000, nil); err != nil {
+			log.WarnContext(ctx, "new-job runs not started; the next pass or the reconciler starts them", "err", err)
+		}
 	}
 	var cursor *time.Time
 	if !p.MaxSeen.IsZero() {

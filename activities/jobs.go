@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/recruitd/recruitd/internal/generate"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // GenerateResult is the job's status after GenerateGuide.
@@ -18,17 +20,30 @@ type GenerateResult struct {
 	Status string
 }
 
-// GenerateGuide generates and stores the job's interview guide and activates or pauses the job
-// (its createJob `active`, else the company default). It is idempotent: a job that is no longer
-// GENERATING is left alone. The job was committed before the run started; a job deleted since
-// is a permanent error.
+// GenerateGuide generates and stores the job's interview guide. A GENERATING job is activated
+// or paused (its createJob `active`, a flow's set_status meanwhile, else the company default);
+// an ACTIVE or PAUSED job whose description has a newer version than its guide (an import
+// brought a changed description) gets a new guide version and keeps its status, while sessions
+// already started keep their plan. Otherwise the job is left alone, so a retried or repeated run
+// does nothing twice. After storing a guide it wakes the flows whose invitations wait for the
+// job. The job was committed before the run started; a job deleted since is a permanent error.
 func (a *Activities) GenerateGuide(ctx context.Context, companyID, jobID uuid.UUID) (GenerateResult, error) {
 	begin := time.Now()
 	job, err := a.Store.Job(ctx, companyID, jobID)
 	if err != nil {
 		return GenerateResult{}, permanentIfMissing(err)
 	}
-	if job.Status != models.JobStatusGenerating {
+	switch job.Status {
+	case models.JobStatusGenerating:
+	case models.JobStatusActive, models.JobStatusPaused:
+		g, err := a.Store.Guide(ctx, companyID, jobID)
+		if err == nil && g.Guide.Version >= job.GuideVersion {
+			return GenerateResult{Status: string(job.Status)}, nil
+		}
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return GenerateResult{}, err
+		}
+	default:
 		return GenerateResult{Status: string(job.Status)}, nil
 	}
 	company, err := a.Store.Company(ctx, companyID)
@@ -52,20 +67,35 @@ func (a *Activities) GenerateGuide(ctx context.Context, companyID, jobID uuid.UU
 		}
 		return GenerateResult{}, fmt.Errorf("generate interview for %s: %w", job.InterviewerID, err)
 	}
-
-	status := company.DefaultJobStatus
-	if opts.Active != nil {
-		status = models.JobStatusPaused
-		if *opts.Active {
-			status = models.JobStatusActive
-		}
+	status, err := a.Store.SaveGuide(ctx, companyID, jobID, guideContent(job, g), job.GuideVersion, company.DefaultJobStatus)
+	if errors.Is(err, store.ErrGuideCurrent) {
+		return GenerateResult{Status: string(status)}, nil
 	}
-	if err := a.Store.SaveGuide(ctx, companyID, jobID, guideContent(job, g), status); err != nil {
+	if err != nil {
 		return GenerateResult{}, permanentIfMissing(err)
 	}
 	a.Log.InfoContext(ctx, "interview generated", "company", company.Slug, "interviewer_id", job.InterviewerID,
-		"status", status, "questions", len(g.Questions), "duration_ms", time.Since(begin).Milliseconds())
+		"status", status, "version", job.GuideVersion, "questions", len(g.Questions), "duration_ms", time.Since(begin).Milliseconds())
+	a.wakeJobWaiters(ctx, companyID, jobID)
 	return GenerateResult{Status: string(status)}, nil
+}
+
+// wakeJobWaiters signals the flow runs whose invitations wait for the job's interview. Best
+// effort: a run that misses the signal looks again on its own timer.
+func (a *Activities) wakeJobWaiters(ctx context.Context, companyID, jobID uuid.UUID) {
+	if a.Launcher == nil {
+		return
+	}
+	ids, err := a.Store.JobWaiters(ctx, companyID, jobID)
+	if err != nil {
+		a.Log.WarnContext(ctx, "waiting invitations not woken; their runs look again on their own", "job_id", jobID, "err", err)
+		return
+	}
+	for _, id := range ids {
+		if err := a.Launcher.Starter.SignalRunning(ctx, id, kinds.JobReadySignal); err != nil {
+			a.Log.WarnContext(ctx, "waiting invitation not woken; its run looks again on its own", "workflow_id", id, "err", err)
+		}
+	}
 }
 
 func guideContent(job *models.Job, g *generate.Guide) store.GuideContent {

@@ -32,6 +32,7 @@ func TestMissingRowIsPermanent(t *testing.T) {
 	_, calls["LoadInterview"] = a.LoadInterview(ctx, InterviewAt{CompanyID: company, SessionID: id})
 	_, calls["SendReminder"] = a.SendReminder(ctx, SendReminderInput{CompanyID: company, SessionID: id, Key: "reminder/first"})
 	_, calls["FinalizeInterview"] = a.FinalizeInterview(ctx, company, id)
+	_, calls["CancelSession"] = a.CancelSession(ctx, CancelSessionInput{CompanyID: company, SessionID: id, Reason: "late"})
 	for name, err := range calls {
 		var app *temporal.ApplicationError
 		if !errors.As(err, &app) || !app.NonRetryable() {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/recruitd/recruitd/internal/callbacks"
 	"github.com/recruitd/recruitd/internal/channels"
-	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	"github.com/recruitd/recruitd/workflows/kinds"
@@ -77,7 +76,7 @@ func (a *Activities) SettlePartner(ctx context.Context, in SettleInput) (SettleR
 		if err != nil {
 			return SettleResult{}, permanentIfMissing(err)
 		}
-		link = links.New(a.AppURL).Interview(sess.LinkToken)
+		link = a.Links.Interview(sess.LinkToken)
 	}
 	cb, err := a.Store.SettlePartnerApplication(ctx, in.CompanyID, in.PartnerApplicationID, in.Status, in.Reason, link)
 	if errors.Is(err, store.ErrAlreadySettled) {

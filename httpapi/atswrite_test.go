@@ -232,7 +232,7 @@ func TestHRSuiteCompanyNeverWritten(t *testing.T) {
 	if status != http.StatusOK || res.ATSWrite != nil || res.ATSWriteSkipped != "no ATS record" {
 		t.Fatalf("decide = %d %+v, want the decision without a write", status, res)
 	}
-	w := &atswrite.Writes{Store: f.st, Launcher: f.launcher, Box: f.box, AppURL: "https://app.example.com"}
+	w := &atswrite.Writes{Store: f.st, Launcher: f.launcher, Box: f.box, Links: links.New("https://recruitd.example.com", "https://app.example.com")}
 	if queued, err := w.QueueNote(t.Context(), f.acme.ID, sess.ID); err != nil || queued {
 		t.Fatalf("QueueNote = %v %v, want nothing queued", queued, err)
 	}
@@ -327,7 +327,7 @@ func TestCompletedInterviewLeavesOneATSNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	link := links.New(cfg.AppURL).Session(sess.ID)
+	link := cfg.Links().Session(sess.ID)
 	if len(notes) != 1 || !strings.Contains(notes[0], link) || !strings.Contains(notes[0], "Status: ") {
 		t.Fatalf("notes on job submission 2101 = %q, want one with %s", notes, link)
 	}

@@ -75,7 +75,7 @@ func (s *server) putSessionDecision(c *gin.Context) {
 		return
 	}
 	co := company(c)
-	w := &atswrite.Writes{Store: s.Store, Launcher: s.Launcher, Box: s.Box, AppURL: s.Config.AppURL, Log: s.Log}
+	w := &atswrite.Writes{Store: s.Store, Launcher: s.Launcher, Box: s.Box, Links: s.Config.Links(), Log: s.Log}
 	res, err := w.Decide(c.Request.Context(), co, id, d, req.Note, uuid.Nil)
 	var open *atswrite.SessionOpenError
 	switch {

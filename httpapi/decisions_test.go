@@ -16,6 +16,7 @@ import (
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/atssim"
 	"github.com/recruitd/recruitd/internal/atswrite"
+	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
@@ -227,7 +228,7 @@ func TestRetriedWriteReadsATSFirst(t *testing.T) {
 				Criteria: models.NewJSON(json.RawMessage("[]")), Tags: models.NewJSON(json.RawMessage("[]"))}); err != nil {
 				t.Fatal(err)
 			}
-			wr := &atswrite.Writes{Store: f.st, Launcher: f.launcher, Box: f.box, AppURL: "https://app.example.com"}
+			wr := &atswrite.Writes{Store: f.st, Launcher: f.launcher, Box: f.box, Links: links.New("https://recruitd.example.com", "https://app.example.com")}
 			if queued, err := wr.QueueNote(t.Context(), f.acme.ID, sess.ID); err != nil || !queued {
 				t.Fatalf("QueueNote = %v %v", queued, err)
 			}

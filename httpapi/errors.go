@@ -18,6 +18,7 @@ import (
 	"github.com/recruitd/recruitd/internal/atswrite"
 	"github.com/recruitd/recruitd/internal/hrsuite/report"
 	"github.com/recruitd/recruitd/internal/identity"
+	"github.com/recruitd/recruitd/internal/interview"
 	"github.com/recruitd/recruitd/internal/jobimport"
 	"github.com/recruitd/recruitd/internal/jsontext"
 	"github.com/recruitd/recruitd/internal/outbox"
@@ -83,6 +84,10 @@ var errorTable = []struct {
 	{partners.ErrApplicantNotFound, newError(http.StatusNotFound, "APPLICANT_NOT_FOUND", "the applicant or candidate does not exist in the ATS")},
 	{partners.ErrATSUnavailable, &apiError{status: http.StatusServiceUnavailable, code: "ATS_UNAVAILABLE",
 		message: "the ATS did not answer in time or failed; retry with backoff", retryAfter: 30}},
+	{interview.ErrReasonMissing, newError(http.StatusBadRequest, "MISSING_REQUIRED_FIELDS", "")},
+	{interview.ErrReasonTooLong, newError(http.StatusBadRequest, "INVALID_FIELD", "")},
+	{interview.ErrReasonNotText, newError(http.StatusBadRequest, "INVALID_FIELD", "")},
+	{interview.ErrSessionEnded, newError(http.StatusConflict, "SESSION_ENDED", "")},
 	{atswrite.ErrNoteTooLong, newError(http.StatusBadRequest, "INVALID_FIELD", "note is longer than 2000 bytes")},
 	{store.ErrUnknownKey, errInvalidKey},
 	{store.ErrRevokedKey, errRevokedKey},

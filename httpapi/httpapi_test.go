@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -144,6 +145,15 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The API listens before the configuration is loaded, so every link recruitd writes (the
+	// interview links, the recruiter pages) points at this test's own server.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.env["PUBLIC_BASE_URL"] == "" {
+		o.env["PUBLIC_BASE_URL"] = "http://" + ln.Addr().String()
+	}
 	cfg, err := config.Load(func(k string) string { return o.env[k] })
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +186,7 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 	}
 	f.startWorker = func() worker.Worker {
 		w := rtemporal.NewWorker(wc, cfg.TemporalTaskQueue, &activities.Activities{
-			Store: st, Log: log, Generator: generate.NewLocal(), Channels: router, AppURL: cfg.AppURL,
+			Store: st, Log: log, Generator: generate.NewLocal(), Channels: router, Links: cfg.Links(),
 			Box: sealed, Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets(), AllowHTTP: true}),
 			Launcher: f.launcher, Evaluator: o.eval, FullPassEvery: cfg.AggregatorFullPass,
 		}, time.Second)
@@ -196,7 +206,10 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		Partners:   &partners.Applications{Store: st, Launcher: f.launcher, Box: sealed, ATSTimeout: cfg.ATSTimeout},
 		Interviews: f.interviews,
 	})
-	f.srv = httptest.NewServer(f.h)
+	f.srv = httptest.NewUnstartedServer(f.h)
+	f.srv.Listener.Close()
+	f.srv.Listener = ln
+	f.srv.Start()
 	t.Cleanup(f.srv.Close)
 	f.acme, f.acmeKey = f.company(t, "acme", "Acme Corp")
 	f.other, f.otherKy = f.company(t, "globex", "Globex")

@@ -17,7 +17,6 @@ import (
 	"github.com/recruitd/recruitd/httpapi/interviewpage"
 	"github.com/recruitd/recruitd/internal/identity"
 	"github.com/recruitd/recruitd/internal/interview"
-	"github.com/recruitd/recruitd/internal/links"
 )
 
 // The candidate's interview page at the invitation's link (docs/interviews.md). The link token
@@ -93,7 +92,7 @@ func (s *server) postInterviewDecline(c *gin.Context) {
 // back to the interview.
 func (s *server) getInterviewVerify(c *gin.Context) {
 	token := c.Param("token")
-	back := links.New(s.Config.AppURL).Interview(token)
+	back := s.Config.Links().Interview(token)
 	u, err := s.Interviews.VerifyIdentity(c.Request.Context(), token, back)
 	switch {
 	case err == nil && u != "":

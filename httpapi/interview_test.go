@@ -308,14 +308,14 @@ func TestInterviewUnknownLinkGivesNoHint(t *testing.T) {
 	if bodies[0] != bodies[1] || bodies[1] != bodies[2] {
 		t.Error("unknown links get different pages")
 	}
-	// A cancelled session's link shows the cancelled page, not the unknown one.
+	// A cancelled session's link shows the withdrawn page, not the unknown one.
 	if err := f.st.DB().Exec(`UPDATE interview_sessions SET status = 'CANCELLED' WHERE id = ?`, sessionID).Error; err != nil {
 		t.Fatal(err)
 	}
-	if r := c.get(t); r.status != 200 || !strings.Contains(r.body, "was cancelled") {
+	if r := c.get(t); r.status != 200 || !strings.Contains(r.body, "was withdrawn") {
 		t.Errorf("cancelled session's page = %d", r.status)
 	}
-	if r := c.post(t, "consent", nil); !strings.Contains(r.body, "was cancelled") {
+	if r := c.post(t, "consent", nil); !strings.Contains(r.body, "was withdrawn") {
 		t.Error("a cancelled session took a consent")
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/channels"
-	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/phone"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -197,6 +196,6 @@ func (s *server) inviteCandidate(c *gin.Context) {
 	}
 	c.JSON(http.StatusOK, InviteCandidateResponse{
 		Success: true, SessionID: created.Session.ID.String(), CandidateID: created.Candidate.ID.String(),
-		InterviewLink: links.New(s.Config.AppURL).Interview(created.Session.LinkToken),
+		InterviewLink: s.Config.Links().Interview(created.Session.LinkToken),
 	})
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // Bounds of createJob, documented in api/openapi.yaml.
@@ -153,7 +153,7 @@ func (s *server) createJob(c *gin.Context) {
 		Title: deref(req.JobTitle), ExternalTitle: deref(req.ExternalJobTitle), Description: strings.TrimSpace(*req.JobDescription),
 		Status: models.JobStatusGenerating, IsOpen: true, GenerationOptions: models.NewJSON(req.options()),
 	}
-	start := workflows.JobGenerationStart(co.Slug, extID, job.InterviewerID, workflows.JobGenerationInput{CompanyID: co.ID, JobID: job.ID})
+	start := kinds.JobGenerationStart(co.Slug, extID, job.InterviewerID, kinds.JobGenerationInput{CompanyID: co.ID, JobID: job.ID})
 	err := s.Store.CreateJob(ctx, job, &start)
 	if errors.Is(err, store.ErrConflict) {
 		// A retry after a 503 (or a crash) finds its job committed with the start not taken:

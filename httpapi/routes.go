@@ -8,6 +8,7 @@ import (
 	"github.com/recruitd/recruitd/api"
 	"github.com/recruitd/recruitd/httpapi/interviewpage"
 	"github.com/recruitd/recruitd/internal/health"
+	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -27,6 +28,7 @@ func (s *server) routes(r *gin.Engine) {
 	v1.POST("/inviteCandidate", s.require(models.ScopeInvitations), s.inviteCandidate)
 	v1.GET("/sessions/:sessionId/report", s.require(models.ScopeReports), s.getSessionReport)
 	v1.PUT("/sessions/:sessionId/decision", s.require(models.ScopeDecisions), s.putSessionDecision)
+	v1.POST("/sessions/:sessionId/cancel", s.require(models.ScopeInvitations), s.cancelSession)
 	v1.GET("/workflows/:trigger", s.require(models.ScopeWorkflows), s.getFlow)
 	v1.PUT("/workflows/:trigger", s.require(models.ScopeWorkflows), s.putFlow)
 	v1.GET("/integrations/hrsuite", s.require(models.ScopeIntegrations), s.getIntegration)
@@ -53,6 +55,13 @@ func (s *server) routes(r *gin.Engine) {
 	r.POST("/interview/:token/answer", s.limitInterview, s.postInterviewAnswer)
 	r.GET("/interview/:token/verify", s.limitInterview, s.getInterviewVerify)
 	r.GET(interviewpage.AssetPrefix+":name", s.interviewAsset)
+
+	// Where recruiter links open while no web app is configured (APP_URL), and the documentation
+	// the tool server cites (internal/links).
+	r.GET(links.RecruiterPrefix+"/sessions/:id", s.recruiterLink(links.KindSession))
+	r.GET(links.RecruiterPrefix+"/candidates/:id", s.recruiterLink(links.KindCandidate))
+	r.GET(links.RecruiterPrefix+"/jobs/:id", s.recruiterLink(links.KindJob))
+	r.GET("/docs/:name", s.doc)
 
 	// Signed with the integration's Standard Webhooks secret, not an API key.
 	r.POST("/webhook/aggregator", s.aggregatorWebhook)

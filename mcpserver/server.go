@@ -20,7 +20,6 @@ import (
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
-	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/oauth"
 	"github.com/recruitd/recruitd/internal/ratelimit"
 	"github.com/recruitd/recruitd/internal/store"
@@ -74,7 +73,7 @@ func NewServer(d Deps) (http.Handler, error) {
 			"Every tool takes an optional companyId; call listCompanies to see which companies you may query.",
 		Logger: d.Log.With("component", "mcp"),
 	})
-	env := &toolkit.Env{Store: d.Store, Links: links.New(d.Config.AppURL), Log: d.Log.With("component", "mcp"), Metrics: d.ToolMetrics,
+	env := &toolkit.Env{Store: d.Store, Links: d.Config.Links(), Log: d.Log.With("component", "mcp"), Metrics: d.ToolMetrics,
 		ToolTimeout: d.Config.MCPToolTimeout}
 	Register(srv, env)
 	transport := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{

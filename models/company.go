@@ -47,16 +47,19 @@ type Company struct {
 	// started interview, the two reminders (the first when not started this long after the
 	// invitation, the last this long before the deadline), the candidates' quiet hours ("HH:MM",
 	// local time) and the zone used when a candidate's is unknown (IANA name).
-	InterviewExpirySeconds        int       `gorm:"column:interview_expiry_seconds;default:604800"`
-	InterviewIncompleteSeconds    int       `gorm:"column:interview_incomplete_seconds;default:345600"`
-	InterviewRemindersEnabled     bool      `gorm:"column:interview_reminders_enabled;default:true"`
-	InterviewFirstReminderSeconds int       `gorm:"column:interview_first_reminder_seconds;default:86400"`
-	InterviewLastReminderSeconds  int       `gorm:"column:interview_last_reminder_seconds;default:86400"`
-	QuietHoursStart               string    `gorm:"column:quiet_hours_start;default:21:00"`
-	QuietHoursEnd                 string    `gorm:"column:quiet_hours_end;default:08:00"`
-	TimeZone                      string    `gorm:"column:time_zone;default:UTC"`
-	CreatedAt                     time.Time `gorm:"column:created_at"`
-	UpdatedAt                     time.Time `gorm:"column:updated_at"`
+	InterviewExpirySeconds        int    `gorm:"column:interview_expiry_seconds;default:604800"`
+	InterviewIncompleteSeconds    int    `gorm:"column:interview_incomplete_seconds;default:345600"`
+	InterviewRemindersEnabled     bool   `gorm:"column:interview_reminders_enabled;default:true"`
+	InterviewFirstReminderSeconds int    `gorm:"column:interview_first_reminder_seconds;default:86400"`
+	InterviewLastReminderSeconds  int    `gorm:"column:interview_last_reminder_seconds;default:86400"`
+	QuietHoursStart               string `gorm:"column:quiet_hours_start;default:21:00"`
+	QuietHoursEnd                 string `gorm:"column:quiet_hours_end;default:08:00"`
+	TimeZone                      string `gorm:"column:time_zone;default:UTC"`
+	// InvitationWaitSeconds is how long a flow's invitation to a job whose interview is not
+	// ready waits for it before the run ends with nothing sent.
+	InvitationWaitSeconds int       `gorm:"column:invitation_wait_seconds;default:259200"`
+	CreatedAt             time.Time `gorm:"column:created_at"`
+	UpdatedAt             time.Time `gorm:"column:updated_at"`
 }
 
 // TableName implements gorm's tabler.

@@ -33,8 +33,10 @@ type InterviewGuide struct {
 	Outro              string      `gorm:"column:outro"`
 	LearningObjectives StringArray `gorm:"column:learning_objectives;type:text[]"`
 	Skills             StringArray `gorm:"column:skills;type:text[]"`
-	CreatedAt          time.Time   `gorm:"column:created_at"`
-	UpdatedAt          time.Time   `gorm:"column:updated_at"`
+	// Version is the job's GuideVersion the guide was generated from.
+	Version   int       `gorm:"column:version;default:1"`
+	CreatedAt time.Time `gorm:"column:created_at"`
+	UpdatedAt time.Time `gorm:"column:updated_at"`
 }
 
 // TableName implements gorm's tabler.

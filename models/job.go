@@ -31,6 +31,9 @@ type Job struct {
 	CreatedAt                  time.Time               `gorm:"column:created_at"`
 	UpdatedAt                  time.Time               `gorm:"column:updated_at"`
 	GeneratedAt                *time.Time              `gorm:"column:generated_at"`
+	// GuideVersion is the version of Description: 1 at creation, one more each time an import
+	// brings a changed description (and a new generation).
+	GuideVersion int `gorm:"column:guide_version;default:1"`
 }
 
 // TableName implements gorm's tabler.

@@ -38,6 +38,9 @@ type InterviewSession struct {
 	// EndedAt is when the session ended other than by completing (expired, incomplete,
 	// cancelled, declined).
 	EndedAt *time.Time `gorm:"column:ended_at"`
+	// CancelReason is why a CANCELLED session was cancelled (the API's, a flow's or an
+	// operator's words); nil for other statuses and for cancellations recruitd made itself.
+	CancelReason *string `gorm:"column:cancel_reason"`
 	// FlowWorkflowID is the customer-flow run that invited the session, signalled on completion.
 	FlowWorkflowID *string   `gorm:"column:flow_workflow_id"`
 	CreatedAt      time.Time `gorm:"column:created_at"`

@@ -83,12 +83,20 @@ func (e *executor) Invite(step flow.InviteStep) (flow.InviteResult, error) {
 		medium = e.in.MediumType
 	}
 	if e.session == uuid.Nil {
-		err := workflow.ExecuteLocalActivity(shortLocal(e.ctx), a.OpenSession, activities.OpenSessionInput{
+		open := activities.OpenSessionInput{
 			CompanyID: e.in.CompanyID, ApplicationID: e.in.ApplicationID, MediumType: medium,
 			FlowWorkflowID: workflow.GetInfo(e.ctx).WorkflowExecution.ID,
-		}).Get(e.ctx, &e.session)
-		if err != nil {
-			return flow.InviteResult{}, err
+		}
+		// Runs recorded before invitations waited for their job's interview replay as they ran.
+		if workflow.GetVersion(e.ctx, inviteWaitsForJobChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion || e.in.JobID == uuid.Nil {
+			if err := workflow.ExecuteLocalActivity(shortLocal(e.ctx), a.OpenSession, open).Get(e.ctx, &e.session); err != nil {
+				return flow.InviteResult{}, err
+			}
+		} else {
+			notSent, err := e.openWhenReady(open)
+			if err != nil || notSent != "" {
+				return flow.InviteResult{NotSent: notSent}, err
+			}
 		}
 	}
 	// WaitForCancellation: a run cancelled while an invitation is being sent learns whether it
@@ -114,6 +122,61 @@ func (e *executor) Invite(step flow.InviteStep) (flow.InviteResult, error) {
 	}
 	return flow.InviteResult{}, temporal.NewNonRetryableApplicationError(
 		fmt.Sprintf("no channel delivered the invitation (tried %s)", strings.Join(tried, ", ")), activities.ErrTypePermanent, nil)
+}
+
+// inviteWaitsForJobChange is the workflow version of invitations that wait for their job's
+// interview (OpenSessionWhenReady) instead of opening a session at once.
+const inviteWaitsForJobChange = "invite-waits-for-job"
+
+// Bounds of the looks an invitation takes at a job that is not ready between job-ready signals
+// (a lost signal, a job closed or paused meanwhile): doubling from the first to the last.
+const (
+	jobLookFirst = 30 * time.Second
+	jobLookLast  = 30 * time.Minute
+)
+
+// openWhenReady opens the run's session once its job's interview is ready: while it is not, the
+// run waits (durably) for the job-ready signal that the job's generation sends, looking again
+// now and then, up to the company's invitation wait. It returns why nothing is sent when the
+// job was closed, deleted or paused meanwhile, or is still not ready at the end of the wait.
+func (e *executor) openWhenReady(open activities.OpenSessionInput) (notSent string, err error) {
+	var a *activities.Activities
+	in := activities.OpenSessionWhenReadyInput{OpenSessionInput: open, JobID: e.in.JobID}
+	var res activities.OpenSessionResult
+	if err := workflow.ExecuteLocalActivity(shortLocal(e.ctx), a.OpenSessionWhenReady, in).Get(e.ctx, &res); err != nil {
+		return "", err
+	}
+	if res.Wait {
+		deadline := workflow.Now(e.ctx).Add(time.Duration(res.WaitSeconds) * time.Second)
+		ready := workflow.GetSignalChannel(e.ctx, kinds.JobReadySignal)
+		look := jobLookFirst
+		workflow.GetLogger(e.ctx).Info("invitation waits for the job's interview", "job_id", e.in.JobID, "until", deadline)
+		for res.Wait {
+			if !workflow.Now(e.ctx).Before(deadline) {
+				in.GiveUp = true
+			} else {
+				timerCtx, cancel := workflow.WithCancel(e.ctx)
+				sel := workflow.NewSelector(e.ctx)
+				sel.AddReceive(ready, func(c workflow.ReceiveChannel, _ bool) {
+					for c.ReceiveAsync(nil) {
+					}
+				})
+				sel.AddFuture(workflow.NewTimer(timerCtx, min(look, deadline.Sub(workflow.Now(e.ctx)))), func(workflow.Future) {})
+				sel.Select(e.ctx)
+				cancel()
+				look = min(2*look, jobLookLast)
+			}
+			in.Waited = true
+			if err := workflow.ExecuteLocalActivity(shortLocal(e.ctx), a.OpenSessionWhenReady, in).Get(e.ctx, &res); err != nil {
+				return "", err
+			}
+		}
+	}
+	if res.NotSent != "" {
+		return res.NotSent, nil
+	}
+	e.session = res.SessionID
+	return "", nil
 }
 
 func (e *executor) Sleep(d time.Duration) error { return workflow.Sleep(e.ctx, d) }
@@ -174,4 +237,19 @@ func (e *executor) SetStatus(target, status string) error {
 
 func (e *executor) Log(stepIndex int, stepID, message string) {
 	workflow.GetLogger(e.ctx).Info("workflow step", "trigger", e.in.Trigger, "step", stepIndex, "id", stepID, "message", message)
+}
+
+// CancelSession withdraws the session of the latest invite (a cancel_session step) through the
+// CancelSession activity, which tells the session's run: its reminders stop.
+func (e *executor) CancelSession(sessionID, reason string) (models.SessionStatus, error) {
+	id, err := uuid.Parse(sessionID)
+	if err != nil {
+		return "", err
+	}
+	var a *activities.Activities
+	var status models.SessionStatus
+	err = workflow.ExecuteActivity(shortActivity(e.ctx), a.CancelSession, activities.CancelSessionInput{
+		CompanyID: e.in.CompanyID, SessionID: id, Reason: reason,
+	}).Get(e.ctx, &status)
+	return status, err
 }

@@ -20,6 +20,8 @@ import (
 
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/interview"
+	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -145,7 +147,7 @@ func (f *lifeFixture) env(t *testing.T, start time.Time, sess *models.InterviewS
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.RegisterActivity(&activities.Activities{Store: f.st, Log: slog.New(slog.DiscardHandler), Channels: router, AppURL: "https://app.example.com"})
+	e.RegisterActivity(&activities.Activities{Store: f.st, Log: slog.New(slog.DiscardHandler), Channels: router, Links: links.New("https://app.example.com", "")})
 	if err := e.SetTypedSearchAttributesOnStart(temporal.NewSearchAttributes(
 		kinds.CompanySlugKey.ValueSet(f.co.Slug), kinds.JobIDKey.ValueSet(sess.JobID.String()), kinds.SessionStatusKey.ValueSet(string(sess.Status)),
 	)); err != nil {
@@ -376,10 +378,9 @@ func TestInterviewCancelled(t *testing.T) {
 	sess := f.session(t, invited, "+12125550123", models.SessionStatusInvited, true)
 	r := f.env(t, invited.Add(time.Second), sess)
 	r.e.RegisterDelayedCallback(func() {
-		start := kinds.InterviewStart(f.co.Slug, f.co.ID, sess.ID, sess.JobID, models.SessionStatusCancelled)
-		if _, _, err := f.st.CancelSession(context.Background(), store.CancelSessionInput{
-			CompanyID: f.co.ID, SessionID: sess.ID, By: store.CancelledByOperator, Start: start,
-		}); err != nil {
+		// What the API, a flow's step and the CLI call; without a launcher the test signals.
+		l := &interview.Lifecycle{Store: f.st}
+		if _, err := l.Cancel(context.Background(), f.co, sess.ID, interview.Cancellation{By: store.CancelledByAPI, Reason: "position filled"}); err != nil {
 			t.Error(err)
 		}
 		r.signal()

@@ -3,18 +3,15 @@ package workflows
 import (
 	"time"
 
-	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/recruitd/recruitd/activities"
+	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // JobGenerationInput identifies the job to generate.
-type JobGenerationInput struct {
-	CompanyID uuid.UUID
-	JobID     uuid.UUID
-}
+type JobGenerationInput = kinds.JobGenerationInput
 
 // JobGeneration writes a job's interview guide and moves it from GENERATING to ACTIVE or PAUSED,
 // or to FAILED with a reason when generation fails for good (a permanent error, or retries

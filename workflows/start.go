@@ -29,11 +29,6 @@ func Functions() map[string]any {
 	}
 }
 
-// JobGenerationStart is the start of a job's interview generation, one per job.
-func JobGenerationStart(slug, externalJobID, interviewerID string, in JobGenerationInput) models.WorkflowStart {
-	return kinds.JobGeneration.Start(in.CompanyID, slug, externalJobID, in, interviewerID)
-}
-
 // AssessmentLinkHoldStart is the run of a link held for an application not ingested yet; a push
 // that renews the hold signals it.
 func AssessmentLinkHoldStart(slug string, in AssessmentLinkHoldInput) models.WorkflowStart {

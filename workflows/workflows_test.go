@@ -163,6 +163,38 @@ func TestWaitForSessionTimesOut(t *testing.T) {
 	e.AssertActivityNumberOfCalls(t, "SetStatus", 0)
 }
 
+// TestCancelSessionStep: a session not completed within the wait is cancelled with the step's
+// reason (the invite's session), and the run goes on to the next step.
+func TestCancelSessionStep(t *testing.T) {
+	e := env(t)
+	var a *activities.Activities
+	loaded(t, e, `{"trigger":"manual_invite","enabled":true,"steps":[
+	 {"type":"invite","invite":{"channels":["email"],"mediumType":"VIDEO"}},
+	 {"type":"wait_for_session","wait_for_session":{"timeout":"72h","onTimeout":{"outcome":"continue"}}},
+	 {"type":"condition","condition":{"all":[{"field":"session.completed","op":"eq","value":false}],"onFalse":{"outcome":"stop"}}},
+	 {"type":"cancel_session","cancel_session":{"reason":"not taken within 3 days"}},
+	 {"type":"set_status","set_status":{"target":"application","status":"withdrawn"}}]}`, nil)
+	e.OnActivity(a.SendInvite, mock.Anything, mock.Anything).Return(activities.SendInviteResult{}, nil)
+	e.OnActivity(a.SessionStatus, mock.Anything, company, session).Return(models.SessionStatusInvited, nil)
+	var cancelledAt time.Time
+	start := e.Now()
+	e.OnActivity(a.CancelSession, mock.Anything, activities.CancelSessionInput{CompanyID: company, SessionID: session, Reason: "not taken within 3 days"}).
+		Return(func(context.Context, activities.CancelSessionInput) (models.SessionStatus, error) {
+			cancelledAt = e.Now()
+			return models.SessionStatusCancelled, nil
+		}).Once()
+	e.OnActivity(a.SetStatus, mock.Anything, mock.Anything).Return(nil).Once()
+	e.ExecuteWorkflow(CustomerFlow, manual())
+	if out := outcome(t, e); out.Result != flow.ResultCompleted || out.StepsRun != 5 {
+		t.Fatalf("outcome = %+v, want completed after 5 steps", out)
+	}
+	if d := cancelledAt.Sub(start); d < 72*time.Hour {
+		t.Errorf("cancelled %s after the start, want after the 72h wait", d)
+	}
+	e.AssertActivityNumberOfCalls(t, "CancelSession", 1)
+	e.AssertActivityNumberOfCalls(t, "SetStatus", 1)
+}
+
 func TestFalseConditionSendsNothing(t *testing.T) {
 	e := env(t)
 	loaded(t, e, `{"trigger":"manual_invite","enabled":true,"steps":[

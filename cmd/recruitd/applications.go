@@ -3,7 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"text/tabwriter"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -76,6 +78,71 @@ func applicationsCmd(e *env) *cobra.Command {
 	for _, name := range []string{"company", "external-id"} {
 		_ = set.MarkFlagRequired(name)
 	}
-	cmd.AddCommand(set)
+	cmd.AddCommand(set, applicationsListCmd(e))
 	return cmd
+}
+
+// applicationsListCmd lists a company's applications with their candidate, job and latest
+// interview session: where an application synced from the ATS stands, and the session id the
+// report, decision and sessions commands take.
+func applicationsListCmd(e *env) *cobra.Command {
+	var slug, source string
+	var limit int
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List a company's applications, newest first: source, ATS id, status, candidate, job, latest interview session",
+		Example: "  recruitd applications list --company demo-ats\n" +
+			"  recruitd applications list --company demo --source hrsuite_webhook --limit 20",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var src models.ApplicationSource
+			if source != "" {
+				src = models.ApplicationSource(strings.ToLower(strings.TrimSpace(source)))
+				if !slices.Contains(models.AllApplicationSources(), src) {
+					return fmt.Errorf("--source %q: want one of %s", source, strings.Join(applicationSourceNames(), ", "))
+				}
+			}
+			if limit < 1 || limit > 1000 {
+				return fmt.Errorf("--limit: want 1 to 1000")
+			}
+			ctx := cmd.Context()
+			return e.withCompany(ctx, slug, func(st *store.Store, c *models.Company) error {
+				rows, err := st.ListApplications(ctx, c.ID, src, limit)
+				if err != nil {
+					return err
+				}
+				dash := func(s *string) string {
+					if s == nil || *s == "" {
+						return "-"
+					}
+					return *s
+				}
+				tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tSOURCE\tATS ID\tSTATUS\tCANDIDATE\tEMAIL\tJOB\tSESSION\tSESSION STATUS\tCREATED")
+				for _, r := range rows {
+					session := "-"
+					if r.SessionID != nil {
+						session = r.SessionID.String()
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s %s\t%s\t%s\t%s\n", r.ID, r.Source, dash(r.ExternalID), r.Status, r.CandidateName,
+						dash(r.CandidateEmail), r.JobExternalID, r.JobTitle, session, dash(r.SessionStatus), r.CreatedAt.UTC().Format("2006-01-02 15:04:05"))
+				}
+				return tw.Flush()
+			})
+		},
+	}
+	f := list.Flags()
+	f.StringVar(&slug, "company", "", "company slug (required)")
+	f.StringVar(&source, "source", "", "only applications of this source: "+strings.Join(applicationSourceNames(), ", "))
+	f.IntVar(&limit, "limit", 100, "at most this many applications (1 to 1000)")
+	_ = list.MarkFlagRequired("company")
+	return list
+}
+
+func applicationSourceNames() []string {
+	var out []string
+	for _, s := range models.AllApplicationSources() {
+		out = append(out, string(s))
+	}
+	return out
 }

@@ -125,6 +125,10 @@ func runDev(parent context.Context, e *env) error {
 			return err
 		}
 	}
+	atsKey, err := readOrCreate(filepath.Join(dir, "demo-ats-api-key"), apikey.Generate)
+	if err != nil {
+		return err
+	}
 	log.Info("configuration", cfg.LogAttrs()...)
 
 	svc := &devServices{}
@@ -140,9 +144,6 @@ func runDev(parent context.Context, e *env) error {
 		cfg.MessagingMode = "outbox" // print invitations instead of sending them
 	}
 	cfg.CallbackAllowPrivate = e.allowPrivateCallbacks(cfg, true) // the demo partner's callback sink is on loopback
-	if os.Getenv("APP_URL") == "" {
-		cfg.AppURL = cfg.PublicBaseURL // the interview links open the candidate page this process serves
-	}
 	sim, err := startSimulator(ctx, log, e.stdout)
 	if err != nil {
 		return err
@@ -163,7 +164,7 @@ func runDev(parent context.Context, e *env) error {
 		return err
 	}
 	defer stopIDP()
-	demo, err := prepareDatabase(ctx, cfg, log, demoKey, sim)
+	demo, atsDemo, err := prepareDatabase(ctx, cfg, log, demoKey, atsKey, sim)
 	if err != nil {
 		return err
 	}
@@ -173,10 +174,24 @@ func runDev(parent context.Context, e *env) error {
 			return err
 		}
 		log.Info("worker self-check passed", "workflow", "Ping", "duration_ms", took.Milliseconds())
-		if err := connectDemoIntegration(ctx, cfg, d.store, demo, agg); err != nil {
-			log.Warn("demo HR-suite connection", "err", err)
-		} else if err := awaitDemoImport(ctx, d.store, demo, 20*time.Second); err != nil {
-			log.Warn("demo HR-suite jobs not imported yet; HR-suite deliveries naming them are skipped until they are", "err", err)
+		hrErr := connectDemoIntegration(ctx, cfg, d.store, demo, agg, nil)
+		if hrErr != nil {
+			log.Warn("demo HR-suite connection", "err", hrErr)
+		}
+		atsSeed := aggsimDemoATS()
+		atsErr := connectDemoIntegration(ctx, cfg, d.store, atsDemo, agg, &atsSeed)
+		if atsErr != nil {
+			log.Warn("demo ATS connection", "company", atsDemo.Slug, "err", atsErr)
+		}
+		if hrErr == nil {
+			if err := awaitDemoImport(ctx, d.store, demo, 20*time.Second); err != nil {
+				log.Warn("demo HR-suite jobs not imported yet; HR-suite deliveries naming them are skipped until they are", "err", err)
+			}
+		}
+		if atsErr == nil {
+			if err := awaitDemoSync(ctx, d.store, atsDemo, atsSeed, 30*time.Second); err != nil {
+				log.Warn("demo ATS applications not synced yet; they are invited once they are", "company", atsDemo.Slug, "err", err)
+			}
 		}
 		ui := "(external Temporal at " + cfg.TemporalAddress + "; see its own Web UI)"
 		if svc.temporal != nil {
@@ -189,13 +204,14 @@ func runDev(parent context.Context, e *env) error {
 		fmt.Fprintf(e.stdout, "  Temporal UI:  %s\n", ui)
 		fmt.Fprintf(e.stdout, "  Metrics:      %s/metrics   (a private listener; never on the REST or MCP port)\n", displayURL(l.metrics.Addr()))
 		fmt.Fprintf(e.stdout, "  ATS simulator (demo tenant, ATS-A): %s   partner callbacks are printed here\n", sim.url)
-		fmt.Fprintf(e.stdout, "  Aggregator simulator (demo HR suite): %s   controls under /sim/ (recruitd aggsim --help)\n", agg.url)
+		fmt.Fprintf(e.stdout, "  Aggregator simulator (demo's HR suite, %s's ATS): %s   controls under /sim/ (recruitd aggsim --help)\n", atsDemo.Slug, agg.url)
 		fmt.Fprint(e.stdout, idv.line())
+		fmt.Fprintf(e.stdout, "%s API key: %s   (%s, its ATS connected through the aggregator)\n", atsDemo.Slug, atsKey, atsDemo.Name)
 		fmt.Fprintf(e.stdout, "demo API key: %s\n", demoKey)
 		fmt.Fprintf(e.stdout, "\nTry:  curl -H 'X-API-Key: %s' %s/v1/api/company\n", demoKey, apiURL)
 		fmt.Fprintf(e.stdout, "\nTake an interview as a candidate: invite yourself, then open the interviewLink it answers in a browser\n")
 		fmt.Fprintf(e.stdout, "      curl -X POST -H 'X-API-Key: %s' -H 'Content-Type: application/json' -d '{\"interviewerId\":\"%s-1001\",\"candidate\":{\"firstName\":\"Sam\",\"email\":\"sam@example.com\"}}' %s/v1/api/inviteCandidate\n", demoKey, demo.Slug, apiURL)
-		fmt.Fprintf(e.stdout, "      (%s/interview/<token>; then: bin/recruitd sessions show --session <sessionId> --transcript, and GET %s/v1/api/sessions/<sessionId>/report)\n\n", cfg.AppURL, apiURL)
+		fmt.Fprintf(e.stdout, "      (%s/interview/<token>; then: bin/recruitd sessions show --session <sessionId> --transcript, and GET %s/v1/api/sessions/<sessionId>/report)\n\n", cfg.InterviewBaseURL, apiURL)
 		fmt.Fprintf(e.stdout, "      curl -X POST -H 'X-API-Key: %s' -H 'Content-Type: application/json' -d '{\"atsApplicantId\":\"1001\",\"atsJobId\":\"5001\"}' %s/v2/api/partner-applications\n", demoKey, apiURL)
 		fmt.Fprintf(e.stdout, "      curl -H 'X-API-Key: %s' %s/v1/api/integrations/hrsuite   (the HR-suite card)\n", demoKey, apiURL)
 		fmt.Fprintf(e.stdout, "      curl -X POST -H 'x-api-key: %s' -H 'Content-Type: application/json' --data @docs/examples/hrsuite-delivery.json %s/webhook/hrsuite\n", demoKey, apiURL)
@@ -205,6 +221,7 @@ func runDev(parent context.Context, e *env) error {
 			db = "DATABASE_URL='" + cfg.DatabaseURL + "'"
 		}
 		fmt.Fprintf(e.stdout, "      %s bin/recruitd hrsuite deliveries list --company %s   (then: hrsuite replay --company %s --dry-run)\n", db, demo.Slug, demo.Slug)
+		printATSTour(e.stdout, apiURL, agg.url, db, atsDemo.Slug, atsKey)
 		printSignIn(e.stdout, displayURL(l.mcp.Addr()), issuer)
 		fmt.Fprintln(e.stdout, "Ctrl-C stops everything.")
 		fmt.Fprintln(e.stdout)
@@ -262,40 +279,47 @@ func startDevServices(ctx context.Context, e *env, cfg *config.Config, log *slog
 	return g.Wait()
 }
 
-// prepareDatabase migrates and seeds the demo tenant, returning it.
-func prepareDatabase(ctx context.Context, cfg *config.Config, log *slog.Logger, demoKey string, sim *devSimulator) (*models.Company, error) {
+// prepareDatabase migrates and seeds the demo tenant (an HR suite, with ATS-A for partner
+// applications) and the demo ATS company (seed.DemoATS), returning both.
+func prepareDatabase(ctx context.Context, cfg *config.Config, log *slog.Logger, demoKey, atsKey string, sim *devSimulator) (demo, atsDemo *models.Company, err error) {
 	st, err := store.Open(ctx, cfg.DatabaseURL, 2, log)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer st.Close()
 	if _, err := migrations.Up(ctx, st.SQL(), log); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := docsearch.Sync(ctx, st.SQL(), docs.FS); err != nil {
-		return nil, fmt.Errorf("index the documentation: %w", err)
+		return nil, nil, fmt.Errorf("index the documentation: %w", err)
 	}
 	res, err := seed.Demo(ctx, st, demoKey)
 	if err != nil {
-		return nil, fmt.Errorf("seed demo tenant: %w", err)
+		return nil, nil, fmt.Errorf("seed demo tenant: %w", err)
 	}
 	// Enough candidates, sessions and integrity rows for every MCP tool to have something to say;
 	// skipped once the data exists. (recruitd seed demo --candidates N makes more.)
 	if _, err := seed.Scale(ctx, st, seed.ScaleOptions{Companies: 2, Candidates: devCandidates, SessionsPerCandidate: 3, Seed: 1, APIKey: demoKey}); err != nil {
-		return nil, fmt.Errorf("seed demo data: %w", err)
+		return nil, nil, fmt.Errorf("seed demo data: %w", err)
 	}
 	b, err := box(cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := seed.DemoIntegrations(ctx, st, b, res.Company, demoKey, sim.credentials(), sim.url+"/dev/partner-callbacks"); err != nil {
-		return nil, fmt.Errorf("demo integrations: %w", err)
+		return nil, nil, fmt.Errorf("demo integrations: %w", err)
 	}
 	if _, err := devidp.EnsureDemoUsers(ctx, st, res.Company.Slug); err != nil {
-		return nil, fmt.Errorf("demo users: %w", err)
+		return nil, nil, fmt.Errorf("demo users: %w", err)
+	}
+	// After Scale: the demo users' second company stays the generated one.
+	ats, err := seed.DemoATS(ctx, st, atsKey)
+	if err != nil {
+		return nil, nil, fmt.Errorf("seed demo ATS company: %w", err)
 	}
 	log.Info("demo tenant ready", "company", res.Company.Slug, "company_created", res.CompanyCreated, "key_created", res.KeyCreated)
-	return res.Company, nil
+	log.Info("demo ATS company ready", "company", ats.Company.Slug, "company_created", ats.CompanyCreated, "key_created", ats.KeyCreated)
+	return res.Company, ats.Company, nil
 }
 
 // pingWorker runs the Ping workflow for the demo company: Temporal, the worker and Postgres all
@@ -348,4 +372,23 @@ func displayURL(a net.Addr) string {
 		host = "localhost"
 	}
 	return "http://" + net.JoinHostPort(host, port)
+}
+
+// printATSTour prints the ATS path of the demo ATS company (slug, key): its synced applications
+// and their invitations, the interview, the report, the decision and the note written back, and
+// an assessment link pushed for an application. db is the DATABASE_URL assignment of the
+// operator commands, agg the aggregator simulator's URL.
+func printATSTour(w io.Writer, apiURL, agg, db, slug, key string) {
+	fmt.Fprintf(w, "\nThe ATS path (%s: its ATS connected through the aggregator; its jobs imported, its candidates and applications synced\n", slug)
+	fmt.Fprintf(w, "and invited by 'New Application from ATS' once, at the first start: Maya's invitation, her link in it, is the 'outbox · email →\n")
+	fmt.Fprintf(w, "maya.lopez@example.com' printed here then; rm -rf .dev starts over)\n")
+	fmt.Fprintf(w, "      curl -H 'X-API-Key: %s' %s/v1/api/integrations/hrsuite   (the card: Connected)\n", key, apiURL)
+	fmt.Fprintf(w, "      %s bin/recruitd applications list --company %s   (ATS ids, candidates, sessions)\n", db, slug)
+	fmt.Fprintf(w, "      open Maya's interview link, take the interview; then, with her session id:\n")
+	fmt.Fprintf(w, "      curl -H 'X-API-Key: %s' %s/v1/api/sessions/<sessionId>/report\n", key, apiURL)
+	fmt.Fprintf(w, "      curl -X PUT -H 'X-API-Key: %s' -H 'Content-Type: application/json' -d '{\"decision\":\"ACCEPTED\",\"note\":\"Great with patients\"}' %s/v1/api/sessions/<sessionId>/decision\n", key, apiURL)
+	fmt.Fprintf(w, "      %s bin/recruitd ats writes list --company %s   (the report note and the stage, as recruitd wrote them)\n", db, slug)
+	fmt.Fprintf(w, "      curl %s/sim/writes   (what the ATS received: note, result link, stage)\n", agg)
+	fmt.Fprintf(w, "      curl -X POST -H 'X-API-Key: %s' -H 'Content-Type: application/json' -d '{\"applicationId\":\"70001\",\"assessmentUrl\":\"https://assess.example.com/t/maya-70001\"}' %s/v2/api/assessment-links\n", key, apiURL)
+	fmt.Fprintf(w, "            (an assessment link for Maya's ATS application 70001: sent to her, printed in the outbox)\n\n")
 }

@@ -216,8 +216,8 @@ func processesUsing(path string) []string {
 }
 
 // TestDevEndToEnd runs `recruitd dev` as `make dev` does: it creates its own Postgres cluster and
-// Temporal dev server, prints the four lines, serves the demo tenant, stops everything on Ctrl-C,
-// and a second start reuses the state.
+// Temporal dev server, prints the four lines, serves the demo tenant and the demo ATS company
+// (devATS), stops everything on Ctrl-C, and a second start reuses the state.
 func TestDevEndToEnd(t *testing.T) {
 	dir, err := devstack.ScratchDir("recruitd-e2e-dev-")
 	if err != nil {
@@ -281,6 +281,7 @@ func TestDevEndToEnd(t *testing.T) {
 
 	devIdentityWebhook(t, out)
 	devJobAndInvite(t, p, restURL[1], key, "127.0.0.1:"+temporalPort)
+	devATS(t, p, restURL[1], key, "127.0.0.1:"+temporalPort)
 
 	running := strings.Join(processesUsing(dir), "\n")
 	if !strings.Contains(running, "postgres") || !strings.Contains(running, "temporal") {

@@ -67,19 +67,32 @@ func sessionsCmd(e *env) *cobra.Command {
 	flags(show)
 	show.Flags().BoolVar(&transcript, "transcript", false, "also print the questions and the candidate's answers (personal data)")
 
+	var reason string
 	cancel := &cobra.Command{
 		Use:   "cancel",
-		Short: "Cancel an INVITED or STARTED session: no more reminders; the link shows the cancelled page",
-		Args:  cobra.NoArgs,
+		Short: "Cancel an INVITED or STARTED session: no more reminders; the link shows the withdrawn page",
+		Long: "cancel withdraws an INVITED or STARTED session (what POST /v1/api/sessions/{sessionId}/cancel does): it is\n" +
+			"CANCELLED with --reason (kept for the company, never shown to the candidate), its run stops the reminders and\n" +
+			"ends, and nothing is written to the ATS. A session cancelled already is left as it is.",
+		Example: "  recruitd sessions cancel --session 6f0c… --reason \"position filled\"",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			id, err := parse()
 			if err != nil {
 				return err
 			}
 			return e.withLifecycle(cmd.Context(), func(l *interview.Lifecycle) error {
-				c, err := l.Cancel(cmd.Context(), slug, id)
+				co, _, err := l.Find(cmd.Context(), slug, id)
 				if err != nil {
 					return err
+				}
+				c, err := l.Cancel(cmd.Context(), co, id, interview.Cancellation{By: store.CancelledByOperator, Reason: reason})
+				if err != nil {
+					return err
+				}
+				if c.Unchanged {
+					fmt.Fprintf(e.stdout, "session %s was cancelled already\n", c.Session.ID)
+					return nil
 				}
 				fmt.Fprintf(e.stdout, "session %s cancelled\n", c.Session.ID)
 				e.printLaunch(c)
@@ -88,6 +101,8 @@ func sessionsCmd(e *env) *cobra.Command {
 		},
 	}
 	flags(cancel)
+	cancel.Flags().StringVar(&reason, "reason", "", fmt.Sprintf("why the session is cancelled, at most %d characters (required)", interview.MaxReasonLen))
+	_ = cancel.MarkFlagRequired("reason")
 
 	var by string
 	extend := &cobra.Command{
@@ -235,6 +250,9 @@ func printSession(e *env, v *interview.SessionView, now time.Time, transcript bo
 	fmt.Fprintf(w, "started\t%s\n", fmtTime(s.StartedAt))
 	fmt.Fprintf(w, "completed\t%s\n", fmtTime(s.CompletedAt))
 	fmt.Fprintf(w, "ended\t%s\n", fmtTime(s.EndedAt))
+	if s.CancelReason != nil {
+		fmt.Fprintf(w, "cancel reason\t%s\n", strings.ReplaceAll(*s.CancelReason, "\n", " "))
+	}
 	expiry := fmtTime(s.ExpiresAt)
 	if s.ExpiresAt != nil && s.Status.Open() {
 		if left := s.ExpiresAt.Sub(now); left > 0 {

@@ -71,7 +71,7 @@ func TestSessionLifecycleEndToEnd(t *testing.T) {
 		return body.SessionID
 	}
 	invited, started, cancelled := invite("Invited"), invite("Started"), invite("Cancelled")
-	if out := runCmd(t, env, "sessions", "cancel", "--session", cancelled); !strings.Contains(out, "session "+cancelled+" cancelled") ||
+	if out := runCmd(t, env, "sessions", "cancel", "--session", cancelled, "--reason", "position filled"); !strings.Contains(out, "session "+cancelled+" cancelled") ||
 		!strings.Contains(out, "workflow interview/acme/"+cancelled+" told") {
 		t.Errorf("sessions cancel printed %q", out)
 	}
@@ -194,6 +194,12 @@ func TestSessionLifecycleEndToEnd(t *testing.T) {
 			t.Errorf("sessions show prints %q:\n%s", leak, out)
 		}
 	}
+	if out := runCmd(t, env, "sessions", "cancel", "--session", cancelled, "--reason", "again"); !strings.Contains(out, "session "+cancelled+" was cancelled already") {
+		t.Errorf("a repeated sessions cancel printed %q", out)
+	}
+	if out := runCmd(t, env, "sessions", "show", "--session", cancelled); !regexp.MustCompile(`cancel reason\s+position filled\n`).MatchString(out) {
+		t.Errorf("sessions show of the cancelled session lacks its first reason:\n%s", out)
+	}
 	if out := runCmd(t, env, "sessions", "show", "--session", started, "--company", "acme", "--transcript"); !strings.Contains(out, "(no questions asked)") {
 		t.Errorf("sessions show --transcript printed %q", out)
 	}
@@ -207,10 +213,12 @@ func TestSessionLifecycleEndToEnd(t *testing.T) {
 	}
 	// Tenancy: another company's slug finds nothing of acme's.
 	fails("not found", "sessions", "show", "--session", invited, "--company", "globex")
-	fails("not found", "sessions", "cancel", "--session", invited, "--company", "globex")
+	fails("not found", "sessions", "cancel", "--session", invited, "--company", "globex", "--reason", "x")
 	fails("not found", "sessions", "extend", "--session", invited, "--company", "globex", "--by", "1h")
 	fails("does not allow", "sessions", "extend", "--session", cancelled, "--by", "1h")
 	fails("at most 90 days", "sessions", "extend", "--session", invited, "--by", "100d")
+	fails(`required flag(s) "reason" not set`, "sessions", "cancel", "--session", started)
+	fails("reason is required", "sessions", "cancel", "--session", started, "--reason", " ")
 
 	// Extend reopens the expired session: INVITED, a new run waiting for the new deadline.
 	out = runCmd(t, env, "sessions", "extend", "--session", invited, "--company", "acme", "--by", "72h")
@@ -231,7 +239,7 @@ func TestSessionLifecycleEndToEnd(t *testing.T) {
 	if !running(invited) {
 		t.Error("the extended session has no running workflow")
 	}
-	runCmd(t, env, "sessions", "cancel", "--session", invited)
+	runCmd(t, env, "sessions", "cancel", "--session", invited, "--reason", "position filled")
 	for end := time.Now().Add(10 * time.Second); !closed(invited) && time.Now().Before(end); {
 		time.Sleep(100 * time.Millisecond)
 	}

@@ -158,7 +158,7 @@ func (r render) Title() string {
 	case string(interview.ScreenIncomplete):
 		what = "Not finished in time"
 	case string(interview.ScreenCancelled):
-		what = "Cancelled"
+		what = "Withdrawn"
 	case string(interview.ScreenNotReady):
 		what = "Not ready yet"
 	case ScreenBusy:

@@ -10,7 +10,8 @@
 // Controls, from Go or over HTTP under /sim/: finish the first sync, add, change, close and delete
 // jobs, add and change candidates, add, change, delete and erase applications, fail
 // authentication, send data-changed (also twice, and for given models), reorder the next two
-// deliveries, and answer the listings with an error status or not at all.
+// deliveries, and answer the listings with an error status or not at all. An origin's
+// integration may start with an ATS of its own (SeedOrigin) instead of the common jobs.
 //
 // It is written from the wire shapes, independently of internal/aggregator, so the adapter's
 // tests check the contract rather than shared code.
@@ -95,6 +96,26 @@ type Server struct {
 	sent         atomic.Int64
 	done         sync.WaitGroup
 	w            writeState
+	seeds        map[string]Seed // by origin
+}
+
+// Seed is what the integration an origin's authorisation creates starts with instead of
+// Options.InitialJobs: an ATS with jobs, candidates and applications.
+type Seed struct {
+	Jobs         []Job
+	Candidates   []Candidate
+	Applications []Application
+}
+
+// SeedOrigin makes the integration the origin's next authorisation creates start with seed (an
+// existing integration keeps what it has).
+func (s *Server) SeedOrigin(origin string, seed Seed) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seeds == nil {
+		s.seeds = map[string]Seed{}
+	}
+	s.seeds[origin] = seed
 }
 
 // New starts a simulator; Close stops its webhook sender.
@@ -162,7 +183,11 @@ func (s *Server) Authorize(token string) (string, error) {
 		s.seq++
 		in = &integration{id: "sim:" + l.origin, origin: l.origin, setup: "FINAL_SYNC_PENDING", jobs: map[string]*Job{},
 			candidates: map[string]*Candidate{}, applications: map[string]*Application{}, appReads: map[bool]int{}}
-		for _, j := range s.opts.InitialJobs {
+		seed, seeded := s.seeds[l.origin]
+		if !seeded {
+			seed.Jobs = s.opts.InitialJobs
+		}
+		for _, j := range seed.Jobs {
 			if j.Status == "" {
 				j.Status = "OPEN"
 			}
@@ -171,6 +196,13 @@ func (s *Server) Authorize(token string) (string, error) {
 				j.RemoteCreatedAt = j.changedAt
 			}
 			in.jobs[j.RemoteID] = &j
+		}
+		for _, c := range seed.Candidates {
+			c.changedAt = s.tick()
+			in.candidates[c.RemoteID] = &c
+		}
+		for _, a := range seed.Applications {
+			s.putApplication(in, a)
 		}
 		s.integrations[in.id], s.byOrigin[l.origin] = in, in.id
 	}

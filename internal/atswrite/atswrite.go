@@ -63,8 +63,8 @@ type Writes struct {
 	Store    *store.Store
 	Launcher *outbox.Launcher
 	Box      *secretbox.Box
-	// AppURL is the base of the report links (links.Builder.Session).
-	AppURL string
+	// Links builds the report links of the notes (links.Builder.Session).
+	Links links.Builder
 	// Timeout bounds one ATS request (ats.DefaultTimeout when zero); HTTPClient may be nil.
 	Timeout    time.Duration
 	HTTPClient *http.Client
@@ -336,7 +336,7 @@ func (w *Writes) prepare(ctx context.Context, row *models.ATSWrite, retry bool) 
 		if err != nil {
 			return nil, permanentIfMissing(err)
 		}
-		link = links.New(w.AppURL).Session(row.SessionID)
+		link = w.Links.Session(row.SessionID)
 		text = NoteText(rep, link, Marker(row))
 	}
 	if row.Target == models.ATSTargetAggregator {

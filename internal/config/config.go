@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/recruitd/recruitd/internal/links"
 )
 
 // Config holds every setting. Struct tags: env (variable name), default, doc (README text),
@@ -41,7 +43,8 @@ type Config struct {
 	PublicBaseURL     string `env:"PUBLIC_BASE_URL" doc:"External base URL of the REST API ({base_url}); used in links. Empty: http:// and API_ADDR's host and port (localhost for an unspecified host such as 0.0.0.0)."`
 	MCPBaseURL        string `env:"MCP_BASE_URL" doc:"External base URL of the tool server ({mcp_url}); used in WWW-Authenticate and OAuth metadata. Empty: http:// and MCP_ADDR's host and port (localhost for an unspecified host such as 0.0.0.0). recruitd mcp refuses an http:// one unless MCP_ADDR is loopback: set https:// with MCP_TLS_CERT or a TLS front in MCP_TRUSTED_PROXIES."`
 	MCPAllowedOrigins string `env:"MCP_ALLOWED_ORIGINS" doc:"Comma-separated browser origins (scheme://host[:port]) allowed to call /mcp besides MCP_BASE_URL's own. A request with any other Origin header gets 403; requests without one (scripts, agents) are unaffected."`
-	AppURL            string `env:"APP_URL" default:"http://localhost:3000" doc:"Base URL of the product's web app; deep links to candidates, jobs and sessions."`
+	InterviewBaseURL  string `env:"INTERVIEW_BASE_URL" doc:"Public base URL of the candidate pages that the api process serves (the interview links /interview/<token> in invitations, reminders and partner callbacks). Empty: PUBLIC_BASE_URL."`
+	AppURL            string `env:"APP_URL" doc:"Base URL of the product's web app, where recruiter links to candidates, jobs and sessions open (tool answers, ATS notes, result links). Empty: recruitd's own recruiter pages under PUBLIC_BASE_URL/app, which say how to read each record through the API and the tools."`
 
 	EncryptionKey string `env:"RECRUITD_ENCRYPTION_KEY" secret:"true" doc:"Base64 of 32 random bytes; encrypts ATS credentials at rest (AES-256-GCM). Required by api, worker and company commands; recruitd dev generates one under .dev/."`
 	DemoAPIKey    string `env:"RECRUITD_DEMO_API_KEY" secret:"true" doc:"Fixes the demo tenant's API key (at least 20 printable ASCII characters, no spaces). When empty, recruitd dev generates one once and keeps it in .dev/."`
@@ -157,6 +160,9 @@ func Load(getenv func(string) string) (*Config, error) {
 	if c.PublicBaseURL == "" {
 		c.PublicBaseURL = ListenURL(c.APIAddr)
 	}
+	if c.InterviewBaseURL == "" {
+		c.InterviewBaseURL = c.PublicBaseURL
+	}
 	if c.MCPBaseURL == "" {
 		c.MCPBaseURL = ListenURL(c.MCPAddr)
 	}
@@ -168,6 +174,11 @@ func Load(getenv func(string) string) (*Config, error) {
 	}
 	return c, nil
 }
+
+// Links is the builder of every link recruitd writes: interview links under
+// INTERVIEW_BASE_URL, recruiter links under APP_URL (or recruitd's own pages), documentation
+// links under INTERVIEW_BASE_URL too (the api process serves both).
+func (c *Config) Links() links.Builder { return links.New(c.InterviewBaseURL, c.AppURL) }
 
 // ListenURL is the http:// base URL of a listen address, the default of PUBLIC_BASE_URL and
 // MCP_BASE_URL: an unspecified host (0.0.0.0, ::, none) becomes localhost; an IP
@@ -252,7 +263,10 @@ func (c *Config) validate() []error {
 	check("WORKER_METRICS_ADDR", hostPort(c.WorkerMetricsAddr))
 	check("PUBLIC_BASE_URL", urlWithScheme(c.PublicBaseURL, "http", "https"))
 	check("MCP_BASE_URL", urlWithScheme(c.MCPBaseURL, "http", "https"))
-	check("APP_URL", urlWithScheme(c.AppURL, "http", "https"))
+	check("INTERVIEW_BASE_URL", urlWithScheme(c.InterviewBaseURL, "http", "https"))
+	if c.AppURL != "" {
+		check("APP_URL", urlWithScheme(c.AppURL, "http", "https"))
+	}
 	if c.EncryptionKey != "" {
 		_, err := c.EncryptionKeyBytes()
 		check("RECRUITD_ENCRYPTION_KEY", err)

@@ -11,7 +11,7 @@
 // [Search] ranks the sections with Postgres full-text search and answers with a few quoted
 // sentences of the best ones and a citation (title, link, snippet) for each section quoted:
 //
-//	ans, err := docsearch.Search(ctx, db, "how do I create a job", "https://app.example.com")
+//	ans, err := docsearch.Search(ctx, db, "how do I create a job", links.Doc) // links: a links.Builder
 //	// ans.Text is markdown; ans.Points and ans.Citations the same, structured.
 //
 // Links are linkBase + "/docs/" + document name + "#" + the heading's GitHub-style anchor.

@@ -88,10 +88,10 @@ var fillers = map[string]bool{
 // when no section holds every term, sections holding at least half of the query's terms are
 // ranked instead (an OR of the terms, more terms first). The answer quotes the 2 to 4 sentences,
 // list items or table rows of the best sections that share most terms with the query, and cites
-// each section with a link built from linkBase (for example "https://app.example.com"). A
+// each section with the link docURL builds of its page and anchor (links.Builder.Doc). A
 // question nothing matches gives an Answer with Found false, not an error; an empty query or
 // one longer than MaxQueryRunes gives ErrEmptyQuery or ErrQueryTooLong.
-func Search(ctx context.Context, db Querier, query string, linkBase string) (*Answer, error) {
+func Search(ctx context.Context, db Querier, query string, docURL func(name, anchor string) string) (*Answer, error) {
 	query = normaliseQuery(query)
 	if query == "" {
 		return nil, ErrEmptyQuery
@@ -99,7 +99,6 @@ func Search(ctx context.Context, db Querier, query string, linkBase string) (*An
 	if utf8.RuneCountInString(query) > MaxQueryRunes {
 		return nil, ErrQueryTooLong
 	}
-	linkBase = strings.TrimRight(linkBase, "/")
 	andText, terms := parseQuery(query)
 	if len(terms) == 0 {
 		return notFound(query), nil
@@ -141,7 +140,7 @@ func Search(ctx context.Context, db Querier, query string, linkBase string) (*An
 		number[si] = len(ans.Citations) + 1
 		ans.Citations = append(ans.Citations, Citation{
 			Title:   s.docTitle + " › " + s.title,
-			URL:     sectionURL(linkBase, s.doc, s.anchor),
+			URL:     docURL(s.doc, s.anchor),
 			Snippet: snippet(cands, si, quoted),
 			Doc:     s.doc,
 			Anchor:  s.anchor,
@@ -153,14 +152,6 @@ func Search(ctx context.Context, db Querier, query string, linkBase string) (*An
 	}
 	ans.Text = render(ans)
 	return ans, nil
-}
-
-func sectionURL(base, doc, anchor string) string {
-	u := base + "/docs/" + doc
-	if anchor != "" {
-		u += "#" + anchor
-	}
-	return u
 }
 
 func notFound(query string) *Answer {

@@ -14,12 +14,16 @@ import (
 
 	"github.com/recruitd/recruitd/docs"
 	"github.com/recruitd/recruitd/internal/docsearch"
+	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/pgtest"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 const linkBase = "https://app.example.com"
+
+// docURL is how the tool server builds the links (links.Builder.Doc).
+var docURL = links.New(linkBase, "").Doc
 
 // syncedDB returns a database indexed from the real docs, as pgtest builds every test database
 // (the way recruitd migrate does).
@@ -155,7 +159,7 @@ func TestSearchRealDocs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
-			a, err := docsearch.Search(t.Context(), db, tt.query, linkBase+"/")
+			a, err := docsearch.Search(t.Context(), db, tt.query, links.New(linkBase+"/", "").Doc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -196,7 +200,7 @@ func checkAnswer(t *testing.T, a *docsearch.Answer) {
 func TestSearchAnswersAreShort(t *testing.T) {
 	db := syncedDB(t)
 	for _, q := range []string{"how do I create a job", "how do I verify the callback signature", "what are the tools of the MCP server", "integrity checks"} {
-		a, err := docsearch.Search(t.Context(), db, q, linkBase)
+		a, err := docsearch.Search(t.Context(), db, q, docURL)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -216,7 +220,7 @@ func TestSearchAnswersAreShort(t *testing.T) {
 func TestSearchNoMatch(t *testing.T) {
 	db := syncedDB(t)
 	for _, q := range []string{"quantum banana spaceship", "how do I?", "what is it", "xylophone zeppelin"} {
-		a, err := docsearch.Search(t.Context(), db, q, linkBase)
+		a, err := docsearch.Search(t.Context(), db, q, docURL)
 		if err != nil {
 			t.Fatalf("Search(%q): %v", q, err)
 		}
@@ -229,7 +233,7 @@ func TestSearchNoMatch(t *testing.T) {
 func TestSearchFallbackToSomeTerms(t *testing.T) {
 	db := syncedDB(t)
 	// No section holds "unicorn"; sections holding the other terms answer.
-	a, err := docsearch.Search(t.Context(), db, "partner callback signature unicorn", linkBase)
+	a, err := docsearch.Search(t.Context(), db, "partner callback signature unicorn", docURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +241,7 @@ func TestSearchFallbackToSomeTerms(t *testing.T) {
 		t.Errorf("Search = found %v, match %q, first %+v; want the partner-callbacks docs by some terms\n%s", a.Found, a.Match, a.Citations, a.Text)
 	}
 	// One known term out of four is not enough.
-	a, err = docsearch.Search(t.Context(), db, "unicorn rainbow glitter callback", linkBase)
+	a, err = docsearch.Search(t.Context(), db, "unicorn rainbow glitter callback", docURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +269,7 @@ func TestSearchQueryValidation(t *testing.T) {
 		{"-", nil},
 		{`"`, nil},
 	} {
-		_, err := docsearch.Search(t.Context(), db, tt.query, linkBase)
+		_, err := docsearch.Search(t.Context(), db, tt.query, docURL)
 		if !errors.Is(err, tt.want) {
 			t.Errorf("Search(%q) error = %v, want %v", tt.query, err, tt.want)
 		}
@@ -277,7 +281,7 @@ func TestSearchQueryValidation(t *testing.T) {
 
 func TestSearchBeforeSync(t *testing.T) {
 	db := unindexedDB(t)
-	a, err := docsearch.Search(t.Context(), db, "create a job", linkBase)
+	a, err := docsearch.Search(t.Context(), db, "create a job", docURL)
 	if err != nil || a.Found {
 		t.Errorf("Search on an empty index = %+v, %v; want not found, nil", a, err)
 	}
@@ -293,7 +297,7 @@ func TestSearchLatency(t *testing.T) {
 		"HR-suite webhook rows", "assessment link retries", "interview guide template adoption", "rotate an API key",
 	}
 	for _, q := range queries { // warm the connection pool and the plans
-		if _, err := docsearch.Search(t.Context(), db, q, linkBase); err != nil {
+		if _, err := docsearch.Search(t.Context(), db, q, docURL); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -301,7 +305,7 @@ func TestSearchLatency(t *testing.T) {
 	for range 20 {
 		for _, q := range queries {
 			start := time.Now()
-			if _, err := docsearch.Search(t.Context(), db, q, linkBase); err != nil {
+			if _, err := docsearch.Search(t.Context(), db, q, docURL); err != nil {
 				t.Fatal(err)
 			}
 			d = append(d, time.Since(start))
@@ -318,7 +322,7 @@ func TestSearchLatency(t *testing.T) {
 func BenchmarkSearch(b *testing.B) {
 	db := syncedDB(b)
 	for b.Loop() {
-		if _, err := docsearch.Search(b.Context(), db, "what happens when my partner callback endpoint is down", linkBase); err != nil {
+		if _, err := docsearch.Search(b.Context(), db, "what happens when my partner callback endpoint is down", docURL); err != nil {
 			b.Fatal(err)
 		}
 	}

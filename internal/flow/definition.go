@@ -31,9 +31,10 @@ const (
 	StepWaitForSession  = "wait_for_session"
 	StepPartnerCallback = "partner_callback"
 	StepSetStatus       = "set_status"
+	StepCancelSession   = "cancel_session"
 )
 
-var stepTypes = []string{StepCondition, StepInvite, StepWait, StepWaitForSession, StepPartnerCallback, StepSetStatus}
+var stepTypes = []string{StepCondition, StepInvite, StepWait, StepWaitForSession, StepPartnerCallback, StepSetStatus, StepCancelSession}
 
 // Limits of a definition. Parse rejects larger documents before decoding them.
 const (
@@ -70,6 +71,7 @@ type Step struct {
 	WaitForSession  *WaitForSessionStep  `json:"wait_for_session,omitempty"`
 	PartnerCallback *PartnerCallbackStep `json:"partner_callback,omitempty"`
 	SetStatus       *SetStatusStep       `json:"set_status,omitempty"`
+	CancelSession   *CancelSessionStep   `json:"cancel_session,omitempty"`
 }
 
 // ConditionStep checks the run's Facts. It holds when every predicate of All holds and, if Any
@@ -198,6 +200,17 @@ const (
 type SetStatusStep struct {
 	Target string `json:"target"`
 	Status string `json:"status"`
+}
+
+// CancelSessionStep withdraws the session of the latest invite (POST
+// /v1/api/sessions/{sessionId}/cancel does the same): an INVITED or STARTED session is
+// CANCELLED with Reason (1 to 200 characters, kept for the company, never shown to the
+// candidate), its reminders stop and its page says the interview was withdrawn. A session that
+// ended meanwhile (completed, declined, expired) is left as it is and the run goes on.
+//
+//	{"reason": "not taken within 3 days"}
+type CancelSessionStep struct {
+	Reason string `json:"reason"`
 }
 
 // Duration is a Go duration string such as "10m" or "72h", whole seconds between MinDuration

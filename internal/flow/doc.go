@@ -2,7 +2,7 @@
 //
 // A Definition is a versioned JSON document, one per company and Trigger: a list of steps that
 // run in order. Each step checks a condition, invites the candidate, waits, waits for the
-// interview session, sends the partner callback or sets a status:
+// interview session, sends the partner callback, sets a status or cancels the session:
 //
 //	{
 //	  "trigger": "partner_application",

@@ -17,6 +17,7 @@ func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		doc("partner_application", sCond, sInvite, sWait, sCallback, sWaitSession, sSetStatus),
 		doc("partner_application", sInvite, sCallback, sCallback),
+		doc("manual_invite", sInvite, sWaitSession, cond(`{"field":"session.completed","op":"eq","value":false}`), sCancel),
 		doc("manual_invite", sInvite, sWaitSession, cond(`{"field":"session.completed","op":"eq","value":false}`), sInvite),
 		doc("new_job_from_ats", cond(`{"field":"job.status","op":"in","value":["ACTIVE",1,true]}`),
 			`{"type":"set_status","set_status":{"target":"job","status":"ACTIVE"}}`),

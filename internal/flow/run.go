@@ -38,10 +38,14 @@ type Outcome struct {
 	StepsRun int             `json:"stepsRun"`
 }
 
-// InviteResult is the interview session an invite created and the channel that delivered it.
+// InviteResult is the interview session an invite created and the channel that delivered it,
+// or, with NotSent set (a short code such as job_not_ready), why no invitation was sent: the run
+// then ends as not_eligible in partner_application runs (the partner callback carries the code)
+// and stopped in others, with NotSent as its reason.
 type InviteResult struct {
 	SessionID string `json:"sessionId"`
 	Channel   string `json:"channel"`
+	NotSent   string `json:"notSent,omitempty"`
 }
 
 // Executor performs the side effects of a run; the caller implements it over workflow.Context
@@ -60,6 +64,9 @@ type Executor interface {
 	PartnerCallback(status, reason, sessionID string) error
 	// SetStatus sets the status of the run's application, candidate or job (target).
 	SetStatus(target, status string) error
+	// CancelSession cancels the session with reason and returns its status afterwards:
+	// CANCELLED, or the status of a session that had ended otherwise (left as it is).
+	CancelSession(sessionID, reason string) (models.SessionStatus, error)
 	// Log records a step's progress for the run's history. Messages carry no contact details
 	// and no interview links.
 	Log(stepIndex int, stepID, message string)
@@ -174,6 +181,14 @@ func (r *runner) step(s Step) (done bool, err error) {
 		if err != nil {
 			return false, err
 		}
+		if res.NotSent != "" {
+			r.log("invitation not sent: %s", res.NotSent)
+			end := &EndAction{Outcome: OutcomeStop, Reason: res.NotSent}
+			if r.d.Trigger == models.TriggerPartnerApplication {
+				end.Outcome = OutcomeNotEligible
+			}
+			return r.end(end, false, res.NotSent)
+		}
 		if res.SessionID == "" {
 			return false, errors.New("the executor returned no session id")
 		}
@@ -253,6 +268,25 @@ func (r *runner) step(s Step) (done bool, err error) {
 			return false, err
 		}
 		r.log("%s status set to %q", ss.Target, ss.Status)
+		return false, nil
+
+	case StepCancelSession:
+		cs := s.CancelSession
+		if cs == nil {
+			return false, errNoObject
+		}
+		if r.session == nil {
+			return false, errors.New("no invite step ran before it")
+		}
+		status, err := r.ex.CancelSession(r.session.SessionID, cs.Reason)
+		if err != nil {
+			return false, err
+		}
+		if status == models.SessionStatusCancelled {
+			r.log("session %s cancelled", r.session.SessionID)
+		} else {
+			r.log("session %s not cancelled: it is %s", r.session.SessionID, status)
+		}
 		return false, nil
 	}
 	return false, fmt.Errorf("unknown step type %q", s.Type)

@@ -20,6 +20,7 @@ type fakeExecutor struct {
 	invites   int
 	channel   string // of invite results; "" is the step's first channel
 	completed bool
+	ended     models.SessionStatus // what CancelSession finds; "" is an open session it cancels
 	fail      map[string]error
 }
 
@@ -55,6 +56,14 @@ func (f *fakeExecutor) PartnerCallback(status, reason, link string) error {
 func (f *fakeExecutor) SetStatus(target, status string) error {
 	f.calls = append(f.calls, fmt.Sprintf("SetStatus(%s, %s)", target, status))
 	return f.fail["SetStatus"]
+}
+
+func (f *fakeExecutor) CancelSession(id, reason string) (models.SessionStatus, error) {
+	f.calls = append(f.calls, fmt.Sprintf("CancelSession(%s, %q)", id, reason))
+	if f.ended != "" {
+		return f.ended, f.fail["CancelSession"]
+	}
+	return models.SessionStatusCancelled, f.fail["CancelSession"]
 }
 
 func (f *fakeExecutor) Log(i int, id, msg string) {
@@ -160,6 +169,19 @@ func TestRun(t *testing.T) {
 			nil, fakeExecutor{},
 			[]string{`PartnerCallback(not_eligible, "first", "")`},
 			Outcome{Result: ResultNotEligible, Reason: "second", Callback: &CallbackRecord{Status: "not_eligible", Reason: "first"}, StepsRun: 2}},
+		{"cancel after an unanswered invite", mustParse(t, doc("manual_invite",
+			sInvite, sWaitSession, cond(`{"field":"session.completed","op":"eq","value":false}`), sCancel, sSetStatus)),
+			nil, fakeExecutor{},
+			[]string{`Invite([email sms] VIDEO "")`, `WaitForSession(s-1, 72h0m0s)`, `CancelSession(s-1, "not taken within 3 days")`, `SetStatus(application, invited)`},
+			Outcome{Result: ResultCompleted, StepsRun: 5}},
+		{"cancel of a session that ended goes on", mustParse(t, doc("manual_invite", sInvite, sCancel, sSetStatus)),
+			nil, fakeExecutor{ended: models.SessionStatusCompleted},
+			[]string{`Invite([email sms] VIDEO "")`, `CancelSession(s-1, "not taken within 3 days")`, `SetStatus(application, invited)`},
+			Outcome{Result: ResultCompleted, StepsRun: 3}},
+		{"cancel cancels the latest invite's session", mustParse(t, doc("manual_invite", sInvite, sInvite, sCancel)),
+			nil, fakeExecutor{},
+			[]string{`Invite([email sms] VIDEO "")`, `Invite([email sms] VIDEO "")`, `CancelSession(s-2, "not taken within 3 days")`},
+			Outcome{Result: ResultCompleted, StepsRun: 3}},
 		{"partner run ending without callback", mustParse(t, doc("partner_application", sCond)), nil, fakeExecutor{},
 			nil, Outcome{Result: ResultStopped, Reason: "condition false: all[0] (job.isOpen eq true) is false", StepsRun: 1}},
 	}
@@ -221,7 +243,7 @@ func TestRunExecutorErrors(t *testing.T) {
 	boom := errors.New("provider unavailable")
 	d := mustParse(t, doc("partner_application", sCond, sWait,
 		`{"id":"inv","type":"invite","invite":{"channels":["email"],"mediumType":"VIDEO"}}`,
-		sCallback, sWaitSession, sSetStatus))
+		sCallback, sWaitSession, sSetStatus, sCancel))
 	facts := Facts{"job.isOpen": true}
 	tests := []struct {
 		method    string
@@ -234,6 +256,7 @@ func TestRunExecutorErrors(t *testing.T) {
 		{"PartnerCallback", "steps[3] partner_callback: provider unavailable", 4, 3},
 		{"WaitForSession", "steps[4] wait_for_session: provider unavailable", 5, 4},
 		{"SetStatus", "steps[5] set_status: provider unavailable", 6, 5},
+		{"CancelSession", "steps[6] cancel_session: provider unavailable", 7, 6},
 	}
 	for _, tt := range tests {
 		t.Run(tt.method, func(t *testing.T) {
@@ -311,6 +334,12 @@ func TestRunUnvalidated(t *testing.T) {
 		{"wait_for_session without invite", &Definition{Enabled: true, Trigger: models.TriggerManualInvite,
 			Steps: []Step{{Type: StepWaitForSession, WaitForSession: &WaitForSessionStep{Timeout: "1h", OnTimeout: &EndAction{Outcome: OutcomeStop}}}}},
 			"no invite step ran before it"},
+		{"cancel_session without invite", &Definition{Enabled: true, Trigger: models.TriggerManualInvite,
+			Steps: []Step{{Type: StepCancelSession, CancelSession: &CancelSessionStep{Reason: "late"}}}},
+			"steps[0] cancel_session: no invite step ran before it"},
+		{"cancel_session without object", &Definition{Enabled: true, Trigger: models.TriggerManualInvite,
+			Steps: []Step{{Type: StepCancelSession}}},
+			"steps[0] cancel_session: the step's object is missing"},
 		{"bad duration", &Definition{Enabled: true, Steps: []Step{{Type: StepWait, Wait: &WaitStep{Duration: "soon"}}}},
 			`time: invalid duration "soon"`},
 		{"negative duration", &Definition{Enabled: true, Steps: []Step{{Type: StepWait, Wait: &WaitStep{Duration: "-1s"}}}},

@@ -80,8 +80,8 @@ func problem(path, format string, args ...any) *ValidationError {
 // appear only in partner_application definitions; new_job_from_ats definitions, which have no
 // candidate, have no invite, wait_for_session or candidate/application set_status steps, read
 // no candidate., application. or session. facts and end with "stop" rather than
-// "not_eligible". Order matters too: wait_for_session, a partner_callback "invited" and any
-// session. fact need an invite step before them.
+// "not_eligible". Order matters too: wait_for_session, cancel_session, a partner_callback
+// "invited" and any session. fact need an invite step before them.
 func (d *Definition) Validate() error {
 	if d == nil {
 		return problem("", "definition is missing")
@@ -159,6 +159,7 @@ func (s Step) typedObjects() []string {
 		{StepWaitForSession, s.WaitForSession != nil},
 		{StepPartnerCallback, s.PartnerCallback != nil},
 		{StepSetStatus, s.SetStatus != nil},
+		{StepCancelSession, s.CancelSession != nil},
 	} {
 		if o.set {
 			set = append(set, o.name)
@@ -211,6 +212,24 @@ func (v *validator) step(path string, s Step, invited bool) {
 		v.partnerCallback(path, s.PartnerCallback, invited)
 	case StepSetStatus:
 		v.setStatus(path+"."+StepSetStatus, s.SetStatus)
+	case StepCancelSession:
+		if v.noCandidate() {
+			v.add(path, "cancel_session steps are not allowed in %s definitions: there is no candidate", v.trigger)
+		} else if !invited {
+			v.add(path, "cancel_session needs an invite step before it")
+		}
+		v.cancelSession(path+"."+StepCancelSession, s.CancelSession)
+	}
+}
+
+func (v *validator) cancelSession(path string, s *CancelSessionStep) {
+	switch {
+	case s.Reason == "":
+		v.add(path+".reason", "required; say why the session is cancelled (at most %d characters)", maxReasonLen)
+	case strings.TrimSpace(s.Reason) != s.Reason:
+		v.add(path+".reason", "%q has leading or trailing space", s.Reason)
+	default:
+		v.text(path+".reason", s.Reason, maxReasonLen)
 	}
 }
 

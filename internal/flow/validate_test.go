@@ -18,6 +18,7 @@ const (
 	sWaitSession = `{"type":"wait_for_session","wait_for_session":{"timeout":"72h","onTimeout":{"outcome":"continue"}}}`
 	sCallback    = `{"type":"partner_callback","partner_callback":{"status":"invited"}}`
 	sSetStatus   = `{"type":"set_status","set_status":{"target":"application","status":"invited"}}`
+	sCancel      = `{"type":"cancel_session","cancel_session":{"reason":"not taken within 3 days"}}`
 )
 
 // doc is an enabled definition of trigger with steps.
@@ -70,6 +71,9 @@ func TestValidateValid(t *testing.T) {
 		{"wait_for_session not_eligible", doc("manual_invite", sInvite,
 			`{"type":"wait_for_session","wait_for_session":{"timeout":"1s","onTimeout":{"outcome":"not_eligible","reason":"no_show"}}}`)},
 		{"duration bounds", doc("manual_invite", `{"type":"wait","wait":{"duration":"720h"}}`, `{"type":"wait","wait":{"duration":"1h30m5s"}}`)},
+		{"cancel_session after an unanswered invite", doc("new_application_ats", sInvite, sWaitSession,
+			cond(`{"field":"session.completed","op":"eq","value":false}`), sCancel, sSetStatus)},
+		{"cancel_session in a partner run", doc("partner_application", sInvite, sCallback, sCancel)},
 		{"disabled without steps", `{"trigger":"manual_invite","enabled":false,"steps":[]}`},
 		{"fifty steps", doc("manual_invite", strings.Repeat(sWait+",", MaxSteps-1)+sWait)},
 	}
@@ -127,6 +131,18 @@ func TestValidateInvalid(t *testing.T) {
 			`steps[0].invite.mediumType: "NONE" is no interview medium to invite to`},
 		{"bad template", doc(pa, `{"type":"invite","invite":{"channels":["sms"],"mediumType":"SMS","template":"../x y"}}`),
 			`steps[0].invite.template: "../x y" is not a template name`},
+		{"cancel_session before an invite", doc("manual_invite", sCancel, sInvite),
+			`steps[0]: cancel_session needs an invite step before it`},
+		{"cancel_session in job definition", doc("new_job_from_ats", sCancel),
+			`steps[0]: cancel_session steps are not allowed in new_job_from_ats definitions: there is no candidate`},
+		{"cancel_session without reason", doc("manual_invite", sInvite, `{"type":"cancel_session","cancel_session":{}}`),
+			`steps[1].cancel_session.reason: required; say why the session is cancelled (at most 200 characters)`},
+		{"cancel_session reason control character", doc("manual_invite", sInvite, `{"type":"cancel_session","cancel_session":{"reason":"a\u0007b"}}`),
+			`steps[1].cancel_session.reason: contains a control character`},
+		{"cancel_session reason too long", doc("manual_invite", sInvite, `{"type":"cancel_session","cancel_session":{"reason":"`+strings.Repeat("é", 201)+`"}}`),
+			`steps[1].cancel_session.reason: is 201 characters long; the limit is 200`},
+		{"cancel_session reason padded", doc("manual_invite", sInvite, `{"type":"cancel_session","cancel_session":{"reason":" late "}}`),
+			`steps[1].cancel_session.reason: " late " has leading or trailing space`},
 		{"invite in job definition", doc("new_job_from_ats", sInvite),
 			`steps[0]: invite steps are not allowed in new_job_from_ats definitions: there is no candidate`},
 		{"missing duration", doc(pa, `{"type":"wait","wait":{}}`), `steps[0].wait.duration: required; want a duration such as "10m" or "72h"`},

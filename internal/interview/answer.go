@@ -33,17 +33,31 @@ var (
 // MaxAnswerLen characters (ErrAnswerTooLong). Format characters (zero-width joiners in emoji,
 // bidirectional marks) are text and kept: whoever displays an answer isolates it.
 func CleanAnswer(s string) (string, error) {
-	if len(s) > MaxAnswerBytes {
-		return "", fmt.Errorf("%w: %d bytes, at most %d allowed", ErrAnswerTooLong, len(s), MaxAnswerBytes)
+	return cleanText(s, textRule{maxBytes: MaxAnswerBytes, maxLen: MaxAnswerLen, empty: ErrEmptyAnswer, tooLong: ErrAnswerTooLong, invalid: ErrInvalidText})
+}
+
+// textRule is the bounds of cleanText and the errors it wraps.
+type textRule struct {
+	maxBytes, maxLen        int
+	empty, tooLong, invalid error
+}
+
+// cleanText is the rule of text a person writes (an answer, a cancellation's reason): at most
+// maxBytes, valid UTF-8, no control character but tab, line feed and carriage return; CRLF and
+// lone CR become LF, white space is trimmed at both ends, and the result is not empty and at
+// most maxLen characters.
+func cleanText(s string, r textRule) (string, error) {
+	if len(s) > r.maxBytes {
+		return "", fmt.Errorf("%w: %d bytes, at most %d allowed", r.tooLong, len(s), r.maxBytes)
 	}
 	if !utf8.ValidString(s) {
-		return "", fmt.Errorf("%w: not valid UTF-8", ErrInvalidText)
+		return "", fmt.Errorf("%w: not valid UTF-8", r.invalid)
 	}
 	n := 0
-	for _, r := range s {
+	for _, c := range s {
 		n++
-		if unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
-			return "", fmt.Errorf("%w: control character %U at character %d", ErrInvalidText, r, n)
+		if unicode.IsControl(c) && c != '\t' && c != '\n' && c != '\r' {
+			return "", fmt.Errorf("%w: control character %U at character %d", r.invalid, c, n)
 		}
 	}
 	if strings.ContainsRune(s, '\r') {
@@ -51,10 +65,10 @@ func CleanAnswer(s string) (string, error) {
 	}
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return "", ErrEmptyAnswer
+		return "", r.empty
 	}
-	if n := utf8.RuneCountInString(s); n > MaxAnswerLen {
-		return "", fmt.Errorf("%w: %d characters, at most %d allowed", ErrAnswerTooLong, n, MaxAnswerLen)
+	if n := utf8.RuneCountInString(s); n > r.maxLen {
+		return "", fmt.Errorf("%w: %d characters, at most %d allowed", r.tooLong, n, r.maxLen)
 	}
 	return s, nil
 }

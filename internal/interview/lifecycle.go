@@ -97,25 +97,9 @@ type Change struct {
 	// LaunchErr says why not, and the worker's reconciler starts it later.
 	Launched  bool
 	LaunchErr error
-}
-
-// Cancel cancels an INVITED or STARTED session (store.ErrSessionNotOpen otherwise): CANCELLED,
-// its event, and its run told, which stops the reminders and ends. The page shows the
-// cancelled session.
-func (l *Lifecycle) Cancel(ctx context.Context, companySlug string, sessionID uuid.UUID) (*Change, error) {
-	co, sess, err := l.Find(ctx, companySlug, sessionID)
-	if err != nil {
-		return nil, err
-	}
-	if !sess.Status.Open() {
-		return nil, fmt.Errorf("cancel session %s (%s): %w", sess.ID, sess.Status, store.ErrSessionNotOpen)
-	}
-	start := kinds.InterviewStart(co.Slug, co.ID, sess.ID, sess.JobID, models.SessionStatusCancelled)
-	got, ws, err := l.Store.CancelSession(ctx, store.CancelSessionInput{CompanyID: co.ID, SessionID: sess.ID, By: store.CancelledByOperator, Start: start})
-	if err != nil {
-		return nil, err
-	}
-	return l.launch(ctx, got, ws), nil
+	// Unchanged is true when the session already was as asked (a repeated cancel): nothing was
+	// committed or launched.
+	Unchanged bool
 }
 
 // Extend moves a session's deadline by by, from the later of the deadline and now: an INVITED or

@@ -68,7 +68,7 @@ const (
 	ScreenDeclined   Screen = "declined"   // the candidate declined the notice
 	ScreenExpired    Screen = "expired"    // not started in time
 	ScreenIncomplete Screen = "incomplete" // started, not finished in time
-	ScreenCancelled  Screen = "cancelled"  // cancelled by the company
+	ScreenCancelled  Screen = "cancelled"  // withdrawn by the company (the session is CANCELLED)
 	ScreenNotReady   Screen = "not-ready"  // the job's interview is not generated (yet)
 )
 

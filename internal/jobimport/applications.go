@@ -22,6 +22,38 @@ func MayConnect(co *models.Company) bool { return co.HRSuiteAccount || co.ATSTyp
 // webhook (internal/hrsuite), so its import brings jobs only.
 func SyncsApplications(co *models.Company) bool { return !co.HRSuiteAccount }
 
+// WriteJobPage writes converted aggregator jobs for co in one transaction (store.Tx
+// UpsertImportedJobs) with the 'New Job from ATS' start of every job it created and the interview
+// generation start of every job created with, or given, a new description (a new guide version),
+// and returns the counts and the starts to launch after the commit.
+func WriteJobPage(ctx context.Context, st *store.Store, co *models.Company, jobs []store.ImportedJob) (store.ImportCounts, []models.WorkflowStart, error) {
+	tx, err := st.Begin(ctx)
+	if err != nil {
+		return store.ImportCounts{}, nil, err
+	}
+	defer tx.Rollback()
+	counts, starts, due, err := tx.UpsertImportedJobs(co, jobs)
+	if err != nil {
+		return counts, nil, err
+	}
+	if len(due) > 0 {
+		gens := make([]models.WorkflowStart, len(due))
+		for i, d := range due {
+			gens[i] = kinds.ImportedJobGenerationStart(co.Slug, d.ExternalID, d.InterviewerID, d.ChangedAt,
+				kinds.JobGenerationInput{CompanyID: co.ID, JobID: d.JobID})
+		}
+		if gens, err = tx.InsertStarts(gens); err != nil {
+			return counts, nil, err
+		}
+		starts = append(starts, gens...)
+	}
+	if err := tx.Commit(); err != nil {
+		return counts, nil, err
+	}
+	st.AnalyzeGrownJobs(ctx, counts.Created)
+	return counts, starts, nil
+}
+
 // SyncApplicationPage writes one page of the aggregator's applications for co (converted by
 // SyncedApplications, then WriteApplicationPage) and also returns the latest change the page
 // holds. Nothing is written to the ATS.

@@ -17,7 +17,6 @@ import (
 	"github.com/recruitd/recruitd/internal/temporaltest"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
-	"github.com/recruitd/recruitd/workflows"
 	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
@@ -57,7 +56,7 @@ func (f *fixture) commitJob(t *testing.T, ext string) (*models.Job, *models.Work
 	t.Helper()
 	j := &models.Job{ID: uuid.New(), CompanyID: f.co.ID, ExternalID: ext, InterviewerID: f.co.Slug + "-" + ext,
 		Description: "We are hiring a Registered Nurse. Requirements: RN license.", Status: models.JobStatusGenerating, IsOpen: true}
-	ws := workflows.JobGenerationStart(f.co.Slug, ext, j.InterviewerID, workflows.JobGenerationInput{CompanyID: f.co.ID, JobID: j.ID})
+	ws := kinds.JobGenerationStart(f.co.Slug, ext, j.InterviewerID, kinds.JobGenerationInput{CompanyID: f.co.ID, JobID: j.ID})
 	if err := f.st.CreateJob(t.Context(), j, &ws); err != nil {
 		t.Fatal(err)
 	}

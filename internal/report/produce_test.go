@@ -58,7 +58,7 @@ func interviewed(t *testing.T, st *store.Store, slug string) (*models.Company, *
 	for _, r := range rubric {
 		g.Criteria = append(g.Criteria, models.GradingCriterion{Name: r.Name, Description: r.Description})
 	}
-	if err := st.SaveGuide(ctx, c.ID, job.ID, g, models.JobStatusActive); err != nil {
+	if _, err := st.SaveGuide(ctx, c.ID, job.ID, g, 1, models.JobStatusActive); err != nil {
 		t.Fatal(err)
 	}
 	view, err := st.Guide(ctx, c.ID, job.ID)

@@ -59,35 +59,45 @@ func demo(ctx context.Context, st *store.Store, key string, companyID uuid.UUID)
 		return nil, err
 	}
 
+	if err := ensureKey(ctx, st, c, key, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// ensureKey makes sure the company c has a usable API key: key when given (created if absent,
+// refused when another company's or revoked), otherwise a new key when c has no live one. It
+// records in res the key in clear when it is known and whether it was created.
+func ensureKey(ctx context.Context, st *store.Store, c *models.Company, key string, res *DemoResult) error {
 	if key == "" {
 		keys, err := st.ListAPIKeys(ctx, c.ID)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, k := range keys {
 			if k.RevokedAt == nil {
-				return res, nil
+				return nil
 			}
 		}
 		if key, err = apikey.Generate(); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	res.APIKey = key
 	owner, _, err := st.Authenticate(ctx, key)
 	switch {
 	case err == nil && owner.ID == c.ID:
-		return res, nil
+		return nil
 	case err == nil, errors.Is(err, store.ErrRevokedKey):
-		return nil, errors.New("the demo API key belongs to another company or was revoked; choose another RECRUITD_DEMO_API_KEY")
+		return fmt.Errorf("the %s API key belongs to another company or was revoked; choose another key", c.Slug)
 	case !errors.Is(err, store.ErrUnknownKey):
-		return nil, err
+		return err
 	}
-	if _, err := st.CreateAPIKey(ctx, c.ID, "demo", key); err != nil {
-		return nil, err
+	if _, err := st.CreateAPIKey(ctx, c.ID, c.Slug, key); err != nil {
+		return err
 	}
 	res.KeyCreated = true
-	return res, nil
+	return nil
 }
 
 type demoJob struct {

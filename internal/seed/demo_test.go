@@ -69,3 +69,50 @@ func TestDemoIsIdempotent(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoATS: the demo ATS company is an ATS-D company, not an HR suite (so its applications
+// sync), with its decision pairs and an enabled 'New Application from ATS' before anything is
+// connected, no jobs of its own, and a key; a second run creates nothing, and a key of another
+// company is refused.
+func TestDemoATS(t *testing.T) {
+	db := pgtest.New(t)
+	st, err := store.FromSQL(db.SQL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	demo, err := seed.Demo(t.Context(), st, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const key = "demo-ats-key-chosen-for-the-test"
+	first, err := seed.DemoATS(t.Context(), st, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	co := first.Company
+	if !first.CompanyCreated || !first.KeyCreated || co.Slug != seed.DemoATSSlug || co.HRSuiteAccount || co.ATSType == nil || *co.ATSType != models.ATSTypeD || !co.AutoJobImportEnabled {
+		t.Fatalf("first run = %+v, company %+v; want an ATS-D company that is not an HR suite, created with its key", first, co)
+	}
+	if p, ok := models.SyncFieldFor(co.DecisionSyncFields.V, models.DecisionRejected); !ok || p.Field != "stage" || p.Value != "kmb_stage_Rejected" {
+		t.Errorf("REJECTED pair = %+v, %v", p, ok)
+	}
+	for _, trigger := range models.AllFlowTriggers() {
+		if ok, err := st.EnabledTrigger(t.Context(), co.ID, trigger); err != nil || !ok {
+			t.Errorf("demo-ats %s workflow saved and enabled = %v, %v; want true", trigger, ok, err)
+		}
+	}
+	if c, _, err := st.Authenticate(t.Context(), key); err != nil || c.ID != co.ID {
+		t.Errorf("the key authenticates as %v, %v; want demo-ats", c, err)
+	}
+	var jobs int
+	if err := db.SQL.QueryRow("SELECT count(*) FROM jobs WHERE company_id = $1", co.ID).Scan(&jobs); err != nil || jobs != 0 {
+		t.Errorf("demo-ats jobs = %d, %v; want none before the import", jobs, err)
+	}
+	again, err := seed.DemoATS(t.Context(), st, key)
+	if err != nil || again.CompanyCreated || again.KeyCreated || again.Company.ID != co.ID {
+		t.Errorf("second run = %+v, %v; want nothing created", again, err)
+	}
+	if _, err := seed.DemoATS(t.Context(), st, demo.APIKey); err == nil {
+		t.Error("DemoATS with the demo tenant's key succeeded; want it refused")
+	}
+}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -75,4 +76,43 @@ func (s *Store) setStatus(ctx context.Context, model any, companyID, id uuid.UUI
 		return fmt.Errorf("set status of %s: %w", id, ErrNotFound)
 	}
 	return nil
+}
+
+// ApplicationRow is an application as an operator lists it: its source and ATS id, its
+// candidate and job, its status and its latest interview session (nil when none).
+type ApplicationRow struct {
+	ID             uuid.UUID
+	Source         models.ApplicationSource
+	ExternalID     *string
+	Status         string
+	CandidateName  string
+	CandidateEmail *string
+	JobExternalID  string
+	JobTitle       string
+	SessionID      *uuid.UUID
+	SessionStatus  *string
+	CreatedAt      time.Time
+}
+
+// ListApplications returns up to limit of the company's applications, newest first; of one
+// source when source is not empty.
+func (s *Store) ListApplications(ctx context.Context, companyID uuid.UUID, source models.ApplicationSource, limit int) ([]ApplicationRow, error) {
+	var out []ApplicationRow
+	err := s.db.WithContext(ctx).Raw(`
+SELECT a.id, a.source, a.external_id, a.status, trim(c.first_name || ' ' || c.last_name) AS candidate_name, c.email AS candidate_email,
+       j.external_id AS job_external_id, j.title AS job_title, s.id AS session_id, s.status AS session_status, a.created_at
+FROM applications a
+JOIN candidates c ON c.company_id = a.company_id AND c.id = a.candidate_id
+JOIN jobs j ON j.company_id = a.company_id AND j.id = a.job_id
+LEFT JOIN LATERAL (
+  SELECT id, status FROM interview_sessions
+  WHERE company_id = a.company_id AND application_id = a.id
+  ORDER BY invited_at DESC LIMIT 1) s ON true
+WHERE a.company_id = ? AND (? = '' OR a.source = ?)
+ORDER BY a.created_at DESC, a.id
+LIMIT ?`, companyID, string(source), string(source), limit).Scan(&out).Error
+	if err != nil {
+		return nil, fmt.Errorf("list applications: %w", err)
+	}
+	return out, nil
 }

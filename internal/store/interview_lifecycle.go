@@ -155,17 +155,20 @@ func (s *Store) RecordInterviewEvent(ctx context.Context, companyID, sessionID u
 // Who cancels a session (the cancelled event's "by").
 const (
 	CancelledByOperator = "operator" // recruitd sessions cancel
+	CancelledByAPI      = "api"      // POST /v1/api/sessions/{sessionId}/cancel
+	CancelledByFlow     = "flow"     // a customer flow's cancel_session step
 	// CancelledByRefusedInvitation: an invitation whose start Temporal refused; the caller
 	// retries with a new one, so this one must never be sent.
 	CancelledByRefusedInvitation = "invitation_refused"
 )
 
-// CancelSessionInput cancels an open session; By says who (CancelledBy...). Start is the
-// renewed start of the session's interview run (SessionStatus CANCELLED), written in the same
-// transaction, so the run hears of it and stops its reminders.
+// CancelSessionInput cancels an open session; By says who (CancelledBy...), Reason why ("" for
+// none: kept NULL). Start is the renewed start of the session's interview run (SessionStatus
+// CANCELLED), written in the same transaction, so the run hears of it and stops its reminders.
 type CancelSessionInput struct {
 	CompanyID, SessionID uuid.UUID
 	By                   string
+	Reason               string
 	Start                models.WorkflowStart
 }
 
@@ -177,9 +180,9 @@ func (s *Store) CancelSession(ctx context.Context, in CancelSessionInput) (*mode
 	var start *models.WorkflowStart
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		err := tx.Raw(`
-UPDATE interview_sessions SET status = ?, ended_at = now()
+UPDATE interview_sessions SET status = ?, ended_at = now(), cancel_reason = nullif(?, '')
 WHERE company_id = ? AND id = ? AND status IN (?, ?)
-RETURNING *`, models.SessionStatusCancelled, in.CompanyID, in.SessionID, models.SessionStatusInvited, models.SessionStatusStarted).Scan(&out).Error
+RETURNING *`, models.SessionStatusCancelled, in.Reason, in.CompanyID, in.SessionID, models.SessionStatusInvited, models.SessionStatusStarted).Scan(&out).Error
 		if err != nil {
 			return fmt.Errorf("cancel session %s: %w", in.SessionID, err)
 		}

@@ -242,22 +242,31 @@ type ImportedJob struct {
 	ChangedAt                                                        time.Time
 }
 
-// ImportCounts counts what an upsert did to service jobs.
+// ImportCounts counts what an upsert did to service jobs; Generating counts the generations
+// it queued (new jobs with a description, and changed descriptions).
 type ImportCounts struct {
-	Created, Updated, Closed int
+	Created, Updated, Closed, Generating int
 }
 
+// NoDescriptionReason is the failure reason of an imported job whose ATS record has no
+// description: nothing to generate its interview from.
+const NoDescriptionReason = "the job has no description in the ATS: its interview is generated when the ATS gives it one"
+
 // UpsertImportedJobs writes a page of aggregator jobs in one transaction: service jobs by
-// (company, external id), created with the company's default status or updated where title,
-// description or openness changed (never deleted, never undeleted); the aggregator's records;
-// and for every job created here its Start, so each new job has exactly one (the start's
-// workflow id is unique). Jobs must have distinct ExternalIDs. The starts it returns are those
-// it wrote.
-func (s *Store) UpsertImportedJobs(ctx context.Context, co *models.Company, jobs []ImportedJob) (ImportCounts, []models.WorkflowStart, error) {
+// (company, external id), created GENERATING (FAILED with NoDescriptionReason when the
+// description is blank) or updated where title, description or openness changed (never
+// deleted, never undeleted; a changed description is a new GuideVersion, and a FAILED job that
+// gets a description is GENERATING again); the aggregator's records; and for every job created
+// here its Start, so each new job has exactly one (the start's workflow id is unique). Jobs must
+// have distinct ExternalIDs. It returns the starts it wrote and the jobs whose interview is to be
+// generated (created with, or given, a new non-blank description), whose generation starts the
+// caller writes in the same transaction (Tx.InsertStarts).
+func (t *Tx) UpsertImportedJobs(co *models.Company, jobs []ImportedJob) (ImportCounts, []models.WorkflowStart, []GenerationDue, error) {
 	var counts ImportCounts
 	var starts []models.WorkflowStart
+	var due []GenerationDue
 	if len(jobs) == 0 {
-		return counts, nil, nil
+		return counts, nil, nil, nil
 	}
 	n := len(jobs)
 	ids, rem, ext, iid, title, descr, open, status, loc, created, changed, deleted :=
@@ -276,36 +285,42 @@ func (s *Store) UpsertImportedJobs(ctx context.Context, co *models.Company, jobs
 		title[i], descr[i], open[i], status[i], loc[i] = j.Title, j.Description, strconv.FormatBool(j.Open), j.RemoteStatus, j.Location
 		created[i], changed[i], deleted[i] = ts(j.RemoteCreatedAt), ts(&j.ChangedAt), ts(j.RemoteDeletedAt)
 	}
-	defStatus := co.DefaultJobStatus
-	if defStatus == "" {
-		defStatus = models.JobStatusActive
-	}
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := func(tx *gorm.DB) error {
 		rows, err := tx.Raw(`
 WITH input AS (
     SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[])
         AS t(id, ext, iid, title, descr, open)
 ), old AS (
-    SELECT external_id, is_open FROM jobs WHERE company_id = ? AND external_id = ANY (?::text[])
+    SELECT external_id, is_open, description FROM jobs WHERE company_id = ? AND external_id = ANY (?::text[])
 ), up AS (
-    INSERT INTO jobs AS j (id, company_id, external_id, interviewer_id, title, external_title, description, status, is_open)
-    SELECT id, ?, ext, iid, title, title, descr, ?, open FROM input
+    INSERT INTO jobs AS j (id, company_id, external_id, interviewer_id, title, external_title, description, status, failure_reason, is_open)
+    SELECT id, ?, ext, iid, title, title, descr,
+           CASE WHEN btrim(descr) = '' THEN 'FAILED' ELSE 'GENERATING' END,
+           CASE WHEN btrim(descr) = '' THEN ?::text END, open
+    FROM input
     ON CONFLICT (company_id, external_id) DO UPDATE
-        SET title = EXCLUDED.title, external_title = EXCLUDED.title, description = EXCLUDED.description, is_open = EXCLUDED.is_open
+        SET title = EXCLUDED.title, external_title = EXCLUDED.title, description = EXCLUDED.description, is_open = EXCLUDED.is_open,
+            guide_version = j.guide_version + (j.description IS DISTINCT FROM EXCLUDED.description)::int,
+            status = CASE WHEN j.status = 'FAILED' AND j.description IS DISTINCT FROM EXCLUDED.description
+                               AND btrim(EXCLUDED.description) <> '' THEN 'GENERATING' ELSE j.status END,
+            failure_reason = CASE WHEN j.status = 'FAILED' AND j.description IS DISTINCT FROM EXCLUDED.description
+                               AND btrim(EXCLUDED.description) <> '' THEN NULL ELSE j.failure_reason END
         WHERE (j.title, j.description, j.is_open) IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.description, EXCLUDED.is_open)
-    RETURNING j.external_id, (xmax = 0) AS inserted, j.is_open
+    RETURNING j.id, j.external_id, j.interviewer_id, (xmax = 0) AS inserted, j.is_open, j.description, j.is_deleted
 )
-SELECT up.external_id, up.inserted, up.is_open, coalesce(old.is_open, false)
+SELECT up.id, up.external_id, up.interviewer_id, up.inserted, up.is_open, coalesce(old.is_open, false),
+       NOT up.is_deleted AND btrim(up.description) <> '' AND (up.inserted OR old.description IS DISTINCT FROM up.description)
 FROM up LEFT JOIN old USING (external_id)`,
-			textArray(ids), textArray(ext), textArray(iid), textArray(title), textArray(descr), textArray(open), co.ID, textArray(ext), co.ID, defStatus).Rows()
+			textArray(ids), textArray(ext), textArray(iid), textArray(title), textArray(descr), textArray(open), co.ID, textArray(ext), co.ID, NoDescriptionReason).Rows()
 		if err != nil {
 			return fmt.Errorf("upsert imported jobs: %w", err)
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var extID string
-			var inserted, isOpen, wasOpen bool
-			if err := rows.Scan(&extID, &inserted, &isOpen, &wasOpen); err != nil {
+			var id uuid.UUID
+			var extID, interviewerID string
+			var inserted, isOpen, wasOpen, generate bool
+			if err := rows.Scan(&id, &extID, &interviewerID, &inserted, &isOpen, &wasOpen, &generate); err != nil {
 				return fmt.Errorf("read upserted job: %w", err)
 			}
 			switch {
@@ -316,6 +331,10 @@ FROM up LEFT JOIN old USING (external_id)`,
 				counts.Closed++
 			default:
 				counts.Updated++
+			}
+			if generate {
+				counts.Generating++
+				due = append(due, GenerationDue{JobID: id, ExternalID: extID, InterviewerID: interviewerID, ChangedAt: jobs[byExt[extID]].ChangedAt})
 			}
 		}
 		if err := rows.Err(); err != nil {
@@ -344,14 +363,27 @@ ON CONFLICT (company_id, remote_id) DO UPDATE
 			return err
 		}
 		return nil
-	})
+	}(t.db)
 	if err != nil {
-		return ImportCounts{}, nil, err
+		return ImportCounts{}, nil, nil, err
 	}
-	if counts.Created > 0 {
-		s.analyzeGrownJobs(ctx, counts.Created)
+	return counts, starts, due, nil
+}
+
+// GenerationDue is an imported job whose interview is to be generated for the description it
+// got when the ATS changed it at ChangedAt.
+type GenerationDue struct {
+	JobID                     uuid.UUID
+	ExternalID, InterviewerID string
+	ChangedAt                 time.Time
+}
+
+// AnalyzeGrownJobs refreshes the planner statistics of jobs after a commit that created
+// created jobs (see analyzeGrownJobs).
+func (s *Store) AnalyzeGrownJobs(ctx context.Context, created int) {
+	if created > 0 {
+		s.analyzeGrownJobs(ctx, created)
 	}
-	return counts, starts, nil
 }
 
 // analyzeGrownJobs refreshes the planner statistics of jobs when created, the jobs a page just

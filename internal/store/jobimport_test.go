@@ -2,11 +2,13 @@ package store_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/recruitd/recruitd/internal/jobimport"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -36,7 +38,7 @@ func forCompany(co *models.Company, jobs []store.ImportedJob) []store.ImportedJo
 
 func upsertImported(t *testing.T, st *store.Store, co *models.Company, jobs []store.ImportedJob) (store.ImportCounts, []models.WorkflowStart) {
 	t.Helper()
-	counts, starts, err := st.UpsertImportedJobs(t.Context(), co, forCompany(co, jobs))
+	counts, starts, err := jobimport.WriteJobPage(t.Context(), st, co, forCompany(co, jobs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +56,8 @@ func TestUpsertImportedJobs(t *testing.T) {
 	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 
 	counts, starts := upsertImported(t, st, co, importedJobs(1, 300, "Job", true, at))
-	if counts != (store.ImportCounts{Created: 300}) || len(starts) != 300 {
-		t.Fatalf("first page: %+v, %d starts; want 300 created and started", counts, len(starts))
+	if counts != (store.ImportCounts{Created: 300, Generating: 300}) || len(starts) != 600 {
+		t.Fatalf("first page: %+v, %d starts; want 300 created, each with its new-job and generation starts", counts, len(starts))
 	}
 	var pending []models.WorkflowStart
 	if err := db.Where("company_id = ? AND kind = ?", co.ID, kinds.NewJob.Name).Find(&pending).Error; err != nil {
@@ -65,19 +67,27 @@ func TestUpsertImportedJobs(t *testing.T) {
 	for _, ws := range pending {
 		byID[ws.ID] = ws
 	}
+	var generations int
 	for _, ws := range starts {
+		if ws.Kind == kinds.JobGeneration.Name {
+			generations++
+			if !strings.HasPrefix(ws.WorkflowID, "job-generation/acme/E") || !strings.HasSuffix(ws.WorkflowID, "@20260301T090000.000Z") {
+				t.Errorf("generation start %s, want job-generation/acme/<ext>@<changed at>", ws.WorkflowID)
+			}
+			continue
+		}
 		got, ok := byID[ws.ID]
 		if !ok || got.WorkflowID != ws.WorkflowID || ws.CreatedAt.IsZero() || got.StartedAt != nil {
 			t.Fatalf("returned start %s (%s) is not the pending row %+v", ws.ID, ws.WorkflowID, got)
 		}
 	}
-	if len(pending) != 300 {
-		t.Fatalf("%d start rows, want 300", len(pending))
+	if len(pending) != 300 || generations != 300 {
+		t.Fatalf("%d new-job start rows and %d generations, want 300 of each", len(pending), generations)
 	}
 	var linked int64
 	db.Raw(`SELECT count(*) FROM aggregator_jobs a JOIN jobs j ON j.company_id = a.company_id AND j.id = a.job_id
 		WHERE a.company_id = ? AND a.ats_job_id = j.external_id AND a.name = j.title AND a.location = 'Berlin'
-		  AND j.status = 'ACTIVE' AND j.interviewer_id = 'acme-' || j.external_id`, co.ID).Scan(&linked)
+		  AND j.status = 'GENERATING' AND j.interviewer_id = 'acme-' || j.external_id`, co.ID).Scan(&linked)
 	if linked != 300 {
 		t.Fatalf("%d aggregator records point at their job, want 300", linked)
 	}
@@ -101,8 +111,8 @@ func TestUpsertImportedJobs(t *testing.T) {
 	page = append(page, importedJobs(16, 20, "Job", true, later)...)
 	page = append(page, importedJobs(301, 302, "New", true, later)...)
 	counts, starts = upsertImported(t, st, co, page)
-	if counts != (store.ImportCounts{Created: 2, Updated: 10, Closed: 5}) || len(starts) != 2 {
-		t.Fatalf("mixed page: %+v, %d starts; want 2 created, 10 updated, 5 closed, 2 starts", counts, len(starts))
+	if counts != (store.ImportCounts{Created: 2, Updated: 10, Closed: 5, Generating: 2}) || len(starts) != 4 {
+		t.Fatalf("mixed page: %+v, %d starts; want 2 created (and generated), 10 updated, 5 closed, 4 starts", counts, len(starts))
 	}
 	var j models.Job
 	if err := db.First(&j, "company_id = ? AND external_id = ?", co.ID, "E0012").Error; err != nil || j.IsOpen {
@@ -121,7 +131,7 @@ func TestUpsertImportedJobs(t *testing.T) {
 
 	// Another company's jobs with the same external ids are its own.
 	counts, starts = upsertImported(t, st, other, importedJobs(1, 3, "Job", true, at))
-	if counts != (store.ImportCounts{Created: 3}) || len(starts) != 3 {
+	if counts != (store.ImportCounts{Created: 3, Generating: 3}) || len(starts) != 6 {
 		t.Fatalf("other company: %+v, %d starts", counts, len(starts))
 	}
 	var total int64
@@ -160,7 +170,7 @@ func TestUpsertImportedJobsConcurrentWriter(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		counts, starts, err := st.UpsertImportedJobs(t.Context(), co, forCompany(co, page))
+		counts, starts, err := jobimport.WriteJobPage(t.Context(), st, co, forCompany(co, page))
 		done <- result{counts, starts, err}
 	}()
 	// Wait until the page is blocked on the uncommitted job, then commit it.
@@ -186,11 +196,67 @@ func TestUpsertImportedJobsConcurrentWriter(t *testing.T) {
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
-	if r.counts != (store.ImportCounts{Created: 1}) || len(r.starts) != 1 || r.starts[0].WorkflowID != "new-job/acme/E0002" {
+	if r.counts != (store.ImportCounts{Created: 1, Generating: 1}) || len(r.starts) != 2 || r.starts[0].WorkflowID != "new-job/acme/E0002" ||
+		r.starts[1].Kind != kinds.JobGeneration.Name {
 		t.Fatalf("counts %+v, starts %+v; want E0002 created and started", r.counts, r.starts)
 	}
 	var jobID uuid.UUID
 	if err := st.DB().Raw(`SELECT job_id FROM aggregator_jobs WHERE company_id = ? AND remote_id = 'kmb_E0001'`, co.ID).Row().Scan(&jobID); err != nil || jobID != theirs {
 		t.Fatalf("aggregator record of E0001 points at %s (%v), want the concurrent job %s", jobID, err, theirs)
+	}
+}
+
+// TestImportedJobDescriptions: a job imported without a description is FAILED with the reason
+// and generates nothing; the description arriving later makes it GENERATING with a generation
+// start; a changed description is a new guide version with its own start; an unchanged one
+// starts nothing.
+func TestImportedJobDescriptions(t *testing.T) {
+	st := newStore(t)
+	co := company(t, st, "acme")
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	job := func(descr string, when time.Time) []store.ImportedJob {
+		j := importedJobs(1, 1, "Nurse", true, when)
+		j[0].Description = descr
+		return j
+	}
+	load := func() models.Job {
+		t.Helper()
+		var j models.Job
+		if err := st.DB().First(&j, "company_id = ? AND external_id = 'E0001'", co.ID).Error; err != nil {
+			t.Fatal(err)
+		}
+		return j
+	}
+	generations := func(starts []models.WorkflowStart) (ids []string) {
+		for _, ws := range starts {
+			if ws.Kind == kinds.JobGeneration.Name {
+				ids = append(ids, ws.WorkflowID)
+			}
+		}
+		return ids
+	}
+
+	counts, starts := upsertImported(t, st, co, job("   ", at))
+	if j := load(); counts.Generating != 0 || len(generations(starts)) != 0 || j.Status != models.JobStatusFailed ||
+		j.FailureReason == nil || *j.FailureReason != store.NoDescriptionReason {
+		t.Fatalf("blank description: %+v, starts %v, job %s %v; want FAILED with the reason and no generation", counts, generations(starts), j.Status, j.FailureReason)
+	}
+	later := at.Add(time.Hour)
+	_, starts = upsertImported(t, st, co, job("Care for patients on a busy ward.", later))
+	if j := load(); j.Status != models.JobStatusGenerating || j.FailureReason != nil || j.GuideVersion != 2 ||
+		len(generations(starts)) != 1 || generations(starts)[0] != "job-generation/acme/E0001@20260301T100000.000Z" {
+		t.Fatalf("description given: job %s %v v%d, generations %v; want GENERATING, version 2, one start", j.Status, j.FailureReason, j.GuideVersion, generations(starts))
+	}
+	// Generated meanwhile: the job is ACTIVE; the same description again starts nothing.
+	if err := st.DB().Exec(`UPDATE jobs SET status = 'ACTIVE' WHERE company_id = ?`, co.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if _, starts = upsertImported(t, st, co, job("Care for patients on a busy ward.", later)); len(starts) != 0 {
+		t.Fatalf("unchanged description: starts %v, want none", starts)
+	}
+	evenLater := later.Add(time.Hour)
+	_, starts = upsertImported(t, st, co, job("Care for patients on a busy ward, nights included.", evenLater))
+	if j := load(); j.Status != models.JobStatusActive || j.GuideVersion != 3 || len(generations(starts)) != 1 {
+		t.Fatalf("changed description: job %s v%d, generations %v; want ACTIVE kept, version 3, one start", j.Status, j.GuideVersion, generations(starts))
 	}
 }

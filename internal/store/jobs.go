@@ -113,20 +113,47 @@ type GuideContent struct {
 	Criteria             []models.GradingCriterion
 }
 
-// SaveGuide stores the job's guide, replacing one from an earlier attempt, and moves the job from
-// GENERATING to status. A job no longer GENERATING (or gone) is left alone: ErrNotFound.
-func (s *Store) SaveGuide(ctx context.Context, companyID, jobID uuid.UUID, g GuideContent, status models.JobStatus) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+// ErrGuideCurrent means SaveGuide found a guide of the same or a newer version than the one it
+// was given: nothing was saved.
+var ErrGuideCurrent = errors.New("the job's guide is as new as this one")
+
+// SaveGuide stores g as the job's interview guide for description version, replacing the one it
+// has. A GENERATING job moves to its wanted status (GenerationOptions.Active, set by createJob's
+// `active` or by a flow's set_status while it was generating) or else to defaultStatus; an
+// ACTIVE or PAUSED job (a new version of an imported job's description) keeps its status, and a
+// guide as new as version is kept (ErrGuideCurrent). A FAILED or missing job is ErrNotFound. It
+// returns the job's status.
+func (s *Store) SaveGuide(ctx context.Context, companyID, jobID uuid.UUID, g GuideContent, version int, defaultStatus models.JobStatus) (models.JobStatus, error) {
+	var status models.JobStatus
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var j models.Job
-		err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).
-			First(&j, "company_id = ? AND id = ? AND status = ?", companyID, jobID, models.JobStatusGenerating).Error
+		err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(&j, "company_id = ? AND id = ? AND status IN ?", companyID, jobID,
+			[]models.JobStatus{models.JobStatusGenerating, models.JobStatusActive, models.JobStatusPaused}).Error
 		if err != nil {
-			return notFound(err, "generating job "+jobID.String())
+			return notFound(err, "job to generate "+jobID.String())
+		}
+		status = j.Status
+		switch {
+		case j.Status != models.JobStatusGenerating:
+			var current int
+			if err := tx.Raw(`SELECT coalesce(max(version), 0) FROM interview_guides WHERE company_id = ? AND job_id = ?`, companyID, jobID).
+				Row().Scan(&current); err != nil {
+				return fmt.Errorf("read guide version: %w", err)
+			}
+			if current >= version {
+				return ErrGuideCurrent
+			}
+		case j.GenerationOptions.V.Active != nil && *j.GenerationOptions.V.Active:
+			status = models.JobStatusActive
+		case j.GenerationOptions.V.Active != nil:
+			status = models.JobStatusPaused
+		default:
+			status = defaultStatus
 		}
 		if err := tx.Where("company_id = ? AND job_id = ?", companyID, jobID).Delete(&models.InterviewGuide{}).Error; err != nil {
 			return fmt.Errorf("replace guide: %w", err)
 		}
-		g.Guide.CompanyID, g.Guide.JobID = companyID, jobID
+		g.Guide.CompanyID, g.Guide.JobID, g.Guide.Version = companyID, jobID, version
 		if err := tx.Create(&g.Guide).Error; err != nil {
 			return fmt.Errorf("create guide: %w", err)
 		}
@@ -151,13 +178,18 @@ func (s *Store) SaveGuide(ctx context.Context, companyID, jobID uuid.UUID, g Gui
 			"generated_at": time.Now().UTC(), "failure_reason": nil,
 		}).Error
 	})
+	return status, err
 }
 
-// FailJob marks a job that is still GENERATING as FAILED with reason.
+// FailJob records that the job's generation failed for good: a GENERATING job becomes FAILED
+// with reason; an ACTIVE or PAUSED one (a new version of its description) keeps its status and
+// the guide it has, and its failure reason says so.
 func (s *Store) FailJob(ctx context.Context, companyID, jobID uuid.UUID, reason string) error {
-	err := s.db.WithContext(ctx).Model(&models.Job{}).
-		Where("company_id = ? AND id = ? AND status = ?", companyID, jobID, models.JobStatusGenerating).
-		Updates(map[string]any{"status": models.JobStatusFailed, "failure_reason": reason}).Error
+	err := s.db.WithContext(ctx).Exec(`UPDATE jobs SET
+		status = CASE WHEN status = 'GENERATING' THEN 'FAILED' ELSE status END,
+		failure_reason = CASE WHEN status = 'GENERATING' THEN ?
+			ELSE left('the interview for the changed description could not be generated (the previous one stays in use): ' || ?, 1000) END
+		WHERE company_id = ? AND id = ? AND status IN ('GENERATING', 'ACTIVE', 'PAUSED')`, reason, reason, companyID, jobID).Error
 	if err != nil {
 		return fmt.Errorf("fail job %s: %w", jobID, err)
 	}
@@ -197,14 +229,18 @@ func (s *Store) JobByExternalID(ctx context.Context, companyID uuid.UUID, extern
 	return &j, nil
 }
 
-// SetJobStatus moves a generated job between ACTIVE and PAUSED.
+// SetJobStatus moves a generated job between ACTIVE and PAUSED. A job whose interview is being
+// generated keeps GENERATING and gets status when its guide is stored (GenerationOptions.Active).
 func (s *Store) SetJobStatus(ctx context.Context, companyID, id uuid.UUID, status models.JobStatus) error {
 	if status != models.JobStatusActive && status != models.JobStatusPaused {
 		return fmt.Errorf("job status %q: want ACTIVE or PAUSED", status)
 	}
-	res := s.db.WithContext(ctx).Model(&models.Job{}).
-		Where("company_id = ? AND id = ? AND status IN ?", companyID, id, []models.JobStatus{models.JobStatusActive, models.JobStatusPaused}).
-		Update("status", status)
+	res := s.db.WithContext(ctx).Exec(`UPDATE jobs SET
+		status = CASE WHEN status = 'GENERATING' THEN status ELSE ? END,
+		generation_options = CASE WHEN status = 'GENERATING' THEN jsonb_set(generation_options, '{active}', to_jsonb(?::boolean)) ELSE generation_options END,
+		updated_at = now()
+		WHERE company_id = ? AND id = ? AND status IN ('ACTIVE', 'PAUSED', 'GENERATING')`,
+		status, status == models.JobStatusActive, companyID, id)
 	if res.Error != nil {
 		return fmt.Errorf("set job status: %w", res.Error)
 	}

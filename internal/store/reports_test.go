@@ -196,7 +196,7 @@ func TestReportSources(t *testing.T) {
 	if err := st.DB().Model(&models.Job{}).Where("id = ?", s.JobID).Update("status", models.JobStatusGenerating).Error; err != nil {
 		t.Fatal(err)
 	}
-	if err := st.SaveGuide(ctx, acme.ID, s.JobID, guide, models.JobStatusActive); err != nil {
+	if _, err := st.SaveGuide(ctx, acme.ID, s.JobID, guide, 1, models.JobStatusActive); err != nil {
 		t.Fatal(err)
 	}
 	answer := "Yes"

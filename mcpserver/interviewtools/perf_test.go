@@ -291,7 +291,7 @@ func newPerfTarget(t *testing.T) *perfTarget {
 	default:
 		t.Fatal(err)
 	}
-	env := &toolkit.Env{Store: st, Links: links.New(tooltest.AppURL), Log: slog.New(slog.DiscardHandler), Now: func() time.Time { return now }}
+	env := &toolkit.Env{Store: st, Links: links.New(tooltest.AppURL, tooltest.AppURL), Log: slog.New(slog.DiscardHandler), Now: func() time.Time { return now }}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "perf", Version: "0"}, nil)
 	interviewtools.Register(srv, env)
 	transport := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },

@@ -65,7 +65,7 @@ func registerDocs(s *mcp.Server, env *toolkit.Env) {
 		}
 		// The documentation is the same for every company; companyId is accepted (and checked) for
 		// uniformity with the other tools.
-		ans, err := docsearch.Search(ctx, call.DB, in.Query, env.Links.Base())
+		ans, err := docsearch.Search(ctx, call.DB, in.Query, env.Links.Doc)
 		if errors.Is(err, docsearch.ErrEmptyQuery) || errors.Is(err, docsearch.ErrQueryTooLong) {
 			return DocsOutput{}, nil, toolkit.Errorf("%v", err)
 		}

@@ -15,6 +15,31 @@ import (
 // a partner application's run and its callback (internal/partners) and a company's job import. The other kinds' inputs are their workflow functions' parameter
 // types in package workflows.
 
+// JobGenerationInput identifies the job whose interview a JobGeneration run writes. It lives
+// with the table because the job import (an activity) starts generations as well as createJob.
+type JobGenerationInput struct {
+	CompanyID uuid.UUID
+	JobID     uuid.UUID
+}
+
+// JobGenerationStart is the start of a created job's interview generation, one per job (key: its
+// external id).
+func JobGenerationStart(slug, externalJobID, interviewerID string, in JobGenerationInput) models.WorkflowStart {
+	return JobGeneration.Start(in.CompanyID, slug, externalJobID, in, interviewerID)
+}
+
+// ImportedJobGenerationStart is the start of an imported job's interview generation for one
+// version of its description: key <atsJobId>@<when the ATS changed the job>, so a description
+// that changes upstream gets a run of its own (a new guide version) and a page that repeats the
+// same version finds its start written.
+func ImportedJobGenerationStart(slug, atsJobID, interviewerID string, changedAt time.Time, in JobGenerationInput) models.WorkflowStart {
+	return JobGeneration.Start(in.CompanyID, slug, atsJobID+"@"+changedAt.UTC().Format("20060102T150405.000Z"), in, interviewerID)
+}
+
+// JobReadySignal wakes the customer-flow runs whose invitation waits for their job's interview
+// (the job's generation sends it when the guide is stored).
+const JobReadySignal = "job-ready"
+
 // FlowInput is the input of the kinds that run a company's customer flow (Invite, NewJob,
 // NewApplication, ATSApplication): the trigger and the IDs of its subjects (uuid.Nil when absent). It lives with
 // the table because three layers start such runs: a request (an invitation), the job import and

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
@@ -60,6 +61,20 @@ func (s Starter) Signal(ctx context.Context, ws *models.WorkflowStart) error {
 		return fmt.Errorf("signal %s: kind %s takes no signal", ws.WorkflowID, k.Name)
 	}
 	return s.signalWithStart(ctx, k, opts, ws)
+}
+
+// SignalRunning sends signal (no payload) to the running workflow of workflowID; a workflow that
+// is not running is not an error (nothing waits for the signal there).
+func (s Starter) SignalRunning(ctx context.Context, workflowID, signal string) error {
+	err := s.Client.SignalWorkflow(ctx, workflowID, "", signal, nil)
+	var nf *serviceerror.NotFound
+	if errors.As(err, &nf) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("signal %s: %w", workflowID, err)
+	}
+	return nil
 }
 
 // Ping starts the one-activity round trip for a company; suffix makes its ID unique.

@@ -83,7 +83,7 @@ func Import(ctx context.Context, env Env, o Options) error {
 			RemoteID: "kmb_" + ext, ExternalID: ext, Title: "Job " + ext, RemoteStatus: "OPEN", Open: true, ChangedAt: now, RemoteCreatedAt: &now})
 		if len(page) == cap(page) || i == importJobs-1 {
 			t0 := time.Now()
-			if _, _, err := r.st.UpsertImportedJobs(ctx, co, page); err != nil {
+			if _, _, err := jobimport.WriteJobPage(ctx, r.st, co, page); err != nil {
 				return err
 			}
 			dbTook += time.Since(t0)

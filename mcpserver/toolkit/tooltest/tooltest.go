@@ -46,7 +46,7 @@ func New(t testing.TB, now time.Time, register func(*mcp.Server, *toolkit.Env)) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &toolkit.Env{Store: st, Links: links.New(AppURL), Log: slog.New(slog.DiscardHandler)}
+	env := &toolkit.Env{Store: st, Links: links.New(AppURL, AppURL), Log: slog.New(slog.DiscardHandler)}
 	if !now.IsZero() {
 		env.Now = func() time.Time { return now }
 	}

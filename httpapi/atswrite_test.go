@@ -17,7 +17,6 @@ import (
 	"github.com/recruitd/recruitd/internal/aggsim"
 	"github.com/recruitd/recruitd/internal/atssim"
 	"github.com/recruitd/recruitd/internal/atswrite"
-	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -175,6 +174,7 @@ func TestDecisionMovesAggregatorStage(t *testing.T) {
 		t.Fatal(err)
 	}
 	agg.awaitState(t, models.IntegrationConnected)
+	agg.awaitImported(t, 1, 30*time.Second) // the import creates job J-1 the session is for
 	if err := agg.sim.PutApplications(id, aggsim.Application{RemoteID: "APP-1", CandidateRemoteID: "C-1", JobRemoteID: "J-1"}); err != nil {
 		t.Fatal(err)
 	}
@@ -323,11 +323,7 @@ func TestCompletedInterviewLeavesOneATSNote(t *testing.T) {
 		t.Fatalf("note write = %+v", w)
 	}
 	notes := f.sim.Notes(models.ATSTypeA, 2101)
-	cfg, err := config.Load(func(string) string { return "" }) // the fixture's configuration
-	if err != nil {
-		t.Fatal(err)
-	}
-	link := cfg.Links().Session(sess.ID)
+	link := f.srv.URL + "/app/sessions/" + sess.ID.String() // the test server's links point at itself
 	if len(notes) != 1 || !strings.Contains(notes[0], link) || !strings.Contains(notes[0], "Status: ") {
 		t.Fatalf("notes on job submission 2101 = %q, want one with %s", notes, link)
 	}

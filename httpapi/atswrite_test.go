@@ -323,7 +323,7 @@ func TestCompletedInterviewLeavesOneATSNote(t *testing.T) {
 		t.Fatalf("note write = %+v", w)
 	}
 	notes := f.sim.Notes(models.ATSTypeA, 2101)
-	link := f.srv.URL + "/app/sessions/" + sess.ID.String() // the test server's links point at itself
+	link := links.New(f.srv.URL, "").Session(sess.ID) // the fixture's configuration: no web app
 	if len(notes) != 1 || !strings.Contains(notes[0], link) || !strings.Contains(notes[0], "Status: ") {
 		t.Fatalf("notes on job submission 2101 = %q, want one with %s", notes, link)
 	}

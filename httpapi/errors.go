@@ -104,7 +104,6 @@ var errorTable = []struct {
 	{identity.ErrBadSignature, errIDVSignature},
 	{identity.ErrBadEvent, errIDVEvent},
 	{identity.ErrUnknownVerification, errIDVUnknown},
-	{identity.ErrReplayed, errIDVReplayed},
 }
 
 // detailed is an error whose Detail is written for the caller: which fields, and why.

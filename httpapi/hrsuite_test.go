@@ -87,7 +87,19 @@ func (f *fixture) job(t *testing.T, co *models.Company, ext string) *models.Job 
 		t.Fatal(err)
 	}
 	f.imported(t, co, j)
+	interviewReady(t, f.st, j)
 	return j
+}
+
+// interviewReady gives job j an interview of one question, as its generation would: invitations
+// to a job without one wait for it.
+func interviewReady(t *testing.T, st *store.Store, j *models.Job) {
+	t.Helper()
+	g := store.GuideContent{Title: j.Title, ExternalTitle: j.ExternalTitle, Guide: models.InterviewGuide{Intro: "Welcome.", Outro: "Thank you."},
+		Questions: []models.InterviewQuestion{{Text: "Tell us about your experience.", Source: models.QuestionSourceGenerated}}}
+	if _, err := st.SaveGuide(t.Context(), j.CompanyID, j.ID, g, 1, models.JobStatusActive); err != nil {
+		t.Fatalf("interview of job %s: %v", j.ExternalID, err)
+	}
 }
 
 // imported records job j of co as imported from the HR suite (its aggregator record).

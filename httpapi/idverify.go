@@ -1,11 +1,14 @@
 package httpapi
 
 import (
+	"errors"
 	"io"
 	"net/http"
+	"net/url"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/recruitd/recruitd/httpapi/interviewpage"
 	"github.com/recruitd/recruitd/internal/identity"
 	"github.com/recruitd/recruitd/internal/idverify"
 )
@@ -16,9 +19,8 @@ import (
 var (
 	errIDVSignature = newError(http.StatusUnauthorized, "INVALID_SIGNATURE",
 		"the delivery is not signed by the identity-verification provider (Standard Webhooks: webhook-id, webhook-timestamp within 5 minutes, webhook-signature)")
-	errIDVEvent    = newError(http.StatusBadRequest, "INVALID_WEBHOOK", "the delivery is not an identity-verification event")
-	errIDVUnknown  = newError(http.StatusNotFound, "VERIFICATION_NOT_FOUND", "no identity verification matches the delivery's id and reference")
-	errIDVReplayed = newError(http.StatusConflict, "WEBHOOK_REPLAYED", "a delivery with this webhook-id was received before; nothing was applied again")
+	errIDVEvent   = newError(http.StatusBadRequest, "INVALID_WEBHOOK", "the delivery is not an identity-verification event")
+	errIDVUnknown = newError(http.StatusNotFound, "VERIFICATION_NOT_FOUND", "no identity verification matches the delivery's id and reference")
 )
 
 // IdentityWebhookResponse acknowledges an identity-verification webhook.
@@ -53,4 +55,20 @@ func (s *server) idverifyWebhook(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, IdentityWebhookResponse{Success: true, Status: string(res.Status), Outcome: res.Outcome})
+}
+
+// getIdentityReturn is GET /interview/identity-return/{id}: the single-use address the provider
+// sends the candidate back to. The first visit redirects to the interview page; a used or
+// unknown id gets the page's unknown screen (404), so the address is worth nothing once used.
+func (s *server) getIdentityReturn(c *gin.Context) {
+	token, err := s.identity().ClaimReturn(c.Request.Context(), c.Param("token"))
+	switch {
+	case errors.Is(err, identity.ErrUnknownReturn):
+		s.renderPage(c, http.StatusNotFound, interviewpage.Data{Screen: interviewpage.ScreenUnknown})
+	case err != nil:
+		s.Log.ErrorContext(c.Request.Context(), "identity return failed", "request_id", requestID(c), "err", err)
+		s.renderPage(c, http.StatusInternalServerError, interviewpage.Data{Screen: interviewpage.ScreenFailed})
+	default:
+		c.Redirect(http.StatusSeeOther, "/interview/"+url.PathEscape(token))
+	}
 }

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -110,18 +109,22 @@ func decide(t *testing.T, pageURL string, form url.Values) int {
 	return resp.StatusCode
 }
 
-// deliver posts a webhook as the provider would, signed with secret at ts under webhook-id id,
-// and checks the answer against the contract.
+// deliver posts a webhook as the provider would: the event body with its id set to id (a
+// Stripe event's id is the same on every retry of one delivery), signed with secret at ts in a
+// Stripe-Signature header; it checks the answer against the contract.
 func (f *idvFixture) deliver(t *testing.T, secret, id string, ts time.Time, body []byte) *http.Response {
 	t.Helper()
+	var ev map[string]any
+	if json.Unmarshal(body, &ev) == nil && ev["object"] == "event" {
+		ev["id"] = id
+		body, _ = json.Marshal(ev)
+	}
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, f.srv.URL+"/webhook/idverify", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("webhook-id", id)
-	req.Header.Set("webhook-timestamp", strconv.FormatInt(ts.Unix(), 10))
-	req.Header.Set("webhook-signature", idvsim.Sign(secret, id, ts.Unix(), body))
+	req.Header.Set("Stripe-Signature", idvsim.Sign(secret, ts.Unix(), body))
 	resp, err := f.srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -131,12 +134,17 @@ func (f *idvFixture) deliver(t *testing.T, secret, id string, ts time.Time, body
 	return resp
 }
 
+// outcomeBody is a Stripe event concluding the verification session providerID (reference is
+// recruitd's id in its metadata): status verified, or failed (requires_input with last_error).
 func outcomeBody(providerID string, reference uuid.UUID, status, reason string) []byte {
-	data := map[string]any{"id": providerID, "reference": reference.String(), "status": status}
-	if reason != "" {
-		data["failure_reason"] = reason
+	obj := map[string]any{"id": providerID, "object": "identity.verification_session", "status": "verified",
+		"client_reference_id": reference.String(), "metadata": map[string]string{"reference": reference.String()}, "last_error": nil}
+	typ := "identity.verification_session.verified"
+	if status == "failed" {
+		typ, obj["status"] = "identity.verification_session.requires_input", "requires_input"
+		obj["last_error"] = map[string]any{"code": "document_unverified_other", "reason": reason}
 	}
-	b, _ := json.Marshal(map[string]any{"type": "verification." + status, "created_at": time.Now().UTC().Format(time.RFC3339), "data": data})
+	b, _ := json.Marshal(map[string]any{"id": "evt_0", "object": "event", "type": typ, "created": time.Now().Unix(), "data": map[string]any{"object": obj}})
 	return b
 }
 
@@ -226,8 +234,8 @@ func TestIdentityVerificationEndToEnd(t *testing.T) {
 		ds := f.sim.Deliveries()
 		last := ds[len(ds)-1]
 		if last.Replay && last.LastStatus != 0 {
-			if last.LastStatus != http.StatusConflict {
-				t.Fatalf("the redelivery was answered %d, want 409", last.LastStatus)
+			if last.LastStatus != http.StatusOK {
+				t.Fatalf("the redelivery was answered %d, want 200 (a provider's retry is acknowledged)", last.LastStatus)
 			}
 			break
 		}
@@ -245,7 +253,11 @@ func TestIdentityVerificationEndToEnd(t *testing.T) {
 	} else if got := decode[httpapi.IdentityWebhookResponse](t, resp); got.Status != "FAILED" || got.Outcome != "unchanged" {
 		t.Fatalf("a late outcome = %+v, want FAILED unchanged", got)
 	}
-	wantCode(t, "the same delivery again", f.deliver(t, idvSecret, "msg_late_1", time.Now(), body), http.StatusConflict, "WEBHOOK_REPLAYED")
+	if resp := f.deliver(t, idvSecret, "msg_late_1", time.Now(), body); resp.StatusCode != http.StatusOK {
+		t.Fatalf("the same delivery again = %d, want 200", resp.StatusCode)
+	} else if got := decode[httpapi.IdentityWebhookResponse](t, resp); got.Status != "FAILED" || got.Outcome != "duplicate" {
+		t.Fatalf("the same delivery again = %+v, want FAILED duplicate", got)
+	}
 	if n, outcomes := deliveriesOf(t, f, fail.VerificationID); n != 2 || outcomes != "applied,unchanged" {
 		t.Errorf("deliveries of the failed verification = %d (%s), want applied,unchanged", n, outcomes)
 	}

@@ -104,6 +104,8 @@ func TestIntegrityFromRealInterviews(t *testing.T) {
 					time.Sleep(6 * time.Second)
 					browsertest.Eval[bool](t, ctx, `window.dispatchEvent(new Event('focus')), true`)
 				}
+			case p.name == "Alice":
+				browsertest.Type(t, ctx, "#answer", aliceAnswer)
 			default:
 				browsertest.Type(t, ctx, "#answer", shortGoodAnswer)
 			}
@@ -182,6 +184,10 @@ func TestIntegrityFromRealInterviews(t *testing.T) {
 		t.Errorf("rollups: %v", err)
 	}
 }
+
+// aliceAnswer is Alice's own (no other candidate gives it) and shorter than the server's
+// arrival rule's 100 characters: the browser types it faster than a person would.
+const aliceAnswer = "For example, last year I moved our billing to Go and PostgreSQL and cut latency by 40%."
 
 // shortGoodAnswer needs no follow-up and stays under the typing-pace rule's 200 characters
 // (the browser types faster than a person).

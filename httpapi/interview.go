@@ -89,10 +89,10 @@ func (s *server) postInterviewDecline(c *gin.Context) {
 
 // getInterviewVerify starts the identity check and sends the candidate to the provider's page
 // (a link, not a form: the page's CSP lets forms post to this origin only), which sends them
-// back to the interview.
+// back to a single-use address that redirects to the interview once (getIdentityReturn).
 func (s *server) getInterviewVerify(c *gin.Context) {
 	token := c.Param("token")
-	back := s.Config.Links().Interview(token)
+	back := s.Config.Links().IdentityReturnBase()
 	u, err := s.Interviews.VerifyIdentity(c.Request.Context(), token, back)
 	switch {
 	case err == nil && u != "":

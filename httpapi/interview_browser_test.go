@@ -132,7 +132,13 @@ func callTool[T any](t *testing.T, cs *mcp.ClientSession, name string, args map[
 	t.Helper()
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil || res.IsError {
-		t.Fatalf("%s(%v) = %+v, %v", name, args, res, err)
+		text := ""
+		if res != nil && len(res.Content) > 0 {
+			if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+				text = tc.Text
+			}
+		}
+		t.Fatalf("%s(%v) = %+v %s, %v", name, args, res, text, err)
 	}
 	var out T
 	b, _ := json.Marshal(res.StructuredContent)

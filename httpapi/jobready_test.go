@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recruitd/recruitd/httpapi"
 	"github.com/recruitd/recruitd/internal/aggsim"
 	"github.com/recruitd/recruitd/internal/flow"
 	"github.com/recruitd/recruitd/internal/store"
@@ -42,11 +43,9 @@ func TestInvitationsWaitForTheJobsInterview(t *testing.T) {
 	}
 	// The interviewer listing says why.
 	resp := f.send(t, "GET", "/v1/api/interviewers/"+j1.InterviewerID, f.acmeKey, nil)
-	got := decode[struct {
-		Status     string
-		Generation struct{ State, FailureReason string }
-	}](t, resp)
-	if got.Status != "FAILED" || got.Generation.State != "FAILED" || got.Generation.FailureReason != store.NoDescriptionReason {
+	got := decode[httpapi.InterviewerResponse](t, resp).Interviewer
+	if got.Status != models.JobStatusFailed || got.Generation.State != "FAILED" || got.Generation.FailureReason == nil ||
+		*got.Generation.FailureReason != store.NoDescriptionReason {
 		t.Errorf("listing: %+v, want FAILED with the reason", got)
 	}
 	await(t, time.Minute, "four invitations waiting for their job", func() bool {

@@ -413,8 +413,8 @@ func TestInviteCandidateByEmailWithSMSFallback(t *testing.T) {
 		t.Fatalf("inviteCandidate = %d %s", resp.StatusCode, b)
 	}
 	inv := decode[httpapi.InviteCandidateResponse](t, resp)
-	if !strings.HasPrefix(inv.InterviewLink, "http://localhost:3000/interview/") || len(inv.InterviewLink) < len("http://localhost:3000/interview/")+24 {
-		t.Errorf("interviewLink = %q, want an unguessable link under APP_URL", inv.InterviewLink)
+	if base := f.srv.URL + "/interview/"; !strings.HasPrefix(inv.InterviewLink, base) || len(inv.InterviewLink) < len(base)+24 {
+		t.Errorf("interviewLink = %q, want an unguessable link under the candidate pages' base %s", inv.InterviewLink, base)
 	}
 
 	deadline := time.Now().Add(20 * time.Second)

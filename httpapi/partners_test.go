@@ -154,6 +154,9 @@ func (f *partnerFixture) job(t *testing.T, ext string, status models.JobStatus, 
 	if err := f.st.DB().Create(j).Error; err != nil {
 		t.Fatal(err)
 	}
+	if status == models.JobStatusActive || status == models.JobStatusPaused {
+		interviewReady(t, f.st, j)
+	}
 }
 
 func (f *partnerFixture) definition(t *testing.T, d *flow.Definition) {
@@ -190,7 +193,7 @@ func TestPartnerApplicationInvited(t *testing.T) {
 		t.Fatalf("submit = %d %v, want 202 created", status, body)
 	}
 	got := f.recv.await(t, 1)
-	if got[0].Status != "invited" || !strings.HasPrefix(got[0].InterviewLink, "http://localhost:3000/interview/") || got[0].ApplicationID != body["applicationId"] {
+	if got[0].Status != "invited" || !strings.HasPrefix(got[0].InterviewLink, f.srv.URL+"/interview/") || got[0].ApplicationID != body["applicationId"] {
 		t.Fatalf("callback = %+v", got[0])
 	}
 	if !strings.Contains(f.outbox.String(), "ada@example.com") {

@@ -54,6 +54,7 @@ func (s *server) routes(r *gin.Engine) {
 	r.POST("/interview/:token/decline", s.limitInterview, s.postInterviewDecline)
 	r.POST("/interview/:token/answer", s.limitInterview, s.postInterviewAnswer)
 	r.GET("/interview/:token/verify", s.limitInterview, s.getInterviewVerify)
+	r.GET("/interview/identity-return/:token", s.limitInterview, s.getIdentityReturn)
 	r.GET(interviewpage.AssetPrefix+":name", s.interviewAsset)
 
 	// Where recruiter links open while no web app is configured (APP_URL), and the documentation

@@ -311,9 +311,13 @@ const (
 	IdentityStatusVerified IdentityStatus = "VERIFIED"
 	IdentityStatusFailed   IdentityStatus = "FAILED"
 	IdentityStatusExpired  IdentityStatus = "EXPIRED"
+	// IdentityStatusSkipped: the session ended without the identity step (no verification was
+	// started); recorded so the step's outcome is never missing.
+	IdentityStatusSkipped IdentityStatus = "SKIPPED"
 )
 
-var allIdentityStatuses = []IdentityStatus{IdentityStatusPending, IdentityStatusVerified, IdentityStatusFailed, IdentityStatusExpired}
+var allIdentityStatuses = []IdentityStatus{IdentityStatusPending, IdentityStatusVerified, IdentityStatusFailed, IdentityStatusExpired,
+	IdentityStatusSkipped}
 
 // AllIdentityStatuses returns every IdentityStatus.
 func AllIdentityStatuses() []IdentityStatus { return slices.Clone(allIdentityStatuses) }

@@ -23,6 +23,11 @@ func devHRSuite(t *testing.T, p *proc, base, key, temporalAddr string) {
 		t.Fatalf("POST /webhook/hrsuite = %d %s", r.status, r.body)
 	}
 	p.await(t, `outbox · sms → \+14155552671[\s\S]*Licensed Practical Nurse`, 30*time.Second)
+	// Her link opens the interview of the job imported from the HR suite, not "not ready".
+	link := p.await(t, `outbox · sms → \+14155552671[^\n]*\n(?:[^\n]*\n){0,8}?[^\n]*?(http://\S+/interview/[A-Za-z0-9_-]+)`, 10*time.Second)
+	if r := call(t, "GET", link, nil, ""); r.status != 200 || !strings.Contains(r.body, "Licensed Practical Nurse") || strings.Contains(r.body, "not ready") {
+		t.Errorf("Ada's link %s = %d, want the interview's start:\n%.600s", link, r.status, r.body)
+	}
 
 	var port string
 	for _, kv := range p.cmd.Env {

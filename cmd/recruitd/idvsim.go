@@ -26,8 +26,9 @@ func idvsimCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "idvsim",
 		Short: "Serve the identity-verification provider simulator: create verifications, a hosted page to pass or fail them, signed webhooks",
-		Long: "idvsim serves POST /v1/verifications (bearer IDV_API_KEY, default \"" + idvsimAPIKey + "\"), the hosted page /verify/{token}\n" +
-			"where a verification is passed or failed with a reason, and Standard Webhooks deliveries of the outcome, signed with\n" +
+		Long: "idvsim speaks Stripe Identity: POST /v1/identity/verification_sessions (bearer IDV_API_KEY, default \"" + idvsimAPIKey + "\"),\n" +
+			"the hosted page /verify/{token} where a verification is passed or failed with a reason, and Stripe events of the outcome, signed\n" +
+			"(Stripe-Signature) with\n" +
 			"IDV_WEBHOOK_SECRET (generated and printed when unset), retried with backoff; controls under /sim/ (verifications,\n" +
 			"deliveries, verifications/{id}/pass, /fail?reason=, /redeliver). Point recruitd at it with IDV_BASE_URL.\n" +
 			"`recruitd dev` runs one in-process unless IDV_BASE_URL is set.",
@@ -62,7 +63,7 @@ func idvsimCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-// newIDVSecret returns a fresh Standard Webhooks secret.
+// newIDVSecret returns a fresh webhook signing secret (whsec_ and random text, as Stripe's).
 func newIDVSecret() (string, error) {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {

@@ -2,11 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"testing"
 	"time"
@@ -84,12 +84,14 @@ func devIdentityWebhook(t *testing.T, out string) {
 	if m == nil {
 		t.Fatalf("dev did not print the ID-verification simulator:\n%s", out)
 	}
-	body := fmt.Sprintf(`{"reference":%q,"expires_at":%q}`, uuid.NewString(), time.Now().Add(time.Hour).UTC().Format(time.RFC3339))
-	r := call(t, "POST", m[1]+"/v1/verifications", map[string]string{"Authorization": "Bearer " + idvsimAPIKey, "Content-Type": "application/json"}, body)
+	ref := uuid.NewString()
+	body := url.Values{"type": {"document"}, "client_reference_id": {ref}, "metadata[reference]": {ref}}.Encode()
+	r := call(t, "POST", m[1]+"/v1/identity/verification_sessions", map[string]string{"Authorization": "Bearer " + idvsimAPIKey,
+		"Content-Type": "application/x-www-form-urlencoded"}, body)
 	var v struct {
 		ID string `json:"id"`
 	}
-	if r.status != http.StatusCreated || json.Unmarshal([]byte(r.body), &v) != nil {
+	if r.status != http.StatusOK || json.Unmarshal([]byte(r.body), &v) != nil {
 		t.Fatalf("create at the simulator = %d %s", r.status, r.body)
 	}
 	if r := call(t, "POST", m[1]+"/sim/verifications/"+v.ID+"/pass", nil, ""); r.status != http.StatusNoContent {

@@ -67,9 +67,9 @@ type Config struct {
 	TwilioFrom         string `env:"TWILIO_FROM" doc:"Sender number (E.164) for SMS and calls."`
 	TwilioWhatsAppFrom string `env:"TWILIO_WHATSAPP_FROM" doc:"Sender number (E.164) for WhatsApp."`
 
-	IDVBaseURL       string        `env:"IDV_BASE_URL" doc:"Base URL of the hosted identity-verification provider's API (government ID plus selfie, for jobs with enable_identity_verification). Empty: no verification can start (recruitd dev runs its simulator instead)."`
+	IDVBaseURL       string        `env:"IDV_BASE_URL" doc:"Base URL of the identity-verification provider's API, Stripe Identity (https://api.stripe.com; government ID plus selfie, for jobs with enable_identity_verification). Empty: no verification can start (recruitd dev runs its simulator instead)."`
 	IDVAPIKey        string        `env:"IDV_API_KEY" secret:"true" doc:"API key of the identity-verification provider."`
-	IDVWebhookSecret string        `env:"IDV_WEBHOOK_SECRET" secret:"true" doc:"Standard Webhooks secret (whsec_...) the provider signs its outcomes with (POST /webhook/idverify). Empty: every delivery is refused."`
+	IDVWebhookSecret string        `env:"IDV_WEBHOOK_SECRET" secret:"true" doc:"Signing secret (whsec_...) of the Stripe Identity webhook endpoint, which signs the outcomes (Stripe-Signature; POST /webhook/idverify). Empty: every delivery is refused."`
 	IDVTTL           time.Duration `env:"IDV_TTL" default:"24h" doc:"How long an identity verification stays PENDING before it becomes EXPIRED (1m to 720h)."`
 
 	ATSTimeout             time.Duration `env:"ATS_TIMEOUT" default:"10s" doc:"Timeout of one ATS request; a slower ATS answers the partner with 503 (retryable), never 404."`

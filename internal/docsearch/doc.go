@@ -14,5 +14,5 @@
 //	ans, err := docsearch.Search(ctx, db, "how do I create a job", links.Doc) // links: a links.Builder
 //	// ans.Text is markdown; ans.Points and ans.Citations the same, structured.
 //
-// Links are linkBase + "/docs/" + document name + "#" + the heading's GitHub-style anchor.
+// Links are what docURL builds of the document name and the heading's GitHub-style anchor (links.Builder.Doc: <base>/docs/<name>#<anchor>).
 package docsearch

@@ -50,7 +50,7 @@ type Point struct {
 type Citation struct {
 	// Title is "<document title> › <section title>".
 	Title string `json:"title"`
-	// URL is linkBase + "/docs/" + Doc + "#" + Anchor (no fragment for a document's preamble).
+	// URL is the section's link (links.Builder.Doc of Doc and Anchor; no fragment for a document's preamble).
 	URL string `json:"url"`
 	// Snippet is a sentence, list item or table row of the section, as plain text: the best one
 	// the points do not quote already.

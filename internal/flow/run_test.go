@@ -399,3 +399,40 @@ func TestRunDeterministic(t *testing.T) {
 		t.Errorf("two runs differ:\n%+v %s\n%+v %s", runs[0], outcomeString(outs[0]), runs[1], outcomeString(outs[1]))
 	}
 }
+
+// notSentExecutor's invitations are never sent, for reason.
+type notSentExecutor struct {
+	*fakeExecutor
+	reason string
+}
+
+func (n notSentExecutor) Invite(InviteStep) (InviteResult, error) { return InviteResult{NotSent: n.reason}, nil }
+
+// TestRunInviteNotSent: an invitation the executor did not send (its job's interview never got
+// ready) ends the run, stopped with the reason; a partner run answers not_eligible with the
+// reason as its callback's, and no later step runs.
+func TestRunInviteNotSent(t *testing.T) {
+	for _, tt := range []struct {
+		trigger  models.FlowTrigger
+		result   string
+		callback string
+	}{
+		{models.TriggerNewApplicationATS, ResultStopped, ""},
+		{models.TriggerPartnerApplication, ResultNotEligible, `PartnerCallback(not_eligible, "job_not_ready", "")`},
+	} {
+		ex := notSentExecutor{&fakeExecutor{}, "job_not_ready"}
+		d := Defaults()[tt.trigger]
+		facts := Facts{"application.status": "new"}
+		for k, v := range contactFacts {
+			facts[k] = v
+		}
+		got, err := Run(d, Evaluate(d, facts), ex)
+		if err != nil || got.Result != tt.result || got.Reason != "job_not_ready" {
+			t.Errorf("%s: Run() = %s, %v; want %s with job_not_ready", tt.trigger, outcomeString(got), err, tt.result)
+		}
+		calls := strings.Join(ex.calls, "; ")
+		if calls != tt.callback {
+			t.Errorf("%s: calls %q, want %q (nothing after the invite but the partner's callback)", tt.trigger, calls, tt.callback)
+		}
+	}
+}

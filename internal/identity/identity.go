@@ -12,11 +12,16 @@ package identity
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -84,9 +89,37 @@ var (
 	ErrBadEvent = errors.New("the delivery is not an identity-verification event")
 	// ErrUnknownVerification: no verification has the delivery's provider id and reference.
 	ErrUnknownVerification = errors.New("no identity verification matches the delivery")
-	// ErrReplayed: a delivery with this webhook-id was received before; nothing was applied.
-	ErrReplayed = errors.New("this webhook-id was received before")
+	// ErrUnknownReturn: a return address that was never given, or was used already.
+	ErrUnknownReturn = errors.New("this return address is not valid")
 )
+
+// returnIDRE is the shape of a one-time return id: 32 random bytes, base64url without padding.
+var returnIDRE = regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`)
+
+// newReturnID is a one-time return id and the SHA-256 the row keeps of it.
+func newReturnID() (string, []byte) {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	id := base64.RawURLEncoding.EncodeToString(b)
+	sum := sha256.Sum256([]byte(id))
+	return id, sum[:]
+}
+
+// ClaimReturn uses the single-use return address with id (the last segment of the address
+// Start gave the provider): the first call returns the link token of the verification's session,
+// to send the candidate back to the interview once; later calls and unknown ids are
+// ErrUnknownReturn. The provider never holds the interview link itself.
+func (v *Verifications) ClaimReturn(ctx context.Context, id string) (string, error) {
+	if !returnIDRE.MatchString(id) {
+		return "", ErrUnknownReturn
+	}
+	sum := sha256.Sum256([]byte(id))
+	token, err := v.Store.ClaimIdentityReturn(ctx, sum[:])
+	if errors.Is(err, store.ErrNotFound) {
+		return "", ErrUnknownReturn
+	}
+	return token, err
+}
 
 func (v *Verifications) log() *slog.Logger {
 	if v.Log == nil {
@@ -118,13 +151,14 @@ type Started struct {
 // session has none yet, or only an EXPIRED one (or a PENDING one past its expiry, which it
 // expires first): the candidate is sent to Started.URL. A session has at most one PENDING
 // verification, so repeated and concurrent calls give the same one; a VERIFIED or FAILED one
-// is returned as it is. returnURL, when not empty, is where the provider's page sends the
-// candidate afterwards (absolute http or https).
+// is returned as it is. returnBase, when not empty, is the absolute http(s) prefix of the
+// single-use address the provider's page sends the candidate back to: Start appends a one-time
+// id (ClaimReturn), so the provider never receives the interview link, the session's credential.
 //
 // Errors: store.ErrNotFound (no such session in the company), ErrNotRequired (the job has
 // enable_identity_verification off), ErrSessionClosed (a new verification for a session that is
 // EXPIRED, CANCELLED, INCOMPLETE or DECLINED), ErrNotConfigured, ErrProviderUnavailable (retry).
-func (v *Verifications) Start(ctx context.Context, companyID, sessionID uuid.UUID, returnURL string) (Started, error) {
+func (v *Verifications) Start(ctx context.Context, companyID, sessionID uuid.UUID, returnBase string) (Started, error) {
 	sess, err := v.Store.IdentitySession(ctx, companyID, sessionID)
 	if err != nil {
 		return Started{}, err
@@ -148,10 +182,15 @@ func (v *Verifications) Start(ctx context.Context, companyID, sessionID uuid.UUI
 	if v.Provider == nil {
 		return Started{}, ErrNotConfigured
 	}
-	if returnURL != "" {
-		if u, err := url.Parse(returnURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	var returnURL string
+	var returnHash []byte
+	if returnBase != "" {
+		if u, err := url.Parse(returnBase); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return Started{}, fmt.Errorf("identity verification of session %s: the return URL is not absolute http(s)", sessionID)
 		}
+		var rid string
+		rid, returnHash = newReturnID()
+		returnURL = strings.TrimRight(returnBase, "/") + "/" + rid
 	}
 	id := uuid.New()
 	expires := time.Now().Add(v.ttl()).UTC().Truncate(time.Second)
@@ -164,7 +203,7 @@ func (v *Verifications) Start(ctx context.Context, companyID, sessionID uuid.UUI
 	}
 	row, created, err := v.Store.CreateIdentityVerification(ctx, store.NewIdentityVerification{
 		ID: id, CompanyID: companyID, CandidateID: sess.CandidateID, SessionID: sessionID, JobID: sess.JobID,
-		Provider: idverify.ProviderName, ProviderVerificationID: pv.ID, HostedURL: pv.URL, ExpiresAt: expires,
+		Provider: idverify.ProviderName, ProviderVerificationID: pv.ID, HostedURL: pv.URL, ExpiresAt: expires, ReturnKeyHash: returnHash,
 	})
 	if err != nil {
 		return Started{}, err
@@ -183,7 +222,7 @@ func (v *Verifications) Start(ctx context.Context, companyID, sessionID uuid.UUI
 // are kept; EXPIRED and a PENDING row not started at a provider (seeded) are not.
 func (v *Verifications) reuse(ctx context.Context, companyID uuid.UUID, latest store.IdentityVerification) (Started, bool, error) {
 	switch latest.Status {
-	case models.IdentityStatusVerified, models.IdentityStatusFailed:
+	case models.IdentityStatusVerified, models.IdentityStatusFailed, models.IdentityStatusSkipped:
 		return started(latest), true, nil
 	case models.IdentityStatusPending:
 		if latest.Provider == nil || latest.ExpiresAt == nil {
@@ -219,8 +258,12 @@ func started(r store.IdentityVerification) Started {
 	return s
 }
 
+// OutcomeDuplicate is the outcome of a delivery whose webhook-id was received before (a
+// provider's retry): acknowledged with 2xx, nothing applied or recorded again.
+const OutcomeDuplicate = "duplicate"
+
 // WebhookResult is what a delivery did: the verification's status afterwards and the outcome
-// (store.IdentityApplied, IdentityUnchanged or IdentityIgnored).
+// (store.IdentityApplied, IdentityUnchanged, IdentityIgnored, or OutcomeDuplicate).
 type WebhookResult struct {
 	Status  models.IdentityStatus
 	Outcome string
@@ -230,7 +273,7 @@ type WebhookResult struct {
 // the signature under WebhookSecret with the timestamp within webhooksig.Tolerance
 // (ErrBadSignature), the event (ErrBadEvent), the verification named by the provider's id and
 // recruitd's reference together (ErrUnknownVerification: so one company's reference never
-// reaches another's row), the webhook-id not seen before (ErrReplayed). A PENDING verification
+// reaches another's row); a webhook-id seen before is acknowledged as OutcomeDuplicate. A PENDING verification
 // moves to VERIFIED, or FAILED with the reason; a concluded one stays as it is, and the
 // delivery is acknowledged (unchanged), so a late or conflicting outcome changes nothing.
 func (v *Verifications) ReceiveWebhook(ctx context.Context, header http.Header, body []byte, requestID string) (WebhookResult, error) {
@@ -263,8 +306,10 @@ func (v *Verifications) ReceiveWebhook(ctx context.Context, header http.Header, 
 		return WebhookResult{}, err
 	}
 	if res.Replayed {
-		v.log().WarnContext(ctx, "identity webhook replayed", "request_id", requestID, "company_id", res.CompanyID, "verification_id", res.VerificationID)
-		return WebhookResult{}, ErrReplayed
+		// A provider retries a delivery it believes lost: acknowledged, nothing applied again.
+		v.log().InfoContext(ctx, "identity webhook delivered again; acknowledged", "request_id", requestID, "company_id", res.CompanyID,
+			"verification_id", res.VerificationID)
+		return WebhookResult{Status: res.Status, Outcome: OutcomeDuplicate}, nil
 	}
 	if res.Outcome == store.IdentityUnchanged {
 		v.log().InfoContext(ctx, "identity webhook for a concluded verification; kept as it was", "request_id", requestID,

@@ -1,19 +1,22 @@
-// Package idverify talks to a hosted identity-verification provider (a government ID checked
-// against a selfie, on the provider's own page): it creates a verification, which gives the
+// Package idverify speaks Stripe Identity's API (docs/decisions.md): a government ID checked
+// against a selfie on Stripe's hosted page. It creates a VerificationSession, which gives the
 // provider's id and the hosted page's URL to send the candidate to, and it verifies and parses
-// the provider's signed webhook with the outcome. It never touches the store; internal/identity
-// holds the rules.
+// the signed webhook with the outcome. It never touches the store; internal/identity holds the
+// rules.
 //
 // The wire shape (internal/idvsim serves the same, written independently from it):
 //
-//	POST {base}/v1/verifications   Authorization: Bearer <key>, Idempotency-Key: <reference>
-//	  {"reference": "<recruitd's verification uuid>", "expires_at": "<RFC 3339>", "return_url": "<optional>"}
-//	-> 201 (200 for a repeated Idempotency-Key)
-//	  {"id": "<provider id>", "url": "<hosted page>", "status": "pending", "reference": "…", "expires_at": "…"}
-//	   refusals: {"error": {"code": "…", "message": "…"}}
+//	POST {base}/v1/identity/verification_sessions   Authorization: Bearer <key>, Idempotency-Key: <reference>
+//	  form: type=document, options[document][require_matching_selfie]=true,
+//	        client_reference_id=<recruitd's verification uuid>, metadata[reference]=<the same>,
+//	        return_url=<optional>
+//	-> 200 {"id": "vs_…", "object": "identity.verification_session", "status": "requires_input",
+//	        "url": "<hosted page>", "client_reference_id": "…", "metadata": {"reference": "…"}, …}
+//	   refusals: {"error": {"type": "…", "code": "…", "message": "…"}}
 //
-// Webhooks are Standard Webhooks deliveries (internal/webhooksig) signed with one secret for the
-// whole account; their body is described at ParseEvent.
+// Webhooks carry a Stripe-Signature header (t=<unix>,v1=<hex HMAC-SHA256 of "t.body"> under the
+// endpoint's secret); their body is described at ParseEvent. A VerificationSession has no expiry
+// of its own at Stripe: recruitd keeps its own (IDV_TTL).
 package idverify
 
 import (
@@ -33,7 +36,7 @@ import (
 )
 
 // ProviderName is what identity_verifications.provider records for verifications created here.
-const ProviderName = "hosted-idv"
+const ProviderName = "stripe-identity"
 
 // DefaultTimeout bounds one call to the provider.
 const DefaultTimeout = 10 * time.Second
@@ -108,32 +111,31 @@ func (c *Client) Create(ctx context.Context, r CreateRequest) (Verification, err
 	if r.Reference == uuid.Nil || r.ExpiresAt.IsZero() {
 		return Verification{}, fmt.Errorf("create verification: reference and expiry are required: %w", ErrPermanent)
 	}
-	req := map[string]string{"reference": r.Reference.String(), "expires_at": r.ExpiresAt.UTC().Format(time.RFC3339)}
+	form := url.Values{"type": {"document"}, "options[document][require_matching_selfie]": {"true"},
+		"client_reference_id": {r.Reference.String()}, "metadata[reference]": {r.Reference.String()}}
 	if r.ReturnURL != "" {
-		req["return_url"] = r.ReturnURL
+		form.Set("return_url", r.ReturnURL)
 	}
-	body, _ := json.Marshal(req)
 	var out struct {
-		ID        string    `json:"id"`
-		URL       string    `json:"url"`
-		Reference string    `json:"reference"`
-		ExpiresAt time.Time `json:"expires_at"`
+		ID       string            `json:"id"`
+		Object   string            `json:"object"`
+		URL      string            `json:"url"`
+		Metadata map[string]string `json:"metadata"`
 	}
-	if err := c.do(ctx, http.MethodPost, "/v1/verifications", r.Reference.String(), body, &out); err != nil {
+	if err := c.do(ctx, http.MethodPost, "/v1/identity/verification_sessions", r.Reference.String(), []byte(form.Encode()), &out); err != nil {
 		return Verification{}, fmt.Errorf("create verification %s: %w", r.Reference, err)
 	}
-	if !validID(out.ID) || out.Reference != r.Reference.String() {
+	if out.Object != "identity.verification_session" {
+		return Verification{}, fmt.Errorf("create verification %s: the answer is not a verification session: %w", r.Reference, ErrPermanent)
+	}
+	if !validID(out.ID) || out.Metadata["reference"] != r.Reference.String() {
 		return Verification{}, fmt.Errorf("create verification %s: the answer has no valid id or another reference: %w", r.Reference, ErrPermanent)
 	}
 	u, err := url.Parse(out.URL)
 	if err != nil || len(out.URL) > maxURLLen || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return Verification{}, fmt.Errorf("create verification %s: the hosted page is not an http(s) URL: %w", r.Reference, ErrPermanent)
 	}
-	v := Verification{ID: out.ID, URL: out.URL, ExpiresAt: out.ExpiresAt.UTC()}
-	if v.ExpiresAt.IsZero() {
-		v.ExpiresAt = r.ExpiresAt.UTC()
-	}
-	return v, nil
+	return Verification{ID: out.ID, URL: out.URL, ExpiresAt: r.ExpiresAt.UTC()}, nil
 }
 
 // validID reports whether s is a usable provider id: 1 to maxIDLen printable ASCII characters.
@@ -159,7 +161,7 @@ func (c *Client) do(ctx context.Context, method, path, idempotencyKey string, bo
 	}
 	req.Header.Set("Authorization", "Bearer "+c.apiKey)
 	req.Header.Set("Accept", "application/json")
-	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	if idempotencyKey != "" {
 		req.Header.Set("Idempotency-Key", idempotencyKey)
 	}

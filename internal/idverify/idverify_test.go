@@ -125,8 +125,8 @@ func TestCreateAndOutcomesAgainstSimulator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(a.ID, "ver_") || !strings.HasPrefix(a.URL, srv.URL+"/verify/") || !a.ExpiresAt.Equal(expires) {
-		t.Fatalf("Create = %+v, want a ver_ id, a page under %s and expiry %s", a, srv.URL, expires)
+	if !strings.HasPrefix(a.ID, "vs_") || !strings.HasPrefix(a.URL, srv.URL+"/verify/") || !a.ExpiresAt.Equal(expires) {
+		t.Fatalf("Create = %+v, want a vs_ id, a page under %s and expiry %s", a, srv.URL, expires)
 	}
 	again, err := c.Create(ctx, idverify.CreateRequest{Reference: refA, ExpiresAt: expires})
 	if err != nil || again.ID != a.ID || again.URL != a.URL {
@@ -165,7 +165,7 @@ func TestCreateAndOutcomesAgainstSimulator(t *testing.T) {
 	if st, ok := fail.Event.Outcome(); !ok || st != models.IdentityStatusFailed || fail.Event.VerificationID != b.ID || fail.Event.FailureReason != "Name on ID differs from application" {
 		t.Errorf("fail delivery = %+v, want FAILED for %s with the cleaned reason", fail, b.ID)
 	}
-	if pass.ID == "" || pass.ID == fail.ID || time.Since(pass.SignedAt) > time.Minute {
+	if !strings.HasPrefix(pass.ID, "evt_") || pass.ID == fail.ID || pass.Event.ID != pass.ID || time.Since(pass.SignedAt) > time.Minute {
 		t.Errorf("webhook ids %q, %q and signed time %s: want distinct ids, signed now", pass.ID, fail.ID, pass.SignedAt)
 	}
 	if v, _ := sim.Get(a.ID); v.Status != idvsim.StatusVerified {
@@ -178,7 +178,7 @@ func TestCreateAndOutcomesAgainstSimulator(t *testing.T) {
 }
 
 // TestSimulatorRetriesWithSameWebhookID: a receiver that answers 503 twice gets the delivery a
-// third time, with the same webhook-id.
+// third time, with the same event id.
 func TestSimulatorRetriesWithSameWebhookID(t *testing.T) {
 	rc := newReceiver(t, http.StatusServiceUnavailable, http.StatusInternalServerError)
 	sim, srv := newSim(t, rc.srv.URL)
@@ -203,8 +203,8 @@ func TestCreateRefusals(t *testing.T) {
 	if _, err := client(t, srv.URL, "wrong-key").Create(t.Context(), req); !errors.Is(err, idverify.ErrUnauthorized) {
 		t.Errorf("wrong key: %v, want ErrUnauthorized", err)
 	}
-	if _, err := client(t, srv.URL, simKey).Create(t.Context(), idverify.CreateRequest{Reference: uuid.New(), ExpiresAt: time.Now().Add(-time.Hour)}); !errors.Is(err, idverify.ErrPermanent) {
-		t.Errorf("expiry in the past: %v, want ErrPermanent", err)
+	if _, err := client(t, srv.URL, simKey).Create(t.Context(), idverify.CreateRequest{Reference: uuid.New()}); !errors.Is(err, idverify.ErrPermanent) {
+		t.Errorf("no expiry: %v, want ErrPermanent", err)
 	}
 	var calls atomic.Int32
 	flaky := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -212,11 +212,11 @@ func TestCreateRefusals(t *testing.T) {
 		case 1:
 			w.WriteHeader(http.StatusServiceUnavailable)
 		case 2:
-			w.WriteHeader(http.StatusCreated)
-			_, _ = w.Write([]byte(`{"id":"ver_1","url":"javascript:alert(1)","reference":"` + req.Reference.String() + `"}`))
+			_, _ = w.Write([]byte(`{"id":"vs_1","object":"identity.verification_session","url":"javascript:alert(1)","metadata":{"reference":"` +
+				req.Reference.String() + `"}}`))
 		default:
-			w.WriteHeader(http.StatusCreated)
-			_, _ = w.Write([]byte(`{"id":"ver_1","url":"https://idv.example/v/1","reference":"` + uuid.NewString() + `"}`))
+			_, _ = w.Write([]byte(`{"id":"vs_1","object":"identity.verification_session","url":"https://verify.stripe.example/start/1","metadata":{"reference":"` +
+				uuid.NewString() + `"}}`))
 		}
 	}))
 	defer flaky.Close()
@@ -239,43 +239,59 @@ func TestCreateRefusals(t *testing.T) {
 	}
 }
 
-func signed(secret, id string, ts time.Time, body []byte) http.Header {
+func signed(secret string, ts time.Time, body []byte) http.Header {
 	h := http.Header{}
-	h.Set("Webhook-Id", id)
-	h.Set("Webhook-Timestamp", strconv.FormatInt(ts.Unix(), 10))
-	h.Set("Webhook-Signature", webhooksig.Sign(secret, id, ts, body))
+	h.Set("Stripe-Signature", idverify.Sign(secret, ts.Unix(), body))
 	return h
 }
 
-// TestVerifyWebhookRefusals: a wrong secret, a timestamp outside the tolerance, a missing header
-// and an unsigned-by-us secret are ErrSignature; a signed body that is not an event ErrBadEvent.
+// event is a Stripe event of type typ about the verification session vs (recruitd's reference
+// ref in its metadata) in status, with the session's other fields in extra (raw JSON, may be "").
+func event(id, typ, vs, ref, status, extra string) string {
+	if extra != "" {
+		extra = "," + extra
+	}
+	return `{"id":"` + id + `","object":"event","api_version":"2025-06-30.basil","created":1735689600,"type":"` + typ + `","data":{"object":{"id":"` + vs +
+		`","object":"identity.verification_session","status":"` + status + `","client_reference_id":"` + ref + `","metadata":{"reference":"` + ref + `"}` + extra + `}}}`
+}
+
+// TestVerifyWebhookRefusals: a wrong secret, a timestamp outside the tolerance, a missing or
+// malformed header and no secret are ErrSignature; a signed body that is not an event ErrBadEvent.
 func TestVerifyWebhookRefusals(t *testing.T) {
 	now := time.Now()
-	body := []byte(`{"type":"verification.verified","data":{"id":"ver_1","reference":"` + uuid.NewString() + `","status":"verified"}}`)
-	if _, err := idverify.VerifyWebhook(signed(simSecret, "msg_1", now, body), body, simSecret, now); err != nil {
-		t.Fatalf("a good delivery: %v", err)
+	body := []byte(event("evt_1", idverify.EventVerified, "vs_1", uuid.NewString(), "verified", ""))
+	if d, err := idverify.VerifyWebhook(signed(simSecret, now, body), body, simSecret, now); err != nil || d.ID != "evt_1" {
+		t.Fatalf("a good delivery: %+v, %v", d, err)
 	}
+	// Stripe's documented form: several v1 signatures (a rolled secret) and a v0 that is ignored.
+	h := http.Header{}
+	h.Set("Stripe-Signature", idverify.Sign("whsec_old", now.Unix(), body)+",v0=abc,"+strings.Split(idverify.Sign(simSecret, now.Unix(), body), ",")[1])
+	if _, err := idverify.VerifyWebhook(h, body, simSecret, now); err != nil {
+		t.Errorf("two v1 signatures, one good: %v", err)
+	}
+	header := func(v string) http.Header { h := http.Header{}; h.Set("Stripe-Signature", v); return h }
 	cases := []struct {
 		name   string
 		h      http.Header
 		body   []byte
 		secret string
 		want   error
-		also   error
 	}{
-		{"forged", signed("whsec_b3RoZXIgc2VjcmV0", "msg_1", now, body), body, simSecret, idverify.ErrSignature, webhooksig.ErrSignature},
-		{"old", signed(simSecret, "msg_1", now.Add(-webhooksig.Tolerance-time.Minute), body), body, simSecret, idverify.ErrSignature, webhooksig.ErrTimestamp},
-		{"future", signed(simSecret, "msg_1", now.Add(webhooksig.Tolerance+time.Minute), body), body, simSecret, idverify.ErrSignature, webhooksig.ErrTimestamp},
-		{"no id", func() http.Header { h := signed(simSecret, "msg_1", now, body); h.Del("Webhook-Id"); return h }(), body, simSecret, idverify.ErrSignature, webhooksig.ErrMissingHeader},
-		{"no secret", signed("", "msg_1", now, body), body, "", idverify.ErrSignature, nil},
-		{"body changed", signed(simSecret, "msg_1", now, body), append([]byte(" "), body...), simSecret, idverify.ErrSignature, webhooksig.ErrSignature},
-		{"signed junk", signed(simSecret, "msg_1", now, []byte(`[]`)), []byte(`[]`), simSecret, idverify.ErrBadEvent, nil},
-		{"webhook-id with space", signed(simSecret, "msg 1", now, body), body, simSecret, idverify.ErrBadEvent, nil},
+		{"forged", signed("whsec_other", now, body), body, simSecret, idverify.ErrSignature},
+		{"old", signed(simSecret, now.Add(-webhooksig.Tolerance-time.Minute), body), body, simSecret, idverify.ErrSignature},
+		{"future", signed(simSecret, now.Add(webhooksig.Tolerance+time.Minute), body), body, simSecret, idverify.ErrSignature},
+		{"no header", http.Header{}, body, simSecret, idverify.ErrSignature},
+		{"no timestamp", header("v1=" + strings.Repeat("ab", 32)), body, simSecret, idverify.ErrSignature},
+		{"no v1", header("t=" + strconv.FormatInt(now.Unix(), 10) + ",v0=ab"), body, simSecret, idverify.ErrSignature},
+		{"v1 not hex", header("t=" + strconv.FormatInt(now.Unix(), 10) + ",v1=zz"), body, simSecret, idverify.ErrSignature},
+		{"no secret", signed("", now, body), body, "", idverify.ErrSignature},
+		{"body changed", signed(simSecret, now, body), append([]byte(" "), body...), simSecret, idverify.ErrSignature},
+		{"signed junk", signed(simSecret, now, []byte(`[]`)), []byte(`[]`), simSecret, idverify.ErrBadEvent},
 	}
 	for _, c := range cases {
 		_, err := idverify.VerifyWebhook(c.h, c.body, c.secret, now)
-		if !errors.Is(err, c.want) || (c.also != nil && !errors.Is(err, c.also)) {
-			t.Errorf("%s: %v, want %v (%v)", c.name, err, c.want, c.also)
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}
 	}
 }
@@ -283,6 +299,7 @@ func TestVerifyWebhookRefusals(t *testing.T) {
 // TestParseEvent: exact results for the shapes the parser accepts and refuses.
 func TestParseEvent(t *testing.T) {
 	ref := "0b5c4a52-58a6-4a43-9d7e-0d4f1a7d2b11"
+	r := uuid.MustParse(ref)
 	long := strings.Repeat("é", idverify.MaxReasonLen+10)
 	cases := []struct {
 		name string
@@ -290,28 +307,34 @@ func TestParseEvent(t *testing.T) {
 		want idverify.Event
 		bad  bool
 	}{
-		{name: "verified", body: `{"type":"verification.verified","created_at":"2025-01-01T00:00:00Z","data":{"id":"ver_1","reference":"` + ref + `","status":"verified","extra":1}}`,
-			want: idverify.Event{Type: idverify.EventVerified, VerificationID: "ver_1", Reference: uuid.MustParse(ref), Status: "verified"}},
-		{name: "failed", body: `{"type":"verification.failed","data":{"id":"ver_2","reference":"` + ref + `","status":"failed","failure_reason":" Document\u0000 expired\n "}}`,
-			want: idverify.Event{Type: idverify.EventFailed, VerificationID: "ver_2", Reference: uuid.MustParse(ref), Status: "failed", FailureReason: "Document expired"}},
-		{name: "failed without reason", body: `{"type":"verification.failed","data":{"id":"ver_2","reference":"` + ref + `","status":"failed"}}`,
-			want: idverify.Event{Type: idverify.EventFailed, VerificationID: "ver_2", Reference: uuid.MustParse(ref), Status: "failed"}},
-		{name: "long reason cut", body: `{"type":"verification.failed","data":{"id":"v","reference":"` + ref + `","status":"failed","failure_reason":"` + long + `"}}`,
-			want: idverify.Event{Type: idverify.EventFailed, VerificationID: "v", Reference: uuid.MustParse(ref), Status: "failed", FailureReason: long[:2*idverify.MaxReasonLen]}},
-		{name: "other type", body: `{"type":"verification.started","data":{"id":"ver_3","reference":"` + ref + `","status":"processing"}}`,
-			want: idverify.Event{Type: "verification.started", VerificationID: "ver_3", Reference: uuid.MustParse(ref), Status: "processing"}},
-		{name: "status disagrees", body: `{"type":"verification.verified","data":{"id":"ver_1","reference":"` + ref + `","status":"failed"}}`, bad: true},
-		{name: "no data", body: `{"type":"verification.verified"}`, bad: true},
-		{name: "reference not uuid", body: `{"type":"verification.verified","data":{"id":"ver_1","reference":"x","status":"verified"}}`, bad: true},
-		{name: "reference without dashes", body: `{"type":"verification.verified","data":{"id":"ver_1","reference":"0b5c4a5258a64a439d7e0d4f1a7d2b11","status":"verified"}}`, bad: true},
-		{name: "nil reference", body: `{"type":"verification.verified","data":{"id":"ver_1","reference":"00000000-0000-0000-0000-000000000000","status":"verified"}}`, bad: true},
-		{name: "id with space", body: `{"type":"verification.verified","data":{"id":"ver 1","reference":"` + ref + `","status":"verified"}}`, bad: true},
-		{name: "id too long", body: `{"type":"verification.verified","data":{"id":"` + strings.Repeat("a", 201) + `","reference":"` + ref + `","status":"verified"}}`, bad: true},
-		{name: "reason not text", body: `{"type":"verification.failed","data":{"id":"v","reference":"` + ref + `","status":"failed","failure_reason":7}}`, bad: true},
-		{name: "two values", body: `{"type":"verification.verified","data":{"id":"ver_1","reference":"` + ref + `","status":"verified"}} {}`, bad: true},
+		{name: "verified", body: event("evt_1", idverify.EventVerified, "vs_1", ref, "verified", `"last_error":null,"extra":1`),
+			want: idverify.Event{ID: "evt_1", Type: idverify.EventVerified, VerificationID: "vs_1", Reference: r, Status: "verified"}},
+		{name: "requires input", body: event("evt_2", idverify.EventRequiresInput, "vs_2", ref, "requires_input",
+			`"last_error":{"code":"document_expired","reason":" Document\u0000 expired\n "}`),
+			want: idverify.Event{ID: "evt_2", Type: idverify.EventRequiresInput, VerificationID: "vs_2", Reference: r, Status: "requires_input", FailureReason: "Document expired"}},
+		{name: "requires input, code only", body: event("evt_2", idverify.EventRequiresInput, "vs_2", ref, "requires_input", `"last_error":{"code":"selfie_face_mismatch","reason":null}`),
+			want: idverify.Event{ID: "evt_2", Type: idverify.EventRequiresInput, VerificationID: "vs_2", Reference: r, Status: "requires_input", FailureReason: "selfie_face_mismatch"}},
+		{name: "long reason cut", body: event("evt_3", idverify.EventRequiresInput, "v", ref, "requires_input", `"last_error":{"code":"x","reason":"`+long+`"}`),
+			want: idverify.Event{ID: "evt_3", Type: idverify.EventRequiresInput, VerificationID: "v", Reference: r, Status: "requires_input", FailureReason: long[:2*idverify.MaxReasonLen]}},
+		{name: "canceled", body: event("evt_4", idverify.EventCanceled, "vs_4", ref, "canceled", ""),
+			want: idverify.Event{ID: "evt_4", Type: idverify.EventCanceled, VerificationID: "vs_4", Reference: r, Status: "canceled", FailureReason: "canceled"}},
+		{name: "other type", body: event("evt_5", "identity.verification_session.processing", "vs_3", ref, "processing", ""),
+			want: idverify.Event{ID: "evt_5", Type: "identity.verification_session.processing", VerificationID: "vs_3", Reference: r, Status: "processing"}},
+		{name: "status disagrees", body: event("evt_1", idverify.EventVerified, "vs_1", ref, "requires_input", ""), bad: true},
+		{name: "not an event", body: strings.Replace(event("evt_1", idverify.EventVerified, "vs_1", ref, "verified", ""), `"object":"event"`, `"object":"charge"`, 1), bad: true},
+		{name: "not a session", body: strings.Replace(event("evt_1", idverify.EventVerified, "vs_1", ref, "verified", ""), `"identity.verification_session","status"`, `"charge","status"`, 1), bad: true},
+		{name: "no event id", body: event("", idverify.EventVerified, "vs_1", ref, "verified", ""), bad: true},
+		{name: "no data", body: `{"id":"evt_1","object":"event","type":"identity.verification_session.verified"}`, bad: true},
+		{name: "reference not uuid", body: event("evt_1", idverify.EventVerified, "vs_1", "x", "verified", ""), bad: true},
+		{name: "references differ", body: strings.Replace(event("evt_1", idverify.EventVerified, "vs_1", ref, "verified", ""), `"client_reference_id":"`+ref, `"client_reference_id":"`+uuid.NewString(), 1), bad: true},
+		{name: "nil reference", body: event("evt_1", idverify.EventVerified, "vs_1", "00000000-0000-0000-0000-000000000000", "verified", ""), bad: true},
+		{name: "id with space", body: event("evt_1", idverify.EventVerified, "vs 1", ref, "verified", ""), bad: true},
+		{name: "id too long", body: event("evt_1", idverify.EventVerified, strings.Repeat("a", 201), ref, "verified", ""), bad: true},
+		{name: "reason not text", body: event("evt_1", idverify.EventRequiresInput, "v", ref, "requires_input", `"last_error":{"reason":7}`), bad: true},
+		{name: "two values", body: event("evt_1", idverify.EventVerified, "vs_1", ref, "verified", "") + ` {}`, bad: true},
 		{name: "array", body: `[]`, bad: true},
-		{name: "not utf-8", body: "{\"type\":\"verification.failed\",\"data\":{\"id\":\"v\",\"reference\":\"" + ref + "\",\"status\":\"failed\",\"failure_reason\":\"\xff\"}}", bad: true},
-		{name: "too large", body: `{"type":"verification.verified","pad":"` + strings.Repeat("x", idverify.MaxBody) + `"}`, bad: true},
+		{name: "not utf-8", body: event("evt_1", idverify.EventRequiresInput, "v", ref, "requires_input", "\"last_error\":{\"reason\":\"\xff\"}"), bad: true},
+		{name: "too large", body: `{"id":"evt_1","pad":"` + strings.Repeat("x", idverify.MaxBody) + `"}`, bad: true},
 	}
 	for _, c := range cases {
 		got, err := idverify.ParseEvent([]byte(c.body))
@@ -332,8 +355,8 @@ func TestParseEvent(t *testing.T) {
 // with its status.
 func FuzzParseEvent(f *testing.F) {
 	ref := "0b5c4a52-58a6-4a43-9d7e-0d4f1a7d2b11"
-	f.Add([]byte(`{"type":"verification.verified","data":{"id":"ver_1","reference":"` + ref + `","status":"verified"}}`))
-	f.Add([]byte(`{"type":"verification.failed","data":{"id":"ver_2","reference":"` + ref + `","status":"failed","failure_reason":"Document expired"}}`))
+	f.Add([]byte(event("evt_1", idverify.EventVerified, "vs_1", ref, "verified", "")))
+	f.Add([]byte(event("evt_2", idverify.EventRequiresInput, "vs_2", ref, "requires_input", `"last_error":{"code":"document_expired","reason":"Document expired"}`)))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		ev, err := idverify.ParseEvent(body)
 		if err != nil {
@@ -342,13 +365,14 @@ func FuzzParseEvent(f *testing.F) {
 			}
 			return
 		}
-		if ev.Type == "" || ev.VerificationID == "" || ev.Reference == uuid.Nil {
+		if ev.ID == "" || ev.Type == "" || ev.VerificationID == "" || ev.Reference == uuid.Nil {
 			t.Fatalf("ParseEvent = %+v, want type and ids set", ev)
 		}
 		if n := len([]rune(ev.FailureReason)); n > idverify.MaxReasonLen || strings.ContainsAny(ev.FailureReason, "\x00\n\r\t") || strings.TrimSpace(ev.FailureReason) != ev.FailureReason {
 			t.Fatalf("reason %q: %d characters, want at most %d, trimmed, without controls", ev.FailureReason, n, idverify.MaxReasonLen)
 		}
-		if st, ok := ev.Outcome(); ok && strings.ToUpper(ev.Status) != string(st) {
+		if st, ok := ev.Outcome(); ok && map[string]models.IdentityStatus{"verified": models.IdentityStatusVerified,
+			"requires_input": models.IdentityStatusFailed, "canceled": models.IdentityStatusFailed}[ev.Status] != st {
 			t.Fatalf("outcome %s with status %q", st, ev.Status)
 		}
 	})

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -28,12 +27,12 @@ var Reasons = []string{
 // maxReasonLen bounds an "Other" reason typed on the page, in characters.
 const maxReasonLen = 200
 
-// Handler serves the API (/v1/verifications), the hosted page (/verify/{token}) and the
-// controls (/sim/...).
+// Handler serves the API (Stripe Identity's /v1/identity/verification_sessions), the hosted
+// page (/verify/{token}) and the controls (/sim/...).
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /v1/verifications", s.createVerification)
-	mux.HandleFunc("GET /v1/verifications/{id}", s.getVerification)
+	mux.HandleFunc("POST /v1/identity/verification_sessions", s.createVerification)
+	mux.HandleFunc("GET /v1/identity/verification_sessions/{id}", s.getVerification)
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }) // a browser asks; no 404 in its console
 	mux.HandleFunc("GET /verify/{token}", s.page)
 	mux.HandleFunc("POST /verify/{token}", s.decide)
@@ -64,7 +63,7 @@ func answer(w http.ResponseWriter, status int, v any) {
 }
 
 func refuse(w http.ResponseWriter, status int, code, message string) {
-	answer(w, status, map[string]any{"error": map[string]string{"code": code, "message": message}})
+	answer(w, status, map[string]any{"error": map[string]string{"type": "invalid_request_error", "code": code, "message": message}})
 }
 
 func (s *Server) createVerification(w http.ResponseWriter, r *http.Request) {
@@ -72,40 +71,40 @@ func (s *Server) createVerification(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusUnauthorized, "unauthorized", "invalid API key")
 		return
 	}
-	var req struct {
-		Reference string `json:"reference"`
-		ExpiresAt string `json:"expires_at"`
-		ReturnURL string `json:"return_url"`
-	}
-	if err := json.NewDecoder(io.LimitReader(r.Body, 64<<10)).Decode(&req); err != nil {
-		refuse(w, http.StatusBadRequest, "invalid_request", "the body is not a JSON object")
+	if err := r.ParseForm(); err != nil || len(r.PostForm) == 0 {
+		refuse(w, http.StatusBadRequest, "parameter_invalid", "the body is not a form")
 		return
 	}
-	if req.Reference == "" || len(req.Reference) > 100 {
-		refuse(w, http.StatusBadRequest, "invalid_request", "reference is required (at most 100 characters)")
+	f := r.PostForm
+	reference := f.Get("metadata[reference]")
+	switch {
+	case f.Get("type") != "document":
+		refuse(w, http.StatusBadRequest, "parameter_invalid_string", "type must be document")
+		return
+	case reference == "" || len(reference) > 500:
+		refuse(w, http.StatusBadRequest, "parameter_missing", "metadata[reference] is required (the simulator keys on it)")
+		return
+	case f.Get("client_reference_id") != "" && f.Get("client_reference_id") != reference:
+		refuse(w, http.StatusBadRequest, "parameter_invalid_string", "client_reference_id and metadata[reference] differ")
 		return
 	}
-	if key := r.Header.Get("Idempotency-Key"); key != "" && key != req.Reference {
-		refuse(w, http.StatusBadRequest, "invalid_request", "Idempotency-Key must equal reference")
+	if key := r.Header.Get("Idempotency-Key"); key != "" && key != reference {
+		refuse(w, http.StatusBadRequest, "idempotency_key_in_use", "Idempotency-Key must equal metadata[reference]")
 		return
 	}
-	expires, err := time.Parse(time.RFC3339, req.ExpiresAt)
-	if err != nil || !expires.After(time.Now()) {
-		refuse(w, http.StatusBadRequest, "invalid_request", "expires_at must be an RFC 3339 time in the future")
-		return
-	}
-	if req.ReturnURL != "" {
-		if u, err := url.Parse(req.ReturnURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			refuse(w, http.StatusBadRequest, "invalid_request", "return_url must be an absolute http(s) URL")
+	returnURL := f.Get("return_url")
+	if returnURL != "" {
+		if u, err := url.Parse(returnURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			refuse(w, http.StatusBadRequest, "url_invalid", "return_url must be an absolute http(s) URL")
 			return
 		}
 	}
-	v, created := s.create(req.Reference, req.ReturnURL, expires, "http://"+r.Host)
-	status := http.StatusOK
-	if created {
-		status = http.StatusCreated
+	life := s.opts.PageLifetime
+	if life <= 0 {
+		life = DefaultPageLifetime
 	}
-	answer(w, status, v)
+	v, _ := s.create(reference, returnURL, time.Now().Add(life), "http://"+r.Host)
+	answer(w, http.StatusOK, v.session())
 }
 
 func (s *Server) getVerification(w http.ResponseWriter, r *http.Request) {
@@ -115,10 +114,10 @@ func (s *Server) getVerification(w http.ResponseWriter, r *http.Request) {
 	}
 	v, ok := s.Get(r.PathValue("id"))
 	if !ok {
-		refuse(w, http.StatusNotFound, "not_found", "no such verification")
+		refuse(w, http.StatusNotFound, "resource_missing", "no such verification session")
 		return
 	}
-	answer(w, http.StatusOK, v)
+	answer(w, http.StatusOK, v.session())
 }
 
 func (s *Server) byTokenCopy(token string) (Verification, bool) {

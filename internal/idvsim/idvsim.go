@@ -1,8 +1,10 @@
 // Package idvsim simulates a hosted identity-verification provider (government ID plus selfie)
-// for tests, `recruitd dev` and `recruitd idvsim`: an API that creates verifications (an id and
-// the URL of a hosted page), the hosted page, where the verification is passed or failed with a
-// reason, and Standard Webhooks deliveries of the outcome to one configured URL, retried with
-// backoff until the receiver answers 2xx (or 409: it already has that webhook-id).
+// for tests, `recruitd dev` and `recruitd idvsim`, in Stripe Identity's shape: an API that
+// creates VerificationSessions (an id and the URL of a hosted page), the hosted page, where the
+// verification is passed or failed with a reason, and Stripe events of the outcome
+// (identity.verification_session.verified, or .requires_input with last_error) to one
+// configured URL, signed in a Stripe-Signature header and retried with backoff, under the same
+// event id, until the receiver answers 2xx.
 //
 // The hosted page collects no document or photo. Its controls, for people and for a browser
 // test: the button #pass ("Pass verification"); the select #reason (a labelled list of common
@@ -12,7 +14,7 @@
 //
 // Controls, from Go or over HTTP under /sim/: list verifications and deliveries, pass or fail a
 // verification without the page, and redeliver a verification's last webhook with its
-// webhook-id (a replay).
+// event id (a retry of a delivery already taken).
 //
 // It is written from the wire shapes, independently of internal/idverify, so the adapter's tests
 // check the contract rather than shared code.
@@ -23,7 +25,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -49,7 +50,7 @@ type Options struct {
 	APIKey string
 	// WebhookURL receives the outcome webhooks; empty: none are sent.
 	WebhookURL string
-	// WebhookSecret signs them ("whsec_<base64>" or a plain string).
+	// WebhookSecret signs them (the endpoint's signing secret, used as given).
 	WebhookSecret string
 	// PublicURL is the base of the hosted pages' URLs; empty: http:// and the Host of the
 	// create request.
@@ -58,9 +59,16 @@ type Options struct {
 	// RetryBase the first wait between attempts, doubled after each (default 200ms).
 	Attempts  int
 	RetryBase time.Duration
+	// PageLifetime is how long a created verification's page takes a decision
+	// (DefaultPageLifetime when zero).
+	PageLifetime time.Duration
 	// Client posts the webhooks (default: 5 s timeout).
 	Client *http.Client
 }
+
+// DefaultPageLifetime is how long a hosted page takes a decision unless Options.PageLifetime
+// says otherwise (Stripe's session URLs are short-lived too; recruitd keeps its own expiry).
+const DefaultPageLifetime = 48 * time.Hour
 
 // Verification is a simulated verification.
 type Verification struct {
@@ -154,7 +162,7 @@ func (s *Server) create(reference, returnURL string, expiresAt time.Time, base s
 	if v, ok := s.byReference[reference]; ok {
 		return *v, false
 	}
-	v := &Verification{ID: "ver_" + randomHex(12), Reference: reference, Status: StatusPending, ReturnURL: returnURL,
+	v := &Verification{ID: "vs_" + randomHex(12), Reference: reference, Status: StatusPending, ReturnURL: returnURL,
 		ExpiresAt: expiresAt.UTC(), CreatedAt: time.Now().UTC(), token: randomHex(16)}
 	if s.opts.PublicURL != "" {
 		base = strings.TrimRight(s.opts.PublicURL, "/")
@@ -234,13 +242,17 @@ func (s *Server) conclude(find func() (*Verification, bool), status, reason stri
 		return ErrExpired
 	}
 	v.Status, v.FailureReason = status, reason
-	data := map[string]any{"id": v.ID, "reference": v.Reference, "status": status}
+	typ := "identity.verification_session.verified"
 	if status == StatusFailed {
-		data["failure_reason"] = reason
+		typ = "identity.verification_session.requires_input"
 	}
-	typ := "verification." + status
-	body, _ := json.Marshal(map[string]any{"type": typ, "created_at": time.Now().UTC().Format(time.RFC3339), "data": data})
-	w := &webhook{id: "msg_" + randomHex(12), verificationID: v.ID, typ: typ, body: body}
+	body, _ := json.Marshal(map[string]any{"id": "evt_" + randomHex(12), "object": "event", "api_version": "2025-06-30.basil",
+		"created": time.Now().Unix(), "livemode": false, "type": typ, "data": map[string]any{"object": v.session()}})
+	var ev struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal(body, &ev)
+	w := &webhook{id: ev.ID, verificationID: v.ID, typ: typ, body: body}
 	v.lastWebhook = w
 	d := s.queue(w, false)
 	s.mu.Unlock()
@@ -248,8 +260,8 @@ func (s *Server) conclude(find func() (*Verification, bool), status, reason stri
 	return nil
 }
 
-// Redeliver posts the verification's last webhook again with the same webhook-id, newly signed:
-// what a replay looks like to the receiver.
+// Redeliver posts the verification's last webhook again with the same event id, newly signed:
+// what a provider's retry of a delivery it believes lost looks like to the receiver.
 func (s *Server) Redeliver(id string) error {
 	s.mu.Lock()
 	v, ok := s.byID[id]
@@ -297,7 +309,7 @@ func (s *Server) send(w *webhook, d *Delivery) {
 	}()
 }
 
-// post sends one attempt; done when the receiver answered 2xx, or 409 (it already has the id).
+// post sends one attempt; done when the receiver answered 2xx.
 func (s *Server) post(w *webhook) (int, bool) {
 	s.mu.Lock()
 	url, secret := s.opts.WebhookURL, s.opts.WebhookSecret
@@ -310,32 +322,36 @@ func (s *Server) post(w *webhook) (int, bool) {
 		return 0, true
 	}
 	ts := time.Now().Unix()
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("webhook-id", w.id)
-	req.Header.Set("webhook-timestamp", strconv.FormatInt(ts, 10))
-	req.Header.Set("webhook-signature", Sign(secret, w.id, ts, w.body))
+	req.Header.Set("Content-Type", "application/json; charset=utf-8")
+	req.Header.Set("Stripe-Signature", Sign(secret, ts, w.body))
 	resp, err := s.hc.Do(req)
 	if err != nil {
 		return 0, false
 	}
 	resp.Body.Close()
-	return resp.StatusCode, resp.StatusCode/100 == 2 || resp.StatusCode == http.StatusConflict
+	return resp.StatusCode, resp.StatusCode/100 == 2
 }
 
-// Sign is the Standard Webhooks v1 signature of body: HMAC-SHA256 of "{id}.{ts}.{body}" under
-// the secret ("whsec_" and base64 is decoded), base64, after "v1,". Tests use it to forge and
-// to sign deliveries themselves.
-func Sign(secret, id string, ts int64, body []byte) string {
-	key := []byte(secret)
-	if enc, ok := strings.CutPrefix(secret, "whsec_"); ok {
-		if k, err := base64.StdEncoding.DecodeString(enc); err == nil {
-			key = k
-		}
-	}
-	m := hmac.New(sha256.New, key)
-	fmt.Fprintf(m, "%s.%d.", id, ts)
+// Sign is the Stripe-Signature header of body: "t=<ts>,v1=<hex HMAC-SHA256 of "<ts>.<body>"
+// under secret>". Tests use it to forge and to sign deliveries themselves.
+func Sign(secret string, ts int64, body []byte) string {
+	m := hmac.New(sha256.New, []byte(secret))
+	fmt.Fprintf(m, "%d.", ts)
 	m.Write(body)
-	return "v1," + base64.StdEncoding.EncodeToString(m.Sum(nil))
+	return "t=" + strconv.FormatInt(ts, 10) + ",v1=" + hex.EncodeToString(m.Sum(nil))
+}
+
+// session is v as Stripe's VerificationSession object.
+func (v Verification) session() map[string]any {
+	status := map[string]string{StatusPending: "requires_input", StatusVerified: "verified", StatusFailed: "requires_input"}[v.Status]
+	var lastError any
+	if v.Status == StatusFailed {
+		lastError = map[string]any{"code": "document_unverified_other", "reason": v.FailureReason}
+	}
+	return map[string]any{"id": v.ID, "object": "identity.verification_session", "client_reference_id": v.Reference,
+		"created": v.CreatedAt.Unix(), "last_error": lastError, "livemode": false, "metadata": map[string]string{"reference": v.Reference},
+		"options": map[string]any{"document": map[string]any{"require_matching_selfie": true}}, "status": status, "type": "document",
+		"url": v.URL}
 }
 
 func (s *Server) authorized(r *http.Request) bool {

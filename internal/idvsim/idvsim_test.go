@@ -1,7 +1,6 @@
 package idvsim_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -15,17 +14,20 @@ import (
 	"github.com/recruitd/recruitd/internal/idvsim"
 )
 
-func create(t *testing.T, base, reference string, expires time.Time) idvsim.Verification {
+// create makes a VerificationSession as Stripe Identity's API takes it.
+func create(t *testing.T, base, reference string) idvsim.Verification {
 	t.Helper()
-	body, _ := json.Marshal(map[string]string{"reference": reference, "expires_at": expires.UTC().Format(time.RFC3339), "return_url": "http://app.example/i/1"})
-	req, _ := http.NewRequest(http.MethodPost, base+"/v1/verifications", bytes.NewReader(body))
+	form := url.Values{"type": {"document"}, "options[document][require_matching_selfie]": {"true"}, "client_reference_id": {reference},
+		"metadata[reference]": {reference}, "return_url": {"http://app.example/i/1"}}
+	req, _ := http.NewRequest(http.MethodPost, base+"/v1/identity/verification_sessions", strings.NewReader(form.Encode()))
 	req.Header.Set("Authorization", "Bearer k")
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusCreated {
+	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("create = %d", resp.StatusCode)
 	}
 	var v idvsim.Verification
@@ -59,7 +61,7 @@ func TestHostedPageIsAccessible(t *testing.T) {
 	sim := idvsim.New(idvsim.Options{APIKey: "k"})
 	srv := httptest.NewServer(sim.Handler())
 	defer func() { srv.Close(); sim.Close() }()
-	v := create(t, srv.URL, "ref-1", time.Now().Add(time.Hour))
+	v := create(t, srv.URL, "ref-1")
 	status, page := get(t, v.URL)
 	if status != http.StatusOK {
 		t.Fatalf("page = %d", status)
@@ -125,10 +127,10 @@ func TestHostedPageIsAccessible(t *testing.T) {
 
 // TestExpiredPageTakesNoDecision: past its expiry the page says so (410) and refuses decisions.
 func TestExpiredPageTakesNoDecision(t *testing.T) {
-	sim := idvsim.New(idvsim.Options{APIKey: "k"})
+	sim := idvsim.New(idvsim.Options{APIKey: "k", PageLifetime: 1100 * time.Millisecond})
 	srv := httptest.NewServer(sim.Handler())
 	defer func() { srv.Close(); sim.Close() }()
-	v := create(t, srv.URL, "ref-2", time.Now().Add(1100*time.Millisecond))
+	v := create(t, srv.URL, "ref-2")
 	time.Sleep(1200 * time.Millisecond)
 	status, page := get(t, v.URL)
 	if status != http.StatusGone || !strings.Contains(page, "has expired") || strings.Contains(page, `id="pass"`) {

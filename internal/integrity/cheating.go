@@ -3,12 +3,15 @@ package integrity
 import (
 	"math"
 
+	"github.com/google/uuid"
+
 	"github.com/recruitd/recruitd/internal/integrity/pagesignal"
 )
 
 // CheatingRules names the rules below; it is stored with every evaluation's evidence, so a later
-// change of a rule or weight is told apart from the evaluations made before it.
-const CheatingRules = "page-signals/1"
+// change of a rule or weight is told apart from the evaluations made before it. Version 2 adds
+// the server's own rules (arrival pace, identical answers), which the browser cannot forge.
+const CheatingRules = "answer-signals/2"
 
 // The rules of one answer's score (docs/integrity-checks.md, "Cheating signals"). Each rule
 // gives a strength from 0 to 1; the answer's score is 100 × (1 − Π(1 − weight × strength)).
@@ -30,6 +33,19 @@ const (
 	PacePlausibleCPS   = 12.0
 	PaceImplausibleCPS = 20.0
 	WeightPace         = 0.8
+	// Arrival (the server's figures): the answer's characters per second of the server's time
+	// from the question shown (asked_at) to the answer received, from ArrivalMinChars on:
+	// ArrivalPlausibleCPS or slower is nothing, ArrivalImplausibleCPS or faster full strength.
+	// That time holds the reading and the thinking too, so 10 characters a second over all of it
+	// is already beyond a fast typist's 8 while typing.
+	ArrivalMinChars       = 100
+	ArrivalPlausibleCPS   = 10.0
+	ArrivalImplausibleCPS = 20.0
+	WeightArrival         = 0.8
+	// Identical (the server's figures): the answer's text, case and white space ignored, is
+	// another candidate's answer in the same company (answers of at least 40 characters,
+	// store.MinIdenticalChars); full strength.
+	WeightIdentical = 0.9
 	// WeightAnswer is each answer's share in the session's score: transcript_score =
 	// 100 × (1 − Π(1 − WeightAnswer × answer score / 100)) over the answers the page reported
 	// on. One fully pasted answer alone gives 63, two give 86.31.
@@ -41,6 +57,8 @@ const (
 	ReasonPaste      = "paste"
 	ReasonAway       = "away"
 	ReasonFastTyping = "fastTyping"
+	ReasonArrival    = "fastArrival"
+	ReasonIdentical  = "identicalAnswer"
 )
 
 // Answer is one answered question of a session, with what the page reported for it.
@@ -53,19 +71,28 @@ type Answer struct {
 	AnswerChars int
 	// DurationMs is the server's time from asking to the answer; 0 when unknown.
 	DurationMs int64
+	// IdenticalTo are the other candidates of the company who gave the same answer.
+	IdenticalTo []uuid.UUID
 }
 
-// Components are the strengths (0 to 1) of the three rules for one answer.
+// Components are the strengths (0 to 1) of the rules for one answer: three from the page's
+// figures (which the candidate's browser composes), two from the server's.
 type Components struct {
-	Paste float64 `json:"paste"`
-	Away  float64 `json:"away"`
-	Pace  float64 `json:"pace"`
+	Paste     float64 `json:"paste"`
+	Away      float64 `json:"away"`
+	Pace      float64 `json:"pace"`
+	Arrival   float64 `json:"arrival"`
+	Identical float64 `json:"identical"`
 }
 
-// AnswerMeasure is what an answer's score was computed from.
+// AnswerMeasure is what an answer's score was computed from. AnswerChars, DurationMs,
+// ArrivalCPS and IdenticalTo are the server's; the others are the page's report (zero when the
+// page reported nothing).
 type AnswerMeasure struct {
 	AnswerChars    int        `json:"answerChars"`
-	DurationMs     int64      `json:"durationMs"` // 0 when unknown
+	DurationMs     int64      `json:"durationMs"`            // 0 when unknown
+	ArrivalCPS     *float64   `json:"arrivalCharsPerSecond"` // null when the duration is unknown
+	IdenticalTo    []string   `json:"identicalTo"`           // candidate ids`
 	PastedChars    int        `json:"pastedChars"`
 	PasteEvents    int        `json:"pasteEvents"`
 	PastedShare    float64    `json:"pastedShare"`
@@ -85,7 +112,7 @@ type AnswerEvidence struct {
 	Seq      int            `json:"seq"`
 	Reported bool           `json:"reported"` // the page sent signals for the answer
 	Measure  *AnswerMeasure `json:"measure,omitempty"`
-	Score    *float64       `json:"score"` // 0-100; null when not reported
+	Score    *float64       `json:"score"` // 0-100
 	Reasons  []string       `json:"reasons"`
 }
 
@@ -101,8 +128,7 @@ type CheatingEvidence struct {
 // interview: the video sub-scores (eye and head tracking, voice, more than one person) stay null,
 // and the cheating score is the transcript score.
 type CheatingResult struct {
-	// Evaluated is false when the page reported on none of the answers: no evaluation is then
-	// stored, and the tools say the session was not evaluated.
+	// Evaluated is false when the session has no answer: no evaluation is then stored.
 	Evaluated       bool
 	CheatingScore   float64
 	TranscriptScore float64
@@ -119,11 +145,11 @@ func ScoreCheating(answers []Answer, threshold float64) CheatingResult {
 		ev := scoreAnswer(a)
 		if ev.Reported {
 			res.Evidence.Reported++
-			clean *= 1 - WeightAnswer*(*ev.Score)/100
 		}
+		clean *= 1 - WeightAnswer*(*ev.Score)/100
 		res.Evidence.Items = append(res.Evidence.Items, ev)
 	}
-	if res.Evidence.Reported == 0 {
+	if len(answers) == 0 {
 		return res
 	}
 	res.Evaluated = true
@@ -136,58 +162,78 @@ func ScoreCheating(answers []Answer, threshold float64) CheatingResult {
 func scoreAnswer(a Answer) AnswerEvidence {
 	ev := AnswerEvidence{Seq: a.Seq, Reasons: []string{}}
 	s := a.Signals
+	ev.Reported = s != nil
 	if s == nil {
-		return ev
+		s = &pagesignal.Signals{}
 	}
-	ev.Reported = true
 	chars := a.AnswerChars
 	if chars <= 0 {
 		chars = s.AnswerChars
 	}
-	m := &AnswerMeasure{AnswerChars: chars, DurationMs: max(a.DurationMs, 0), PastedChars: s.PastedChars, PasteEvents: s.PasteEvents,
-		AwayMs: s.AwayMs(), AwayCount: s.AwayCount(), Keystrokes: s.Keystrokes, TypingMs: s.TypingMs}
+	m := &AnswerMeasure{AnswerChars: chars, DurationMs: max(a.DurationMs, 0), IdenticalTo: []string{}, PastedChars: s.PastedChars,
+		PasteEvents: s.PasteEvents, AwayMs: s.AwayMs(), AwayCount: s.AwayCount(), Keystrokes: s.Keystrokes, TypingMs: s.TypingMs}
 
-	if chars > 0 {
-		m.PastedShare = math.Min(1, float64(s.PastedChars)/float64(chars))
-		if s.PastedChars >= PasteMinChars {
-			m.Components.Paste = m.PastedShare
+	// The server's rules.
+	if m.DurationMs > 0 {
+		cps := float64(chars) * 1000 / float64(m.DurationMs)
+		m.ArrivalCPS = &cps
+		if chars >= ArrivalMinChars {
+			m.Components.Arrival = math.Min(1, math.Max(0, (cps-ArrivalPlausibleCPS)/(ArrivalImplausibleCPS-ArrivalPlausibleCPS)))
 		}
 	}
+	for _, id := range a.IdenticalTo {
+		m.IdenticalTo = append(m.IdenticalTo, id.String())
+	}
+	if len(m.IdenticalTo) > 0 {
+		m.Components.Identical = 1
+	}
 
-	if span := max(m.DurationMs, int64(m.AwayMs)); span > 0 {
-		m.AwayShare = float64(m.AwayMs) / float64(span)
-	}
-	if m.AwayMs >= AwayMinMs {
-		m.Components.Away = math.Min(1, m.AwayShare/AwayFullShare)
-	}
-
-	m.TypedChars = max(chars-s.PastedChars, 0)
-	if s.TypingMs > 0 {
-		cps := float64(m.TypedChars) * 1000 / float64(s.TypingMs)
-		m.CharsPerSecond = &cps
-	}
-	if m.TypedChars >= PaceMinChars {
-		if m.CharsPerSecond == nil {
-			m.Components.Pace = 1
-		} else {
-			m.Components.Pace = math.Min(1, math.Max(0, (*m.CharsPerSecond-PacePlausibleCPS)/(PaceImplausibleCPS-PacePlausibleCPS)))
+	// The page's rules.
+	if ev.Reported {
+		if chars > 0 {
+			m.PastedShare = math.Min(1, float64(s.PastedChars)/float64(chars))
+			if s.PastedChars >= PasteMinChars {
+				m.Components.Paste = m.PastedShare
+			}
+		}
+		if span := max(m.DurationMs, int64(m.AwayMs)); span > 0 {
+			m.AwayShare = float64(m.AwayMs) / float64(span)
+		}
+		if m.AwayMs >= AwayMinMs {
+			m.Components.Away = math.Min(1, m.AwayShare/AwayFullShare)
+		}
+		m.TypedChars = max(chars-s.PastedChars, 0)
+		if s.TypingMs > 0 {
+			cps := float64(m.TypedChars) * 1000 / float64(s.TypingMs)
+			m.CharsPerSecond = &cps
+		}
+		if m.TypedChars >= PaceMinChars {
+			if m.CharsPerSecond == nil {
+				m.Components.Pace = 1
+			} else {
+				m.Components.Pace = math.Min(1, math.Max(0, (*m.CharsPerSecond-PacePlausibleCPS)/(PaceImplausibleCPS-PacePlausibleCPS)))
+			}
 		}
 	}
 
 	c := m.Components
-	score := round(100*(1-(1-WeightPaste*c.Paste)*(1-WeightAway*c.Away)*(1-WeightPace*c.Pace)), 2)
+	score := round(100*(1-(1-WeightPaste*c.Paste)*(1-WeightAway*c.Away)*(1-WeightPace*c.Pace)*(1-WeightArrival*c.Arrival)*
+		(1-WeightIdentical*c.Identical)), 2)
 	for _, r := range []struct {
 		on     bool
 		reason string
-	}{{c.Paste > 0, ReasonPaste}, {c.Away > 0, ReasonAway}, {c.Pace > 0, ReasonFastTyping}} {
+	}{{c.Paste > 0, ReasonPaste}, {c.Away > 0, ReasonAway}, {c.Pace > 0, ReasonFastTyping}, {c.Arrival > 0, ReasonArrival},
+		{c.Identical > 0, ReasonIdentical}} {
 		if r.on {
 			ev.Reasons = append(ev.Reasons, r.reason)
 		}
 	}
 	m.PastedShare, m.AwayShare = round(m.PastedShare, 4), round(m.AwayShare, 4)
-	m.Components = Components{round(c.Paste, 4), round(c.Away, 4), round(c.Pace, 4)}
-	if m.CharsPerSecond != nil {
-		*m.CharsPerSecond = round(*m.CharsPerSecond, 2)
+	m.Components = Components{round(c.Paste, 4), round(c.Away, 4), round(c.Pace, 4), round(c.Arrival, 4), round(c.Identical, 4)}
+	for _, p := range []*float64{m.CharsPerSecond, m.ArrivalCPS} {
+		if p != nil {
+			*p = round(*p, 2)
+		}
 	}
 	ev.Measure, ev.Score = m, &score
 	return ev

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"github.com/recruitd/recruitd/internal/integrity/pagesignal"
 )
 
@@ -61,9 +63,9 @@ func TestScoreAnswer(t *testing.T) {
 		{"16 characters a second", fast, 40, []string{"fastTyping"},
 			AnswerMeasure{AnswerChars: 600, DurationMs: 80_000, Keystrokes: 600, TypingMs: 37_500, TypedChars: 600, CharsPerSecond: ptr(16.0),
 				Components: Components{Pace: 0.5}}},
-		{"100 characters a second", veryFast, 80, []string{"fastTyping"},
+		{"100 characters a second", veryFast, 96, []string{"fastTyping", "fastArrival"},
 			AnswerMeasure{AnswerChars: 1000, DurationMs: 30_000, Keystrokes: 1000, TypingMs: 10_000, TypedChars: 1000, CharsPerSecond: ptr(100.0),
-				Components: Components{Pace: 1}}},
+				Components: Components{Pace: 1, Arrival: 1}}},
 		{"long text without typing", noKeys, 80, []string{"fastTyping"},
 			AnswerMeasure{AnswerChars: 300, DurationMs: 30_000, TypedChars: 300, Components: Components{Pace: 1}}},
 		{"away, duration unknown", awayNoDuration, 60, []string{"away"},
@@ -80,6 +82,11 @@ func TestScoreAnswer(t *testing.T) {
 				t.Errorf("score %v reasons %v, want %v %v", deref(ev.Score), ev.Reasons, tt.score, tt.reasons)
 			}
 			got, _ := json.Marshal(ev.Measure)
+			// The server's figures of these answers: their arrival pace, and no identical answer.
+			tt.m.IdenticalTo = []string{}
+			if tt.m.DurationMs > 0 {
+				tt.m.ArrivalCPS = ptr(round(float64(tt.m.AnswerChars)*1000/float64(tt.m.DurationMs), 2))
+			}
 			want, _ := json.Marshal(tt.m)
 			if string(got) != string(want) {
 				t.Errorf("measure\n got %s\nwant %s", got, want)
@@ -87,8 +94,46 @@ func TestScoreAnswer(t *testing.T) {
 		})
 	}
 	ev := scoreAnswer(unreported)
-	if b, _ := json.Marshal(ev); string(b) != `{"seq":11,"reported":false,"score":null,"reasons":[]}` {
-		t.Errorf("unreported answer evidence = %s", b)
+	if ev.Reported || ev.Score == nil || *ev.Score != 0 || ev.Measure.ArrivalCPS == nil || *ev.Measure.ArrivalCPS != 6.25 || ev.Measure.PastedChars != 0 {
+		b, _ := json.Marshal(ev)
+		t.Errorf("unreported answer evidence = %s; want the server's figures only", b)
+	}
+}
+
+// TestServerRules: the rules on the server's own figures apply whatever the page reported, also
+// when it reported nothing or forged plausible typing.
+func TestServerRules(t *testing.T) {
+	other := uuid.New()
+	forged := &pagesignal.Signals{Keystrokes: 700, TypingMs: 120_000, AnswerChars: 600}
+	tests := []struct {
+		name    string
+		a       Answer
+		score   float64
+		reasons []string
+	}{
+		{"an answer another candidate gave", Answer{Seq: 1, AnswerChars: 300, DurationMs: 120_000, IdenticalTo: []uuid.UUID{other}}, 90,
+			[]string{"identicalAnswer"}},
+		{"15 characters a second from question to answer", Answer{Seq: 2, AnswerChars: 300, DurationMs: 20_000}, 40, []string{"fastArrival"}},
+		{"600 characters in 2 s, with forged typing figures", Answer{Seq: 3, AnswerChars: 600, DurationMs: 2000, Signals: forged}, 80,
+			[]string{"fastArrival"}},
+		{"at a person's pace", Answer{Seq: 4, AnswerChars: 300, DurationMs: 60_000}, 0, []string{}},
+		{"a short answer at once", Answer{Seq: 5, AnswerChars: 90, DurationMs: 1000}, 0, []string{}},
+		{"duration unknown", Answer{Seq: 6, AnswerChars: 600}, 0, []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev := scoreAnswer(tt.a)
+			if ev.Score == nil || *ev.Score != tt.score || !slices.Equal(ev.Reasons, tt.reasons) {
+				t.Errorf("score %v reasons %v, want %v %v", deref(ev.Score), ev.Reasons, tt.score, tt.reasons)
+			}
+		})
+	}
+	if ev := scoreAnswer(tests[0].a); !slices.Equal(ev.Measure.IdenticalTo, []string{other.String()}) {
+		t.Errorf("identicalTo = %v", ev.Measure.IdenticalTo)
+	}
+	r := ScoreCheating([]Answer{tests[0].a, tests[1].a}, 70)
+	if !r.Evaluated || r.Evidence.Reported != 0 || r.CheatingScore != 73.36 || !r.Flagged {
+		t.Errorf("a session the page reported nothing on = %+v", r)
 	}
 }
 
@@ -119,7 +164,7 @@ func TestScoreCheating(t *testing.T) {
 		{"one pasted answer, threshold 63", []Answer{pasted, typed}, 63, true, 63, true, 2},
 		{"two pasted answers", []Answer{pasted, pasted}, 70, true, 86.31, true, 2},
 		{"away a fifth of the time in ten answers", tenAway, 70, true, 84.11, true, 10},
-		{"nothing reported", []Answer{unreported, unreported}, 70, false, 0, false, 0},
+		{"nothing reported: the server's rules alone", []Answer{unreported, unreported}, 70, true, 0, false, 0},
 		{"no answers", nil, 70, false, 0, false, 0},
 	}
 	for _, tt := range tests {

@@ -47,6 +47,7 @@ const (
 	noIPReputation = "recruitd has no IP-reputation source"
 	noProfile      = "recruitd has no professional-profile source"
 	noFootprint    = "recruitd has no digital-footprint source"
+	noVoIPRanges   = "the numbering plan does not set VoIP numbers apart in this region (North American numbers are fixed-line-or-mobile), and recruitd has no carrier lookup"
 )
 
 // SourceKnownBefore is the source name of the contact a previous check of the candidate saw.
@@ -185,6 +186,10 @@ func ScoreFraud(f FraudFacts, list *disposable.List) FraudResult {
 			s.PhoneNotMobile = FraudSignal{Status: Clear, Kind: string(kind), MobileExpected: &expected}
 			if expected && !kind.MaybeMobile() && kind != phone.KindVoIP {
 				s.PhoneNotMobile.Status = Raised
+			}
+			if kind == phone.KindFixedLineOrMobile {
+				// The numbering plan has no VoIP ranges apart there: a VoIP number looks like any other.
+				s.VoIPPhone = FraudSignal{Status: NotChecked, Kind: string(kind), Reason: noVoIPRanges}
 			}
 		}
 		s.SharedPhone = shared(f.SamePhone)

@@ -46,7 +46,7 @@ func TestScoreFraud(t *testing.T) {
 		{"clean", clean(FraudFacts{Email: "ada@gmail.com", Phone: ukMobile, MobileExpected: true}), 100, false, [2]bool{},
 			[]string{}, []string{"emailChanged", "phoneChanged", "vpnProxyIp", "thinProfile", "footprintAnomaly"}},
 		{"disposable e-mail", clean(FraudFacts{Email: "b@mailinator.com", Phone: usNumber}), 40, true, [2]bool{true, false},
-			[]string{"disposableEmail"}, []string{"emailChanged", "phoneChanged", "vpnProxyIp", "thinProfile", "footprintAnomaly"}},
+			[]string{"disposableEmail"}, []string{"voipPhone", "emailChanged", "phoneChanged", "vpnProxyIp", "thinProfile", "footprintAnomaly"}},
 		{"disposable subdomain, any case", clean(FraudFacts{Email: "B@Inbox.Mailinator.COM"}), 40, true, [2]bool{true, false},
 			[]string{"disposableEmail"}, []string{"voipPhone", "phoneNotMobile", "sharedPhone", "emailChanged", "phoneChanged", "vpnProxyIp", "thinProfile", "footprintAnomaly"}},
 		{"VoIP, no mobile expected", clean(FraudFacts{Email: "ada@gmail.com", Phone: ukVoIP}), 65, false, [2]bool{false, true},
@@ -60,7 +60,7 @@ func TestScoreFraud(t *testing.T) {
 		{"personal number where a mobile was expected", clean(FraudFacts{Email: "ada@gmail.com", Phone: ukPersonl, MobileExpected: true}), 85, false,
 			[2]bool{}, []string{"phoneNotMobile"}, []string{"emailChanged", "phoneChanged", "vpnProxyIp", "thinProfile", "footprintAnomaly"}},
 		{"US number where a mobile was expected", clean(FraudFacts{Email: "ada@gmail.com", Phone: usNumber, MobileExpected: true}), 100, false,
-			[2]bool{}, []string{}, []string{"emailChanged", "phoneChanged", "vpnProxyIp", "thinProfile", "footprintAnomaly"}},
+			[2]bool{}, []string{}, []string{"voipPhone", "emailChanged", "phoneChanged", "vpnProxyIp", "thinProfile", "footprintAnomaly"}},
 		{"invalid number", clean(FraudFacts{Email: "ada@gmail.com", Phone: invalid, MobileExpected: true}), 100, false, [2]bool{},
 			[]string{}, []string{"voipPhone", "phoneNotMobile", "emailChanged", "phoneChanged", "vpnProxyIp", "thinProfile", "footprintAnomaly"}},
 		{"shared e-mail and phone", clean(FraudFacts{Email: "ada@gmail.com", Phone: ukMobile, SameEmail: 2, SamePhone: 1}), 55, false, [2]bool{},
@@ -110,7 +110,7 @@ func TestFraudEvidence(t *testing.T) {
 	list := disposable.Default().Provenance().Source
 	want := `{"rules":"contact-signals/1","score":20,` +
 		`"disposableEmail":{"status":"raised","weight":60,"domain":"mailinator.com","listEntry":"mailinator.com","list":"` + list + `"},` +
-		`"voipPhone":{"status":"clear","weight":0,"kind":"fixed_line_or_mobile"},` +
+		`"voipPhone":{"status":"notChecked","weight":0,"reason":"the numbering plan does not set VoIP numbers apart in this region (North American numbers are fixed-line-or-mobile), and recruitd has no carrier lookup","kind":"fixed_line_or_mobile"},` +
 		`"phoneNotMobile":{"status":"clear","weight":0,"kind":"fixed_line_or_mobile","mobileExpected":true},` +
 		`"sharedEmail":{"status":"clear","weight":0,"otherCandidates":0},` +
 		`"sharedPhone":{"status":"raised","weight":20,"otherCandidates":2},` +
@@ -119,7 +119,7 @@ func TestFraudEvidence(t *testing.T) {
 		`"vpnProxyIp":{"status":"notChecked","weight":0,"reason":"recruitd has no IP-reputation source"},` +
 		`"thinProfile":{"status":"notChecked","weight":0,"reason":"recruitd has no professional-profile source"},` +
 		`"footprintAnomaly":{"status":"notChecked","weight":0,"reason":"recruitd has no digital-footprint source"},` +
-		`"raised":["disposableEmail","sharedPhone"],"notChecked":["phoneChanged","vpnProxyIp","thinProfile","footprintAnomaly"],` +
+		`"raised":["disposableEmail","sharedPhone"],"notChecked":["voipPhone","phoneChanged","vpnProxyIp","thinProfile","footprintAnomaly"],` +
 		`"contact":{"email":"bbc1be0364926d9be1346e5f6cb9db84","phone":"278b81c175e0da7300810e67f58802d3"}}`
 	if b, _ := json.Marshal(r.Signals); string(b) != want {
 		t.Errorf("signals\n got %s\nwant %s", b, want)

@@ -23,7 +23,7 @@ type Service struct {
 // Skip reasons of Service's results.
 const (
 	SkipDetectionOff = "off"        // the company's flag is off
-	SkipNoSignals    = "no signals" // the page reported on none of the session's answers
+	SkipNoAnswers    = "no answers" // the session has no answered question
 )
 
 // SessionEvaluation is what EvaluateSession did.
@@ -53,9 +53,10 @@ func (s *Service) RecordAnswerSignals(ctx context.Context, companyID, sessionID 
 	return s.Store.SaveAnswerSignals(ctx, companyID, sessionID, seq, sig)
 }
 
-// EvaluateSession computes the session's cheating evaluation from its answered turns and what the
-// page reported, and stores it (when model_cheat_detection_enabled is on and the page reported
-// on at least one answer). Running it again with nothing new changes nothing.
+// EvaluateSession computes the session's cheating evaluation from its answered turns (the
+// server's timing and the company's identical answers) and what the page reported, and stores
+// it (when model_cheat_detection_enabled is on and the session has an answer). Running it again
+// with nothing new changes nothing.
 func (s *Service) EvaluateSession(ctx context.Context, companyID, sessionID uuid.UUID) (SessionEvaluation, error) {
 	var out SessionEvaluation
 	co, err := s.Store.Company(ctx, companyID)
@@ -72,11 +73,11 @@ func (s *Service) EvaluateSession(ctx context.Context, companyID, sessionID uuid
 	}
 	answers := make([]Answer, len(turns))
 	for i, t := range turns {
-		answers[i] = Answer{Seq: t.Seq, Signals: t.Signals, AnswerChars: t.AnswerChars, DurationMs: t.DurationMs}
+		answers[i] = Answer{Seq: t.Seq, Signals: t.Signals, AnswerChars: t.AnswerChars, DurationMs: t.DurationMs, IdenticalTo: t.IdenticalTo}
 	}
 	out.Result = ScoreCheating(answers, co.CheatThreshold)
 	if !out.Result.Evaluated {
-		out.Skipped = SkipNoSignals
+		out.Skipped = SkipNoAnswers
 		return out, nil
 	}
 	evidence, err := json.Marshal(out.Result.Evidence)
@@ -97,8 +98,9 @@ type VerifyInput struct {
 	// MobileExpected overrides the default, which is MobileExpected of the session's medium
 	// (false without a session); set it when the invitation goes by text message.
 	MobileExpected *bool
-	// Observed are the contacts the sources gave for this candidate (the invitation request,
-	// a partner's applicant record), compared with the stored ones.
+	// Observed are contacts sources gave beyond those recorded in candidate_contact_sources
+	// (which VerifyCandidate reads itself: invitations, partner lookups, HR-suite rows, the ATS
+	// sync and the other applications), compared with the stored ones.
 	Observed []SourceContact
 }
 
@@ -127,7 +129,15 @@ func (s *Service) VerifyCandidate(ctx context.Context, companyID, candidateID uu
 	if err != nil {
 		return out, err
 	}
-	f := FraudFacts{CompanyID: companyID, Email: orEmpty(c.Email), Phone: orEmpty(c.Phone), Observed: in.Observed}
+	sources, err := s.Store.ContactSources(ctx, companyID, candidateID)
+	if err != nil {
+		return out, err
+	}
+	observed := make([]SourceContact, 0, len(sources)+len(in.Observed))
+	for _, src := range sources {
+		observed = append(observed, SourceContact{Source: src.Source, Email: src.Email, Phone: src.Phone})
+	}
+	f := FraudFacts{CompanyID: companyID, Email: orEmpty(c.Email), Phone: orEmpty(c.Phone), Observed: append(observed, in.Observed...)}
 	switch {
 	case in.MobileExpected != nil:
 		f.MobileExpected = *in.MobileExpected

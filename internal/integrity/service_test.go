@@ -123,14 +123,15 @@ func TestSignalsReachTheTools(t *testing.T) {
 			itoa(chars+20) + `,"typingMs":52000,"answerChars":` + itoa(chars) + `}`
 	}
 	text := func(n int) string { return strings.Repeat("abcd ", n/5) }
-	w.answer(sa, 1, text(410), 90*time.Second, typed(410))
-	w.answer(sa, 2, text(300), 80*time.Second, typed(300))
+	own := func(n int) string { return strings.Repeat("wxyz ", n/5) } // A's answers are A's own
+	w.answer(sa, 1, own(410), 90*time.Second, typed(410))
+	w.answer(sa, 2, own(300), 80*time.Second, typed(300))
 	w.answer(sb, 1, text(480), 60*time.Second,
 		`{"pastedChars":480,"pasteEvents":1,"hiddenMs":0,"hiddenCount":0,"blurMs":0,"blurCount":0,"keystrokes":0,"typingMs":0,"answerChars":480}`)
 	w.answer(sb, 2, text(490)+"ab", 60*time.Second,
 		`{"pastedChars":480,"pasteEvents":1,"hiddenMs":42000,"hiddenCount":2,"blurMs":45000,"blurCount":3,"keystrokes":12,"typingMs":3100,"answerChars":492}`)
-	w.answer(sb, 3, text(410), 90*time.Second, typed(410))
-	w.answer(sc, 1, text(200), 60*time.Second, "")
+	w.answer(sb, 3, text(410)+"B", 90*time.Second, typed(410))
+	w.answer(sc, 1, strings.Repeat("efgh ", 40), 60*time.Second, "")
 	// A payload the parser refuses is not stored, and the answer stands.
 	var perr *pagesignal.Error
 	if _, err := w.svc.RecordAnswerSignals(ctx, acme.ID, sc.ID, 1, []byte(`{"pastedChars":-1}`)); !errors.As(err, &perr) {
@@ -149,7 +150,7 @@ func TestSignalsReachTheTools(t *testing.T) {
 	}{
 		{sa, "", 0, false},
 		{sb, "", 87.64, true},
-		{sc, integrity.SkipNoSignals, 0, false},
+		{sc, "", 0, false}, // the page reported nothing: the server's rules alone
 	} {
 		e, err := w.svc.EvaluateSession(ctx, acme.ID, x.sess.ID)
 		if err != nil || e.Skipped != x.skipped || e.Result.CheatingScore != x.score || e.Result.Flagged != x.flagged || e.Changed != (x.skipped == "") {
@@ -190,7 +191,7 @@ func TestSignalsReachTheTools(t *testing.T) {
 		t.Errorf("flagged session = %+v, sub-scores %+v", d, sub)
 	}
 	h.OK(t, key, "getCheatingDetectionStats", map[string]any{"metric": "flaggedPercentage", "companyWide": true}).Decode(t, &cheat)
-	if cheat.Evaluated == nil || *cheat.Evaluated != 2 || cheat.FlaggedPercentage == nil || *cheat.FlaggedPercentage != 50 {
+	if cheat.Evaluated == nil || *cheat.Evaluated != 3 || cheat.FlaggedPercentage == nil || *cheat.FlaggedPercentage != 33.3 {
 		t.Errorf("flaggedPercentage = %+v", cheat)
 	}
 
@@ -214,7 +215,8 @@ func TestSignalsReachTheTools(t *testing.T) {
 		t.Errorf("B's verification = cheating %+v, fraud %+v, identity %+v", ver.Cheating, ver.Fraud, ver.Identity)
 	}
 	h.OK(t, key, "getCandidateVerification", map[string]any{"sessionId": sc.ID.String()}).Decode(t, &ver)
-	if ver.Cheating != nil || ver.CheatingNote != "no cheating evaluation exists for this session" || ver.Fraud == nil || ver.Fraud.Score != 100 {
+	if ver.Cheating == nil || ver.Cheating.Flagged || ver.Cheating.Evidence == nil || ver.Cheating.Evidence.Answers[0].PageReported ||
+		ver.Fraud == nil || ver.Fraud.Score != 100 {
 		t.Errorf("C's verification = cheating %+v (%s), fraud %+v", ver.Cheating, ver.CheatingNote, ver.Fraud)
 	}
 

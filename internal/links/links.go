@@ -48,6 +48,10 @@ func (b Builder) Interview(token string) string {
 	return b.candidate + "/interview/" + url.PathEscape(token)
 }
 
+// IdentityReturnBase is the prefix of the single-use addresses the identity provider sends a
+// candidate back to (internal/identity appends a one-time id); it never holds the link token.
+func (b Builder) IdentityReturnBase() string { return b.candidate + "/interview/identity-return" }
+
 // Candidate is a candidate's page.
 func (b Builder) Candidate(id uuid.UUID) string { return b.recruiter + "/candidates/" + id.String() }
 

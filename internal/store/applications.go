@@ -51,7 +51,7 @@ func createApplication(tx *gorm.DB, companyID, jobID uuid.UUID, in CandidateInpu
 		}
 		return &cand, &app, nil
 	}
-	c, _, err := findOrCreateCandidate(tx, companyID, in)
+	c, _, err := findOrCreateCandidate(tx, companyID, in, string(source))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -280,7 +280,15 @@ WHERE c.company_id = ? AND c.external_id = ANY (?::text[]) AND NOT EXISTS (SELEC
 		}
 		out[e] = id
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read synced candidates: %w", err)
+	}
+	rows.Close()
+	ids := make([]uuid.UUID, len(ext))
+	for i, e := range ext {
+		ids[i] = out[e]
+	}
+	return out, recordContactSources(tx, companyID, string(models.ApplicationSourceATS), ids, email, phone)
 }
 
 // recordSyncedApplications upserts the aggregator's records of apps[keep] that have a service

@@ -33,9 +33,21 @@ func (s *Store) SetCandidateStatus(ctx context.Context, companyID, id uuid.UUID,
 }
 
 // findOrCreateCandidate finds the company's candidate by e-mail (case-insensitive) or phone and
-// fills in a contact it lacks, or creates one. Concurrent calls for the same contact are
-// serialised by an advisory lock held until the transaction ends, so they share one candidate.
-func findOrCreateCandidate(tx *gorm.DB, companyID uuid.UUID, in CandidateInput) (*models.Candidate, bool, error) {
+// fills in a contact it lacks, or creates one, and records the contact source gave
+// (recordContactSources). Concurrent calls for the same contact are serialised by an advisory
+// lock held until the transaction ends, so they share one candidate.
+func findOrCreateCandidate(tx *gorm.DB, companyID uuid.UUID, in CandidateInput, source string) (*models.Candidate, bool, error) {
+	c, created, err := findOrCreateCandidateRow(tx, companyID, in)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := recordContactSources(tx, companyID, source, []uuid.UUID{c.ID}, []string{in.Email}, []string{in.Phone}); err != nil {
+		return nil, false, err
+	}
+	return c, created, nil
+}
+
+func findOrCreateCandidateRow(tx *gorm.DB, companyID uuid.UUID, in CandidateInput) (*models.Candidate, bool, error) {
 	email := strings.ToLower(strings.TrimSpace(in.Email))
 	lockKey := companyID.String() + "|" + email + "|" + in.Phone
 	if err := tx.Exec("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", lockKey).Error; err != nil {
@@ -96,4 +108,72 @@ func fillContact(tx *gorm.DB, c *models.Candidate, email, phone string) error {
 		return fmt.Errorf("update candidate contact: %w", err)
 	}
 	return nil
+}
+
+// Source names of candidate_contact_sources besides the application sources
+// (models.ApplicationSource: partner, hrsuite_webhook, ats, manual, assessment).
+const SourceInvitation = "invitation"
+
+// recordContactSources keeps, per candidate, the e-mail and phone the source gave this time
+// (candidate_contact_sources, the latest per source; migration 00040), so the fraud check can
+// compare the stored contact with what each source said. ids, emails and phones are parallel;
+// a row without either contact, or with a value the table does not bound, records nothing of it.
+func recordContactSources(tx *gorm.DB, companyID uuid.UUID, source string, ids []uuid.UUID, emails, phones []string) error {
+	var cid, em, ph models.StringArray
+	for i, id := range ids {
+		e, p := strings.TrimSpace(emails[i]), strings.TrimSpace(phones[i])
+		if len(e) > 320 {
+			e = ""
+		}
+		if len(p) > 40 {
+			p = ""
+		}
+		if id == uuid.Nil || (e == "" && p == "") {
+			continue
+		}
+		cid, em, ph = append(cid, id.String()), append(em, e), append(ph, p)
+	}
+	if len(cid) == 0 {
+		return nil
+	}
+	err := tx.Exec(`
+INSERT INTO candidate_contact_sources AS s (company_id, candidate_id, source, email, phone)
+SELECT DISTINCT ON (t.cid) ?, t.cid::uuid, ?, nullif(t.email, ''), nullif(t.phone, '')
+FROM unnest(?::text[], ?::text[], ?::text[]) WITH ORDINALITY AS t(cid, email, phone, n)
+ORDER BY t.cid, t.n DESC
+ON CONFLICT (company_id, candidate_id, source) DO UPDATE SET email = EXCLUDED.email, phone = EXCLUDED.phone, seen_at = now()
+    WHERE (s.email, s.phone) IS DISTINCT FROM (EXCLUDED.email, EXCLUDED.phone)`, companyID, source, cid, em, ph).Error
+	if err != nil {
+		return fmt.Errorf("record the contacts %s gave: %w", source, err)
+	}
+	return nil
+}
+
+// SourceContact is the contact one source gave for a candidate (candidate_contact_sources).
+type SourceContact struct {
+	Source       string
+	Email, Phone string
+}
+
+// ContactSources lists the contacts each source gave for the company's candidate, by source.
+func (s *Store) ContactSources(ctx context.Context, companyID, candidateID uuid.UUID) ([]SourceContact, error) {
+	var rows []struct {
+		Source       string
+		Email, Phone *string
+	}
+	if err := s.db.WithContext(ctx).Raw(`SELECT source, email, phone FROM candidate_contact_sources
+		WHERE company_id = ? AND candidate_id = ? ORDER BY source`, companyID, candidateID).Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("load the contact sources of candidate %s: %w", candidateID, err)
+	}
+	out := make([]SourceContact, len(rows))
+	for i, r := range rows {
+		out[i].Source = r.Source
+		if r.Email != nil {
+			out[i].Email = *r.Email
+		}
+		if r.Phone != nil {
+			out[i].Phone = *r.Phone
+		}
+	}
+	return out, nil
 }

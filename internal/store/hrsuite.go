@@ -449,6 +449,13 @@ RETURNING id, external_id`, companyID, cext, first, last, email, phone).Scan(&ca
 	for _, cd := range cands {
 		candByRef[cd.ExternalID] = cd.ID
 	}
+	ids := make([]uuid.UUID, len(cext))
+	for i, e := range cext {
+		ids[i] = candByRef[e]
+	}
+	if err := recordContactSources(tx, companyID, string(models.ApplicationSourceHRSuiteWebhook), ids, email, phone); err != nil {
+		return err
+	}
 	var aext, acand, ajob models.StringArray
 	for _, i := range create {
 		a := c.Applications[i]

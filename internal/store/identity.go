@@ -91,6 +91,9 @@ type NewIdentityVerification struct {
 	ID, CompanyID, CandidateID, SessionID, JobID uuid.UUID
 	Provider, ProviderVerificationID, HostedURL  string
 	ExpiresAt                                    time.Time
+	// ReturnKeyHash is the SHA-256 of the one-time id of the address the provider sends the
+	// candidate back to (ClaimIdentityReturn); nil when none was given.
+	ReturnKeyHash []byte
 }
 
 // CreateIdentityVerification records v as PENDING. When the session already has a PENDING
@@ -100,11 +103,12 @@ func (s *Store) CreateIdentityVerification(ctx context.Context, v NewIdentityVer
 	var out IdentityVerification
 	res := s.db.WithContext(ctx).Raw(`
 		INSERT INTO identity_verifications (id, company_id, candidate_id, session_id, job_id, status,
-			provider, provider_verification_id, hosted_url, expires_at)
-		VALUES (?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?)
+			provider, provider_verification_id, hosted_url, expires_at, return_key_hash)
+		VALUES (?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?)
 		ON CONFLICT (company_id, session_id) WHERE status = 'PENDING' AND provider IS NOT NULL DO NOTHING
 		RETURNING `+identityColumns,
-		v.ID, v.CompanyID, v.CandidateID, v.SessionID, v.JobID, v.Provider, v.ProviderVerificationID, v.HostedURL, v.ExpiresAt.UTC()).Scan(&out)
+		v.ID, v.CompanyID, v.CandidateID, v.SessionID, v.JobID, v.Provider, v.ProviderVerificationID, v.HostedURL, v.ExpiresAt.UTC(),
+		v.ReturnKeyHash).Scan(&out)
 	if res.Error != nil {
 		return out, false, fmt.Errorf("record identity verification of session %s: %w", v.SessionID, res.Error)
 	}
@@ -248,4 +252,43 @@ func (s *Store) ExpireIdentityVerification(ctx context.Context, companyID, id uu
 		return IdentityExpiry{}, err
 	}
 	return IdentityExpiry{Status: v.Status, ExpiresAt: v.ExpiresAt}, nil
+}
+
+// recordSkippedIdentity records, inside a transaction that ends the session (completion, the
+// deadline), that the identity step of a job with enable_identity_verification was skipped:
+// a SKIPPED verification when the session has none. A session that started one keeps it (a
+// PENDING one expires by its own timer).
+func recordSkippedIdentity(tx *gorm.DB, companyID, sessionID uuid.UUID) error {
+	err := tx.Exec(`
+		INSERT INTO identity_verifications (company_id, candidate_id, session_id, job_id, status, completed_at)
+		SELECT s.company_id, s.candidate_id, s.id, s.job_id, 'SKIPPED', now()
+		FROM interview_sessions s JOIN jobs j ON j.company_id = s.company_id AND j.id = s.job_id
+		WHERE s.company_id = ? AND s.id = ? AND j.enable_identity_verification
+		  AND NOT EXISTS (SELECT 1 FROM identity_verifications v WHERE v.company_id = s.company_id AND v.session_id = s.id)`,
+		companyID, sessionID).Error
+	if err != nil {
+		return fmt.Errorf("record the skipped identity step of session %s: %w", sessionID, err)
+	}
+	return nil
+}
+
+// ClaimIdentityReturn uses the one-time return address whose id hashes to keyHash: the first
+// call marks it used and returns the link token of the verification's session; any later call,
+// and an unknown hash, is ErrNotFound. One statement, so two visits at once use it once.
+func (s *Store) ClaimIdentityReturn(ctx context.Context, keyHash []byte) (string, error) {
+	var rows []struct{ LinkToken *string }
+	err := s.db.WithContext(ctx).Raw(`
+		WITH used AS (
+			UPDATE identity_verifications SET return_used_at = now()
+			WHERE return_key_hash = ? AND return_used_at IS NULL
+			RETURNING company_id, session_id)
+		SELECT s.link_token FROM used JOIN interview_sessions s ON s.company_id = used.company_id AND s.id = used.session_id`,
+		keyHash).Scan(&rows).Error
+	if err != nil {
+		return "", fmt.Errorf("claim identity return address: %w", err)
+	}
+	if len(rows) != 1 || rows[0].LinkToken == nil || *rows[0].LinkToken == "" {
+		return "", fmt.Errorf("identity return address: %w", ErrNotFound)
+	}
+	return *rows[0].LinkToken, nil
 }

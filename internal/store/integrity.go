@@ -48,17 +48,39 @@ type AnsweredTurn struct {
 	AnswerChars int
 	DurationMs  int64
 	Signals     *pagesignal.Signals // nil when the page reported nothing for the answer
+	// IdenticalTo are other candidates of the company (at most MaxIdenticalCandidates) whose
+	// answer in another session is the same text, case and runs of white space ignored, for
+	// answers of at least MinIdenticalChars characters.
+	IdenticalTo []uuid.UUID
 }
+
+// Bounds of the identical-answer lookup: shorter answers ("Yes", a city) are alike by nature.
+const (
+	MinIdenticalChars      = 40
+	MaxIdenticalCandidates = 10
+)
 
 // AnsweredTurns lists the session's answered turns in order, with the signals the page reported.
 func (s *Store) AnsweredTurns(ctx context.Context, companyID, sessionID uuid.UUID) ([]AnsweredTurn, error) {
+	// The identical answers go through interview_turns_answer_print_idx (migration 00040): the
+	// expression and the length bound are the index's.
 	rows, err := s.sql.QueryContext(ctx, `SELECT t.seq, char_length(t.answer),
 			greatest(0, floor(extract(epoch FROM t.answered_at - t.asked_at) * 1000))::bigint,
-			g.pasted_chars, g.paste_events, g.hidden_ms, g.hidden_count, g.blur_ms, g.blur_count, g.keystrokes, g.typing_ms, g.answer_chars
+			g.pasted_chars, g.paste_events, g.hidden_ms, g.hidden_count, g.blur_ms, g.blur_count, g.keystrokes, g.typing_ms, g.answer_chars,
+			coalesce(same.ids, '')
 		FROM interview_turns t
+		JOIN interview_sessions s ON s.company_id = t.company_id AND s.id = t.session_id
 		LEFT JOIN interview_answer_signals g ON g.company_id = t.company_id AND g.session_id = t.session_id AND g.seq = t.seq
+		LEFT JOIN LATERAL (
+			SELECT string_agg(x.candidate_id::text, ',' ORDER BY x.candidate_id) AS ids FROM (
+				SELECT DISTINCT os.candidate_id
+				FROM interview_turns ot JOIN interview_sessions os ON os.company_id = ot.company_id AND os.id = ot.session_id
+				WHERE length(t.answer) >= $3 AND ot.company_id = t.company_id AND ot.answer IS NOT NULL AND length(ot.answer) >= 40
+				  AND md5(lower(regexp_replace(ot.answer, '\s+', ' ', 'g'))) = md5(lower(regexp_replace(t.answer, '\s+', ' ', 'g')))
+				  AND os.candidate_id <> s.candidate_id
+				ORDER BY os.candidate_id LIMIT $4) x) same ON true
 		WHERE t.company_id = $1 AND t.session_id = $2 AND t.answer IS NOT NULL
-		ORDER BY t.seq`, companyID, sessionID)
+		ORDER BY t.seq`, companyID, sessionID, MinIdenticalChars, MaxIdenticalCandidates)
 	if err != nil {
 		return nil, fmt.Errorf("load answered turns of session %s: %w", sessionID, err)
 	}
@@ -67,8 +89,14 @@ func (s *Store) AnsweredTurns(ctx context.Context, companyID, sessionID uuid.UUI
 	for rows.Next() {
 		var t AnsweredTurn
 		var v [9]sql.NullInt64
-		if err := rows.Scan(&t.Seq, &t.AnswerChars, &t.DurationMs, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8]); err != nil {
+		var same string
+		if err := rows.Scan(&t.Seq, &t.AnswerChars, &t.DurationMs, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &same); err != nil {
 			return nil, fmt.Errorf("load answered turns of session %s: %w", sessionID, err)
+		}
+		for _, id := range strings.Split(same, ",") {
+			if u, err := uuid.Parse(id); err == nil {
+				t.IdenticalTo = append(t.IdenticalTo, u)
+			}
 		}
 		if v[0].Valid {
 			i := func(k int) int { return int(v[k].Int64) }

@@ -276,6 +276,9 @@ WHERE s.company_id = ? AND s.id = ? AND t.open = 0 AND t.last IS NOT NULL`, MaxT
 		if err := insertInterviewEvent(tx, companyID, sessionID, models.EventCompleted, nil, ""); err != nil {
 			return err
 		}
+		if err := recordSkippedIdentity(tx, companyID, sessionID); err != nil {
+			return err
+		}
 		_, err = renewStart(tx, signal)
 		return err
 	})

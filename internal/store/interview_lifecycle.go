@@ -111,6 +111,9 @@ RETURNING status, expires_at`,
 		kind := models.EventExpired
 		if closed == models.SessionStatusIncomplete {
 			kind = models.EventIncomplete
+			if err := recordSkippedIdentity(tx, companyID, sessionID); err != nil {
+				return err
+			}
 		}
 		return insertInterviewEvent(tx, companyID, sessionID, kind, map[string]any{"expiresAt": rows[0].ExpiresAt.UTC()}, "")
 	})

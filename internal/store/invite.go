@@ -40,7 +40,7 @@ func (s *Store) CreateInvitation(ctx context.Context, in InvitationInput, starts
 	companyID, jobID, source, medium := in.CompanyID, in.JobID, in.Source, in.Medium
 	var inv Invitation
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		c, created, err := findOrCreateCandidate(tx, companyID, in.Candidate)
+		c, created, err := findOrCreateCandidate(tx, companyID, in.Candidate, SourceInvitation)
 		if err != nil {
 			return err
 		}

@@ -225,7 +225,7 @@ func (s *Store) AttachPartnerApplicant(ctx context.Context, companyID, id uuid.U
 		if pa.ATSCandidateID != nil {
 			in.ExternalID = *pa.ATSCandidateID
 		}
-		c, _, err := findOrCreateCandidate(tx, companyID, in)
+		c, _, err := findOrCreateCandidate(tx, companyID, in, string(models.ApplicationSourcePartner))
 		if err != nil {
 			return err
 		}

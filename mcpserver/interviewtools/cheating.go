@@ -88,16 +88,17 @@ type CheatingScores struct {
 
 // FlaggedSession is one flagged session of flaggedDetails.
 type FlaggedSession struct {
-	SessionID     string         `json:"sessionId"`
-	SessionLink   string         `json:"sessionLink"`
-	CandidateID   string         `json:"candidateId"`
-	CandidateName string         `json:"candidateName"`
-	CandidateLink string         `json:"candidateLink"`
-	JobID         string         `json:"jobId"`
-	JobTitle      string         `json:"jobTitle"`
-	CheatingScore float64        `json:"cheatingScore"`
-	SubScores     CheatingScores `json:"subScores"`
-	EvaluatedAt   string         `json:"evaluatedAt"`
+	SessionID     string            `json:"sessionId"`
+	SessionLink   string            `json:"sessionLink"`
+	CandidateID   string            `json:"candidateId"`
+	CandidateName string            `json:"candidateName"`
+	CandidateLink string            `json:"candidateLink"`
+	JobID         string            `json:"jobId"`
+	JobTitle      string            `json:"jobTitle"`
+	CheatingScore float64           `json:"cheatingScore"`
+	SubScores     CheatingScores    `json:"subScores"`
+	EvaluatedAt   string            `json:"evaluatedAt"`
+	Evidence      *CheatingEvidence `json:"evidence" jsonschema:"why: per answer the page's pasted characters, time away and typing pace, the server's timing and identical answers; what was not checked"`
 }
 
 // CheatingStatsOutput is getCheatingDetectionStats' structured result.
@@ -269,11 +270,11 @@ func cheatingDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier
 	lim := q.Arg(cheatingMaxDetails)
 	rows, err := db.QueryContext(ctx, `WITH f AS (
 			SELECT ce.session_id, ce.candidate_id, ce.job_id, ce.cheating_score, ce.eye_tracking_score, ce.head_tracking_score,
-				ce.voice_score, ce.transcript_score, ce.multi_person_score, ce.created_at`+from+` AND `+flagged+`
+				ce.voice_score, ce.transcript_score, ce.multi_person_score, ce.created_at, ce.evidence`+from+` AND `+flagged+`
 			ORDER BY ce.cheating_score DESC, ce.created_at DESC, ce.session_id
 			LIMIT `+lim+`)
 		SELECT f.session_id, f.candidate_id, c.first_name, c.last_name, f.job_id, j.title, f.cheating_score, f.eye_tracking_score,
-			f.head_tracking_score, f.voice_score, f.transcript_score, f.multi_person_score, f.created_at
+			f.head_tracking_score, f.voice_score, f.transcript_score, f.multi_person_score, f.created_at, f.evidence
 		FROM f
 		JOIN candidates c ON c.company_id = $1 AND c.id = f.candidate_id
 		JOIN jobs j ON j.company_id = $1 AND j.id = f.job_id
@@ -290,9 +291,11 @@ func cheatingDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier
 		var first, last string
 		var eye, head, voice, tr, multi sql.NullFloat64
 		var at sql.NullTime
-		if err := rows.Scan(&sid, &cid, &first, &last, &jid, &r.JobTitle, &r.CheatingScore, &eye, &head, &voice, &tr, &multi, &at); err != nil {
+		var evidence sql.NullString
+		if err := rows.Scan(&sid, &cid, &first, &last, &jid, &r.JobTitle, &r.CheatingScore, &eye, &head, &voice, &tr, &multi, &at, &evidence); err != nil {
 			return err
 		}
+		r.Evidence = cheatingEvidence(call, nullBytes(evidence))
 		r.SessionID, r.SessionLink = sid.String(), call.Env.Links.Session(sid)
 		r.CandidateID, r.CandidateName, r.CandidateLink = cid.String(), fullName(first, last), call.Env.Links.Candidate(cid)
 		r.JobID = jid.String()
@@ -315,6 +318,11 @@ func cheatingDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier
 	t.Blank()
 	t.Table([]string{"Candidate", "Job", "Score", "Eye", "Head", "Voice", "Transcript", "Multi-person", "Evaluated", "Session link"}, table,
 		"No flagged interviews in this scope and window.")
+	for _, r := range out.FlaggedDetails {
+		t.Blank()
+		t.Line("Why %s (session %s) is flagged, rules %s:", r.CandidateName, r.SessionID, r.Evidence.Rules)
+		answerEvidenceText(t, r.Evidence)
+	}
 	return nil
 }
 

@@ -82,16 +82,17 @@ type RiskBreakdown struct {
 
 // FraudDetail is one flagged verification.
 type FraudDetail struct {
-	CandidateID    string   `json:"candidateId"`
-	CandidateName  string   `json:"candidateName"`
-	CandidateEmail *string  `json:"candidateEmail"`
-	CandidateLink  string   `json:"candidateLink"`
-	Score          float64  `json:"score" jsonschema:"overall verification score 0-100, lower is riskier"`
-	Signals        []string `json:"signals" jsonschema:"signals raised"`
-	SessionID      *string  `json:"sessionId" jsonschema:"the interview session the check belongs to, when any"`
-	SessionLink    *string  `json:"sessionLink"`
-	JobTitle       *string  `json:"jobTitle"`
-	VerifiedAt     string   `json:"verifiedAt"`
+	CandidateID    string         `json:"candidateId"`
+	CandidateName  string         `json:"candidateName"`
+	CandidateEmail *string        `json:"candidateEmail"`
+	CandidateLink  string         `json:"candidateLink"`
+	Score          float64        `json:"score" jsonschema:"overall verification score 0-100, lower is riskier"`
+	Signals        []string       `json:"signals" jsonschema:"signals raised"`
+	SessionID      *string        `json:"sessionId" jsonschema:"the interview session the check belongs to, when any"`
+	SessionLink    *string        `json:"sessionLink"`
+	JobTitle       *string        `json:"jobTitle"`
+	VerifiedAt     string         `json:"verifiedAt"`
+	Evidence       *FraudEvidence `json:"evidence" jsonschema:"why: the disposable domain, the phone type, candidates sharing the e-mail or phone, contacts changed between sources, what was not checked"`
 }
 
 // FraudStatsOutput is getFraudVerificationStats' structured result.
@@ -281,12 +282,12 @@ func fraudDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q
 	lim := q.Arg(limit)
 	rows, err := db.QueryContext(ctx, `WITH f AS (
 			SELECT f.id, f.candidate_id, f.overall_verification_score, f.disposable_email, f.voip_phone, f.vpn_proxy_ip, f.thin_profile,
-				f.footprint_anomaly, f.session_id, f.created_at
+				f.footprint_anomaly, f.session_id, f.created_at, f.signals
 			FROM fraud_verifications f WHERE f.company_id = $1 AND `+flagged+q.And()+`
 			ORDER BY f.overall_verification_score, f.created_at DESC, f.id
 			LIMIT `+lim+`)
 		SELECT f.candidate_id, c.first_name, c.last_name, c.email, f.overall_verification_score,
-			f.disposable_email, f.voip_phone, f.vpn_proxy_ip, f.thin_profile, f.footprint_anomaly, f.session_id, j.title, f.created_at
+			f.disposable_email, f.voip_phone, f.vpn_proxy_ip, f.thin_profile, f.footprint_anomaly, f.session_id, j.title, f.created_at, f.signals
 		FROM f
 		JOIN candidates c ON c.company_id = $1 AND c.id = f.candidate_id
 		LEFT JOIN interview_sessions s ON s.company_id = $1 AND s.id = f.session_id
@@ -297,6 +298,7 @@ func fraudDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q
 	}
 	defer rows.Close()
 	out.FlaggedDetails = []FraudDetail{}
+	evidence := map[int][]byte{}
 	var table [][]string
 	for rows.Next() {
 		var r FraudDetail
@@ -306,9 +308,11 @@ func fraudDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q
 		var email, title sql.NullString
 		var flags [5]bool
 		var at sql.NullTime
-		if err := rows.Scan(&cid, &first, &last, &email, &r.Score, &flags[0], &flags[1], &flags[2], &flags[3], &flags[4], &sid, &title, &at); err != nil {
+		var signals sql.NullString
+		if err := rows.Scan(&cid, &first, &last, &email, &r.Score, &flags[0], &flags[1], &flags[2], &flags[3], &flags[4], &sid, &title, &at, &signals); err != nil {
 			return err
 		}
+		evidence[len(out.FlaggedDetails)] = nullBytes(signals)
 		r.CandidateID, r.CandidateName, r.CandidateEmail, r.CandidateLink = cid.String(), fullName(first, last), toolkit.NullString(email), call.Env.Links.Candidate(cid)
 		r.Score = toolkit.Round(r.Score, 2)
 		r.Signals = []string{}
@@ -333,11 +337,23 @@ func fraudDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	rows.Close()
+	for i := range out.FlaggedDetails {
+		r := &out.FlaggedDetails[i]
+		if r.Evidence, err = fraudEvidence(ctx, call, db, uuid.MustParse(r.CandidateID), evidence[i]); err != nil {
+			return err
+		}
+	}
 	out.TotalFlagged = &total
 	t.KV("Flagged verifications", count(total), "Listed", fmt.Sprintf("%d (riskiest first, limit %d)", len(out.FlaggedDetails), limit))
 	t.Blank()
 	t.Table([]string{"Candidate", "E-mail", "Score", "Signals", "Job", "Verified", "Candidate link", "Session link"}, table,
 		"No flagged verifications in this window.")
+	for _, r := range out.FlaggedDetails {
+		t.Blank()
+		t.Line("Why %s is flagged:", r.CandidateName)
+		fraudEvidenceText(t, r.Evidence)
+	}
 	return nil
 }
 

@@ -36,10 +36,10 @@ func registerIdentityStats(s *mcp.Server, env *toolkit.Env) {
 		Name:  "getIdentityVerificationStats",
 		Title: "Identity verification (government ID + selfie) statistics",
 		Description: "Government-ID plus selfie identity verification of candidates, which runs for jobs with enable_identity_verification. " +
-			"Statuses: PENDING (not finished), VERIFIED, FAILED, EXPIRED (not completed in time). " +
+			"Statuses: PENDING (not finished), VERIFIED, FAILED, EXPIRED (not completed in time), SKIPPED (the interview ended without the identity step). " +
 			"Not about cheating (getCheatingDetectionStats) nor identity-signal fraud (getFraudVerificationStats). Pick one metric:\n" +
 			"- statusBreakdown: verifications per status.\n" +
-			"- verificationRate: VERIFIED / concluded verifications (VERIFIED + FAILED + EXPIRED; PENDING excluded), plus passRate = VERIFIED / (VERIFIED + FAILED), " +
+			"- verificationRate: VERIFIED / concluded verifications (VERIFIED + FAILED + EXPIRED + SKIPPED; PENDING excluded), plus passRate = VERIFIED / (VERIFIED + FAILED), " +
 			"which leaves out candidates who never finished.\n" +
 			"- failureReasons: FAILED verifications grouped by failure reason, most frequent first.\n" +
 			"- failedDetails: the FAILED verifications, newest first, with candidate, job and reason; limit default 20, max 100.\n" +
@@ -70,7 +70,8 @@ type VerificationRate struct {
 	Failed    int64    `json:"failed"`
 	Expired   int64    `json:"expired"`
 	Pending   int64    `json:"pending"`
-	Concluded int64    `json:"concluded" jsonschema:"VERIFIED + FAILED + EXPIRED"`
+	Skipped   int64    `json:"skipped" jsonschema:"the interview ended without the identity step"`
+	Concluded int64    `json:"concluded" jsonschema:"VERIFIED + FAILED + EXPIRED + SKIPPED"`
 	Rate      *float64 `json:"rate" jsonschema:"VERIFIED / concluded in percent (one decimal); null when nothing concluded"`
 	PassRate  *float64 `json:"passRate" jsonschema:"VERIFIED / (VERIFIED + FAILED) in percent; null when none"`
 }
@@ -189,13 +190,14 @@ func identityStats(ctx context.Context, call *toolkit.Call, in IdentityStatsInpu
 			t.Blank()
 			t.KV("Total", count(total))
 		} else {
-			r := &VerificationRate{Verified: counts["VERIFIED"], Failed: counts["FAILED"], Expired: counts["EXPIRED"], Pending: counts["PENDING"]}
-			r.Concluded = r.Verified + r.Failed + r.Expired
+			r := &VerificationRate{Verified: counts["VERIFIED"], Failed: counts["FAILED"], Expired: counts["EXPIRED"], Pending: counts["PENDING"],
+				Skipped: counts["SKIPPED"]}
+			r.Concluded = r.Verified + r.Failed + r.Expired + r.Skipped
 			r.Rate, r.PassRate = toolkit.Percent(r.Verified, r.Concluded), toolkit.Percent(r.Verified, r.Verified+r.Failed)
 			out.VerificationRate = r
-			t.KV("Verification rate", toolkit.Pct(r.Rate)+" (VERIFIED / concluded = VERIFIED + FAILED + EXPIRED)",
+			t.KV("Verification rate", toolkit.Pct(r.Rate)+" (VERIFIED / concluded = VERIFIED + FAILED + EXPIRED + SKIPPED)",
 				"Pass rate", toolkit.Pct(r.PassRate)+" (VERIFIED / (VERIFIED + FAILED))",
-				"Verified", count(r.Verified), "Failed", count(r.Failed), "Expired", count(r.Expired), "Pending (excluded)", count(r.Pending))
+				"Verified", count(r.Verified), "Failed", count(r.Failed), "Expired", count(r.Expired), "Skipped", count(r.Skipped), "Pending (excluded)", count(r.Pending))
 		}
 	case idFailureReasons:
 		if err := failureReasons(ctx, call, db, w, &out, t); err != nil {

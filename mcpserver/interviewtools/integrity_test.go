@@ -253,7 +253,7 @@ func TestIdentityStats(t *testing.T) {
 			t.Errorf("status %s = %d, want %d", s.Status, s.Count, want[s.Status])
 		}
 	}
-	if !slices.Equal(order, []string{"PENDING", "VERIFIED", "FAILED", "EXPIRED"}) || i64(o.Total) != 7 {
+	if !slices.Equal(order, []string{"PENDING", "VERIFIED", "FAILED", "EXPIRED", "SKIPPED"}) || i64(o.Total) != 7 {
 		t.Errorf("statusBreakdown = %+v", o.StatusBreakdown)
 	}
 	contains(t, "statusBreakdown text", text, "FAILED", "57.1%", "Total: 7")

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
+	"github.com/recruitd/recruitd/models"
 )
 
 // verificationOtherMatches bounds the other candidates listed for an ambiguous e-mail or name.
@@ -73,31 +74,33 @@ type OtherMatch struct {
 
 // CheatingBlock is the cheating evaluation of the session.
 type CheatingBlock struct {
-	Score       float64        `json:"score" jsonschema:"cheating score 0-100"`
-	Threshold   float64        `json:"threshold" jsonschema:"the company's cheat threshold"`
-	Flagged     bool           `json:"flagged" jsonschema:"score >= threshold"`
-	SubScores   CheatingScores `json:"subScores"`
-	EvaluatedAt string         `json:"evaluatedAt"`
+	Score       float64           `json:"score" jsonschema:"cheating score 0-100"`
+	Threshold   float64           `json:"threshold" jsonschema:"the company's cheat threshold"`
+	Flagged     bool              `json:"flagged" jsonschema:"score >= threshold"`
+	SubScores   CheatingScores    `json:"subScores"`
+	EvaluatedAt string            `json:"evaluatedAt"`
+	Evidence    *CheatingEvidence `json:"evidence" jsonschema:"per answer: pasted characters, time away, typing pace (page) and the server's timing and identical answers; what was not checked"`
 }
 
 // FraudBlock is the fraud (identity signal) verification.
 type FraudBlock struct {
-	Score            float64  `json:"score" jsonschema:"overall verification score 0-100, lower is riskier"`
-	HighRisk         bool     `json:"highRisk" jsonschema:"score below 50"`
-	DisposableEmail  bool     `json:"disposableEmail"`
-	VoipPhone        bool     `json:"voipPhone"`
-	VpnProxyIP       bool     `json:"vpnProxyIp"`
-	ThinProfile      bool     `json:"thinProfile"`
-	FootprintAnomaly bool     `json:"footprintAnomaly"`
-	Signals          []string `json:"signals" jsonschema:"the signals raised"`
-	SessionID        *string  `json:"sessionId" jsonschema:"the session the check was made for; null for a candidate-level check"`
-	Source           string   `json:"source" jsonschema:"which check this is: thisSession, otherSession (the candidate's latest, made for another session) or candidate (not tied to a session)"`
-	VerifiedAt       string   `json:"verifiedAt"`
+	Score            float64        `json:"score" jsonschema:"overall verification score 0-100, lower is riskier"`
+	HighRisk         bool           `json:"highRisk" jsonschema:"score below 50"`
+	DisposableEmail  bool           `json:"disposableEmail"`
+	VoipPhone        bool           `json:"voipPhone"`
+	VpnProxyIP       bool           `json:"vpnProxyIp"`
+	ThinProfile      bool           `json:"thinProfile"`
+	FootprintAnomaly bool           `json:"footprintAnomaly"`
+	Signals          []string       `json:"signals" jsonschema:"the signals raised"`
+	SessionID        *string        `json:"sessionId" jsonschema:"the session the check was made for; null for a candidate-level check"`
+	Source           string         `json:"source" jsonschema:"which check this is: thisSession, otherSession (the candidate's latest, made for another session) or candidate (not tied to a session)"`
+	VerifiedAt       string         `json:"verifiedAt"`
+	Evidence         *FraudEvidence `json:"evidence" jsonschema:"the disposable domain, the phone type, candidates sharing the e-mail or phone, contacts changed between sources, and what was not checked"`
 }
 
 // IdentityBlock is the government-ID plus selfie verification.
 type IdentityBlock struct {
-	Status        string  `json:"status" jsonschema:"PENDING, VERIFIED, FAILED or EXPIRED"`
+	Status        string  `json:"status" jsonschema:"PENDING, VERIFIED, FAILED, EXPIRED or SKIPPED (the interview ended without the identity step)"`
 	FailureReason *string `json:"failureReason"`
 	JobID         string  `json:"jobId"`
 	JobTitle      string  `json:"jobTitle"`
@@ -297,10 +300,11 @@ func cheatingBlock(ctx context.Context, call *toolkit.Call, db toolkit.Querier, 
 	var b CheatingBlock
 	var eye, head, voice, tr, multi sql.NullFloat64
 	var at sql.NullTime
+	var evidence sql.NullString
 	err := db.QueryRowContext(ctx, `SELECT ce.cheating_score, ce.eye_tracking_score, ce.head_tracking_score, ce.voice_score,
-			ce.transcript_score, ce.multi_person_score, ce.created_at
+			ce.transcript_score, ce.multi_person_score, ce.created_at, ce.evidence
 		FROM cheating_evaluations ce WHERE ce.company_id = $1 AND ce.session_id = $2`, co.ID, sess.id).
-		Scan(&b.Score, &eye, &head, &voice, &tr, &multi, &at)
+		Scan(&b.Score, &eye, &head, &voice, &tr, &multi, &at, &evidence)
 	if isNoRows(err) {
 		out.CheatingNote = "no cheating evaluation exists for this session"
 		return nil
@@ -312,6 +316,7 @@ func cheatingBlock(ctx context.Context, call *toolkit.Call, db toolkit.Querier, 
 	b.Flagged = b.Score >= co.CheatThreshold
 	b.SubScores = CheatingScores{toolkit.NullFloat(eye), toolkit.NullFloat(head), toolkit.NullFloat(voice), toolkit.NullFloat(tr), toolkit.NullFloat(multi)}
 	b.EvaluatedAt = toolkit.Timestamp(at.Time)
+	b.Evidence = cheatingEvidence(call, nullBytes(evidence))
 	out.Cheating = &b
 	verdict := "not flagged"
 	if b.Flagged {
@@ -335,11 +340,12 @@ func fraudBlock(ctx context.Context, call *toolkit.Call, db toolkit.Querier, can
 	var b FraudBlock
 	var sid uuid.NullUUID
 	var at sql.NullTime
+	var signals sql.NullString
 	err := db.QueryRowContext(ctx, `SELECT f.overall_verification_score, f.disposable_email, f.voip_phone, f.vpn_proxy_ip,
-			f.thin_profile, f.footprint_anomaly, f.session_id, f.created_at
+			f.thin_profile, f.footprint_anomaly, f.session_id, f.created_at, f.signals
 		FROM fraud_verifications f WHERE f.company_id = $1 AND f.candidate_id = $2
 		ORDER BY f.session_id IS NOT DISTINCT FROM $3::uuid DESC, f.created_at DESC, f.id LIMIT 1`, co.ID, candidateID, sessionArg).
-		Scan(&b.Score, &b.DisposableEmail, &b.VoipPhone, &b.VpnProxyIP, &b.ThinProfile, &b.FootprintAnomaly, &sid, &at)
+		Scan(&b.Score, &b.DisposableEmail, &b.VoipPhone, &b.VpnProxyIP, &b.ThinProfile, &b.FootprintAnomaly, &sid, &at, &signals)
 	if isNoRows(err) {
 		out.FraudNote = "no fraud verification exists for this candidate"
 		return nil
@@ -359,6 +365,9 @@ func fraudBlock(ctx context.Context, call *toolkit.Call, db toolkit.Querier, can
 		b.SessionID = ptr(sid.UUID.String())
 	}
 	b.VerifiedAt = toolkit.Timestamp(at.Time)
+	if b.Evidence, err = fraudEvidence(ctx, call, db, candidateID, nullBytes(signals)); err != nil {
+		return err
+	}
 	risk := "not high risk"
 	if b.HighRisk {
 		risk = "HIGH RISK"
@@ -416,6 +425,9 @@ func identityBlock(ctx context.Context, call *toolkit.Call, db toolkit.Querier, 
 	b.StartedAt, b.CompletedAt = toolkit.Timestamp(started.Time), toolkit.NullTime(completed)
 	out.Identity = &b
 	out.IdentityNote = fmt.Sprintf("ID verification %s for job %q", b.Status, b.JobTitle)
+	if b.Status == string(models.IdentityStatusSkipped) {
+		out.IdentityNote = fmt.Sprintf("ID verification SKIPPED for job %q: the interview ended without the identity step (no verification was started)", b.JobTitle)
+	}
 	if b.FailureReason != nil {
 		out.IdentityNote += ": " + *b.FailureReason
 	}
@@ -451,6 +463,8 @@ func verificationText(out *CandidateVerificationOutput) *toolkit.Text {
 		t.KV("Cheating score", toolkit.Num(&b.Score), "Threshold", toolkit.Num(&b.Threshold), "Flagged", toolkit.Bool(&b.Flagged),
 			"Eye tracking", subScore(sc.EyeTracking), "Head tracking", subScore(sc.HeadTracking), "Voice", subScore(sc.Voice),
 			"Transcript", subScore(sc.Transcript), "Multi-person", subScore(sc.MultiPerson), "Evaluated", b.EvaluatedAt)
+		t.Line("Evidence (rules %s):", b.Evidence.Rules)
+		answerEvidenceText(t, b.Evidence)
 	} else {
 		t.Line("None: %s.", out.CheatingNote)
 	}
@@ -459,6 +473,8 @@ func verificationText(out *CandidateVerificationOutput) *toolkit.Text {
 		t.KV("Verification score", toolkit.Num(&b.Score)+"/100", "High risk (< 50)", toolkit.Bool(&b.HighRisk), "Signals", signalsText(b.Signals),
 			"Check", map[string]string{"thisSession": "this session's check", "otherSession": "latest check, made for session " + toolkit.Str(b.SessionID),
 				"candidate": "candidate-level check"}[b.Source], "Verified", b.VerifiedAt)
+		t.Line("Evidence:")
+		fraudEvidenceText(t, b.Evidence)
 	} else {
 		t.Line("None: %s.", out.FraudNote)
 	}

@@ -67,7 +67,7 @@ type jobConfig struct {
 	InterviewerID               string       `json:"interviewerId" jsonschema:"the id used to invite candidates (<company slug>-<externalId>)"`
 	ExternalTitle               string       `json:"externalTitle" jsonschema:"candidate-facing title"`
 	Active                      bool         `json:"active" jsonschema:"status ACTIVE and not deleted"`
-	FailureReason               *string      `json:"failureReason" jsonschema:"why generation failed (status FAILED); null otherwise"`
+	FailureReason               *string      `json:"failureReason" jsonschema:"why the interview could not be generated (status FAILED: a failed generation, or an imported job with no description), or why a new version of it could not be (the previous one stays in use); null otherwise"`
 	IdentityVerificationEnabled bool         `json:"identityVerificationEnabled" jsonschema:"government-ID plus selfie verification is on for this job"`
 	ResumeFitTemplate           *templateRef `json:"resumeFitTemplate" jsonschema:"the resume-fit template the job uses; null when none"`
 	Guide                       guideSummary `json:"guide"`

@@ -164,7 +164,8 @@ func TestDecisionMovesATSStage(t *testing.T) {
 
 // TestDecisionMovesAggregatorStage: for an ATS connected through the aggregator, a decision
 // moves the synced application to the configured stage through the aggregator's stage
-// endpoint; an unknown stage is refused once and recorded.
+// endpoint, once even when the ATS ignores Idempotency-Key and an answer is lost; an unknown
+// stage is refused once and recorded.
 func TestDecisionMovesAggregatorStage(t *testing.T) {
 	f := newFixture(t)
 	agg := newAggFixture(t, f, aggsim.Job{RemoteID: "J-1", Name: "Nurse"})
@@ -173,6 +174,7 @@ func TestDecisionMovesAggregatorStage(t *testing.T) {
 		t.Fatal(err)
 	}
 	agg.awaitState(t, models.IntegrationConnected)
+	agg.awaitImported(t, 1, 30*time.Second) // the import creates job J-1 the session is for
 	if err := agg.sim.PutApplications(id, aggsim.Application{RemoteID: "APP-1", CandidateRemoteID: "C-1", JobRemoteID: "J-1"}); err != nil {
 		t.Fatal(err)
 	}
@@ -186,16 +188,23 @@ func TestDecisionMovesAggregatorStage(t *testing.T) {
 		f.acme.ID, "kmb_app_APP-1", "APP-1", *sess.ApplicationID).Error; err != nil {
 		t.Fatal(err)
 	}
+	// The ATS behind the aggregator ignores Idempotency-Key and the first move's answer is lost:
+	// the retry reads the application's stage first and does not move it again.
+	agg.sim.SetWriteFaults(aggsim.WriteFaults{IgnoreIdempotencyKey: true, LoseFirst: 1})
 	status, res := putDecision(t, f, f.acmeKey, sess.ID, "ACCEPTED")
 	if status != http.StatusOK || res.ATSWrite == nil {
 		t.Fatalf("decide = %d %+v", status, res)
 	}
-	if w := awaitWrite(t, f, f.acme.ID, res.ATSWrite.ID); w.Status != models.ATSWriteDone || w.Target != models.ATSTargetAggregator {
-		t.Fatalf("write = %+v", w)
+	if w := awaitWrite(t, f, f.acme.ID, res.ATSWrite.ID); w.Status != models.ATSWriteDone || w.Target != models.ATSTargetAggregator || w.Attempts != 2 {
+		t.Fatalf("write = %+v, want done after a retry", w)
 	}
 	if got := agg.sim.Stage(id, "APP-1"); got != "Interview Passed" {
 		t.Fatalf("stage = %q, want Interview Passed", got)
 	}
+	if n := len(agg.sim.Writes()); n != 1 {
+		t.Fatalf("stage moves = %d, want 1 (the retry moved it again)", n)
+	}
+	agg.sim.SetWriteFaults(aggsim.WriteFaults{})
 	status, res = putDecision(t, f, f.acmeKey, sess.ID, "REJECTED")
 	if status != http.StatusOK || res.ATSWrite == nil {
 		t.Fatalf("decide = %d %+v", status, res)
@@ -227,8 +236,9 @@ func TestHRSuiteCompanyNeverWritten(t *testing.T) {
 	if queued, err := w.QueueNote(t.Context(), f.acme.ID, sess.ID); err != nil || queued {
 		t.Fatalf("QueueNote = %v %v, want nothing queued", queued, err)
 	}
+	accepted := models.DecisionAccepted // the session's decision: the forced write is current
 	forced := &models.ATSWrite{CompanyID: f.acme.ID, SessionID: sess.ID, ApplicationID: *sess.ApplicationID, Key: "forced",
-		Op: models.ATSWriteStage, Target: string(models.ATSTypeA), Ref: "4001", Field: "status", Value: "Interview Passed"}
+		Op: models.ATSWriteStage, Target: string(models.ATSTypeA), Ref: "4001", Decision: &accepted, Field: "status", Value: "Interview Passed"}
 	if err := f.st.DB().Create(forced).Error; err != nil {
 		t.Fatal(err)
 	}
@@ -298,8 +308,8 @@ func awaitNote(t *testing.T, f *fixture, companyID, sessionID uuid.UUID) *models
 // TestCompletedInterviewLeavesOneATSNote: a partner applicant (an ATS-A job submission) takes
 // the interview; its run's completion step leaves exactly one note with the result summary and
 // the report's link on the job submission. For a second applicant the worker is stopped after
-// the note reached the ATS and before its activity completed; another worker retries it, and the
-// ATS still holds one note.
+// the note reached the ATS and before its activity completed; another worker retries it, reads
+// the submission's notes first, finds the note's marker and sends nothing: the ATS holds one note.
 func TestCompletedInterviewLeavesOneATSNote(t *testing.T) {
 	f := newPartnerFixture(t)
 	job := f.createJob(t, f.acmeKey, map[string]any{"externalJobId": "5077", "jobDescription": "We are hiring a Registered Nurse. Requirements: RN license."})
@@ -353,8 +363,8 @@ func TestCompletedInterviewLeavesOneATSNote(t *testing.T) {
 	if n := len(f.sim.Notes(models.ATSTypeA, 2102)); n != 1 {
 		t.Fatalf("notes on job submission 2102 = %d, want 1 (the retry repeated the write)", n)
 	}
-	if f.sim.WriteAttempts() < 3 {
-		t.Fatalf("write requests = %d, want the retried one to have reached the ATS", f.sim.WriteAttempts())
+	if n := f.sim.WriteAttempts(); n != 2 {
+		t.Fatalf("write requests = %d, want 2: the retry finds its note in the ATS's notes and does not send it again", n)
 	}
 	var notesOther int64
 	f.st.DB().Model(&models.ATSWrite{}).Where("company_id = ?", f.other.ID).Count(&notesOther)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/report"
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
 )
 
 // SessionReportResponse answers GET /v1/api/sessions/{sessionId}/report: the report of a
@@ -20,7 +21,7 @@ type SessionReportResponse struct {
 
 var (
 	errNoSession     = newError(http.StatusNotFound, "SESSION_NOT_FOUND", "no session with this id in your company")
-	errReportPending = newError(http.StatusNotFound, "REPORT_NOT_READY", "this session has no report yet: it is made once the interview is completed")
+	errReportPending = newError(http.StatusNotFound, "REPORT_NOT_READY", "this session has no report yet: it is made once the interview is completed; ask again later")
 )
 
 func (s *server) getSessionReport(c *gin.Context) {
@@ -33,9 +34,15 @@ func (s *server) getSessionReport(c *gin.Context) {
 	ctx := c.Request.Context()
 	r, err := report.Load(ctx, s.Store, co.ID, id)
 	if errors.Is(err, store.ErrNotFound) {
-		if _, serr := s.Store.Session(ctx, co.ID, id); errors.Is(serr, store.ErrNotFound) {
+		sess, serr := s.Store.Session(ctx, co.ID, id)
+		switch {
+		case errors.Is(serr, store.ErrNotFound):
 			s.fail(c, errNoSession)
-		} else {
+		case serr != nil:
+			s.fail(c, serr)
+		case noReport(sess.Status):
+			failStatus(c, "REPORT_NOT_AVAILABLE", "this session is "+string(sess.Status)+": it has no report and will not get one", sess.Status)
+		default:
 			s.fail(c, errReportPending)
 		}
 		return
@@ -45,4 +52,14 @@ func (s *server) getSessionReport(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, SessionReportResponse{Success: true, Report: r})
+}
+
+// noReport reports whether a session in status st never gets a report: it ended without a
+// completed interview.
+func noReport(st models.SessionStatus) bool {
+	switch st {
+	case models.SessionStatusCancelled, models.SessionStatusDeclined, models.SessionStatusExpired, models.SessionStatusIncomplete:
+		return true
+	}
+	return false
 }

@@ -27,7 +27,7 @@ func (s *server) routes(r *gin.Engine) {
 	v1.GET("/interviewers/:interviewerId", s.require(models.ScopeJobs), s.getInterviewer)
 	v1.POST("/inviteCandidate", s.require(models.ScopeInvitations), s.inviteCandidate)
 	v1.GET("/sessions/:sessionId/report", s.require(models.ScopeReports), s.getSessionReport)
-	v1.PUT("/sessions/:sessionId/decision", s.require(models.ScopeReports), s.putSessionDecision)
+	v1.PUT("/sessions/:sessionId/decision", s.require(models.ScopeDecisions), s.putSessionDecision)
 	v1.POST("/sessions/:sessionId/cancel", s.require(models.ScopeInvitations), s.cancelSession)
 	v1.GET("/workflows/:trigger", s.require(models.ScopeWorkflows), s.getFlow)
 	v1.PUT("/workflows/:trigger", s.require(models.ScopeWorkflows), s.putFlow)

@@ -134,6 +134,10 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 				First(&sess, "interview_sessions.company_id = ? AND a.external_id = ?", f.acme.ID, "1099").Error; err != nil {
 				t.Fatal(err)
 			}
+			// A decision is taken once the session has ended: this invitation expired.
+			if err := f.st.DB().Model(&sess).Update("status", models.SessionStatusExpired).Error; err != nil {
+				t.Fatal(err)
+			}
 			status, res := putDecision(t, f.fixture, f.acmeKey, sess.ID, "ACCEPTED")
 			if status != http.StatusOK || res.ATSWrite == nil {
 				t.Fatalf("decision = %d %+v", status, res)

@@ -89,3 +89,45 @@ func TestUpDownUp(t *testing.T) {
 		t.Errorf("schema after up-down-up differs from the first Up")
 	}
 }
+
+// TestDecisionsScopeGranted: migration 00038 gives the decisions scope to the keys that hold
+// every earlier scope (a company's own keys), not to keys made for one purpose.
+func TestDecisionsScopeGranted(t *testing.T) {
+	ctx := context.Background()
+	db := testDB(t)
+	if _, err := migrations.Up(ctx, db, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := migrations.DownTo(ctx, db, 36, nil); err != nil {
+		t.Fatal(err)
+	}
+	var company string
+	if err := db.QueryRow(`INSERT INTO companies (slug, name) VALUES ('scoped', 'Scoped') RETURNING id`).Scan(&company); err != nil {
+		t.Fatal(err)
+	}
+	insert := func(prefix, scopes string) {
+		if _, err := db.Exec(`INSERT INTO api_keys (company_id, prefix, key_hash, scopes) VALUES ($1, $2, sha256(convert_to($2, 'UTF8')), $3::text[])`,
+			company, prefix, scopes); err != nil {
+			t.Fatal(err)
+		}
+	}
+	insert("full", "{jobs,invitations,workflows,partner-applications,assessment-links,hrsuite-webhook,mcp:read,integrations,reports}")
+	insert("reports", "{reports}")
+	if _, err := migrations.Up(ctx, db, nil); err != nil {
+		t.Fatal(err)
+	}
+	for prefix, want := range map[string]bool{"full": true, "reports": false} {
+		var has bool
+		if err := db.QueryRow(`SELECT 'decisions' = ANY (scopes) FROM api_keys WHERE prefix = $1`, prefix).Scan(&has); err != nil {
+			t.Fatal(err)
+		}
+		if has != want {
+			t.Errorf("key %s has decisions = %v, want %v", prefix, has, want)
+		}
+	}
+	var def bool
+	if err := db.QueryRow(`INSERT INTO api_keys (company_id, prefix, key_hash) VALUES ($1, 'new', sha256('new'::bytea)) RETURNING 'decisions' = ANY (scopes)`,
+		company).Scan(&def); err != nil || !def {
+		t.Errorf("a new key's default scopes hold decisions = %v (%v)", def, err)
+	}
+}

@@ -42,9 +42,10 @@ const (
 	ScopeMCPRead             Scope = "mcp:read"             // the tool server
 	ScopeIntegrations        Scope = "integrations"         // the HR-suite connection card and Connect
 	ScopeReports             Scope = "reports"              // interview reports
+	ScopeDecisions           Scope = "decisions"            // recruiter decisions, written to the ATS
 )
 
-var allScopes = []Scope{ScopeJobs, ScopeInvitations, ScopeWorkflows, ScopePartnerApplications, ScopeAssessmentLinks, ScopeHRSuiteWebhook, ScopeMCPRead, ScopeIntegrations, ScopeReports}
+var allScopes = []Scope{ScopeJobs, ScopeInvitations, ScopeWorkflows, ScopePartnerApplications, ScopeAssessmentLinks, ScopeHRSuiteWebhook, ScopeMCPRead, ScopeIntegrations, ScopeReports, ScopeDecisions}
 
 // AllScopes returns every Scope: a customer's key has them all.
 func AllScopes() []Scope { return slices.Clone(allScopes) }

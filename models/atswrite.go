@@ -32,6 +32,11 @@ type ATSWrite struct {
 // TableName implements gorm's tabler.
 func (ATSWrite) TableName() string { return "ats_writes" }
 
+// Final reports whether the write will not be attempted again: done, failed or superseded.
+func (w *ATSWrite) Final() bool {
+	return w.Status == ATSWriteDone || w.Status == ATSWriteFailed || w.Status == ATSWriteSuperseded
+}
+
 // The ops, targets and statuses of an ATSWrite.
 const (
 	ATSWriteNote        = "note"
@@ -41,6 +46,9 @@ const (
 	ATSWriteSending     = "sending"
 	ATSWriteDone        = "done"
 	ATSWriteFailed      = "failed"
+	// ATSWriteSuperseded is a stage write whose decision stopped being the session's current
+	// one before it was sent: it is never sent.
+	ATSWriteSuperseded = "superseded"
 )
 
 // ATSWriteOps lists the ops of ats_writes.op.
@@ -54,5 +62,5 @@ func ATSWriteTargets() []string {
 
 // ATSWriteStatuses lists the statuses of ats_writes.status.
 func ATSWriteStatuses() []string {
-	return []string{ATSWritePending, ATSWriteSending, ATSWriteDone, ATSWriteFailed}
+	return []string{ATSWritePending, ATSWriteSending, ATSWriteDone, ATSWriteFailed, ATSWriteSuperseded}
 }

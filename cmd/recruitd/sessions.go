@@ -164,6 +164,10 @@ func sessionsCmd(e *env) *cobra.Command {
 					return err
 				}
 				fmt.Fprintf(e.stdout, "session %s: decision %s\n", id, res.Session.Decision)
+				if !res.Changed {
+					fmt.Fprintln(e.stdout, "unchanged: the session had this decision already; nothing queued")
+					return nil
+				}
 				if res.Write == nil {
 					fmt.Fprintf(e.stdout, "no ATS write: %s\n", res.Skipped)
 					return nil

@@ -35,8 +35,9 @@ type ApplicationPage struct {
 type Application struct {
 	ID, RemoteID string
 	// Outcome is PENDING, HIRED or DECLINED ("" when the ATS does not say).
-	Outcome         string
-	Stage           string
+	Outcome string
+	// Stage is the current stage's name, StageID the aggregator's id of it.
+	Stage, StageID  string
 	JobID           string
 	Candidate       Candidate
 	RemoteCreatedAt *time.Time
@@ -91,7 +92,9 @@ type wireApplication struct {
 	ChangedAt       time.Time  `json:"changed_at"`
 	RemoteCreatedAt *time.Time `json:"remote_created_at"`
 	RemoteDeletedAt *time.Time `json:"remote_deleted_at"`
+	CurrentStageID  *string    `json:"current_stage_id"`
 	CurrentStage    *struct {
+		ID   *string `json:"id"`
 		Name *string `json:"name"`
 	} `json:"current_stage"`
 	Job *struct {
@@ -149,8 +152,12 @@ func (w wireApplication) application() (Application, error) {
 	if a.JobID == "" && w.Job != nil {
 		a.JobID = w.Job.ID
 	}
+	a.StageID = str(w.CurrentStageID)
 	if w.CurrentStage != nil {
 		a.Stage = str(w.CurrentStage.Name)
+		if a.StageID == "" {
+			a.StageID = str(w.CurrentStage.ID)
+		}
 	}
 	if c := w.Candidate; c != nil {
 		a.Candidate = Candidate{ID: c.ID, RemoteID: str(c.RemoteID), FirstName: str(c.FirstName), LastName: str(c.LastName)}
@@ -181,7 +188,7 @@ func (w wireApplication) application() (Application, error) {
 			return a, fmt.Errorf("an id is too long or not text")
 		}
 	}
-	texts := []string{a.Stage, a.Candidate.FirstName, a.Candidate.LastName}
+	texts := []string{a.Stage, a.StageID, a.Candidate.FirstName, a.Candidate.LastName}
 	texts = append(texts, a.Candidate.Emails...)
 	for _, p := range a.Candidate.Phones {
 		texts = append(texts, p.Number, p.Type)

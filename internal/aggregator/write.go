@@ -3,6 +3,7 @@ package aggregator
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 )
@@ -17,6 +18,8 @@ type Writer interface {
 	AddResultLink(ctx context.Context, integrationID, applicationID string, link ResultLink, key string) error
 	// MoveStage moves the application to the stage with the aggregator's stage id.
 	MoveStage(ctx context.Context, integrationID, applicationID, stageID, key string) error
+	// StageOf reads the application's current stage id.
+	StageOf(ctx context.Context, integrationID, applicationID string) (stageID string, found bool, err error)
 }
 
 // ResultLink is an assessment result link: its label, URL and attributes shown beside it.
@@ -44,6 +47,26 @@ func (k *Kombo) AddResultLink(ctx context.Context, integrationID, applicationID 
 		"details": map[string]any{"custom_field_name_prefix": "recruitd", "attributes": attrs}})
 	var out json.RawMessage
 	return k.doKeyed(ctx, http.MethodPost, "/v1/ats/applications/"+url.PathEscape(applicationID)+"/result-links", nil, integrationID, key, body, &out)
+}
+
+// StageOf reads the application's current stage id (GET /v1/ats/applications?ids={id});
+// found is false when the aggregator does not list it.
+func (k *Kombo) StageOf(ctx context.Context, integrationID, applicationID string) (stageID string, found bool, err error) {
+	v := url.Values{"ids": {applicationID}, "include_deleted": {"true"}, "page_size": {"1"}}
+	var raw json.RawMessage
+	if err := k.do(ctx, http.MethodGet, "/v1/ats/applications", v, integrationID, nil, &raw); err != nil {
+		return "", false, fmt.Errorf("read application %s: %w", applicationID, err)
+	}
+	page, err := ParseApplicationPage(raw)
+	if err != nil {
+		return "", false, fmt.Errorf("read application %s: %w", applicationID, err)
+	}
+	for _, a := range page.Applications {
+		if a.ID == applicationID {
+			return a.StageID, true, nil
+		}
+	}
+	return "", false, nil
 }
 
 // MoveStage implements Writer (PUT /v1/ats/applications/{id}/stage).

@@ -9,6 +9,7 @@ import (
 	"html"
 	"io"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -205,6 +206,7 @@ type listQuery struct {
 	curID        string
 	size         int
 	withDeleted  bool
+	ids          []string // the aggregator ids asked for (none: all)
 }
 
 // includes reports whether a record changed at t with id and deleted or not belongs on the page
@@ -264,11 +266,14 @@ func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 // changed_at as the application's own.
 func (s *Server) listApplications(w http.ResponseWriter, r *http.Request) {
 	s.serveListing(w, r, func(in *integration, q listQuery) ([]any, string) {
-		if q.curID == "" {
+		if q.curID == "" && q.ids == nil {
 			in.appReads[!q.after.IsZero()]++
 		}
 		var recs []record
 		for _, a := range in.applications {
+			if q.ids != nil && !slices.Contains(q.ids, "kmb_app_"+a.RemoteID) {
+				continue
+			}
 			if at := in.effective(a); q.includes(at, a.RemoteID, a.deletedAt != nil) {
 				recs = append(recs, record{at: at, id: a.RemoteID, wire: in.applicationWire(a)})
 			}
@@ -337,6 +342,9 @@ func (s *Server) serveListing(w http.ResponseWriter, r *http.Request, build func
 		q.size = 100
 	}
 	q.withDeleted = params.Get("include_deleted") == "true"
+	if v := params.Get("ids"); v != "" {
+		q.ids = strings.Split(v, ",")
+	}
 
 	s.mu.Lock()
 	in, ok := s.integrations[r.Header.Get("X-Integration-Id")]

@@ -19,10 +19,21 @@ type Write struct {
 	IdempotencyKey        string
 }
 
+// WriteFaults make the simulated ATS behind the aggregator behave like real ones.
+type WriteFaults struct {
+	// IgnoreIdempotencyKey records every write request, repeats of a key included.
+	IgnoreIdempotencyKey bool
+	// LoseFirst records the first LoseFirst requests of each distinct write (the same
+	// application, kind and content) and answers them 502, as when the answer was lost.
+	LoseFirst int
+}
+
 // writeState is the write side; guarded by Server.mu.
 type writeState struct {
 	writes   []Write
 	keys     map[string]bool
+	faults   WriteFaults
+	seen     map[string]int
 	stages   map[string][]string // integration -> stage names a move may name (none: any)
 	attempts int
 	after    func(Write)
@@ -37,6 +48,14 @@ func (s *Server) SetStages(id string, names ...string) {
 		s.w.stages = map[string][]string{}
 	}
 	s.w.stages[id] = names
+}
+
+// SetWriteFaults sets the write faults (the zero value: none) and forgets the requests counted
+// for them.
+func (s *Server) SetWriteFaults(f WriteFaults) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.w.faults, s.w.seen = f, nil
 }
 
 // AfterWrite sets f, called with each write after it is recorded and before it is answered.
@@ -135,7 +154,13 @@ func (s *Server) writeApplication(kind string) http.HandlerFunc {
 			}
 			wr.Stage = name
 		}
-		if wr.IdempotencyKey != "" && s.w.keys[wr.IdempotencyKey] {
+		if s.w.seen == nil {
+			s.w.seen = map[string]int{}
+		}
+		sig := wr.Integration + "/" + wr.RemoteID + "/" + kind + "/" + wr.Text + "/" + wr.URL + "/" + wr.Stage
+		s.w.seen[sig]++
+		lose := s.w.seen[sig] <= s.w.faults.LoseFirst
+		if wr.IdempotencyKey != "" && s.w.keys[wr.IdempotencyKey] && !s.w.faults.IgnoreIdempotencyKey {
 			s.mu.Unlock()
 			answer(w, map[string]any{})
 			return
@@ -155,6 +180,10 @@ func (s *Server) writeApplication(kind string) http.HandlerFunc {
 		s.mu.Unlock()
 		if after != nil {
 			after(wr)
+		}
+		if lose {
+			refuse(w, http.StatusBadGateway, "PLATFORM.UNKNOWN_ERROR", "simulated lost answer")
+			return
 		}
 		answer(w, map[string]any{})
 	}

@@ -22,13 +22,19 @@ type Record struct {
 	ID, JobID string
 }
 
-// Writer writes results back to one company's ATS. Each call sends one request with an
-// Idempotency-Key header (key): an ATS that honours it records a repeated call once.
+// Writer writes results back to one company's ATS. Each write sends one request with an
+// Idempotency-Key header (key): an ATS that honours it records a repeated call once. For an ATS
+// that ignores the header, a retried write reads first (FieldValue, HasNote) and is not made
+// again when the ATS holds it already.
 type Writer interface {
 	// AddNote adds a note to the record.
 	AddNote(ctx context.Context, r Record, text, key string) error
 	// SetField sets one field of the record (the company's decision-stage pair).
 	SetField(ctx context.Context, r Record, field, value, key string) error
+	// FieldValue reads one field of the record: its value, and whether it is set.
+	FieldValue(ctx context.Context, r Record, field string) (value string, set bool, err error)
+	// HasNote reports whether one of the record's newest MaxNotesRead notes contains marker.
+	HasNote(ctx context.Context, r Record, marker string) (bool, error)
 }
 
 // NewWriter returns the writer of ATS type t (ATS-A, ATS-B, ATS-C), configured like New.

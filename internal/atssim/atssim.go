@@ -106,8 +106,16 @@ func (s *Server) Close() { s.close.Do(func() { close(s.closed) }) }
 //	GET /api/v1/opportunity-resources/{id}    ATS-B, Authorization: Bearer
 //	GET /v2/jobs/{jobId}/candidates/{id}      ATS-C, HTTP basic auth
 //
-// and their writes back (each recorded once per Idempotency-Key; AllowFields refuses unknown
-// fields and values), read back with Writes or GET /sim/writes:
+// and their writes back (each recorded once per Idempotency-Key unless SetWriteFaults says to
+// ignore it; AllowFields refuses unknown fields and values), read back with Writes or
+// GET /sim/writes, and through the ATS's reads: the record's GET carries the fields written
+// (ATS-A in data, ATS-B at the top level, ATS-C in "fields"), and the notes are listed by
+//
+//	GET   /query/Note?where=jobSubmission.id={id}         ATS-A {"data": [{id, comments}]}
+//	GET   /api/v1/opportunity-resources/{id}/notes        ATS-B {"data": [{id, text}]}
+//	GET   /v2/jobs/{jobId}/candidates/{id}/comments       ATS-C {"data": [{id, body}]}
+//
+// The writes:
 //
 //	PUT   /entity/Note                                   ATS-A note {comments, jobSubmission.id}
 //	POST  /entity/JobSubmission/{id}                     ATS-A update {field: value}
@@ -128,6 +136,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("PATCH /api/v1/opportunity-resources/{id}", s.updateB)
 	mux.HandleFunc("POST /v2/jobs/{job}/candidates/{id}/comments", s.noteC)
 	mux.HandleFunc("PATCH /v2/jobs/{job}/candidates/{id}", s.updateC)
+	mux.HandleFunc("GET /query/Note", s.noteListA)
+	mux.HandleFunc("GET /api/v1/opportunity-resources/{id}/notes", s.noteListB)
+	mux.HandleFunc("GET /v2/jobs/{job}/candidates/{id}/comments", s.commentListC)
 	mux.HandleFunc("GET /sim/writes", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, s.Writes()) })
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.requests.Add(1)
@@ -182,6 +193,27 @@ func (s *Server) inject(w http.ResponseWriter, r *http.Request, rec Record, errB
 		return true
 	}
 	return false
+}
+
+// withFields returns v as a JSON object with the fields written to its record: at the top level,
+// or in the object named under; v itself when none was written.
+func withFields(v any, fields map[string]string, under string) any {
+	if len(fields) == 0 {
+		return v
+	}
+	b, _ := json.Marshal(v)
+	out := map[string]any{}
+	_ = json.Unmarshal(b, &out)
+	if under != "" {
+		out[under] = fields
+		return out
+	}
+	for k, val := range fields {
+		if _, taken := out[k]; !taken {
+			out[k] = val
+		}
+	}
+	return out
 }
 
 // parseID parses a path id the way the ATS APIs do: a positive decimal integer.
@@ -257,7 +289,7 @@ func (s *Server) jobSubmission(w http.ResponseWriter, r *http.Request) {
 	js.ID = rec.ApplicantID
 	js.Candidate = bhCandidate{ID: rec.CandidateID, FirstName: rec.FirstName, LastName: rec.LastName, Email: rec.Email, Phone: rec.Phone}
 	js.JobOrder.ID = rec.JobID
-	writeJSON(w, http.StatusOK, map[string]any{"data": js})
+	writeJSON(w, http.StatusOK, map[string]any{"data": withFields(js, s.fieldsOf(models.ATSTypeA, 0, rec.ApplicantID), "")})
 }
 
 // ATS-B: opportunity resources.
@@ -312,7 +344,7 @@ func (s *Server) opportunityResource(w http.ResponseWriter, r *http.Request) {
 	o.ID, o.OpportunityID = rec.ApplicantID, rec.JobID
 	o.Resource.ID, o.Resource.FirstName, o.Resource.LastName = rec.CandidateID, rec.FirstName, rec.LastName
 	o.Resource.Email, o.Resource.Mobile = rec.Email, rec.Phone
-	writeJSON(w, http.StatusOK, o)
+	writeJSON(w, http.StatusOK, withFields(o, s.fieldsOf(models.ATSTypeB, 0, rec.ApplicantID), ""))
 }
 
 // ATS-C: person-on-job records.
@@ -385,7 +417,7 @@ func (s *Server) jobCandidate(w http.ResponseWriter, r *http.Request) {
 	if rec.Phone != "" {
 		c.Person.Phones = append(c.Person.Phones, pjValue{Value: rec.Phone, Type: "mobile"})
 	}
-	writeJSON(w, http.StatusOK, c)
+	writeJSON(w, http.StatusOK, withFields(c, s.fieldsOf(models.ATSTypeC, rec.JobID, rec.ApplicantID), "fields"))
 }
 
 // ListenAndServe serves s on addr until ctx ends, then shuts down: requests held by Hang or

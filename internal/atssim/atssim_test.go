@@ -229,3 +229,66 @@ func TestListenAndServe(t *testing.T) {
 		t.Error("ListenAndServe on a bad address = nil, want an error")
 	}
 }
+
+// TestWriteReadsAndFaults: the record's GET carries the fields written, the notes are listed
+// newest first, and the write faults fail, lose and repeat writes as they say.
+func TestWriteReadsAndFaults(t *testing.T) {
+	s := New([]Record{
+		{ATSType: models.ATSTypeA, ApplicantID: 1001, JobID: 5001},
+		{ATSType: models.ATSTypeB, ApplicantID: 2001, JobID: 5001},
+		{ATSType: models.ATSTypeC, ApplicantID: 3001, JobID: 5001},
+	}, testCreds)
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	send := func(method, path string, auth func(*http.Request), key, body string) int {
+		req, _ := http.NewRequestWithContext(t.Context(), method, srv.URL+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Idempotency-Key", key)
+		auth(req)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	a, b, c := header("BhRestToken", "rt"), header("Authorization", "Bearer ak"), basic("u", "pw")
+
+	s.SetWriteFaults(WriteFaults{FailFirst: 1, LoseFirst: 1})
+	for i, want := range []int{503, 502, 200, 200} {
+		if got := send(http.MethodPatch, "/api/v1/opportunity-resources/2001", b, "k1", `{"status":"Rejected"}`); got != want {
+			t.Fatalf("update %d = %d, want %d", i, got, want)
+		}
+	}
+	if n := len(s.Writes()); n != 1 {
+		t.Fatalf("writes with one Idempotency-Key = %d, want 1", n)
+	}
+	s.SetWriteFaults(WriteFaults{IgnoreIdempotencyKey: true})
+	send(http.MethodPatch, "/api/v1/opportunity-resources/2001", b, "k1", `{"status":"Hired"}`)
+	send(http.MethodPost, "/entity/JobSubmission/1001", a, "k2", `{"status":"Hired"}`)
+	send(http.MethodPatch, "/v2/jobs/5001/candidates/3001", c, "k3", `{"fields":{"status":"Hired"}}`)
+	for range 2 {
+		send(http.MethodPut, "/entity/Note", a, "n1", `{"comments":"first","jobSubmission":{"id":1001}}`)
+	}
+	send(http.MethodPost, "/api/v1/opportunity-resources/2001/notes", b, "n2", `{"text":"second"}`)
+	send(http.MethodPost, "/v2/jobs/5001/candidates/3001/comments", c, "n3", `{"body":"third"}`)
+	if n := len(s.Notes(models.ATSTypeA, 1001)); n != 2 {
+		t.Fatalf("notes with a repeated key, keys ignored = %d, want 2", n)
+	}
+	for _, tt := range []struct {
+		path string
+		auth func(*http.Request)
+		want string
+	}{
+		{"/entity/JobSubmission/1001?fields=id,status", a, `"status":"Hired"`},
+		{"/api/v1/opportunity-resources/2001", b, `"status":"Hired"`},
+		{"/v2/jobs/5001/candidates/3001", c, `"fields":{"status":"Hired"}`},
+		{"/query/Note?where=jobSubmission.id=1001", a, `"comments":"first"`},
+		{"/api/v1/opportunity-resources/2001/notes", b, `{"data":[{"id":`},
+		{"/v2/jobs/5001/candidates/3001/comments", c, `"body":"third"`},
+	} {
+		if status, _, body := get(t, srv.URL+tt.path, tt.auth); status != 200 || !strings.Contains(body, tt.want) {
+			t.Errorf("GET %s = %d %s, want it to hold %s", tt.path, status, body, tt.want)
+		}
+	}
+}

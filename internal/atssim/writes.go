@@ -2,6 +2,7 @@ package atssim
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -22,10 +23,25 @@ type Write struct {
 	IdempotencyKey string         `json:"idempotencyKey,omitempty"`
 }
 
+// WriteFaults make the simulated ATS behave like real ones, for tests of the write-back.
+type WriteFaults struct {
+	// IgnoreIdempotencyKey records every write request, repeats of a key included, as the real
+	// ATS APIs do.
+	IgnoreIdempotencyKey bool
+	// FailFirst answers the first FailFirst requests of each distinct write (the same record and
+	// note text, or the same record, field and value) 503 without recording them.
+	FailFirst int
+	// LoseFirst records the next LoseFirst requests of each distinct write and answers them 502,
+	// as when the ATS took a write and its answer was lost on the way back.
+	LoseFirst int
+}
+
 // writeState is the simulator's write side; guarded by Server.mu.
 type writeState struct {
 	writes []Write
 	keys   map[string]bool
+	faults WriteFaults
+	seen   map[string]int // requests per distinct write, for faults
 	// allowed: per ATS type, field -> values accepted (no entry: any field and value).
 	allowed map[models.ATSType]map[string][]string
 	// attempts counts every write request that reached a handler with valid credentials.
@@ -43,6 +59,14 @@ func (s *Server) AllowFields(t models.ATSType, fields map[string][]string) {
 		s.w.allowed = map[models.ATSType]map[string][]string{}
 	}
 	s.w.allowed[t] = fields
+}
+
+// SetWriteFaults sets the write faults (the zero value: none) and forgets the requests counted
+// for them.
+func (s *Server) SetWriteFaults(f WriteFaults) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.w.faults, s.w.seen = f, nil
 }
 
 // AfterWrite sets f, called with each write after it is recorded and before it is answered (a
@@ -90,6 +114,30 @@ func (s *Server) Field(t models.ATSType, applicantID int64, field string) (strin
 	return v, ok
 }
 
+// fieldsOf returns the fields written to one record, each with its last value.
+func (s *Server) fieldsOf(t models.ATSType, job, applicantID int64) map[string]string {
+	out := map[string]string{}
+	for _, w := range s.Writes() {
+		if w.ATSType == t && w.ApplicantID == applicantID && w.Field != "" && (t != models.ATSTypeC || w.JobID == job) {
+			out[w.Field] = w.Value
+		}
+	}
+	return out
+}
+
+// notesOf returns the notes on one record, newest first, as list items {prop: text}.
+func (s *Server) notesOf(t models.ATSType, job, applicantID int64, prop string) []map[string]any {
+	out := []map[string]any{}
+	ws := s.Writes()
+	for i := len(ws) - 1; i >= 0; i-- {
+		w := ws[i]
+		if w.ATSType == t && w.ApplicantID == applicantID && w.Field == "" && (t != models.ATSTypeC || w.JobID == job) {
+			out = append(out, map[string]any{"id": i + 1, prop: w.Note})
+		}
+	}
+	return out
+}
+
 // record checks and records one write and reports the status to answer (0: 200 OK).
 func (s *Server) record(wr Write, refuse int) int {
 	s.mu.Lock()
@@ -102,9 +150,23 @@ func (s *Server) record(wr Write, refuse int) int {
 			}
 		}
 	}
-	if wr.IdempotencyKey != "" && s.w.keys[wr.IdempotencyKey] {
+	sig := fmt.Sprintf("%s/%d/%d/%q/%q/%q", wr.ATSType, wr.JobID, wr.ApplicantID, wr.Field, wr.Value, wr.Note)
+	if s.w.seen == nil {
+		s.w.seen = map[string]int{}
+	}
+	s.w.seen[sig]++
+	n := s.w.seen[sig]
+	if n <= s.w.faults.FailFirst {
 		s.mu.Unlock()
-		return 0
+		return http.StatusServiceUnavailable
+	}
+	answer := 0
+	if n <= s.w.faults.FailFirst+s.w.faults.LoseFirst {
+		answer = http.StatusBadGateway
+	}
+	if wr.IdempotencyKey != "" && s.w.keys[wr.IdempotencyKey] && !s.w.faults.IgnoreIdempotencyKey {
+		s.mu.Unlock()
+		return answer
 	}
 	if wr.IdempotencyKey != "" {
 		if s.w.keys == nil {
@@ -118,7 +180,7 @@ func (s *Server) record(wr Write, refuse int) int {
 	if after != nil {
 		after(wr)
 	}
-	return 0
+	return answer
 }
 
 // readBody decodes a small JSON object body.
@@ -166,7 +228,11 @@ func (s *Server) answerWrite(w http.ResponseWriter, r *http.Request, wr Write, k
 	}
 	wr.IdempotencyKey = r.Header.Get("Idempotency-Key")
 	if st := s.record(wr, refuse); st != 0 {
-		writeJSON(w, st, errBody(st, "unknown field or value"))
+		msg := "unknown field or value"
+		if st >= 500 {
+			msg = http.StatusText(st)
+		}
+		writeJSON(w, st, errBody(st, msg))
 		return
 	}
 	if wr.Field == "" {
@@ -284,4 +350,44 @@ func (s *Server) updateC(w http.ResponseWriter, r *http.Request) {
 	}
 	s.answerWrite(w, r, Write{ATSType: models.ATSTypeC, ApplicantID: id, JobID: job, Field: f, Value: v},
 		recordKey{atsType: models.ATSTypeC, job: job, id: id}, http.StatusUnprocessableEntity, pjErr)
+}
+
+// noteListA answers ATS-A's note query: GET /query/Note?where=jobSubmission.id={id}.
+func (s *Server) noteListA(w http.ResponseWriter, r *http.Request) {
+	if !s.authA(w, r) {
+		return
+	}
+	id, ok := parseID(strings.TrimPrefix(r.URL.Query().Get("where"), "jobSubmission.id="))
+	if !ok {
+		writeJSON(w, http.StatusBadRequest, bhErr(http.StatusBadRequest, "where must be jobSubmission.id={id}"))
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": s.notesOf(models.ATSTypeA, 0, id, "comments")})
+}
+
+// noteListB answers GET /api/v1/opportunity-resources/{id}/notes.
+func (s *Server) noteListB(w http.ResponseWriter, r *http.Request) {
+	if !s.authB(w, r) {
+		return
+	}
+	id, ok := parseID(r.PathValue("id"))
+	if _, found := s.lookup(recordKey{atsType: models.ATSTypeB, id: id}); !ok || !found {
+		writeJSON(w, http.StatusNotFound, obErr(http.StatusNotFound, "record not found"))
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": s.notesOf(models.ATSTypeB, 0, id, "text")})
+}
+
+// commentListC answers GET /v2/jobs/{job}/candidates/{id}/comments.
+func (s *Server) commentListC(w http.ResponseWriter, r *http.Request) {
+	if !s.authC(w, r) {
+		return
+	}
+	job, okJ := parseID(r.PathValue("job"))
+	id, ok := parseID(r.PathValue("id"))
+	if _, found := s.lookup(recordKey{atsType: models.ATSTypeC, job: job, id: id}); !ok || !okJ || !found {
+		writeJSON(w, http.StatusNotFound, pjErr(http.StatusNotFound, "record not found"))
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": s.notesOf(models.ATSTypeC, job, id, "body")})
 }

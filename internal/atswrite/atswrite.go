@@ -20,6 +20,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/aggregator"
 	"github.com/recruitd/recruitd/internal/ats"
+	"github.com/recruitd/recruitd/internal/interview"
 	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/report"
@@ -39,6 +40,23 @@ var ErrPermanent = errors.New("ATS write refused")
 
 // ErrNoteTooLong is a decision note over MaxNote.
 var ErrNoteTooLong = errors.New("the note is longer than 2000 bytes")
+
+// ErrInvalidNote is a decision note that is not text: invalid UTF-8, or a control character
+// other than tab and line breaks (the rule of interview answers).
+var ErrInvalidNote = errors.New("the note holds characters that are not text")
+
+// ErrSessionOpen is a decision on a session that has not ended (SessionOpenError says its status).
+var ErrSessionOpen = errors.New("the session has not ended")
+
+// SessionOpenError refuses a decision on a session still open, with its status.
+type SessionOpenError struct{ Status models.SessionStatus }
+
+func (e *SessionOpenError) Error() string {
+	return "the session is " + string(e.Status) + ": a decision is taken once the interview has ended"
+}
+
+// Unwrap makes it ErrSessionOpen.
+func (e *SessionOpenError) Unwrap() error { return ErrSessionOpen }
 
 // Writes is the feature.
 type Writes struct {
@@ -74,19 +92,53 @@ func (w *Writes) QueueNote(ctx context.Context, companyID, sessionID uuid.UUID) 
 }
 
 // Decided is what a recorded decision did: the session, and the write it queued (nil when none;
-// Skipped says why: "no ATS record", "no pair for the decision").
+// Skipped says why: "no ATS record", "no pair for the decision"). Changed is false when the
+// decision was the session's already: nothing changed and nothing was queued; Write is then the
+// session's latest write of that decision, if any.
 type Decided struct {
 	Session *models.InterviewSession
 	Write   *models.ATSWrite
 	Skipped string
+	Changed bool
+}
+
+// CleanNote checks a decision's note as an interview answer is checked (interview.CleanAnswer:
+// valid UTF-8, no control characters other than tab and line breaks, CRLF made LF, trimmed) and
+// bounds it to MaxNote bytes. A note of white space only is no note ("").
+func CleanNote(note string) (string, error) {
+	if len(note) > MaxNote {
+		return "", ErrNoteTooLong
+	}
+	if strings.TrimSpace(note) == "" {
+		return "", nil
+	}
+	clean, err := interview.CleanAnswer(note)
+	switch {
+	case errors.Is(err, interview.ErrEmptyAnswer):
+		return "", nil
+	case errors.Is(err, interview.ErrInvalidText):
+		return "", ErrInvalidNote
+	case err != nil:
+		return "", ErrNoteTooLong
+	}
+	return clean, nil
 }
 
 // Decide records the recruiter's decision d on the session (and note, when not empty, as a
 // recruiter note), and queues the write of the company's pair for d to the ATS record of the
 // session's application. author is the recruiter's user id (uuid.Nil for an API key).
+//
+// A decision is taken on a session that has ended (COMPLETED, and also INCOMPLETE, EXPIRED,
+// DECLINED or CANCELLED: a recruiter may reject a candidate who never finished); a session still
+// open (INVITED, STARTED) is refused with ErrSessionOpen, since a stage move may fire the ATS's
+// automations while the candidate is still answering. The decisions on one session are recorded
+// one after the other: the same decision again changes nothing and queues nothing (its note is
+// kept unless it repeats the latest one); a new decision supersedes the session's stage writes
+// not sent yet, so the ATS ends on the current decision (store.WithCurrentStageWrite).
 func (w *Writes) Decide(ctx context.Context, co *models.Company, sessionID uuid.UUID, d models.Decision, note string, author uuid.UUID) (*Decided, error) {
-	if len(note) > MaxNote {
-		return nil, ErrNoteTooLong
+	note, err := CleanNote(note)
+	if err != nil {
+		return nil, err
 	}
 	sess, err := w.Store.Session(ctx, co.ID, sessionID)
 	if err != nil {
@@ -106,16 +158,37 @@ func (w *Writes) Decide(ctx context.Context, co *models.Company, sessionID uuid.
 	}
 	defer tx.Rollback()
 	out := &Decided{}
-	if out.Session, err = tx.SetSessionDecision(co.ID, sessionID, d, note, author); err != nil {
+	if out.Session, err = tx.LockSession(co.ID, sessionID); err != nil {
 		return nil, err
 	}
-	var start *models.WorkflowStart
+	if out.Session.Status.Open() {
+		return nil, &SessionOpenError{Status: out.Session.Status}
+	}
+	if note != "" {
+		if _, err := tx.AddSessionNote(out.Session, note, author); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case !ok:
 		out.Skipped = "no ATS record"
 	case !hasPair:
 		out.Skipped = "no pair for the decision"
-	default:
+	}
+	if out.Session.Decision == d {
+		if out.Skipped == "" {
+			if out.Write, err = tx.LatestStageWrite(co.ID, sessionID, d); err != nil {
+				return nil, err
+			}
+		}
+		return out, tx.Commit()
+	}
+	out.Changed = true
+	if err := tx.SetSessionDecision(out.Session, d); err != nil {
+		return nil, err
+	}
+	var start *models.WorkflowStart
+	if out.Skipped == "" {
 		id := uuid.New()
 		dec := d
 		row := &models.ATSWrite{ID: id, CompanyID: co.ID, SessionID: sessionID, ApplicationID: *sess.ApplicationID,
@@ -182,20 +255,36 @@ type Outcome struct {
 	Attempts int
 }
 
-// Perform makes one attempt at the write: nothing when it is done or failed already. Every
+// Perform makes one attempt at the write: nothing when it is done, failed or superseded. Every
 // request carries the row's key as Idempotency-Key, so an attempt repeated after one that
-// reached the ATS but was not recorded (its worker stopped) is recorded once by the ATS. A
-// permanent refusal is recorded failed and returned wrapping ErrPermanent; another failure is
-// recorded on the row (last_error) and returned for the caller to retry.
+// reached the ATS but was not recorded (its worker stopped) is recorded once by an ATS that
+// honours it; for one that ignores it, a retried write reads the record first where the ATS's
+// API allows (ATS-A, ATS-B, ATS-C: a stage already set, a note already holding the write's
+// marker) and is then not sent again. A stage write is sent only while it is its session's
+// current one, one stage write of a session at a time (store.WithCurrentStageWrite); it also
+// reads the record first and is not sent when the ATS is at the stage already. A permanent
+// refusal is recorded failed and returned wrapping ErrPermanent; another failure is recorded on
+// the row (last_error) and returned for the caller to retry.
 func (w *Writes) Perform(ctx context.Context, companyID, writeID uuid.UUID) (Outcome, error) {
-	row, _, err := w.Store.BeginATSWrite(ctx, companyID, writeID)
+	row, prior, err := w.Store.BeginATSWrite(ctx, companyID, writeID)
 	if err != nil {
 		return Outcome{}, err
 	}
-	if row.Status == models.ATSWriteDone || row.Status == models.ATSWriteFailed {
+	if row.Final() {
 		return Outcome{Status: row.Status, Attempts: row.Attempts}, nil
 	}
-	werr := w.write(ctx, row)
+	send, werr := w.prepare(ctx, row, prior == models.ATSWriteSending)
+	switch {
+	case werr != nil:
+	case row.Op == models.ATSWriteStage:
+		var stale bool
+		stale, werr = w.Store.WithCurrentStageWrite(ctx, companyID, writeID, send)
+		if stale && werr == nil {
+			return Outcome{Status: models.ATSWriteSuperseded, Attempts: row.Attempts}, nil
+		}
+	default:
+		werr = send()
+	}
 	record := context.WithoutCancel(ctx) // the ATS answered: what it said must be recorded
 	switch {
 	case werr == nil:
@@ -222,7 +311,7 @@ func (w *Writes) GiveUp(ctx context.Context, companyID, writeID uuid.UUID) error
 	if err != nil {
 		return err
 	}
-	if row.Status == models.ATSWriteDone || row.Status == models.ATSWriteFailed {
+	if row.Final() {
 		return nil
 	}
 	msg := row.LastError
@@ -232,75 +321,100 @@ func (w *Writes) GiveUp(ctx context.Context, companyID, writeID uuid.UUID) error
 	return w.Store.FinishATSWrite(ctx, companyID, writeID, models.ATSWriteFailed, "gave up after retries: "+msg)
 }
 
-// write sends the row's requests.
-func (w *Writes) write(ctx context.Context, row *models.ATSWrite) error {
+// Marker is the line a write's note carries, which a retry looks for in the ATS's notes.
+func Marker(row *models.ATSWrite) string { return "recruitd-write: " + row.ID.String() }
+
+// prepare loads what the row's requests need (the report, the credentials) and returns the
+// function that sends them, which talks to the ATS only and never to the store (a stage write's
+// runs while its session's lock holds a database connection); retry says an earlier attempt may
+// have reached the ATS.
+func (w *Writes) prepare(ctx context.Context, row *models.ATSWrite, retry bool) (func() error, error) {
 	var text string
 	var link string
 	if row.Op == models.ATSWriteNote {
 		rep, err := report.Load(ctx, w.Store, row.CompanyID, row.SessionID)
 		if err != nil {
-			return permanentIfMissing(err)
+			return nil, permanentIfMissing(err)
 		}
 		link = w.Links.Session(row.SessionID)
-		text = NoteText(rep, link)
+		text = NoteText(rep, link, Marker(row))
 	}
 	if row.Target == models.ATSTargetAggregator {
-		return w.writeAggregator(ctx, row, text, link)
+		return w.prepareAggregator(ctx, row, text, link)
 	}
 	co, err := w.Store.Company(ctx, row.CompanyID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if co.HRSuiteAccount {
-		return fmt.Errorf("%w: the HR-suite connection is read-only", ErrPermanent)
+		return nil, fmt.Errorf("%w: the HR-suite connection is read-only", ErrPermanent)
 	}
 	creds, err := store.OpenATSCredentials(w.Box, co)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrPermanent, err)
+		return nil, fmt.Errorf("%w: %v", ErrPermanent, err)
 	}
 	wr, err := ats.NewWriter(models.ATSType(row.Target), ats.Config{Credentials: creds, Timeout: w.Timeout, HTTPClient: w.HTTPClient})
 	if err != nil {
-		return classifyATS(err)
+		return nil, classifyATS(err)
 	}
 	rec := ats.Record{ID: row.Ref, JobID: row.RefJob}
 	if row.Op == models.ATSWriteNote {
-		return classifyATS(wr.AddNote(ctx, rec, text, row.ID.String()))
+		return func() error {
+			if retry {
+				if found, err := wr.HasNote(ctx, rec, Marker(row)); err != nil || found {
+					return classifyATS(err)
+				}
+			}
+			return classifyATS(wr.AddNote(ctx, rec, text, row.ID.String()))
+		}, nil
 	}
-	return classifyATS(wr.SetField(ctx, rec, row.Field, row.Value, row.ID.String()))
+	return func() error {
+		if v, set, err := wr.FieldValue(ctx, rec, row.Field); err != nil || set && v == row.Value {
+			return classifyATS(err)
+		}
+		return classifyATS(wr.SetField(ctx, rec, row.Field, row.Value, row.ID.String()))
+	}, nil
 }
 
-func (w *Writes) writeAggregator(ctx context.Context, row *models.ATSWrite, text, link string) error {
+func (w *Writes) prepareAggregator(ctx context.Context, row *models.ATSWrite, text, link string) (func() error, error) {
 	integ, err := w.Store.AggregatorIntegration(ctx, row.CompanyID)
 	if err != nil {
-		return permanentIfMissing(err)
+		return nil, permanentIfMissing(err)
 	}
 	if integ.IntegrationID == nil || *integ.IntegrationID == "" {
-		return fmt.Errorf("%w: the aggregator integration is not connected", ErrPermanent)
+		return nil, fmt.Errorf("%w: the aggregator integration is not connected", ErrPermanent)
 	}
 	creds, _, err := store.OpenAggregatorSecrets(w.Box, integ)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrPermanent, err)
+		return nil, fmt.Errorf("%w: %v", ErrPermanent, err)
 	}
 	k, err := aggregator.NewKombo(creds, w.HTTPClient)
 	if err != nil {
-		return classifyAggregator(err)
+		return nil, classifyAggregator(err)
 	}
 	id, key := *integ.IntegrationID, row.ID.String()
 	if row.Op == models.ATSWriteNote {
-		if err := k.AddNote(ctx, id, row.Ref, text, key+"/note"); err != nil {
-			return classifyAggregator(err)
-		}
-		return classifyAggregator(k.AddResultLink(ctx, id, row.Ref, aggregator.ResultLink{Label: "recruitd interview report", URL: link}, key+"/link"))
+		return func() error {
+			if err := k.AddNote(ctx, id, row.Ref, text, key+"/note"); err != nil {
+				return classifyAggregator(err)
+			}
+			return classifyAggregator(k.AddResultLink(ctx, id, row.Ref, aggregator.ResultLink{Label: "recruitd interview report", URL: link}, key+"/link"))
+		}, nil
 	}
 	if row.Field != "stage" {
-		return fmt.Errorf("%w: an aggregator pair sets field \"stage\" (the aggregator's stage id), not %q", ErrPermanent, row.Field)
+		return nil, fmt.Errorf("%w: an aggregator pair sets field \"stage\" (the aggregator's stage id), not %q", ErrPermanent, row.Field)
 	}
-	return classifyAggregator(k.MoveStage(ctx, id, row.Ref, row.Value, key+"/stage"))
+	return func() error {
+		if cur, found, err := k.StageOf(ctx, id, row.Ref); err != nil || found && cur == row.Value {
+			return classifyAggregator(err)
+		}
+		return classifyAggregator(k.MoveStage(ctx, id, row.Ref, row.Value, key+"/stage"))
+	}, nil
 }
 
 // NoteText is the note a session's report leaves on the ATS application: the status, the
-// rating, the service review and the report's link; never an answer's text.
-func NoteText(r *report.Report, link string) string {
+// rating, the service review, the report's link and the write's marker; never an answer's text.
+func NoteText(r *report.Report, link, marker string) string {
 	var b strings.Builder
 	b.WriteString("recruitd interview result\n")
 	b.WriteString("Status: " + string(r.Status) + "\n")
@@ -310,7 +424,8 @@ func NoteText(r *report.Report, link string) string {
 	if s := strings.TrimSpace(r.Summary); s != "" {
 		b.WriteString("Review: " + s + "\n")
 	}
-	b.WriteString("Report: " + link)
+	b.WriteString("Report: " + link + "\n")
+	b.WriteString(marker)
 	return b.String()
 }
 

@@ -77,28 +77,123 @@ func (t *Tx) InsertATSWrite(w *models.ATSWrite) (created bool, err error) {
 	return false, nil
 }
 
-// SetSessionDecision records the recruiter's decision on the session, and note (when not empty)
-// as a recruiter note of the session by author (uuid.Nil: none), in the transaction.
-func (t *Tx) SetSessionDecision(companyID, sessionID uuid.UUID, d models.Decision, note string, author uuid.UUID) (*models.InterviewSession, error) {
+// LockSession loads the company's session and locks its row until the transaction ends: the
+// decisions on one session are recorded one after the other.
+func (t *Tx) LockSession(companyID, sessionID uuid.UUID) (*models.InterviewSession, error) {
 	var sess models.InterviewSession
 	if err := t.db.Clauses(clause.Locking{Strength: "UPDATE"}).First(&sess, "company_id = ? AND id = ?", companyID, sessionID).Error; err != nil {
 		return nil, notFound(err, "session "+sessionID.String())
 	}
-	if err := t.db.Model(&sess).Where("company_id = ?", companyID).Updates(map[string]any{"decision": d, "updated_at": time.Now()}).Error; err != nil {
-		return nil, fmt.Errorf("set decision of session %s: %w", sessionID, err)
+	return &sess, nil
+}
+
+// SetSessionDecision records the recruiter's decision on the session (locked by LockSession),
+// and marks the session's stage writes that were not sent yet (pending, or sending with no
+// answer recorded) superseded: they are never sent (WithCurrentStageWrite).
+func (t *Tx) SetSessionDecision(sess *models.InterviewSession, d models.Decision) error {
+	if err := t.db.Model(&models.InterviewSession{}).Where("company_id = ? AND id = ?", sess.CompanyID, sess.ID).
+		Updates(map[string]any{"decision": d, "updated_at": time.Now()}).Error; err != nil {
+		return fmt.Errorf("set decision of session %s: %w", sess.ID, err)
 	}
 	sess.Decision = d
-	if note != "" {
-		var by any
-		if author != uuid.Nil {
-			by = author
-		}
-		if err := t.db.Exec(`INSERT INTO recruiter_notes (company_id, candidate_id, session_id, author_user_id, body) VALUES (?, ?, ?, ?, ?)`,
-			companyID, sess.CandidateID, sessionID, by, note).Error; err != nil {
-			return nil, fmt.Errorf("record note of session %s: %w", sessionID, err)
-		}
+	if err := t.db.Model(&models.ATSWrite{}).
+		Where("company_id = ? AND session_id = ? AND op = ? AND status IN ?", sess.CompanyID, sess.ID, models.ATSWriteStage,
+			[]string{models.ATSWritePending, models.ATSWriteSending}).
+		Updates(map[string]any{"status": models.ATSWriteSuperseded, "updated_at": time.Now(), "done_at": time.Now()}).Error; err != nil {
+		return fmt.Errorf("supersede stage writes of session %s: %w", sess.ID, err)
 	}
-	return &sess, nil
+	return nil
+}
+
+// AddSessionNote records note as a recruiter note of the session by author (uuid.Nil: none),
+// unless it repeats the session's latest note word for word (a repeated request records it
+// once). added says which.
+func (t *Tx) AddSessionNote(sess *models.InterviewSession, note string, author uuid.UUID) (added bool, err error) {
+	var by any
+	if author != uuid.Nil {
+		by = author
+	}
+	res := t.db.Exec(`INSERT INTO recruiter_notes (company_id, candidate_id, session_id, author_user_id, body)
+SELECT ?, ?, ?, ?, ?
+WHERE NOT EXISTS (SELECT 1 FROM (SELECT body FROM recruiter_notes WHERE company_id = ? AND session_id = ?
+                                 ORDER BY created_at DESC, id DESC LIMIT 1) last WHERE last.body = ?)`,
+		sess.CompanyID, sess.CandidateID, sess.ID, by, note, sess.CompanyID, sess.ID, note)
+	if res.Error != nil {
+		return false, fmt.Errorf("record note of session %s: %w", sess.ID, res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// LatestStageWrite returns the session's newest stage write of decision d (nil when it has none).
+func (t *Tx) LatestStageWrite(companyID, sessionID uuid.UUID, d models.Decision) (*models.ATSWrite, error) {
+	var w models.ATSWrite
+	err := t.db.Where("company_id = ? AND session_id = ? AND op = ? AND decision = ?", companyID, sessionID, models.ATSWriteStage, d).
+		Order("created_at DESC, id").First(&w).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("latest stage write of session %s: %w", sessionID, err)
+	}
+	return &w, nil
+}
+
+// StageLockTimeout bounds the wait for a session's stage-write lock (WithCurrentStageWrite):
+// another worker holds it for at most one ATS request.
+const StageLockTimeout = 8 * time.Second
+
+// WithCurrentStageWrite runs send while holding the stage-write lock of the write's session (a
+// transaction-scoped advisory lock: one stage write of a session talks to the ATS at a time),
+// after checking, under that lock, that the write is still current: not superseded, and its
+// decision the session's. A write that is not is recorded superseded, send is not called and
+// stale is true. Since a newer decision supersedes the older writes in the transaction that
+// records it, and the newer write cannot send before the lock is free, an older write never
+// reaches the ATS after a newer one. send's error is returned as it is.
+func (s *Store) WithCurrentStageWrite(ctx context.Context, companyID, writeID uuid.UUID, send func() error) (stale bool, err error) {
+	var sendErr error
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec(fmt.Sprintf("SET LOCAL lock_timeout = '%dms'", StageLockTimeout.Milliseconds())).Error; err != nil {
+			return fmt.Errorf("stage write %s: %w", writeID, err)
+		}
+		var row struct {
+			SessionID uuid.UUID
+			Status    string
+			Decision  *string
+			Current   string
+		}
+		if err := tx.Raw(`SELECT w.session_id, w.status, w.decision, s.decision AS current
+FROM ats_writes w JOIN interview_sessions s ON s.company_id = w.company_id AND s.id = w.session_id
+WHERE w.company_id = ? AND w.id = ? AND w.op = ?`, companyID, writeID, models.ATSWriteStage).Scan(&row).Error; err != nil {
+			return fmt.Errorf("stage write %s: %w", writeID, err)
+		}
+		if row.SessionID == uuid.Nil {
+			return fmt.Errorf("stage write %s: %w", writeID, ErrNotFound)
+		}
+		if err := tx.Exec(`SELECT pg_advisory_xact_lock(hashtextextended('ats-stage:' || ?::text, 0))`, row.SessionID).Error; err != nil {
+			return fmt.Errorf("lock stage writes of session %s: %w", row.SessionID, err)
+		}
+		// Read again under the lock: a decision recorded while this write waited shows here.
+		if err := tx.Raw(`SELECT w.session_id, w.status, w.decision, s.decision AS current
+FROM ats_writes w JOIN interview_sessions s ON s.company_id = w.company_id AND s.id = w.session_id
+WHERE w.company_id = ? AND w.id = ?`, companyID, writeID).Scan(&row).Error; err != nil {
+			return fmt.Errorf("stage write %s: %w", writeID, err)
+		}
+		if row.Status == models.ATSWriteSuperseded || row.Decision == nil || *row.Decision != row.Current {
+			stale = true
+			if err := tx.Model(&models.ATSWrite{}).Where("company_id = ? AND id = ? AND status IN ?", companyID, writeID,
+				[]string{models.ATSWritePending, models.ATSWriteSending}).
+				Updates(map[string]any{"status": models.ATSWriteSuperseded, "updated_at": time.Now(), "done_at": time.Now()}).Error; err != nil {
+				return fmt.Errorf("supersede stage write %s: %w", writeID, err)
+			}
+			return nil
+		}
+		sendErr = send()
+		return nil
+	})
+	if err != nil {
+		return false, err
+	}
+	return stale, sendErr
 }
 
 // ATSWrite loads one of the company's writes.
@@ -111,7 +206,8 @@ func (s *Store) ATSWrite(ctx context.Context, companyID, id uuid.UUID) (*models.
 }
 
 // BeginATSWrite counts an attempt of a write that is pending or sending and marks it sending;
-// a write that is done or failed is returned as it is (the caller does not write again).
+// a write that is done, failed or superseded is returned as it is (the caller does not write
+// again).
 // prior is the status before this attempt: sending means an earlier attempt may have reached
 // the ATS.
 func (s *Store) BeginATSWrite(ctx context.Context, companyID, id uuid.UUID) (w *models.ATSWrite, prior string, err error) {
@@ -121,7 +217,7 @@ func (s *Store) BeginATSWrite(ctx context.Context, companyID, id uuid.UUID) (w *
 			return notFound(err, "ATS write "+id.String())
 		}
 		prior = row.Status
-		if row.Status == models.ATSWriteDone || row.Status == models.ATSWriteFailed {
+		if row.Final() {
 			w = &row
 			return nil
 		}
@@ -137,7 +233,8 @@ func (s *Store) BeginATSWrite(ctx context.Context, companyID, id uuid.UUID) (w *
 }
 
 // FinishATSWrite records an attempt's outcome: done, failed (final), or sending with the
-// error of an attempt that will be retried.
+// error of an attempt that will be retried. A write that is done stays done; one superseded
+// while its attempt was in flight stays superseded unless the attempt reached the ATS (done).
 func (s *Store) FinishATSWrite(ctx context.Context, companyID, id uuid.UUID, status, lastError string) error {
 	if len(lastError) > 500 {
 		lastError = lastError[:500]
@@ -146,7 +243,11 @@ func (s *Store) FinishATSWrite(ctx context.Context, companyID, id uuid.UUID, sta
 	if status == models.ATSWriteDone || status == models.ATSWriteFailed {
 		set["done_at"] = time.Now()
 	}
-	q := s.db.WithContext(ctx).Model(&models.ATSWrite{}).Where("company_id = ? AND id = ? AND status <> ?", companyID, id, models.ATSWriteDone)
+	keep := []string{models.ATSWriteDone, models.ATSWriteSuperseded}
+	if status == models.ATSWriteDone {
+		keep = keep[:1]
+	}
+	q := s.db.WithContext(ctx).Model(&models.ATSWrite{}).Where("company_id = ? AND id = ? AND status NOT IN ?", companyID, id, keep)
 	if err := q.Updates(set).Error; err != nil {
 		return fmt.Errorf("finish ATS write %s: %w", id, err)
 	}

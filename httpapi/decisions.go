@@ -3,7 +3,6 @@ package httpapi
 import (
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -69,7 +68,7 @@ func (s *server) putSessionDecision(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	d, err := models.ParseDecision(strings.TrimSpace(req.Decision))
+	d, err := models.ParseDecision(req.Decision)
 	if err != nil {
 		s.fail(c, errBadDecision)
 		return

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -282,6 +283,12 @@ func TestDecisionRules(t *testing.T) {
 	for _, note := range []string{"fine\x07", "a\x1b[31mred", "nul\x00", "del\x7f", "c1\u0085"} {
 		if got := decide(f.acmeKey, sess.ID, map[string]any{"decision": "ACCEPTED", "note": note}); got != "400 INVALID_FIELD " {
 			t.Fatalf("note %q = %q, want 400 INVALID_FIELD", note, got)
+		}
+	}
+	// The enum parses as the OpenAPI spells it: upper case, nothing around it.
+	for _, d := range []string{"accepted", "Accepted", " ACCEPTED", "ACCEPTED "} {
+		if got := decide(f.acmeKey, sess.ID, map[string]any{"decision": d}); !strings.HasPrefix(got, "400 ") {
+			t.Fatalf("decision %q = %q, want 400", d, got)
 		}
 	}
 	if got := decide(f.acmeKey, uuid.New(), map[string]any{"decision": "ACCEPTED"}); got != "404 SESSION_NOT_FOUND " {

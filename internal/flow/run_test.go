@@ -406,7 +406,9 @@ type notSentExecutor struct {
 	reason string
 }
 
-func (n notSentExecutor) Invite(InviteStep) (InviteResult, error) { return InviteResult{NotSent: n.reason}, nil }
+func (n notSentExecutor) Invite(InviteStep) (InviteResult, error) {
+	return InviteResult{NotSent: n.reason}, nil
+}
 
 // TestRunInviteNotSent: an invitation the executor did not send (its job's interview never got
 // ready) ends the run, stopped with the reason; a partner run answers not_eligible with the

@@ -33,7 +33,7 @@ func TestSessionLifecycleEndToEnd(t *testing.T) {
 	queue := temporaltest.TaskQueue(t)
 	env := []string{
 		"DATABASE_URL=" + db.URL, "TEMPORAL_ADDRESS=" + tmp.Address, "TEMPORAL_NAMESPACE=" + tmp.Namespace,
-		"TEMPORAL_TASK_QUEUE=" + queue, "LOG_FORMAT=json", "MESSAGING_MODE=outbox", "APP_URL=https://app.example.com",
+		"TEMPORAL_TASK_QUEUE=" + queue, "LOG_FORMAT=json", "MESSAGING_MODE=outbox", "APP_URL=https://app.example.com", "INTERVIEW_BASE_URL=https://interview.example.com",
 		"RECRUITD_ENCRYPTION_KEY=MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
 		"API_ADDR=127.0.0.1:0", "API_METRICS_ADDR=127.0.0.1:0", "WORKER_METRICS_ADDR=127.0.0.1:0",
 	}
@@ -189,7 +189,7 @@ func TestSessionLifecycleEndToEnd(t *testing.T) {
 			t.Errorf("sessions show lacks %q:\n%s", want, out)
 		}
 	}
-	for _, leak := range []string{"marker@example.com", "Reminder:", "https://app.example.com/interview/", "transcript:"} {
+	for _, leak := range []string{"marker@example.com", "Reminder:", "https://interview.example.com/interview/", "transcript:"} {
 		if strings.Contains(out, leak) {
 			t.Errorf("sessions show prints %q:\n%s", leak, out)
 		}
@@ -264,7 +264,7 @@ func TestSessionLifecycleEndToEnd(t *testing.T) {
 	if n := strings.Count(printed, "email → invited.marker@example.com ─"); n != 3 {
 		t.Errorf("the invited candidate got %d messages, want the invitation and two reminders", n)
 	}
-	if !regexp.MustCompile(`Subject: Reminder: your interview for Registered Nurse at Acme Corp\n(?:.*\n){1,6}https://app\.example\.com/interview/[0-9a-f]{32}\n`).MatchString(printed) {
+	if !regexp.MustCompile(`Subject: Reminder: your interview for Registered Nurse at Acme Corp\n(?:.*\n){1,6}https://interview\.example\.com/interview/[0-9a-f]{32}\n`).MatchString(printed) {
 		t.Errorf("no reminder with the interview link in the outbox:\n%s", printed)
 	}
 	if strings.Count(printed, "email → cancelled.marker@example.com ─") > 1 {

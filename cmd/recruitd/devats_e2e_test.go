@@ -2,6 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"html"
+	"io"
+	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -85,19 +89,46 @@ func devATS(t *testing.T, p *proc, base, demoKey, temporalAddr string) {
 	}
 	p.await(t, `outbox · \w+ → maya\.lopez@example\.com[\s\S]*https://assess\.example\.com/t/maya-70001`, 30*time.Second)
 
+	// Maya takes her interview at the invitation's link (as a browser without script would);
+	// her report is written and its note, with a link that resolves, goes back to the ATS.
+	link := p.await(t, `outbox · email → maya\.lopez@example\.com[^\n]*\n(?:[^\n]*\n){0,12}?[^\n]*?(http://\S+/interview/[A-Za-z0-9_-]+)`, 10*time.Second)
+	takeInterviewOverHTTP(t, link)
+	deadline := time.Now().Add(60 * time.Second)
+	for r = call(t, "GET", base+"/v1/api/sessions/"+maya+"/report", h, ""); r.status != 200; r = call(t, "GET", base+"/v1/api/sessions/"+maya+"/report", h, "") {
+		if time.Now().After(deadline) {
+			t.Fatalf("Maya's report = %d %s after 60s", r.status, r.body)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+
 	r = call(t, "PUT", base+"/v1/api/sessions/"+maya+"/decision", h, `{"decision":"ACCEPTED","note":"Great with patients"}`)
 	if r.status != 200 {
 		t.Fatalf("decision on Maya's session = %d %s", r.status, r.body)
 	}
-	type write struct{ RemoteID, Kind, Stage string }
-	deadline := time.Now().Add(30 * time.Second)
+	type write struct{ RemoteID, Kind, Stage, Text string }
+	deadline = time.Now().Add(30 * time.Second)
 	for {
 		var got struct{ Data []write }
 		r := call(t, "GET", agg[1]+"/sim/writes", nil, "")
-		if err := json.Unmarshal([]byte(r.body), &got); err == nil && len(got.Data) > 0 {
-			want := write{RemoteID: "70001", Kind: "stage", Stage: "Interview Passed"}
-			if len(got.Data) != 1 || got.Data[0] != want {
-				t.Errorf("the simulator received %+v, want only %+v", got.Data, want)
+		if err := json.Unmarshal([]byte(r.body), &got); err == nil && len(got.Data) > 0 && got.Data[len(got.Data)-1].Kind == "stage" {
+			kinds := map[string]int{}
+			for _, w := range got.Data {
+				kinds[w.Kind]++
+				if w.RemoteID != "70001" {
+					t.Errorf("a write to %s, want only Maya's application 70001", w.RemoteID)
+				}
+				if w.Kind == "stage" && w.Stage != "Interview Passed" {
+					t.Errorf("stage write %+v, want Interview Passed", w)
+				}
+				if w.Kind == "note" {
+					noteLink := regexp.MustCompile(`https?://\S+/sessions/[0-9a-f-]{36}`).FindString(w.Text)
+					if r := call(t, "GET", noteLink, nil, ""); noteLink == "" || r.status != 200 {
+						t.Errorf("the note's link %q = %d, want a page", noteLink, r.status)
+					}
+				}
+			}
+			if kinds["note"] != 1 || kinds["stage"] != 1 {
+				t.Errorf("the simulator received %v, want one note and one stage write", kinds)
 			}
 			break
 		}
@@ -110,4 +141,56 @@ func devATS(t *testing.T, p *proc, base, demoKey, temporalAddr string) {
 		t.Errorf("ats writes list --company demo-ats = %q, want the stage write done", w)
 	}
 	t.Logf("demo-ats: 3 applications synced and invited, Maya's assessment link delivered, her decision's stage written to the ATS")
+}
+
+// takeInterviewOverHTTP takes the interview at link as a browser without script does: plain
+// GETs and form POSTs, redirects not followed, the first choice of a structured question and an
+// answer in words to the others.
+func takeInterviewOverHTTP(t *testing.T, link string) {
+	t.Helper()
+	client := &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func() string {
+		t.Helper()
+		resp, err := client.Get(link)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s = %d", link, resp.StatusCode)
+		}
+		return string(b)
+	}
+	post := func(verb string, form url.Values) {
+		t.Helper()
+		resp, err := client.PostForm(link+"/"+verb, form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("POST %s = %d, want 303", verb, resp.StatusCode)
+		}
+	}
+	if page := get(); !strings.Contains(page, "/consent") || strings.Contains(page, "not ready") {
+		t.Fatalf("the link opens no start screen:\n%.800s", page)
+	}
+	post("consent", url.Values{})
+	turnRE, choiceRE := regexp.MustCompile(`name="turn" value="(\d+)"`), regexp.MustCompile(`id="choice-0" value="([^"]*)"`)
+	for i := 0; ; i++ {
+		page := get()
+		if strings.Contains(page, "Interview complete") {
+			return
+		}
+		turn := turnRE.FindStringSubmatch(page)
+		if turn == nil || i == 40 {
+			t.Fatalf("screen %d has no question:\n%.800s", i, page)
+		}
+		answer := "For example, I cared for twelve patients a shift on a surgical ward and kept every record current, because safety depends on it."
+		if c := choiceRE.FindStringSubmatch(page); c != nil {
+			answer = html.UnescapeString(c[1])
+		}
+		post("answer", url.Values{"turn": {turn[1]}, "answer": {answer}})
+	}
 }

@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,10 +14,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/recruitd/recruitd/internal/devstack"
-	"github.com/recruitd/recruitd/internal/store"
-	"github.com/recruitd/recruitd/migrations"
 )
 
 // pgTree is the postmaster and every process it started (its backends and helpers).
@@ -71,32 +66,8 @@ type hungAnswer struct {
 // restarted: while it is down the page answers 503, never 500, and afterwards 200.
 func TestHungPostgres(t *testing.T) {
 	ctx := t.Context()
-	dir, err := devstack.ScratchDir("recruitd-pg-hung-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	startPostgres := func(port int) *devstack.Postgres {
-		pg, err := devstack.StartPostgres(ctx, devstack.PostgresOptions{Dir: dir, Port: port, Fast: true})
-		if err != nil {
-			t.Fatalf("start Postgres: %v", err)
-		}
-		return pg
-	}
-	pg := startPostgres(0)
-	t.Cleanup(func() { _ = pg.Destroy(context.WithoutCancel(ctx)) })
-	if err := pg.EnsureDatabase(ctx, "recruitd"); err != nil {
-		t.Fatal(err)
-	}
+	pg, startPostgres := privatePostgres(t, "recruitd-pg-hung-")
 	dbURL := pg.URL("recruitd")
-	st, err := store.Open(ctx, dbURL, 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := migrations.Up(ctx, st.SQL(), nil); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
 
 	f := newFixture(t, withDatabase(dbURL), withEnv("INTERVIEW_RATE_BURST=1000"))
 	c, sessionID := f.invite(t, f.acmeKey, "iv-hung")

@@ -306,38 +306,50 @@ func (f *partnerFixture) outageSend(t *testing.T, kind string, n int, key string
 	return key, resp.StatusCode, body.Code, resp.Header.Get("Retry-After"), took, id
 }
 
+// privatePostgres starts a Postgres cluster of the test's own (scratch folder prefix) with the
+// migrated database "recruitd", which the test may stop, hang and start again: start starts it
+// on a port (0: a free one), and the cluster is destroyed when the test ends.
+func privatePostgres(t *testing.T, prefix string) (*devstack.Postgres, func(port int) *devstack.Postgres) {
+	t.Helper()
+	ctx := t.Context()
+	dir, err := devstack.ScratchDir(prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	var last *devstack.Postgres
+	start := func(port int) *devstack.Postgres {
+		pg, err := devstack.StartPostgres(ctx, devstack.PostgresOptions{Dir: dir, Port: port, Fast: true})
+		if err != nil {
+			t.Fatalf("start Postgres: %v", err)
+		}
+		last = pg
+		return pg
+	}
+	start(0)
+	t.Cleanup(func() { _ = last.Destroy(context.WithoutCancel(ctx)) })
+	if err := last.EnsureDatabase(ctx, "recruitd"); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(ctx, last.URL("recruitd"), 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := migrations.Up(ctx, st.SQL(), nil); err != nil {
+		t.Fatal(err)
+	}
+	return last, start
+}
+
 // TestPostgresOutage stops Postgres under a steady 5 requests/s of every write endpoint that
 // starts work, then starts it again. Every request answers within 3 s, with 2xx or
 // a retryable 503 and Retry-After; the service recovers without a restart; the rows written
 // equal the 2xx answers, and every 2xx has its workflow.
 func TestPostgresOutage(t *testing.T) {
 	ctx := t.Context()
-	dir, err := devstack.ScratchDir("recruitd-pg-outage-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	startPostgres := func(port int) *devstack.Postgres {
-		pg, err := devstack.StartPostgres(ctx, devstack.PostgresOptions{Dir: dir, Port: port, Fast: true})
-		if err != nil {
-			t.Fatalf("start Postgres: %v", err)
-		}
-		return pg
-	}
-	pg := startPostgres(0)
-	t.Cleanup(func() { _ = pg.Destroy(context.WithoutCancel(ctx)) })
-	if err := pg.EnsureDatabase(ctx, "recruitd"); err != nil {
-		t.Fatal(err)
-	}
+	pg, startPostgres := privatePostgres(t, "recruitd-pg-outage-")
 	url := pg.URL("recruitd")
-	st, err := store.Open(ctx, url, 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := migrations.Up(ctx, st.SQL(), nil); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
 
 	f := newPartnerFixtureWith(t, withDatabase(url))
 	l := newOutageLoad(t, f)

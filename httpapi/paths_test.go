@@ -197,21 +197,8 @@ func TestPathHRSuiteDeliveryForAnImportedJob(t *testing.T) {
 // invitation, an assessment link pushed for it, the interview, and the note written back with a
 // link that resolves.
 func TestPathATSApplicationSynced(t *testing.T) {
-	f := newATSSyncFixture(t, newFixture(t), aggsim.Job{RemoteID: "J1", Name: "Registered Nurse", Description: nurseDescription})
+	f, app := syncedApplicant(t, flow.Defaults()[models.TriggerNewApplicationATS], "ADA", "Ada")
 	acme := f.acme
-	f.saveFlow(t, acme, flow.Defaults()[models.TriggerNewApplicationATS])
-	id := f.connect(t, f.acmeKey, acme)
-	if err := f.sim.PutCandidates(id, aggsim.Candidate{RemoteID: "C-ADA", FirstName: "Ada", LastName: "Synced", Email: "ada.synced@example.com"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.sim.PutApplications(id, aggsim.Application{RemoteID: "A-ADA", CandidateRemoteID: "C-ADA", JobRemoteID: "J1"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.sim.FinishSync(id); err != nil {
-		t.Fatal(err)
-	}
-	f.synced(t, acme, 1, time.Minute)
-	app, _ := f.application(t, acme, "A-ADA")
 	link, session := f.invitationLink(t, acme, app.ID)
 
 	// The assessment provider pushes a link for the same application: delivered to Ada.
@@ -250,6 +237,29 @@ func TestPathATSApplicationSynced(t *testing.T) {
 	}
 }
 
+// syncedApplicant connects acme's ATS (one job, J1, with a description) through the aggregator
+// with def as its 'New Application from ATS' flow, and syncs one application, A-<ref>, of a
+// candidate first-named name; it returns the fixture and the application.
+func syncedApplicant(t *testing.T, def *flow.Definition, ref, name string) (*atsSyncFixture, models.Application) {
+	t.Helper()
+	f := newATSSyncFixture(t, newFixture(t), aggsim.Job{RemoteID: "J1", Name: "Registered Nurse", Description: nurseDescription})
+	f.saveFlow(t, f.acme, def)
+	id := f.connect(t, f.acmeKey, f.acme)
+	cand := aggsim.Candidate{RemoteID: "C-" + ref, FirstName: name, LastName: "Path", Email: strings.ToLower(name) + ".path@example.com"}
+	if err := f.sim.PutCandidates(id, cand); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.sim.PutApplications(id, aggsim.Application{RemoteID: "A-" + ref, CandidateRemoteID: cand.RemoteID, JobRemoteID: "J1"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.sim.FinishSync(id); err != nil {
+		t.Fatal(err)
+	}
+	f.synced(t, f.acme, 1, time.Minute)
+	app, _ := f.application(t, f.acme, "A-"+ref)
+	return f, app
+}
+
 func countWrites(ws []aggsim.Write, kind string) int {
 	n := 0
 	for _, w := range ws {
@@ -263,25 +273,12 @@ func countWrites(ws []aggsim.Write, kind string) int {
 // (e) A customer flow with wait_for_session and a step after it: the step runs once the
 // candidate completes.
 func TestPathCustomerFlowWaitsForTheSession(t *testing.T) {
-	f := newATSSyncFixture(t, newFixture(t), aggsim.Job{RemoteID: "J1", Name: "Registered Nurse", Description: nurseDescription})
-	acme := f.acme
-	f.saveFlow(t, acme, &flow.Definition{Trigger: models.TriggerNewApplicationATS, Enabled: true, Name: "invite, wait, mark", Steps: []flow.Step{
+	f, app := syncedApplicant(t, &flow.Definition{Trigger: models.TriggerNewApplicationATS, Enabled: true, Name: "invite, wait, mark", Steps: []flow.Step{
 		{ID: "invite", Type: flow.StepInvite, Invite: &flow.InviteStep{Channels: []models.MessageChannel{models.MessageChannelEmail}, MediumType: models.MediumTypeVideo}},
 		{ID: "interview", Type: flow.StepWaitForSession, WaitForSession: &flow.WaitForSessionStep{Timeout: "1h", OnTimeout: &flow.EndAction{Outcome: flow.OutcomeStop}}},
 		{ID: "mark", Type: flow.StepSetStatus, SetStatus: &flow.SetStatusStep{Target: flow.TargetApplication, Status: "interviewed"}},
-	}})
-	id := f.connect(t, f.acmeKey, acme)
-	if err := f.sim.PutCandidates(id, aggsim.Candidate{RemoteID: "C-EVE", FirstName: "Eve", LastName: "Flow", Email: "eve.flow@example.com"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.sim.PutApplications(id, aggsim.Application{RemoteID: "A-EVE", CandidateRemoteID: "C-EVE", JobRemoteID: "J1"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.sim.FinishSync(id); err != nil {
-		t.Fatal(err)
-	}
-	f.synced(t, acme, 1, time.Minute)
-	app, _ := f.application(t, acme, "A-EVE")
+	}}, "EVE", "Eve")
+	acme := f.acme
 	link, session := f.invitationLink(t, acme, app.ID)
 	if st := f.count(t, `SELECT count(*) FROM applications WHERE company_id = ? AND id = ? AND status = 'interviewed'`, acme.ID, app.ID); st != 0 {
 		t.Fatal("the step after wait_for_session ran before the interview")

@@ -10,9 +10,9 @@ import (
 
 	"github.com/recruitd/recruitd/internal/aggregator"
 	"github.com/recruitd/recruitd/internal/jobimport"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // SyncInput asks for one application pass of a company's import; Full lists every application

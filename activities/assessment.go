@@ -13,9 +13,9 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // PlanAssessmentLinkInput names the application whose current link is due.

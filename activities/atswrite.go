@@ -7,7 +7,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/internal/atswrite"
-	"github.com/recruitd/recruitd/workflows/kinds"
+	"github.com/recruitd/recruitd/internal/kinds"
 )
 
 // The writes of results back to a company's ATS (internal/atswrite). They return ids, statuses

@@ -13,9 +13,9 @@ import (
 
 	"github.com/recruitd/recruitd/internal/flow"
 	"github.com/recruitd/recruitd/internal/interview"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // FlowContext is what a run needs: its definition (as stored) and the verdicts of its

@@ -10,9 +10,9 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/internal/generate"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // GenerateResult is the job's status after GenerateGuide.

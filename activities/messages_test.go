@@ -13,12 +13,12 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 type lockedBuffer struct {

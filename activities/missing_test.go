@@ -8,9 +8,9 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // TestMissingRowIsPermanent: workflows start only after their rows commit, so an activity that

@@ -12,9 +12,9 @@ import (
 
 	"github.com/recruitd/recruitd/internal/callbacks"
 	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // PrepareInput names a partner application.

@@ -12,8 +12,8 @@ import (
 	"github.com/recruitd/recruitd/internal/aggregator"
 	"github.com/recruitd/recruitd/internal/aggsim"
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // atsSyncFixture is a fixture whose acme and globex are ATS-D companies (not HR suites) with

@@ -17,10 +17,10 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	"github.com/recruitd/recruitd/workflows"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // AssessmentLinkResponse answers an accepted push, whether or not the application is managed.

@@ -14,10 +14,10 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/recruitd/recruitd/internal/apikey"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // managed creates a job and an ATS application with the external id ext for a candidate with

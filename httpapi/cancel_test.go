@@ -21,9 +21,9 @@ import (
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/atssim"
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // cancel posts a cancellation of sessionID with key and returns the status and the body.

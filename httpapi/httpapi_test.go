@@ -33,6 +33,7 @@ import (
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/integrity"
 	"github.com/recruitd/recruitd/internal/interview"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/openapitest"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/partners"
@@ -43,7 +44,6 @@ import (
 	"github.com/recruitd/recruitd/internal/temporaltest"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // syncBuffer is an outbox destination the worker writes while the test reads.

@@ -14,11 +14,11 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/personname"
 	"github.com/recruitd/recruitd/internal/phone"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // InviteCandidateRequest is the body of POST /v1/api/inviteCandidate.

@@ -18,13 +18,13 @@ import (
 
 	"github.com/recruitd/recruitd/internal/atssim"
 	"github.com/recruitd/recruitd/internal/devstack"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/internal/temporaltest"
 	"github.com/recruitd/recruitd/migrations"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // outcome is one request of the outage test's load.

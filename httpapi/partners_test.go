@@ -18,10 +18,10 @@ import (
 	"github.com/recruitd/recruitd/internal/atssim"
 	"github.com/recruitd/recruitd/internal/callbacks"
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	"github.com/recruitd/recruitd/workflows"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // receiver is a partner's callback endpoint that verifies every callback like a partner should.

@@ -23,9 +23,9 @@ import (
 	"github.com/recruitd/recruitd/internal/aggsim"
 	"github.com/recruitd/recruitd/internal/atssim"
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // Marker values: personal data that must never reach Temporal. Each is distinctive enough that

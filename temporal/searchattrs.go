@@ -3,7 +3,7 @@ package temporal
 import (
 	sdktemporal "go.temporal.io/sdk/temporal"
 
-	"github.com/recruitd/recruitd/workflows/kinds"
+	"github.com/recruitd/recruitd/internal/kinds"
 )
 
 // SearchAttributes lists every custom search attribute recruitd's workflows use, as the SDK's

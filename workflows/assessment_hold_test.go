@@ -11,11 +11,11 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/recruitd/recruitd/activities"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // awayLauncher is a launcher whose Temporal is away (nothing listens on its port): the delivery

@@ -10,8 +10,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/activities"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 func assessmentResult(t *testing.T, e interface {

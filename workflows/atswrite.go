@@ -8,7 +8,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/recruitd/recruitd/activities"
-	"github.com/recruitd/recruitd/workflows/kinds"
+	"github.com/recruitd/recruitd/internal/kinds"
 )
 
 // ATSWriteAttempts bounds the attempts at one write back to the ATS (about 9 hours with the

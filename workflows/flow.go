@@ -12,8 +12,8 @@ import (
 
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // SessionCompletedSignal tells a run waiting in wait_for_session that its session is completed.

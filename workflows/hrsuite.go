@@ -8,7 +8,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/recruitd/recruitd/activities"
-	"github.com/recruitd/recruitd/workflows/kinds"
+	"github.com/recruitd/recruitd/internal/kinds"
 )
 
 // ingestOptions: a delivery's ingest heartbeats after every chunk and launch batch, so a worker

@@ -21,11 +21,11 @@ import (
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/interview"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // The lifecycle tests run the real activities on real Postgres in the time-skipping

@@ -11,8 +11,8 @@ import (
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/internal/flow"
 	"github.com/recruitd/recruitd/internal/interview"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 func atsApplication() kinds.FlowInput {

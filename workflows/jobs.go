@@ -7,7 +7,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/recruitd/recruitd/activities"
-	"github.com/recruitd/recruitd/workflows/kinds"
+	"github.com/recruitd/recruitd/internal/kinds"
 )
 
 // JobGenerationInput identifies the job to generate.

@@ -9,8 +9,8 @@ import (
 
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // versionFallbackStopsFlow marks runs whose fallback timeout stops the customer workflow

@@ -18,11 +18,11 @@ import (
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/internal/callbacks"
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 var paID = uuid.MustParse("00000000-0000-0000-0000-0000000000b1")

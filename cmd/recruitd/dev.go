@@ -24,12 +24,12 @@ import (
 	"github.com/recruitd/recruitd/internal/devidp"
 	"github.com/recruitd/recruitd/internal/devstack"
 	"github.com/recruitd/recruitd/internal/docsearch"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/seed"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/migrations"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // devCandidates is the candidates per company of recruitd dev's demo data.

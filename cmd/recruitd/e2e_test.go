@@ -25,10 +25,10 @@ import (
 
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/internal/devstack"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/temporaltest"
 	"github.com/recruitd/recruitd/workflows"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 var (

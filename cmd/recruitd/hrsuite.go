@@ -17,12 +17,12 @@ import (
 
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/hrsuite"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/progress"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // hrsuiteCmd is support's view of HR-suite deliveries: list, show, replay. The same operations

@@ -31,6 +31,7 @@ import (
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/integrity"
 	"github.com/recruitd/recruitd/internal/interview"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/partners"
 	"github.com/recruitd/recruitd/internal/report"
@@ -38,7 +39,6 @@ import (
 	"github.com/recruitd/recruitd/mcpserver"
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
 	rtemporal "github.com/recruitd/recruitd/temporal"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // components says which parts one process runs.

@@ -17,11 +17,11 @@ import (
 	"github.com/recruitd/recruitd/internal/atswrite"
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/interview"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // sessionsCmd is support's view of interview sessions: show one (status, times, timeline,

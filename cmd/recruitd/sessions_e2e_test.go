@@ -14,9 +14,9 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/temporaltest"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // TestSessionLifecycleEndToEnd runs the api and the worker processes on real Postgres and

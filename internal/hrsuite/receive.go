@@ -8,9 +8,9 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/hrsuite/report"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // Delivery is a delivery as received: its body and who sent it.

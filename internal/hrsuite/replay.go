@@ -14,9 +14,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // FilterInput is a delivery filter as typed by a person: every field optional. From and To are

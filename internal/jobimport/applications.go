@@ -6,11 +6,11 @@ import (
 	"time"
 
 	"github.com/recruitd/recruitd/internal/aggregator"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/personname"
 	"github.com/recruitd/recruitd/internal/phone"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // MayConnect reports whether the company may connect through the aggregator: an HR-suite

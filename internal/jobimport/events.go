@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/recruitd/recruitd/internal/aggregator"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // ErrBadSignature means a webhook delivery is not signed by a known integration. It is one error

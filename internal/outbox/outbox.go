@@ -22,9 +22,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // ErrUnavailable means Temporal did not take a start in time; the caller should answer 503 and

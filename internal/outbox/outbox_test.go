@@ -11,13 +11,13 @@ import (
 
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/internal/generate"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/internal/temporaltest"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 type fixture struct {

@@ -11,11 +11,11 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/ats"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/personname"
 	"github.com/recruitd/recruitd/internal/phone"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // Submission is a partner's request: the ATS ids as sent (trimmed, empty when absent), the

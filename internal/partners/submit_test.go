@@ -14,6 +14,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/atssim"
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/partners"
 	"github.com/recruitd/recruitd/internal/pgtest"
@@ -21,7 +22,6 @@ import (
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/internal/temporaltest"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // fixture is a company on ATS-A (the simulator's records below), with a partner, the active

@@ -9,10 +9,10 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/jobimport"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 func importedJobs(from, to int, title string, open bool, at time.Time) []store.ImportedJob {

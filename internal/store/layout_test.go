@@ -35,7 +35,7 @@ func parseDir(t *testing.T, dir string, mode parser.Mode) map[string]*ast.File {
 }
 
 // TestStoreTakesStartsAsValues: no store function, method or struct field takes a func that
-// builds workflow starts. Callers build the start rows (workflows/kinds) and pass them as values,
+// builds workflow starts. Callers build the start rows (internal/kinds) and pass them as values,
 // or write them through a store.Tx; only outbox.go writes them.
 func TestStoreTakesStartsAsValues(t *testing.T) {
 	buildsStarts := func(ft *ast.FuncType) bool {

@@ -4,7 +4,7 @@ package store
 // function that commits work a workflow does writes the workflow's start row here, in its own
 // transaction, with insertStart, insertStarts, insertOrFindStart or renewStart; a feature that
 // builds a start from what an earlier step of its transaction wrote writes it with
-// Tx.InsertStarts or Tx.RenewStart. The rows are built by the caller (workflows/kinds): the
+// Tx.InsertStarts or Tx.RenewStart. The rows are built by the caller (internal/kinds): the
 // store never builds a start.
 
 import (

@@ -12,7 +12,7 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/recruitd/recruitd/workflows/kinds"
+	"github.com/recruitd/recruitd/internal/kinds"
 )
 
 func TestMain(m *testing.M) { os.Exit(Main(m)) }

@@ -17,10 +17,10 @@ import (
 	"github.com/recruitd/recruitd/internal/bench"
 	"github.com/recruitd/recruitd/internal/flow"
 	"github.com/recruitd/recruitd/internal/jobimport"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // importJobs and importApplications are how many jobs and applications the import scenario puts

@@ -13,10 +13,10 @@ import (
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/bench"
 	"github.com/recruitd/recruitd/internal/config"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/migrations"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // rig is a throwaway stack with api and worker serving one bench company.

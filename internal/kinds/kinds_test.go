@@ -12,8 +12,8 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/workflows"
-	"github.com/recruitd/recruitd/workflows/kinds"
 )
 
 // TestEveryKindIsRegistered fails when a kind names a workflow type the worker does not register

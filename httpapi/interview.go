@@ -116,7 +116,7 @@ func (i identityCheck) Begin(ctx context.Context, companyID, sessionID uuid.UUID
 }
 
 // postInterviewAnswer stores an answer: fields turn (the question it answers), answer, and
-// signals (the page script's report on how the answer was written, internal/integrity/pagesignal).
+// signals (the page script's report on how the answer was written, internal/pagesignal).
 func (s *server) postInterviewAnswer(c *gin.Context) {
 	if !s.readInterviewForm(c) {
 		return

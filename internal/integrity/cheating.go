@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/recruitd/recruitd/internal/integrity/pagesignal"
+	"github.com/recruitd/recruitd/internal/pagesignal"
 )
 
 // CheatingRules names the rules below; it is stored with every evaluation's evidence, so a later

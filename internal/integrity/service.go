@@ -8,7 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/integrity/disposable"
-	"github.com/recruitd/recruitd/internal/integrity/pagesignal"
+	"github.com/recruitd/recruitd/internal/pagesignal"
 	"github.com/recruitd/recruitd/internal/store"
 )
 

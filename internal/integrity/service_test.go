@@ -11,7 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/integrity"
-	"github.com/recruitd/recruitd/internal/integrity/pagesignal"
+	"github.com/recruitd/recruitd/internal/pagesignal"
 	"github.com/recruitd/recruitd/internal/rollup"
 	"github.com/recruitd/recruitd/mcpserver/interviewtools"
 	"github.com/recruitd/recruitd/mcpserver/toolkit/tooltest"

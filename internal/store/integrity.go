@@ -10,7 +10,7 @@ import (
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 
-	"github.com/recruitd/recruitd/internal/integrity/pagesignal"
+	"github.com/recruitd/recruitd/internal/pagesignal"
 )
 
 // SaveAnswerSignals stores what the interview page reported with the answer of the session's

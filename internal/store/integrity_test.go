@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/recruitd/recruitd/internal/integrity/pagesignal"
+	"github.com/recruitd/recruitd/internal/pagesignal"
 	"github.com/recruitd/recruitd/internal/rollup"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"

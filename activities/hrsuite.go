@@ -9,7 +9,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/internal/hrsuite"
-	"github.com/recruitd/recruitd/internal/hrsuite/report"
+	"github.com/recruitd/recruitd/internal/hrsuitereport"
 	"github.com/recruitd/recruitd/internal/store"
 )
 
@@ -39,7 +39,7 @@ func (a *Activities) IngestHRSuiteDelivery(ctx context.Context, in HRSuiteIngest
 	d := &hrsuite.Deliveries{Store: a.Store, Launcher: a.Launcher, Log: a.Log, Metrics: a.HRSuiteMetrics}
 	res, err := d.Ingest(ctx, req, func(done int) { activity.RecordHeartbeat(ctx, done) })
 	switch {
-	case errors.Is(err, report.ErrNotArray):
+	case errors.Is(err, hrsuitereport.ErrNotArray):
 		// The webhook stores only arrays; a body that does not parse cannot start to.
 		return res, temporal.NewNonRetryableApplicationError("stored delivery is not a JSON array", ErrTypePermanent, err)
 	case err != nil:

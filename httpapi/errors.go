@@ -16,7 +16,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/aggregator"
 	"github.com/recruitd/recruitd/internal/atswrite"
-	"github.com/recruitd/recruitd/internal/hrsuite/report"
+	"github.com/recruitd/recruitd/internal/hrsuitereport"
 	"github.com/recruitd/recruitd/internal/identity"
 	"github.com/recruitd/recruitd/internal/interview"
 	"github.com/recruitd/recruitd/internal/jobimport"
@@ -94,7 +94,7 @@ var errorTable = []struct {
 	{store.ErrNotFound, newError(http.StatusNotFound, "NOT_FOUND", "not found")},
 	{store.ErrConflict, newError(http.StatusConflict, "CONFLICT", "already exists")},
 	{outbox.ErrUnavailable, errUnavailable},
-	{report.ErrNotArray, errNotArray},
+	{hrsuitereport.ErrNotArray, errNotArray},
 	{jobimport.ErrBadSignature, errBadSignature},
 	{jobimport.ErrNotConfigured, errNoAggregator},
 	{aggregator.ErrUnauthorized, errAggregatorRefused},

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recruitd/recruitd/internal/hrsuite/report"
+	"github.com/recruitd/recruitd/internal/hrsuitereport"
 )
 
 var (
@@ -99,7 +99,7 @@ func TestEnumsMatchCheckConstraints(t *testing.T) {
 		"oauth_clients.token_endpoint_auth_method": AllTokenEndpointAuthMethods(),
 		"oauth_tokens.kind":                        AllOAuthTokenKinds(),
 		// The outcomes a per-company application record keeps (the final ones, and no_trigger).
-		"hrsuite_applications.outcome":     {string(report.Accepted), string(report.DoNotHire), string(report.NoTrigger)},
+		"hrsuite_applications.outcome":     {string(hrsuitereport.Accepted), string(hrsuitereport.DoNotHire), string(hrsuitereport.NoTrigger)},
 		"hrsuite_deliveries.body_encoding": AllBodyEncodings(),
 	}
 	for column, want := range enums {

@@ -11,7 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/recruitd/recruitd/internal/hrsuite/report"
+	"github.com/recruitd/recruitd/internal/hrsuitereport"
 	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -57,7 +57,7 @@ const launchBatch = 64
 //
 // A company or delivery that is not stored is an error wrapping store.ErrNotFound (a replay's
 // delivery the retention deleted is skipped), a stored body that does not parse one wrapping
-// report.ErrNotArray: retrying fixes neither.
+// hrsuitereport.ErrNotArray: retrying fixes neither.
 func (d *Deliveries) Ingest(ctx context.Context, in IngestRequest, progress func(done int)) (IngestResult, error) {
 	var res IngestResult
 	co, err := d.Store.Company(ctx, in.CompanyID)
@@ -79,7 +79,7 @@ func (d *Deliveries) Ingest(ctx context.Context, in IngestRequest, progress func
 		return IngestResult{Rows: del.RowCount, Duplicate: true}, nil
 	}
 	began := time.Now()
-	batch, err := report.Parse(del.Body)
+	batch, err := hrsuitereport.Parse(del.Body)
 	if err != nil {
 		// The webhook stores only arrays; a body that does not parse cannot start to.
 		return res, fmt.Errorf("parse stored delivery %s: %w", del.ID, err)
@@ -102,7 +102,7 @@ func (d *Deliveries) Ingest(ctx context.Context, in IngestRequest, progress func
 	}
 	invalid := make([]store.HRSuiteRowOutcome, 0, len(batch.Invalid))
 	for _, r := range batch.Invalid {
-		invalid = append(invalid, store.HRSuiteRowOutcome{Index: r.Index, Outcome: report.Invalid(r.Reason)})
+		invalid = append(invalid, store.HRSuiteRowOutcome{Index: r.Index, Outcome: hrsuitereport.Invalid(r.Reason)})
 	}
 	if err := d.Store.RecordHRSuiteRows(ctx, co.ID, del.ID, invalid); err != nil {
 		return res, err

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/recruitd/recruitd/internal/hrsuite/report"
+	"github.com/recruitd/recruitd/internal/hrsuitereport"
 	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -36,14 +36,14 @@ func (d *Deliveries) Admit(ctx context.Context, co *models.Company, quota int64)
 
 // Receive stores a delivery before anything else, in one transaction with the start of its
 // ingest, then starts the ingest: the rows are processed asynchronously
-// (workflows.HRSuiteDelivery). A body that is not one JSON array is refused (report.ErrNotArray),
+// (workflows.HRSuiteDelivery). A body that is not one JSON array is refused (hrsuitereport.ErrNotArray),
 // one that would take the company's stored deliveries past quota too (*store.StorageQuotaError);
 // a body identical to an earlier delivery is stored as its duplicate and starts nothing. When
 // Temporal does not take the start, the stored delivery is still received: its start stays in
 // the outbox and the reconciler starts it, since the HR suite needs nothing back from the
 // processing and a retry would only store a duplicate.
 func (d *Deliveries) Receive(ctx context.Context, co *models.Company, in Delivery, quota int64) (*store.HRSuiteReceipt, error) {
-	rows, err := report.Count(in.Body)
+	rows, err := hrsuitereport.Count(in.Body)
 	if err != nil {
 		return nil, fmt.Errorf("count the delivery's rows: %w", err)
 	}

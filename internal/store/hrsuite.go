@@ -16,7 +16,7 @@ import (
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 
-	"github.com/recruitd/recruitd/internal/hrsuite/report"
+	"github.com/recruitd/recruitd/internal/hrsuitereport"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -189,7 +189,7 @@ func (s *Store) RecordHRSuiteRows(ctx context.Context, companyID, deliveryID uui
 type HRSuiteRowOutcome struct {
 	Index          int
 	ApplicationRef string // "" when the row had none
-	Outcome        report.Outcome
+	Outcome        hrsuitereport.Outcome
 	ApplicationID  uuid.UUID // uuid.Nil when none
 }
 
@@ -225,14 +225,14 @@ type HRSuiteChunk struct {
 	// TriggerEnabled: the company has saved an enabled 'New Applications via Webhook'
 	// definition (EnabledTrigger); otherwise applications are recorded no_trigger.
 	TriggerEnabled bool
-	Applications   []report.Application
+	Applications   []hrsuitereport.Application
 }
 
 // HRSuiteChunkResult is what a chunk did: each application's outcome (by Job Posting
 // Application Id) and the applications it accepted, whose workflow starts the caller writes in
 // the same transaction.
 type HRSuiteChunkResult struct {
-	Outcomes map[string]report.Outcome
+	Outcomes map[string]hrsuitereport.Outcome
 	Accepted []HRSuiteAccepted
 }
 
@@ -275,7 +275,7 @@ type hrsuiteRecord struct {
 // whose record lands first accepts it, the other sees a duplicate. Every row's outcome is
 // written in the same transaction.
 func (t *Tx) IngestHRSuiteChunk(c HRSuiteChunk) (*HRSuiteChunkResult, error) {
-	res := &HRSuiteChunkResult{Outcomes: make(map[string]report.Outcome, len(c.Applications))}
+	res := &HRSuiteChunkResult{Outcomes: make(map[string]hrsuitereport.Outcome, len(c.Applications))}
 	if len(c.Applications) == 0 {
 		return res, nil
 	}
@@ -320,28 +320,28 @@ WHERE j.company_id = ? AND j.external_id = ANY (?::text[]) AND NOT j.is_deleted
 		var claimRefs, claimOutcomes models.StringArray
 		var create []int // indexes into c.Applications of applications that create rows
 		for i, a := range c.Applications {
-			if r, ok := known[a.ExternalID]; ok && r.outcome != string(report.NoTrigger) {
+			if r, ok := known[a.ExternalID]; ok && r.outcome != string(hrsuitereport.NoTrigger) {
 				if r.applicationID != nil {
 					appIDs[a.ExternalID] = *r.applicationID
 				}
 				if r.deliveryID == c.DeliveryID {
-					res.Outcomes[a.ExternalID] = report.Outcome(r.outcome)
+					res.Outcomes[a.ExternalID] = hrsuitereport.Outcome(r.outcome)
 				} else {
-					res.Outcomes[a.ExternalID] = report.Duplicate
+					res.Outcomes[a.ExternalID] = hrsuitereport.Duplicate
 				}
 				continue
 			}
 			switch _, hasJob := jobByRef[a.JobReqID]; {
 			case a.DoNotHire:
-				res.Outcomes[a.ExternalID] = report.DoNotHire
+				res.Outcomes[a.ExternalID] = hrsuitereport.DoNotHire
 			case !hasJob:
-				res.Outcomes[a.ExternalID] = report.UnknownJob
+				res.Outcomes[a.ExternalID] = hrsuitereport.UnknownJob
 				continue
 			case c.TriggerEnabled:
-				res.Outcomes[a.ExternalID] = report.Accepted
+				res.Outcomes[a.ExternalID] = hrsuitereport.Accepted
 				create = append(create, i)
 			default:
-				res.Outcomes[a.ExternalID] = report.NoTrigger
+				res.Outcomes[a.ExternalID] = hrsuitereport.NoTrigger
 				create = append(create, i)
 			}
 			claimRefs = append(claimRefs, a.ExternalID)
@@ -377,7 +377,7 @@ RETURNING application_ref`, companyID, c.DeliveryID, claimRefs, claimOutcomes).S
 				create = kept
 				for _, r := range claimRefs {
 					if !won[r] {
-						res.Outcomes[r] = report.Duplicate
+						res.Outcomes[r] = hrsuitereport.Duplicate
 					}
 				}
 			}
@@ -490,7 +490,7 @@ RETURNING a.id, a.external_id, a.candidate_id, a.job_id`, companyID, aext, model
 	}
 	for _, a := range apps {
 		appIDs[a.ExternalID] = a.ID
-		if res.Outcomes[a.ExternalID] == report.Accepted {
+		if res.Outcomes[a.ExternalID] == hrsuitereport.Accepted {
 			res.Accepted = append(res.Accepted, HRSuiteAccepted{JobID: a.JobID, CandidateID: a.CandidateID, ApplicationID: a.ID, InterviewerID: interviewer[a.JobID]})
 		}
 	}

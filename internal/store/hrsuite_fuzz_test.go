@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/recruitd/recruitd/internal/hrsuite/report"
+	"github.com/recruitd/recruitd/internal/hrsuitereport"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
@@ -43,11 +43,11 @@ func FuzzIngestHRSuite(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		n, err := report.Count(body)
+		n, err := hrsuitereport.Count(body)
 		if err != nil {
 			return
 		}
-		batch, err := report.Parse(body)
+		batch, err := hrsuitereport.Parse(body)
 		if err != nil {
 			t.Fatalf("Count accepted the body (%d rows), Parse refused it: %v", n, err)
 		}
@@ -69,7 +69,7 @@ func FuzzIngestHRSuite(f *testing.F) {
 		}
 		var invalid []store.HRSuiteRowOutcome
 		for _, r := range batch.Invalid {
-			invalid = append(invalid, store.HRSuiteRowOutcome{Index: r.Index, Outcome: report.Invalid(r.Reason)})
+			invalid = append(invalid, store.HRSuiteRowOutcome{Index: r.Index, Outcome: hrsuitereport.Invalid(r.Reason)})
 		}
 		if err := st.RecordHRSuiteRows(t.Context(), co.ID, rec.Delivery.ID, invalid); err != nil {
 			t.Fatalf("record invalid rows: %v", err)

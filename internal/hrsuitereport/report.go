@@ -1,4 +1,4 @@
-// Package report applies the row rules of the HR-suite webhook (POST /webhook/hrsuite) to a
+// Package hrsuitereport applies the row rules of the HR-suite webhook (POST /webhook/hrsuite) to a
 // delivery body: the HR suite's report rows. It is pure: no database, no Temporal, no HTTP, so
 // the store records its outcomes and the feature (package hrsuite) uses it alike. Receiving a
 // delivery calls Count to answer 200 or 400, the ingest calls Parse and then matches the
@@ -72,7 +72,7 @@
 // PhoneValid false and a Note "phone_not_validated" on its row.
 //
 // Reasons and notes never hold personal data: they name a rule and at most a column.
-package report
+package hrsuitereport
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package report
+package hrsuitereport
 
 import (
 	"encoding/json"

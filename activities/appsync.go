@@ -5,8 +5,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"go.temporal.io/sdk/activity"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/internal/aggregator"
 	"github.com/recruitd/recruitd/internal/jobimport"
@@ -29,17 +27,6 @@ type SyncResult struct {
 	State                                    string
 }
 
-// syncProgress is the heartbeat of an application pass: a retried attempt resumes from the page
-// after the last one committed, with the pass's start (what a full pass compares records with).
-type syncProgress struct {
-	Began    time.Time
-	Cursor   string
-	MaxSeen  time.Time
-	Counts   store.SyncCounts
-	Pages    int
-	HasPages bool
-}
-
 // SyncApplications runs one application pass of a company whose ATS is connected through the
 // aggregator: pages of applications with their candidates, each page written in one transaction
 // with the 'New Application from ATS' starts of the applications it created (when the company's
@@ -47,36 +34,18 @@ type syncProgress struct {
 // not see. Nothing is written to the ATS.
 func (a *Activities) SyncApplications(ctx context.Context, in SyncInput) (SyncResult, error) {
 	var res SyncResult
-	if a.Launcher == nil {
-		return res, temporal.NewNonRetryableApplicationError("the worker has no start launcher for synced applications", ErrTypePermanent, nil)
-	}
-	co, err := a.Store.Company(ctx, in.CompanyID)
-	if err != nil {
-		return res, permanentIfMissing(err)
-	}
-	if !jobimport.SyncsApplications(co) {
-		return res, nil
-	}
-	integ, err := a.Store.AggregatorIntegration(ctx, in.CompanyID)
-	if err != nil {
-		return res, permanentIfMissing(err)
-	}
+	pass, err := a.openAggregatorPass(ctx, in.CompanyID, "synced applications")
 	switch {
-	case integ.State == models.IntegrationNeedsAttention:
-		res.State = "needs_attention"
+	case err != nil:
+		return res, err
+	case !jobimport.SyncsApplications(pass.co):
 		return res, nil
-	case integ.State != models.IntegrationConnected || integ.IntegrationID == nil:
-		res.State = "waiting_for_sync"
-		return res, nil
+	case pass.State != "":
+		return SyncResult{State: pass.State}, nil
+	case pass.refused != nil:
+		return a.syncRefused(ctx, in.CompanyID, pass.refused)
 	}
-	creds, _, err := store.OpenAggregatorSecrets(a.Box, integ)
-	if err != nil {
-		return res, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePermanent, err)
-	}
-	client, err := aggregator.NewKombo(creds, nil)
-	if err != nil {
-		return a.syncRefused(ctx, in.CompanyID, err)
-	}
+	co, integ := pass.co, pass.integ
 	fire, err := a.Store.EnabledTrigger(ctx, co.ID, models.TriggerNewApplicationATS)
 	if err != nil {
 		return res, err
@@ -86,28 +55,23 @@ func (a *Activities) SyncApplications(ctx context.Context, in SyncInput) (SyncRe
 		return res, err
 	}
 
-	p := syncProgress{Began: time.Now().UTC()}
-	if activity.HasHeartbeatDetails(ctx) {
-		if err := activity.GetHeartbeatDetails(ctx, &p); err != nil {
-			p = syncProgress{Began: time.Now().UTC()}
-		}
-	}
-	q := aggregator.ApplicationQuery{PageSize: importPageSize, Cursor: p.Cursor}
+	p := resumePass[store.SyncCounts](ctx)
+	q := aggregator.ApplicationQuery{PageSize: importPageSize}
 	if !in.Full && integ.ApplicationCursor != nil {
 		q.UpdatedAfter = integ.ApplicationCursor.Add(-cursorOverlap)
 	}
 	log := a.Log.With("company", co.Slug, "full", in.Full)
-	for {
-		if p.HasPages && p.Cursor == "" {
-			break // a resumed attempt whose last page was committed
-		}
-		page, err := client.ListApplications(ctx, *integ.IntegrationID, q)
+	var refused error
+	err = p.pages(ctx, func(cursor string) (string, time.Time, error) {
+		q.Cursor = cursor
+		page, err := pass.client.ListApplications(ctx, *integ.IntegrationID, q)
 		if err != nil {
-			return a.syncRefused(ctx, in.CompanyID, err)
+			refused = err
+			return "", time.Time{}, err
 		}
 		counts, starts, maxSeen, err := jobimport.SyncApplicationPage(ctx, a.Store, co, page.Applications, p.Began, fire)
 		if err != nil {
-			return res, err
+			return "", time.Time{}, err
 		}
 		if err := a.Launcher.LaunchMany(ctx, starts); err != nil {
 			log.WarnContext(ctx, "ats-application runs not started; the next pass or the reconciler starts them", "err", err)
@@ -116,30 +80,23 @@ func (a *Activities) SyncApplications(ctx context.Context, in SyncInput) (SyncRe
 		p.Counts.Updated += counts.Updated
 		p.Counts.Closed += counts.Closed
 		p.Counts.Skipped += counts.Skipped
-		p.Pages++
-		if maxSeen.After(p.MaxSeen) {
-			p.MaxSeen = maxSeen
-		}
-		p.Cursor, p.HasPages = page.Next, true
-		q.Cursor = page.Next
-		activity.RecordHeartbeat(ctx, p)
 		a.ImportMetrics.synced(counts)
-		if p.Pages%20 == 0 {
-			log.InfoContext(ctx, "application sync progress", "pages", p.Pages, "created", p.Counts.Created, "updated", p.Counts.Updated,
+		if (p.Pages+1)%20 == 0 {
+			log.InfoContext(ctx, "application sync progress", "pages", p.Pages+1, "created", p.Counts.Created, "updated", p.Counts.Updated,
 				"closed", p.Counts.Closed, "skipped", p.Counts.Skipped)
 		}
-		if page.Next == "" {
-			break
-		}
+		return page.Next, maxSeen, nil
+	})
+	if refused != nil {
+		return a.syncRefused(ctx, in.CompanyID, refused)
+	}
+	if err != nil {
+		return res, err
 	}
 	if err := a.Launcher.LaunchPending(ctx, co.ID, kinds.ATSApplication.Name, 1000, nil); err != nil {
 		log.WarnContext(ctx, "ats-application runs not started; the next pass or the reconciler starts them", "err", err)
 	}
-	var cursor *time.Time
-	if !p.MaxSeen.IsZero() {
-		cursor = &p.MaxSeen
-	}
-	closed, pending, err := a.Store.FinishApplicationSync(ctx, in.CompanyID, p.Began, cursor, in.Full)
+	closed, pending, err := a.Store.FinishApplicationSync(ctx, in.CompanyID, p.Began, p.cursor(), in.Full)
 	if err != nil {
 		return res, err
 	}

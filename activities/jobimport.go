@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
-	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/internal/aggregator"
@@ -46,49 +45,21 @@ const importPageSize = 250
 // as the cursor's is read twice rather than missed (the upsert is idempotent).
 const cursorOverlap = time.Second
 
-// importProgress is the heartbeat of a pass: a retried attempt (a worker restart) resumes from
-// the page after the last one committed.
-type importProgress struct {
-	Began    time.Time
-	Cursor   string
-	MaxSeen  time.Time
-	Counts   store.ImportCounts
-	Pages    int
-	HasPages bool
-}
-
 // ImportJobs runs one import pass: pages of jobs from the aggregator, each page upserted in one
 // transaction with the starts of the jobs it created, then launched. A full pass then closes the
 // jobs it did not see. Nothing is written to the HR suite.
 func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResult, error) {
 	var res ImportResult
-	if a.Launcher == nil {
-		return res, temporal.NewNonRetryableApplicationError("the worker has no start launcher for imported jobs", ErrTypePermanent, nil)
-	}
-	co, err := a.Store.Company(ctx, in.CompanyID)
-	if err != nil {
-		return res, permanentIfMissing(err)
-	}
-	integ, err := a.Store.AggregatorIntegration(ctx, in.CompanyID)
-	if err != nil {
-		return res, permanentIfMissing(err)
-	}
+	pass, err := a.openAggregatorPass(ctx, in.CompanyID, "imported jobs")
 	switch {
-	case integ.State == models.IntegrationNeedsAttention:
-		res.State = "needs_attention"
-		return res, nil
-	case integ.State != models.IntegrationConnected || integ.IntegrationID == nil:
-		res.State = "waiting_for_sync"
-		return res, nil
+	case err != nil:
+		return res, err
+	case pass.State != "":
+		return ImportResult{State: pass.State}, nil
+	case pass.refused != nil:
+		return a.importRefused(ctx, in.CompanyID, pass.refused)
 	}
-	creds, _, err := store.OpenAggregatorSecrets(a.Box, integ)
-	if err != nil {
-		return res, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePermanent, err)
-	}
-	client, err := aggregator.NewKombo(creds, nil)
-	if err != nil {
-		return a.importRefused(ctx, in.CompanyID, err)
-	}
+	co, integ := pass.co, pass.integ
 	// Starts a crashed attempt committed but did not launch.
 	for _, kind := range []string{kinds.NewJob.Name, kinds.JobGeneration.Name} {
 		if err := a.Launcher.LaunchPending(ctx, co.ID, kind, 1000, nil); err != nil {
@@ -96,29 +67,24 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 		}
 	}
 
-	p := importProgress{Began: time.Now().UTC()}
-	if activity.HasHeartbeatDetails(ctx) {
-		if err := activity.GetHeartbeatDetails(ctx, &p); err != nil {
-			p = importProgress{Began: time.Now().UTC()}
-		}
-	}
-	q := aggregator.JobQuery{PageSize: importPageSize, Cursor: p.Cursor}
+	p := resumePass[store.ImportCounts](ctx)
+	q := aggregator.JobQuery{PageSize: importPageSize}
 	if !in.Full && integ.ImportCursor != nil {
 		q.UpdatedAfter = integ.ImportCursor.Add(-cursorOverlap)
 	}
 	log := a.Log.With("company", co.Slug, "full", in.Full)
-	for {
-		if p.HasPages && p.Cursor == "" {
-			break // a resumed attempt whose last page was committed
-		}
-		page, err := client.ListJobs(ctx, *integ.IntegrationID, q)
+	var refused error
+	err = p.pages(ctx, func(cursor string) (string, time.Time, error) {
+		q.Cursor = cursor
+		page, err := pass.client.ListJobs(ctx, *integ.IntegrationID, q)
 		if err != nil {
-			return a.importRefused(ctx, in.CompanyID, err)
+			refused = err
+			return "", time.Time{}, err
 		}
 		jobs, maxSeen := importedJobs(co, page.Jobs)
 		counts, starts, err := jobimport.WriteJobPage(ctx, a.Store, co, jobs)
 		if err != nil {
-			return res, err
+			return "", time.Time{}, err
 		}
 		if err := a.Launcher.LaunchMany(ctx, starts); err != nil {
 			log.WarnContext(ctx, "new-job runs not started; the next pass or the reconciler starts them", "err", err)
@@ -126,20 +92,18 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 		p.Counts.Created += counts.Created
 		p.Counts.Updated += counts.Updated
 		p.Counts.Closed += counts.Closed
-		p.Pages++
-		if maxSeen.After(p.MaxSeen) {
-			p.MaxSeen = maxSeen
-		}
-		p.Cursor, p.HasPages = page.Next, true
-		q.Cursor = page.Next
-		activity.RecordHeartbeat(ctx, p)
+		p.Counts.Generating += counts.Generating
 		a.ImportMetrics.imported(counts)
-		if p.Pages%20 == 0 {
-			log.InfoContext(ctx, "import progress", "pages", p.Pages, "created", p.Counts.Created, "updated", p.Counts.Updated, "closed", p.Counts.Closed)
+		if (p.Pages+1)%20 == 0 {
+			log.InfoContext(ctx, "import progress", "pages", p.Pages+1, "created", p.Counts.Created, "updated", p.Counts.Updated, "closed", p.Counts.Closed)
 		}
-		if page.Next == "" {
-			break
-		}
+		return page.Next, maxSeen, nil
+	})
+	if refused != nil {
+		return a.importRefused(ctx, in.CompanyID, refused)
+	}
+	if err != nil {
+		return res, err
 	}
 	// Starts a page could not launch (Temporal slow or away) get one more try before the pass ends.
 	for _, kind := range []string{kinds.NewJob.Name, kinds.JobGeneration.Name} {
@@ -147,11 +111,7 @@ func (a *Activities) ImportJobs(ctx context.Context, in ImportInput) (ImportResu
 			log.WarnContext(ctx, "new-job runs not started; the next pass or the reconciler starts them", "err", err)
 		}
 	}
-	var cursor *time.Time
-	if !p.MaxSeen.IsZero() {
-		cursor = &p.MaxSeen
-	}
-	closed, pending, err := a.Store.FinishImportPass(ctx, in.CompanyID, p.Began, cursor, in.Full)
+	closed, pending, err := a.Store.FinishImportPass(ctx, in.CompanyID, p.Began, p.cursor(), in.Full)
 	if err != nil {
 		return res, err
 	}

@@ -3,10 +3,11 @@ package interview
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/recruitd/recruitd/internal/answertext"
 )
 
 // MinAnswerWords is the shortest answer, in words, that the local interviewer takes without a
@@ -37,7 +38,7 @@ func (*Local) FollowUp(_ context.Context, question Step, answer string) Decision
 	}
 	d := Decision{Engine: EngineLocal}
 	switch {
-	case countWords(answer) < MinAnswerWords:
+	case answertext.CountWords(answer) < MinAnswerWords:
 		d.Reason = ReasonShort
 	case !hasExample(answer):
 		d.Reason = ReasonNoExample
@@ -65,70 +66,27 @@ func localWording(reason Reason, skill string) string {
 	return "Could you give a specific example from your own experience: the situation, what you did, and the result?"
 }
 
-func countWords(s string) int {
-	n := 0
-	for _, f := range strings.Fields(s) {
-		if strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
-			n++
-		}
-	}
-	return n
-}
-
 // hasExample reports whether an answer gives an example, judged from its words (letters and
 // digits, compared in lower case; "e.g." reads as "e g"), English only. Any of these counts:
 //
 //   - a word holding a digit: a number, a year, a date, a percentage ("2019", "40%", "3rd");
 //   - a month's name other than "may";
-//   - a phrase of examplePhrases ("for example", "when I", "once", "years ago", ...);
+//   - a phrase that marks an example (answertext: "for example", "when I", "once", "years ago", ...);
 //   - a past-tense action verb of pastActions ("built", "led", "fixed", ...).
 func hasExample(answer string) bool {
-	ws := tokens(answer)
+	ws := answertext.Words(answer)
 	for i, w := range ws {
-		if strings.IndexFunc(w, unicode.IsDigit) >= 0 || months[w] || pastActions[w] {
+		if strings.IndexFunc(w, unicode.IsDigit) >= 0 || months[w] || pastActions[w] || answertext.ExamplePhraseAt(ws, i) {
 			return true
-		}
-		for _, p := range examplePhrases {
-			if len(ws)-i >= len(p) && slices.Equal(ws[i:i+len(p)], p) {
-				return true
-			}
 		}
 	}
 	return false
 }
 
-// tokens are the lower-cased runs of letters, digits and inner apostrophes of s.
-func tokens(s string) []string {
-	fields := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’'
-	})
-	out := fields[:0]
-	for _, f := range fields {
-		if f = strings.Trim(f, "'’"); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-var examplePhrases = phrases(
-	"for example", "for instance", "such as", "e g", "once", "one time", "there was a time",
-	"when i", "when we", "when my", "i remember", "at my last", "in my last", "in my previous",
-	"in my current", "at my current", "last year", "last month", "last week", "ago",
-)
-
-func phrases(ps ...string) [][]string {
-	out := make([][]string, len(ps))
-	for i, p := range ps {
-		out[i] = strings.Fields(p)
-	}
-	return out
-}
-
-var months = set("january", "february", "march", "april", "june", "july", "august", "september",
+var months = answertext.Set("january", "february", "march", "april", "june", "july", "august", "september",
 	"october", "november", "december")
 
-var pastActions = set(
+var pastActions = answertext.Set(
 	"achieved", "analysed", "analyzed", "automated", "built", "coached", "completed", "configured",
 	"coordinated", "created", "debugged", "delivered", "deployed", "designed", "developed",
 	"diagnosed", "drove", "fixed", "handled", "hired", "implemented", "improved", "increased",
@@ -136,11 +94,3 @@ var pastActions = set(
 	"organized", "planned", "prepared", "presented", "reduced", "resolved", "reviewed", "rewrote",
 	"saved", "shipped", "solved", "started", "supervised", "taught", "tested", "trained", "wrote",
 )
-
-func set(ws ...string) map[string]bool {
-	m := make(map[string]bool, len(ws))
-	for _, w := range ws {
-		m[w] = true
-	}
-	return m
-}

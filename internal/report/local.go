@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/recruitd/recruitd/internal/answertext"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -461,14 +462,14 @@ func yesNo(answer string) string {
 	return ""
 }
 
-var noPhrases = phrases(
+var noPhrases = answertext.Phrases(
 	"no", "nope", "nah", "never", "not", "negative", "false", "none",
 	"i have never", "i have no", "i've never", "i’ve never", "i never",
 	"i do not", "i don't", "i don’t", "i have not", "i haven't", "i haven’t", "i am not", "i'm not", "i’m not",
 	"i cannot", "i can't", "i can’t", "i will not", "i won't", "i won’t",
 )
 
-var yesPhrases = phrases(
+var yesPhrases = answertext.Phrases(
 	"yes", "yeah", "yep", "yup", "sure", "correct", "true", "absolutely", "definitely",
 	"certainly", "affirmative", "indeed", "of course", "i do", "i have", "i am", "i'm", "i’m",
 	"i can", "i will",

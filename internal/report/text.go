@@ -4,24 +4,18 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/recruitd/recruitd/internal/answertext"
 )
 
 // The features the local rules read from an answer's text, English only. They compare words,
 // never meaning, and are the same on every run.
 
-// countWords counts the words of s: runs of non-space characters holding a letter or a digit
-// (the interviewer's definition, internal/interview).
-func countWords(s string) int {
-	n := 0
-	for _, f := range strings.Fields(s) {
-		if strings.IndexFunc(f, isWordRune) >= 0 {
-			n++
-		}
-	}
-	return n
-}
-
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+// countWords and isWordRune are the interviewer's definitions (internal/answertext).
+var (
+	countWords = answertext.CountWords
+	isWordRune = answertext.IsWordRune
+)
 
 // token is a word of an answer: a run of letters and digits, with inner apostrophes ("don't")
 // and, between digits, inner points and commas ("3.5", "40,000").
@@ -162,42 +156,20 @@ var outcomeWords = set(
 	"result", "resulted", "results", "saved", "shipped", "won",
 )
 
-// hasExample reports whether toks hold an example marker: one of the phrases of examplePhrases
-// ("for example", "when I", "last year", ...), compared word by word in lower case ("e.g."
-// reads as "e g").
+// hasExample reports whether toks hold an example marker: a phrase of answertext's ("for
+// example", "when I", "last year", ...), compared word by word in lower case ("e.g." reads as
+// "e g").
 func hasExample(toks []token) bool {
-	for i := range toks {
-		for _, p := range examplePhrases {
-			if len(toks)-i < len(p) {
-				continue
-			}
-			match := true
-			for k, w := range p {
-				if toks[i+k].lower != w {
-					match = false
-					break
-				}
-			}
-			if match {
-				return true
-			}
+	ws := make([]string, len(toks))
+	for i, t := range toks {
+		ws[i] = t.lower
+	}
+	for i := range ws {
+		if answertext.ExamplePhraseAt(ws, i) {
+			return true
 		}
 	}
 	return false
-}
-
-var examplePhrases = phrases(
-	"for example", "for instance", "such as", "e g", "once", "one time", "there was a time",
-	"when i", "when we", "when my", "i remember", "at my last", "in my last", "in my previous",
-	"in my current", "at my current", "last year", "last month", "last week", "ago",
-)
-
-func phrases(ps ...string) [][]string {
-	out := make([][]string, len(ps))
-	for i, p := range ps {
-		out[i] = strings.Fields(p)
-	}
-	return out
 }
 
 // terms are the stems of a criterion's name and description: their words of at least three
@@ -253,13 +225,7 @@ var stopTerms = set(
 	"understands", "use", "used", "uses", "using", "way", "ways", "well", "work", "working", "works",
 )
 
-func set(ws ...string) map[string]bool {
-	m := make(map[string]bool, len(ws))
-	for _, w := range ws {
-		m[w] = true
-	}
-	return m
-}
+var set = answertext.Set
 
 // clip cuts s to n characters, marked with "…" when cut (for names in the summary, never for
 // quotes).

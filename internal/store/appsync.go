@@ -244,46 +244,10 @@ func upsertSyncedCandidates(tx *gorm.DB, companyID uuid.UUID, apps []SyncedAppli
 		first[k], last[k], email[k], phone[k] = a.FirstName, a.LastName, a.Email, a.Phone
 	}
 	sortTogether(ext, first, last, email, phone) // rows locked in one order, whoever else upserts them
-	// One statement: the upsert returns the rows it wrote; the others (unchanged) come from the
-	// statement's snapshot.
-	rows, err := tx.Raw(`
-WITH up AS (
-    INSERT INTO candidates AS c (company_id, external_id, first_name, last_name, email, phone)
-    SELECT ?, t.ext, t.first, t.last, nullif(t.email, ''), nullif(t.phone, '')
-    FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[]) AS t(ext, first, last, email, phone)
-    ON CONFLICT (company_id, external_id) WHERE external_id IS NOT NULL DO UPDATE
-        SET first_name = CASE WHEN EXCLUDED.first_name <> '' OR EXCLUDED.last_name <> '' THEN EXCLUDED.first_name ELSE c.first_name END,
-            last_name  = CASE WHEN EXCLUDED.first_name <> '' OR EXCLUDED.last_name <> '' THEN EXCLUDED.last_name ELSE c.last_name END,
-            email = coalesce(EXCLUDED.email, c.email),
-            phone = coalesce(EXCLUDED.phone, c.phone)
-        WHERE (c.first_name, c.last_name, c.email, c.phone) IS DISTINCT FROM
-              (CASE WHEN EXCLUDED.first_name <> '' OR EXCLUDED.last_name <> '' THEN EXCLUDED.first_name ELSE c.first_name END,
-               CASE WHEN EXCLUDED.first_name <> '' OR EXCLUDED.last_name <> '' THEN EXCLUDED.last_name ELSE c.last_name END,
-               coalesce(EXCLUDED.email, c.email), coalesce(EXCLUDED.phone, c.phone))
-    RETURNING c.external_id, c.id
-)
-SELECT external_id, id FROM up
-UNION ALL
-SELECT c.external_id, c.id FROM candidates c
-WHERE c.company_id = ? AND c.external_id = ANY (?::text[]) AND NOT EXISTS (SELECT 1 FROM up WHERE up.external_id = c.external_id)`,
-		companyID, ext, first, last, email, phone, companyID, ext).Rows()
+	out, err := upsertCandidates(tx, companyID, ext, first, last, email, phone)
 	if err != nil {
 		return nil, fmt.Errorf("upsert synced candidates: %w", err)
 	}
-	defer rows.Close()
-	out := make(map[string]uuid.UUID, len(ext))
-	for rows.Next() {
-		var e string
-		var id uuid.UUID
-		if err := rows.Scan(&e, &id); err != nil {
-			return nil, fmt.Errorf("read synced candidate: %w", err)
-		}
-		out[e] = id
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read synced candidates: %w", err)
-	}
-	rows.Close()
 	ids := make([]uuid.UUID, len(ext))
 	for i, e := range ext {
 		ids[i] = out[e]

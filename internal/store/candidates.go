@@ -177,3 +177,49 @@ func (s *Store) ContactSources(ctx context.Context, companyID, candidateID uuid.
 	}
 	return out, nil
 }
+
+// upsertCandidates writes candidates by (company, external id) in one statement, the columns side
+// by side (ext sorted, so concurrent upserts lock rows in one order): a name replaces the stored
+// one only when given (first or last), an e-mail or phone only when given, and an unchanged row is
+// not written. It returns every candidate's id by external id: those the upsert wrote, and the
+// unchanged ones from the statement's snapshot.
+func upsertCandidates(tx *gorm.DB, companyID uuid.UUID, ext, first, last, email, phone models.StringArray) (map[string]uuid.UUID, error) {
+	rows, err := tx.Raw(`
+WITH up AS (
+    INSERT INTO candidates AS c (company_id, external_id, first_name, last_name, email, phone)
+    SELECT ?, t.ext, t.first, t.last, nullif(t.email, ''), nullif(t.phone, '')
+    FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[]) AS t(ext, first, last, email, phone)
+    ON CONFLICT (company_id, external_id) WHERE external_id IS NOT NULL DO UPDATE
+        SET first_name = CASE WHEN EXCLUDED.first_name <> '' OR EXCLUDED.last_name <> '' THEN EXCLUDED.first_name ELSE c.first_name END,
+            last_name  = CASE WHEN EXCLUDED.first_name <> '' OR EXCLUDED.last_name <> '' THEN EXCLUDED.last_name ELSE c.last_name END,
+            email = coalesce(EXCLUDED.email, c.email),
+            phone = coalesce(EXCLUDED.phone, c.phone)
+        WHERE (c.first_name, c.last_name, c.email, c.phone) IS DISTINCT FROM
+              (CASE WHEN EXCLUDED.first_name <> '' OR EXCLUDED.last_name <> '' THEN EXCLUDED.first_name ELSE c.first_name END,
+               CASE WHEN EXCLUDED.first_name <> '' OR EXCLUDED.last_name <> '' THEN EXCLUDED.last_name ELSE c.last_name END,
+               coalesce(EXCLUDED.email, c.email), coalesce(EXCLUDED.phone, c.phone))
+    RETURNING c.external_id, c.id
+)
+SELECT external_id, id FROM up
+UNION ALL
+SELECT c.external_id, c.id FROM candidates c
+WHERE c.company_id = ? AND c.external_id = ANY (?::text[]) AND NOT EXISTS (SELECT 1 FROM up WHERE up.external_id = c.external_id)`,
+		companyID, ext, first, last, email, phone, companyID, ext).Rows()
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[string]uuid.UUID, len(ext))
+	for rows.Next() {
+		var e string
+		var id uuid.UUID
+		if err := rows.Scan(&e, &id); err != nil {
+			return nil, fmt.Errorf("read candidate: %w", err)
+		}
+		out[e] = id
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read candidates: %w", err)
+	}
+	return out, nil
+}

@@ -429,25 +429,9 @@ func createHRSuiteApplications(tx *gorm.DB, c HRSuiteChunk, create []int, jobs [
 		}
 	}
 	sortTogether(cext, first, last, email, phone) // upserted in one order, as the records are claimed
-	var cands []struct {
-		ID         uuid.UUID `gorm:"column:id"`
-		ExternalID string    `gorm:"column:external_id"`
-	}
-	if err := tx.Raw(`
-INSERT INTO candidates AS c (company_id, external_id, first_name, last_name, email, phone)
-SELECT ?, t.ext, t.first, t.last, nullif(t.email, ''), nullif(t.phone, '')
-FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[]) AS t(ext, first, last, email, phone)
-ON CONFLICT (company_id, external_id) WHERE external_id IS NOT NULL DO UPDATE
-    SET first_name = CASE WHEN EXCLUDED.first_name <> '' OR EXCLUDED.last_name <> '' THEN EXCLUDED.first_name ELSE c.first_name END,
-        last_name  = CASE WHEN EXCLUDED.first_name <> '' OR EXCLUDED.last_name <> '' THEN EXCLUDED.last_name ELSE c.last_name END,
-        email = coalesce(EXCLUDED.email, c.email),
-        phone = coalesce(EXCLUDED.phone, c.phone)
-RETURNING id, external_id`, companyID, cext, first, last, email, phone).Scan(&cands).Error; err != nil {
+	candByRef, err := upsertCandidates(tx, companyID, cext, first, last, email, phone)
+	if err != nil {
 		return fmt.Errorf("upsert hr-suite candidates: %w", err)
-	}
-	candByRef := make(map[string]uuid.UUID, len(cands))
-	for _, cd := range cands {
-		candByRef[cd.ExternalID] = cd.ID
 	}
 	ids := make([]uuid.UUID, len(cext))
 	for i, e := range cext {

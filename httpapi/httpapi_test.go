@@ -154,6 +154,11 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 	if o.env["PUBLIC_BASE_URL"] == "" {
 		o.env["PUBLIC_BASE_URL"] = "http://" + ln.Addr().String()
 	}
+	// The whole suite shares two cores: a request's database work may wait longer than the
+	// production bound without anything being wrong. The outage tests set the real one.
+	if o.env["DB_REQUEST_TIMEOUT"] == "" {
+		o.env["DB_REQUEST_TIMEOUT"] = "15s"
+	}
 	cfg, err := config.Load(func(k string) string { return o.env[k] })
 	if err != nil {
 		t.Fatal(err)

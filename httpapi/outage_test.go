@@ -351,7 +351,7 @@ func TestPostgresOutage(t *testing.T) {
 	pg, startPostgres := privatePostgres(t, "recruitd-pg-outage-")
 	url := pg.URL("recruitd")
 
-	f := newPartnerFixtureWith(t, withDatabase(url))
+	f := newPartnerFixtureWith(t, withDatabase(url), withEnv("DB_REQUEST_TIMEOUT=3s"))
 	l := newOutageLoad(t, f)
 	l.run(t, "before", 2*time.Second, nil)
 	if err := pg.Stop(ctx); err != nil {

@@ -1,6 +1,5 @@
 // Package simhttp serves the development simulators (internal/aggsim, internal/idvsim,
-// internal/twiliosim) over
-// HTTP until their context ends. Dev tooling: production code never imports it.
+// internal/twiliosim) over HTTP until their context ends. Dev tooling: production code never imports it.
 package simhttp
 
 import (

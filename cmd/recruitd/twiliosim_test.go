@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"regexp"
 	"io"
 	"log/slog"
 	"net/http"
@@ -89,5 +91,45 @@ func TestDevTwiliosimAndReplyCommand(t *testing.T) {
 	other.TwilioAccountSID = "AC" + strings.Repeat("1", 32)
 	if d, err := startTwiliosim(&other, nil); d != nil || err != nil {
 		t.Errorf("with TWILIO_ACCOUNT_SID set: %v, %v; want no simulator", d, err)
+	}
+}
+
+// devTwilioSimulator checks, in a running `recruitd dev` whose output is out, that the Twilio
+// simulator it printed serves its page and controls, and takes messages with the credentials
+// dev gave recruitd.
+func devTwilioSimulator(t *testing.T, out string) {
+	t.Helper()
+	m := regexp.MustCompile(`Twilio simulator:\s+(\S+)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Errorf("dev did not print the Twilio simulator:\n%s", out)
+		return
+	}
+	resp, err := http.Get(m[1] + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(page), "<h1>Twilio simulator</h1>") {
+		t.Errorf("Twilio simulator page = %d", resp.StatusCode)
+	}
+	tw, err := channels.NewTwilio(channels.TwilioConfig{BaseURL: m[1], AccountSID: twiliosimAccountSID, AuthToken: twiliosimAuthToken, From: twiliosimFrom})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := tw.Send(t.Context(), channels.Message{Channel: models.MessageChannelSMS, To: "+14155550123", Text: "dev check"})
+	if err != nil {
+		t.Fatalf("send through dev's Twilio simulator: %v", err)
+	}
+	resp, err = http.Get(m[1] + "/sim/messages?number=%2B14155550123")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var msgs []struct {
+		SID string `json:"sid"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&msgs); err != nil || len(msgs) != 1 || msgs[0].SID != rec.ProviderMessageID {
+		t.Errorf("dev's Twilio simulator lists %+v (%v), want %s", msgs, err, rec.ProviderMessageID)
 	}
 }

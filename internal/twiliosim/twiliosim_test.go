@@ -166,6 +166,26 @@ func TestAdapterSendsThroughSimulator(t *testing.T) {
 	if m, _ := sim.Message(rec.ProviderMessageID); m.To != "whatsapp:"+candidate || m.Channel != "whatsapp" {
 		t.Fatalf("whatsapp message %+v", m)
 	}
+	// outside the window: free text fails with 63016, the template goes; callbacks reach recruitd
+	rec, err = tw.Send(context.Background(), channels.Message{Channel: models.MessageChannelWhatsApp, To: candidate, Text: "Are you still there?",
+		StatusCallback: rc.URL + "/status"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rc.waitStatuses(t, rec.ProviderMessageID, 2); strings.Join(got, ",") != "queued,failed:63016" {
+		t.Errorf("free text outside the window: %v", got)
+	}
+	rec, err = tw.Send(context.Background(), channels.Message{Channel: models.MessageChannelWhatsApp, To: candidate, Text: "Hi Sam, your interview is waiting.",
+		TemplateID: templateID, TemplateVariables: map[string]string{"1": "Sam"}, StatusCallback: rc.URL + "/status"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rc.waitStatuses(t, rec.ProviderMessageID, 3); strings.Join(got, ",") != "queued,sent,delivered" {
+		t.Errorf("template outside the window: %v", got)
+	}
+	if m, _ := sim.Message(rec.ProviderMessageID); m.Body != "Hi Sam, your interview is waiting. Reply to continue." {
+		t.Errorf("template body %q", m.Body)
+	}
 	bad, _ := channels.NewTwilio(channels.TwilioConfig{BaseURL: srv.URL, AccountSID: accountSID, AuthToken: "wrong", From: ourNumber})
 	_, err = bad.Send(context.Background(), channels.Message{Channel: models.MessageChannelSMS, To: candidate, Text: "x"})
 	var ce *channels.Error

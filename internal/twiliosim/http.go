@@ -255,7 +255,7 @@ button{cursor:pointer;border-radius:.4rem;border:2px solid #1a1a1a;background:#f
 <section aria-label="Thread with {{.Candidate}}">
 <h2>{{.Candidate}} <small>({{.Channel}}, our number {{.Ours}})</small></h2>
 <ol>
-{{range .Messages}}<li class="{{if eq .Direction "inbound"}}in{{else}}out{{end}}">{{.Body}}<span class="meta">{{if eq .Direction "inbound"}}candidate{{else}}recruitd{{end}} · {{.Status}}{{if .ErrorCode}} (error {{.ErrorCode}}){{end}}{{if .ContentSID}} · template{{end}} · {{.CreatedAt.Format "15:04:05"}}</span></li>
+{{range .Messages}}<li class="{{if eq .Direction "inbound"}}in{{else}}out{{end}}">{{.Body}}<span class="meta">{{if eq .Direction "inbound"}}candidate{{else}}recruitd{{end}} · {{.Status}}{{if .ErrorCode}} (error {{.ErrorCode}}){{end}}{{if .ContentSID}} · template{{end}}{{if eq .Direction "inbound"}} · {{if .WebhookStatus}}recruitd answered {{.WebhookStatus}}{{else}}not delivered to recruitd{{end}}{{end}} · {{.CreatedAt.Format "15:04:05"}}</span></li>
 {{end}}</ol>
 <form method="post" action="/sim/reply-form">
 <input type="hidden" name="from" value="{{if eq .Channel "whatsapp"}}whatsapp:{{end}}{{.Candidate}}">

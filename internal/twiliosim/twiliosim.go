@@ -103,6 +103,9 @@ type Message struct {
 	ButtonText    string `json:"button_text,omitempty"`
 	ListID        string `json:"list_id,omitempty"`
 	ListTitle     string `json:"list_title,omitempty"`
+	// WebhookStatus is recruitd's HTTP answer to an inbound message's last webhook (0: none,
+	// or no answer).
+	WebhookStatus int `json:"webhook_status,omitempty"`
 
 	params url.Values // an inbound message's webhook parameters
 }
@@ -587,6 +590,10 @@ func (s *Server) Reply(r Reply) (ReplyResult, error) {
 	}
 	res.Delivery = Delivery{Kind: "inbound", URL: inbound, MessageSID: m.SID}
 	answer := s.post(&res.Delivery, p)
+	s.mu.Lock()
+	m.WebhookStatus = res.Delivery.HTTPStatus
+	res.Message = *m
+	s.mu.Unlock()
 	if res.Delivery.HTTPStatus/100 == 2 {
 		res.Replies = s.twimlReplies(answer, to, from)
 	}
@@ -610,6 +617,9 @@ func (s *Server) Redeliver(msgSID string) (Delivery, error) {
 		return d, errors.New("no inbound URL is set")
 	}
 	s.post(&d, p)
+	s.mu.Lock()
+	m.WebhookStatus = d.HTTPStatus
+	s.mu.Unlock()
 	return d, nil
 }
 

@@ -428,7 +428,7 @@ func TestControlsOverHTTP(t *testing.T) {
 	var msgs []twiliosim.Message
 	_ = json.NewDecoder(resp.Body).Decode(&msgs)
 	resp.Body.Close()
-	if len(msgs) != 2 || msgs[0].SID != res["sid"] || msgs[1].Direction != "inbound" || msgs[1].Body != "2" {
+	if len(msgs) != 2 || msgs[0].SID != res["sid"] || msgs[1].Direction != "inbound" || msgs[1].Body != "2" || msgs[1].WebhookStatus != http.StatusOK {
 		t.Errorf("/sim/messages = %+v", msgs)
 	}
 	if code, _ := jsonPost("/sim/faults", `{"duplicate":true,"out_of_order":false,"fail":""}`); code != http.StatusOK || !sim.Faults().Duplicate {
@@ -450,7 +450,7 @@ func TestControlsOverHTTP(t *testing.T) {
 	}
 	html, _ := io.ReadAll(page.Body)
 	page.Body.Close()
-	for _, want := range []string{`<html lang="en">`, "Which shift suits you?", candidate[1:], `action="/sim/reply-form"`, `<label for="new-body">`} {
+	for _, want := range []string{`<html lang="en">`, "Which shift suits you?", candidate[1:], `action="/sim/reply-form"`, `<label for="new-body">`, "recruitd answered 200"} {
 		if !strings.Contains(string(html), want) {
 			t.Errorf("page lacks %q", want)
 		}

@@ -253,6 +253,9 @@ func sentenceEnds(s string) []int {
 			if abbreviations[strings.ToLower(strings.TrimLeft(word, `("'`))] {
 				continue
 			}
+			if line := s[strings.LastIndex(s[:i], "\n")+1 : i]; line != "" && strings.Trim(line, "0123456789") == "" {
+				continue // a numbered list's "7." at a line's start
+			}
 		}
 		cuts = append(cuts, end)
 	}
@@ -285,3 +288,51 @@ var lookalikes = strings.NewReplacer(
 // sent in UCS-2, at twice the segments, for a quotation mark. Never apply it to a candidate's
 // words.
 func SmartEncode(s string) string { return lookalikes.Replace(s) }
+
+// SMSMessages renders a question, with its choices if any, as the SMS messages to send, each
+// of at most maxParts segments (DefaultMaxParts when maxParts < 1): the question and its
+// numbered options (NumberedOptions) in one message when they fit, else the question cut by
+// Split with the options joined to its last message when they fit there, or following in
+// messages of their own, cut between options. The question and choices are ours, so they pass
+// through SmartEncode.
+func SMSMessages(question string, choices []string, maxParts int) []string {
+	if maxParts < 1 {
+		maxParts = DefaultMaxParts
+	}
+	question = SmartEncode(question)
+	encoded := make([]string, len(choices))
+	for i, c := range choices {
+		encoded[i] = SmartEncode(c)
+	}
+	whole := strings.TrimSpace(NumberedOptions(question, encoded))
+	if whole == "" {
+		return nil
+	}
+	if Measure(whole).Parts <= maxParts {
+		return []string{whole}
+	}
+	msgs := Split(question, maxParts)
+	if len(choices) == 0 {
+		return msgs
+	}
+	options := strings.TrimSpace(NumberedOptions("", encoded))
+	if n := len(msgs); n > 0 {
+		if joined := msgs[n-1] + "\n" + options; Measure(joined).Parts <= maxParts {
+			msgs[n-1] = joined
+			return msgs
+		}
+	}
+	cur := ""
+	for _, line := range strings.Split(options, "\n") {
+		switch {
+		case cur == "":
+			cur = line
+		case Measure(cur+"\n"+line).Parts <= maxParts:
+			cur += "\n" + line
+		default:
+			msgs = append(msgs, Split(cur, maxParts)...)
+			cur = line
+		}
+	}
+	return append(msgs, Split(cur, maxParts)...)
+}

@@ -1,6 +1,7 @@
 package conversation_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -126,5 +127,52 @@ func TestSmartEncode(t *testing.T) {
 	}
 	if conversation.SmartEncode("👍") != "👍" {
 		t.Error("SmartEncode changed an emoji")
+	}
+}
+
+func TestSMSMessages(t *testing.T) {
+	q := "Which shift suits you?"
+	if got := conversation.SMSMessages(q, []string{"Mornings", "Evenings"}, 1); len(got) != 1 ||
+		got[0] != "Which shift suits you?\n1. Mornings\n2. Evenings\nReply with a number from 1 to 2." {
+		t.Errorf("short question = %q", got)
+	}
+	if got := conversation.SMSMessages("It’s a “night” shift – fine?", nil, 1); len(got) != 1 || got[0] != `It's a "night" shift - fine?` {
+		t.Errorf("typography not made GSM-7: %q", got)
+	}
+	long := strings.Repeat("This sentence describes the job in some detail. ", 4) + q // 192 + 22
+	got := conversation.SMSMessages(long, []string{"Mornings", "Evenings"}, 1)
+	if len(got) != 2 || !strings.HasSuffix(got[1], "1. Mornings\n2. Evenings\nReply with a number from 1 to 2.") || !strings.HasPrefix(got[1], "This sentence") {
+		t.Errorf("long question: %q", got)
+	}
+	var many []string
+	for i := 0; i < 12; i++ {
+		many = append(many, "Choice number "+strings.Repeat("x", i+5))
+	}
+	got = conversation.SMSMessages(q, many, 1)
+	for _, m := range got {
+		if conversation.Measure(m).Parts != 1 {
+			t.Errorf("message over one segment: %q", m)
+		}
+	}
+	all := strings.Join(got, "\n")
+	if !strings.HasPrefix(all, q) || !strings.Contains(all, "\n12. Choice number "+strings.Repeat("x", 16)+"\n") || !strings.HasSuffix(all, "from 1 to 12.") {
+		t.Errorf("many choices: %q", got)
+	}
+	for _, m := range got[1:] {
+		for _, line := range strings.Split(m, "\n") {
+			if !strings.HasPrefix(line, "Reply") && !regexp.MustCompile(`^\d+\. Choice number x+$`).MatchString(line) {
+				t.Errorf("an option was cut: %q in %q", line, m)
+			}
+		}
+	}
+	// a numbered list inside a question is not cut after its numbers
+	list := "Tell us which you hold:\n1. BLS certificate\n2. LPN license\n3. Forklift licence\n" + strings.Repeat("y", 120)
+	for _, m := range conversation.Split(list, 1) {
+		if strings.HasSuffix(m, ".") && regexp.MustCompile(`\d\.$`).MatchString(m) {
+			t.Errorf("cut after a list number: %q", m)
+		}
+	}
+	if conversation.SMSMessages("  ", nil, 1) != nil {
+		t.Error("empty question gave messages")
 	}
 }

@@ -159,6 +159,11 @@ func runDev(parent context.Context, e *env) error {
 		return err
 	}
 	defer idv.close()
+	tw, err := startTwiliosim(cfg, log)
+	if err != nil {
+		return err
+	}
+	defer tw.close()
 	issuer, stopIDP, err := startDevIDP(e, cfg, log)
 	if err != nil {
 		return err
@@ -206,6 +211,7 @@ func runDev(parent context.Context, e *env) error {
 		fmt.Fprintf(e.stdout, "  ATS simulator (demo tenant, ATS-A): %s   partner callbacks are printed here\n", sim.url)
 		fmt.Fprintf(e.stdout, "  Aggregator simulator (demo's HR suite, %s's ATS): %s   controls under /sim/ (recruitd aggsim --help)\n", atsDemo.Slug, agg.url)
 		fmt.Fprint(e.stdout, idv.line())
+		fmt.Fprint(e.stdout, tw.line())
 		fmt.Fprintf(e.stdout, "%s API key: %s   (%s, its ATS connected through the aggregator)\n", atsDemo.Slug, atsKey, atsDemo.Name)
 		fmt.Fprintf(e.stdout, "demo API key: %s\n", demoKey)
 		fmt.Fprintf(e.stdout, "\nTry:  curl -H 'X-API-Key: %s' %s/v1/api/company\n", demoKey, apiURL)

@@ -280,6 +280,7 @@ func TestDevEndToEnd(t *testing.T) {
 	}
 
 	devIdentityWebhook(t, out)
+	devTwilioSimulator(t, out)
 	devJobAndInvite(t, p, restURL[1], key, "127.0.0.1:"+temporalPort)
 	devATS(t, p, restURL[1], key, "127.0.0.1:"+temporalPort)
 

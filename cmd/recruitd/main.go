@@ -57,7 +57,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 func (e *env) commands() []*cobra.Command {
 	return []*cobra.Command{
 		devCmd(e), serveCmd(e, "api"), serveCmd(e, "mcp"), serveCmd(e, "worker"),
-		migrateCmd(e), seedCmd(e), companyCmd(e), apikeyCmd(e), flowsCmd(e), partnersCmd(e), callbacksCmd(e), applicationsCmd(e), atssimCmd(e), aggsimCmd(e), idvsimCmd(e), integrationsCmd(e), stackCmd(e), benchCmd(e), rollupsCmd(e), usersCmd(e), hrsuiteCmd(e), supportCmd(e),
+		migrateCmd(e), seedCmd(e), companyCmd(e), apikeyCmd(e), flowsCmd(e), partnersCmd(e), callbacksCmd(e), applicationsCmd(e), atssimCmd(e), aggsimCmd(e), idvsimCmd(e), twiliosimCmd(e), integrationsCmd(e), stackCmd(e), benchCmd(e), rollupsCmd(e), usersCmd(e), hrsuiteCmd(e), supportCmd(e),
 		integrityCmd(e), sessionsCmd(e), atsCmd(e),
 	}
 }

@@ -24,6 +24,15 @@ type Message struct {
 	Subject string // e-mail only
 	Text    string // plain text: the SMS or WhatsApp body, the e-mail text part, what a call says
 	HTML    string // optional e-mail HTML part
+	// TemplateID, on WhatsApp (or SMS), sends an approved content template instead of free
+	// text (Twilio: ContentSid), with TemplateVariables filling its placeholders ("1": "Ada").
+	// WhatsApp takes only templates outside the 24-hour window. Text is then what the template
+	// says, for records and the outbox.
+	TemplateID        string
+	TemplateVariables map[string]string
+	// StatusCallback, when set, is the URL the provider posts this message's delivery statuses
+	// to (Twilio: StatusCallback).
+	StatusCallback string
 }
 
 // Receipt identifies a sent message at its provider.

@@ -107,9 +107,10 @@ func (t *Twilio) unavailable(ch models.MessageChannel) error {
 	return nil
 }
 
-// Send sends an SMS or WhatsApp message (Messages resource) or places a call that reads m.Text
-// aloud (Calls resource, inline TwiML). m.To is an E.164 number; a "whatsapp:" prefix is
-// accepted. ProviderMessageID is the message or call SID.
+// Send sends an SMS or WhatsApp message (Messages resource: Body, or ContentSid and
+// ContentVariables for a template) or places a call that reads m.Text aloud (Calls resource,
+// inline TwiML); m.StatusCallback becomes the request's StatusCallback. m.To is an E.164
+// number; a "whatsapp:" prefix is accepted. ProviderMessageID is the message or call SID.
 //
 // A 2xx response without a readable SID is a permanent error: the provider probably acted on
 // the request, and retrying could reach the candidate twice.
@@ -121,8 +122,11 @@ func (t *Twilio) Send(ctx context.Context, m Message) (Receipt, error) {
 	if !isE164(to) {
 		return Receipt{}, permanent(t.Name(), fmt.Errorf("send %s: %w: want an E.164 number", m.Channel, ErrInvalidAddress))
 	}
-	if strings.TrimSpace(m.Text) == "" {
+	if strings.TrimSpace(m.Text) == "" && m.TemplateID == "" {
 		return Receipt{}, permanent(t.Name(), fmt.Errorf("send %s: empty message", m.Channel))
+	}
+	if m.TemplateID != "" && m.Channel == models.MessageChannelPhone {
+		return Receipt{}, permanent(t.Name(), fmt.Errorf("send %s: a call cannot take a content template", m.Channel))
 	}
 	form := url.Values{}
 	resource := "Messages.json"
@@ -130,16 +134,31 @@ func (t *Twilio) Send(ctx context.Context, m Message) (Receipt, error) {
 	case models.MessageChannelSMS:
 		form.Set("To", to)
 		form.Set("From", t.from)
-		form.Set("Body", m.Text)
 	case models.MessageChannelWhatsApp:
 		form.Set("To", "whatsapp:"+to)
 		form.Set("From", "whatsapp:"+t.waFrom)
-		form.Set("Body", m.Text)
 	case models.MessageChannelPhone:
 		resource = "Calls.json"
 		form.Set("To", to)
 		form.Set("From", t.from)
 		form.Set("Twiml", sayTwiML(m.Text))
+	}
+	if m.Channel != models.MessageChannelPhone {
+		if m.TemplateID != "" {
+			form.Set("ContentSid", m.TemplateID)
+			if len(m.TemplateVariables) > 0 {
+				vars, err := json.Marshal(m.TemplateVariables)
+				if err != nil {
+					return Receipt{}, permanent(t.Name(), fmt.Errorf("send %s: template variables: %w", m.Channel, err))
+				}
+				form.Set("ContentVariables", string(vars))
+			}
+		} else {
+			form.Set("Body", m.Text)
+		}
+	}
+	if m.StatusCallback != "" {
+		form.Set("StatusCallback", m.StatusCallback)
 	}
 	sid, err := t.post(ctx, resource, form)
 	if err != nil {

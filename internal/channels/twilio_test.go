@@ -279,3 +279,35 @@ func TestNewTwilioErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTwilioSendTemplateAndCallback: a template goes as ContentSid with its variables as a
+// JSON object and no Body; a StatusCallback is passed on; a call refuses a template.
+func TestTwilioSendTemplateAndCallback(t *testing.T) {
+	peer := startTwilioPeer(t, nil)
+	tw := newTestTwilio(t, peer, nil)
+	const tmpl = "HX0123456789abcdef0123456789abcdef"
+	_, err := tw.Send(context.Background(), Message{Channel: models.MessageChannelWhatsApp, To: "+447400123456", Text: "Hi Ada, your interview is waiting.",
+		TemplateID: tmpl, TemplateVariables: map[string]string{"1": "Ada", "2": "https://i.example/x?a=1&b=2"}, StatusCallback: "https://api.example/webhook/twilio/status"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := peer.requests()[0]
+	var vars map[string]string
+	if err := json.Unmarshal([]byte(r.form.Get("ContentVariables")), &vars); err != nil || vars["1"] != "Ada" || vars["2"] != "https://i.example/x?a=1&b=2" {
+		t.Errorf("ContentVariables = %q (%v)", r.form.Get("ContentVariables"), err)
+	}
+	if r.form.Get("ContentSid") != tmpl || r.form.Has("Body") || r.form.Get("StatusCallback") != "https://api.example/webhook/twilio/status" ||
+		r.form.Get("To") != "whatsapp:+447400123456" {
+		t.Errorf("form = %v", r.form)
+	}
+	if _, err := tw.Send(context.Background(), Message{Channel: models.MessageChannelSMS, To: "+447400123456", TemplateID: tmpl}); err != nil {
+		t.Errorf("template without text: %v", err)
+	}
+	if r := peer.requests()[1]; r.form.Get("ContentSid") != tmpl || r.form.Has("ContentVariables") || r.form.Has("Body") {
+		t.Errorf("template without variables: form = %v", r.form)
+	}
+	_, err = tw.Send(context.Background(), Message{Channel: models.MessageChannelPhone, To: "+14155552671", Text: "x", TemplateID: tmpl})
+	if !IsPermanent(err) || len(peer.requests()) != 2 {
+		t.Errorf("call with a template: %v, %d requests", err, len(peer.requests()))
+	}
+}

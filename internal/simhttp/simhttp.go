@@ -1,5 +1,5 @@
-// Package simhttp serves the development simulators (internal/aggsim, internal/idvsim) over
-// HTTP until their context ends. Dev tooling: production code never imports it.
+// Package simhttp serves the development simulators (internal/aggsim, internal/idvsim,
+// internal/twiliosim) over HTTP until their context ends. Dev tooling: production code never imports it.
 package simhttp
 
 import (

@@ -195,6 +195,15 @@ func (a *Activities) SendReminder(ctx context.Context, in SendReminderInput) (Se
 	if !ok {
 		return skip("no_address", map[string]any{"channel": inv.Channel})
 	}
+	if inv.Channel != models.MessageChannelEmail {
+		out, err := a.Store.OptedOut(ctx, in.CompanyID, to)
+		if err != nil {
+			return SendReminderResult{}, err
+		}
+		if out {
+			return skip("opted_out", map[string]any{"channel": inv.Channel})
+		}
+	}
 	deadline := sched.ExpiresAt.In(sched.Zones.Zones[0])
 	msg := reminderMessage(inv.Channel, to, sess.Status, cand, job, co, a.Links.Interview(sess.LinkToken), deadline)
 	row := &models.Message{

@@ -59,7 +59,20 @@ func (a *Activities) SendInvite(ctx context.Context, in SendInviteInput) (SendIn
 			fmt.Sprintf("candidate has no address for %s", in.Channel), ErrTypePermanent,
 			temporal.ApplicationErrorOptions{NonRetryable: true, Category: temporal.ApplicationErrorCategoryBenign})
 	}
+	if in.Channel == models.MessageChannelSMS || in.Channel == models.MessageChannelWhatsApp || in.Channel == models.MessageChannelPhone {
+		out, err := a.Store.OptedOut(ctx, in.CompanyID, to)
+		if err != nil {
+			return SendInviteResult{}, err
+		}
+		if out { // the number said STOP to this company: another channel, or none
+			return SendInviteResult{}, temporal.NewApplicationErrorWithOptions("the candidate's number opted out of "+string(in.Channel), ErrTypePermanent,
+				temporal.ApplicationErrorOptions{NonRetryable: true, Category: temporal.ApplicationErrorCategoryBenign})
+		}
+	}
 	msg := inviteMessage(in.Channel, to, cand, job, company, link)
+	if textInterview(sess.MediumType) && (in.Channel == models.MessageChannelSMS || in.Channel == models.MessageChannelWhatsApp) {
+		msg.Text += "\nReply YES to take it here by text."
+	}
 	row := &models.Message{
 		CompanyID: in.CompanyID, CandidateID: cand.ID, ApplicationID: sess.ApplicationID, SessionID: &sess.ID,
 		Direction: models.MessageDirectionOutbound, Channel: in.Channel, Status: models.MessageStatusQueued,
@@ -96,6 +109,12 @@ func inviteMessage(ch models.MessageChannel, to string, cand *models.Candidate, 
 		m.Text = fmt.Sprintf("Hi %s, %s invites you to a short interview for %s: %s", name, co.Name, title, link)
 	}
 	return m
+}
+
+// textInterview reports whether a session of medium is taken in the candidate's text thread
+// (SMS, WhatsApp, phone-and-SMS) as well as on the web page.
+func textInterview(medium models.MediumType) bool {
+	return medium == models.MediumTypeSMS || medium == models.MediumTypeWhatsApp || medium == models.MediumTypePhoneSMS
 }
 
 func deref(s *string) string {

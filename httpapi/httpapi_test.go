@@ -42,6 +42,7 @@ import (
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/internal/temporaltest"
+	"github.com/recruitd/recruitd/internal/thread"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
 )
@@ -210,6 +211,7 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		Metrics: httpmetrics.New(reg), Gatherer: reg, Box: sealed,
 		Partners:   &partners.Applications{Store: st, Launcher: f.launcher, Box: sealed, ATSTimeout: cfg.ATSTimeout},
 		Interviews: f.interviews,
+		Threads:    &thread.Threads{Store: st, Interviews: f.interviews},
 	})
 	f.srv = httptest.NewUnstartedServer(f.h)
 	f.srv.Listener.Close()

@@ -64,7 +64,7 @@ func (s *server) limitInterview(c *gin.Context) {
 // getInterview shows the session's current screen.
 func (s *server) getInterview(c *gin.Context) {
 	token := c.Param("token")
-	v, err := s.Interviews.Open(c.Request.Context(), token)
+	v, err := s.Interviews.Open(c.Request.Context(), interview.ByToken(token))
 	s.showInterview(c, token, v, err, interviewpage.Data{})
 }
 
@@ -74,7 +74,7 @@ func (s *server) postInterviewConsent(c *gin.Context) {
 		return
 	}
 	token := c.Param("token")
-	v, err := s.Interviews.Consent(c.Request.Context(), token)
+	v, err := s.Interviews.Consent(c.Request.Context(), interview.ByToken(token))
 	s.afterPost(c, token, v, err)
 }
 
@@ -84,7 +84,7 @@ func (s *server) postInterviewDecline(c *gin.Context) {
 		return
 	}
 	token := c.Param("token")
-	v, err := s.Interviews.Decline(c.Request.Context(), token)
+	v, err := s.Interviews.Decline(c.Request.Context(), interview.ByToken(token))
 	s.afterPost(c, token, v, err)
 }
 
@@ -94,7 +94,7 @@ func (s *server) postInterviewDecline(c *gin.Context) {
 func (s *server) getInterviewVerify(c *gin.Context) {
 	token := c.Param("token")
 	back := s.Config.Links().IdentityReturnBase()
-	u, err := s.Interviews.VerifyIdentity(c.Request.Context(), token, back)
+	u, err := s.Interviews.VerifyIdentity(c.Request.Context(), interview.ByToken(token), back)
 	switch {
 	case err == nil && u != "":
 		c.Redirect(http.StatusSeeOther, u)
@@ -102,7 +102,7 @@ func (s *server) getInterviewVerify(c *gin.Context) {
 		s.afterPost(c, token, nil, err)
 	default:
 		s.Log.WarnContext(c.Request.Context(), "identity check not started", "request_id", requestID(c), "err", err)
-		v, oerr := s.Interviews.Open(c.Request.Context(), token)
+		v, oerr := s.Interviews.Open(c.Request.Context(), interview.ByToken(token))
 		s.showInterview(c, token, v, oerr, interviewpage.Data{Notice: "The identity check could not be started just now. Please try again in a minute."}, http.StatusServiceUnavailable)
 	}
 }
@@ -130,22 +130,22 @@ func (s *server) postInterviewAnswer(c *gin.Context) {
 		return
 	}
 	answer := form.Get("answer")
-	v, err := s.Interviews.Answer(c.Request.Context(), token, seq, answer, []byte(form.Get("signals")))
+	v, err := s.Interviews.Answer(c.Request.Context(), interview.ByToken(token), seq, answer, []byte(form.Get("signals")))
 	var bad *interview.AnswerError
 	switch {
 	case errors.As(err, &bad):
 		// The same question again, with the refusal and what was typed (when it is text).
-		v, oerr := s.Interviews.Open(c.Request.Context(), token)
+		v, oerr := s.Interviews.Open(c.Request.Context(), interview.ByToken(token))
 		draft := ""
 		if !errors.Is(bad, interview.ErrInvalidText) && !errors.Is(bad, interview.ErrAnswerTooLong) {
 			draft = answer
 		}
 		s.showInterview(c, token, v, oerr, interviewpage.Data{Error: refusal(bad), Draft: draft}, http.StatusUnprocessableEntity)
 	case errors.Is(err, interview.ErrAnswerConflict):
-		v, oerr := s.Interviews.Open(c.Request.Context(), token)
+		v, oerr := s.Interviews.Open(c.Request.Context(), interview.ByToken(token))
 		s.showInterview(c, token, v, oerr, interviewpage.Data{Notice: "This question was already answered, perhaps in another window. Here is the current question."}, http.StatusConflict)
 	case errors.Is(err, interview.ErrInterviewClosed):
-		v, oerr := s.Interviews.Open(c.Request.Context(), token)
+		v, oerr := s.Interviews.Open(c.Request.Context(), interview.ByToken(token))
 		notice := "This interview takes no more answers."
 		if oerr == nil && v.Screen == interview.ScreenStart {
 			notice = "Please read the notice and choose \u201cAccept and start\u201d before answering the questions."

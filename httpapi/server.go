@@ -24,6 +24,7 @@ import (
 	"github.com/recruitd/recruitd/internal/ratelimit"
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/internal/thread"
 )
 
 // Deps are the server's collaborators, wired in cmd/recruitd.
@@ -47,7 +48,10 @@ type Deps struct {
 	// Interviews is the candidate's side of the interview behind the link; Page renders it
 	// (NewServer builds it when nil).
 	Interviews *interview.Sessions
-	Page       *interviewpage.Page
+	// Threads is the interview in a text thread (Twilio's Messaging webhook); nil: the route
+	// answers 404.
+	Threads *thread.Threads
+	Page    *interviewpage.Page
 }
 
 type server struct {

@@ -36,6 +36,7 @@ import (
 	"github.com/recruitd/recruitd/internal/partners"
 	"github.com/recruitd/recruitd/internal/report"
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/internal/thread"
 	"github.com/recruitd/recruitd/mcpserver"
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
 	rtemporal "github.com/recruitd/recruitd/temporal"
@@ -245,13 +246,15 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		}
 		// A request net/http refuses before any handler (a control character in X-API-Key, say)
 		// gets the API's JSON error, not Go's plain text; the api listener is plain TCP.
+		interviews := &interview.Sessions{Store: d.store, Interviewer: interviewer, Launcher: signals, Log: log,
+			Signals: &integrity.Service{Store: d.store}}
 		start("api", headerguard.Wrap(lns.api), httpapi.NewServer(httpapi.Deps{
 			Log: log, Config: cfg, Store: d.store, Launcher: launcher,
 			Health: d.health, Metrics: d.metrics, Gatherer: d.registry, Box: sealed,
 			Partners:          &partners.Applications{Store: d.store, Launcher: launcher, Box: sealed, ATSTimeout: cfg.ATSTimeout},
 			AggregatorMetrics: aggregator.NewMetrics(d.registry),
-			Interviews: &interview.Sessions{Store: d.store, Interviewer: interviewer, Launcher: signals, Log: log,
-				Signals: &integrity.Service{Store: d.store}},
+			Interviews:        interviews,
+			Threads:           &thread.Threads{Store: d.store, Interviews: interviews, Log: log},
 		}))
 	}
 	if comp.mcp {

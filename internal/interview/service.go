@@ -144,12 +144,37 @@ func (s *Sessions) log() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-// load finds the interview a token opens.
-func (s *Sessions) load(ctx context.Context, token string) (*store.Interview, error) {
-	if !tokenRE.MatchString(token) {
+// Ref names a session for the core: by its link token (the web page, whose credential it is) or
+// by company and id (a surface that found the session otherwise: a text thread).
+type Ref struct {
+	Token     string
+	CompanyID uuid.UUID
+	SessionID uuid.UUID
+}
+
+// ByToken is the session a link token opens.
+func ByToken(token string) Ref { return Ref{Token: token} }
+
+// BySession is a company's session.
+func BySession(companyID, sessionID uuid.UUID) Ref {
+	return Ref{CompanyID: companyID, SessionID: sessionID}
+}
+
+// load finds the interview ref names; ErrUnknownLink when none (no hint whether a token exists).
+func (s *Sessions) load(ctx context.Context, ref Ref) (*store.Interview, error) {
+	var iv *store.Interview
+	var err error
+	switch {
+	case ref.Token != "":
+		if !tokenRE.MatchString(ref.Token) {
+			return nil, ErrUnknownLink
+		}
+		iv, err = s.Store.InterviewByToken(ctx, ref.Token)
+	case ref.CompanyID != uuid.Nil && ref.SessionID != uuid.Nil:
+		iv, err = s.Store.Interview(ctx, ref.CompanyID, ref.SessionID)
+	default:
 		return nil, ErrUnknownLink
 	}
-	iv, err := s.Store.InterviewByToken(ctx, token)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, ErrUnknownLink
 	}
@@ -158,13 +183,13 @@ func (s *Sessions) load(ctx context.Context, token string) (*store.Interview, er
 
 // Open returns the screen a token's session is at. A STARTED session whose last answer has no
 // next question yet gets it first.
-func (s *Sessions) Open(ctx context.Context, token string) (*View, error) {
-	iv, err := s.load(ctx, token)
+func (s *Sessions) Open(ctx context.Context, ref Ref) (*View, error) {
+	iv, err := s.load(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
 	if iv.Session.Status == models.SessionStatusStarted && pending(iv.Turns) == nil && !s.overdue(iv) {
-		if iv, err = s.advance(ctx, iv, token); err != nil {
+		if iv, err = s.advance(ctx, iv, ref); err != nil {
 			return nil, err
 		}
 	}
@@ -175,13 +200,13 @@ func (s *Sessions) Open(ctx context.Context, token string) (*View, error) {
 // fixed from the job's guide, the first question asked, the incomplete window begins. A second
 // consent (another tab) changes nothing. Taken, it returns no view (the page shows the next
 // screen on its next load); a session that cannot start returns its screen.
-func (s *Sessions) Consent(ctx context.Context, token string) (*View, error) {
-	iv, err := s.load(ctx, token)
+func (s *Sessions) Consent(ctx context.Context, ref Ref) (*View, error) {
+	iv, err := s.load(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
 	if iv.Session.Status != models.SessionStatusInvited || s.overdue(iv) {
-		return s.Open(ctx, token)
+		return s.Open(ctx, ref)
 	}
 	g, err := s.Store.Guide(ctx, iv.Session.CompanyID, iv.Session.JobID)
 	if errors.Is(err, store.ErrNotFound) {
@@ -219,8 +244,8 @@ func (s *Sessions) Consent(ctx context.Context, token string) (*View, error) {
 
 // Decline records that the candidate declined the notice: the session ends as DECLINED. It
 // returns no view: the page shows the declined screen on its next load.
-func (s *Sessions) Decline(ctx context.Context, token string) (*View, error) {
-	iv, err := s.load(ctx, token)
+func (s *Sessions) Decline(ctx context.Context, ref Ref) (*View, error) {
+	iv, err := s.load(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -247,8 +272,8 @@ func (s *Sessions) Decline(ctx context.Context, token string) (*View, error) {
 //
 // signals is the page's report on how the answer was written, kept when the company's cheating
 // detection is on; a report that is missing or refused never refuses the answer.
-func (s *Sessions) Answer(ctx context.Context, token string, seq int, answer string, signals []byte) (*View, error) {
-	iv, err := s.load(ctx, token)
+func (s *Sessions) Answer(ctx context.Context, ref Ref, seq int, answer string, signals []byte) (*View, error) {
+	iv, err := s.load(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -292,8 +317,8 @@ func (s *Sessions) Answer(ctx context.Context, token string, seq int, answer str
 // VerifyIdentity starts the session's identity check and returns the provider's page, where
 // the candidate goes next (and from which the provider sends them back to returnURL); "" when
 // there is nothing to verify (the job asks for none, or the check is concluded).
-func (s *Sessions) VerifyIdentity(ctx context.Context, token, returnURL string) (string, error) {
-	iv, err := s.load(ctx, token)
+func (s *Sessions) VerifyIdentity(ctx context.Context, ref Ref, returnURL string) (string, error) {
+	iv, err := s.load(ctx, ref)
 	if err != nil {
 		return "", err
 	}
@@ -321,11 +346,11 @@ func (s *Sessions) overdue(iv *store.Interview) bool {
 
 // advance asks the question after the transcript's last answer, or completes the interview,
 // and loads the session again.
-func (s *Sessions) advance(ctx context.Context, iv *store.Interview, token string) (*store.Interview, error) {
+func (s *Sessions) advance(ctx context.Context, iv *store.Interview, ref Ref) (*store.Interview, error) {
 	if err := s.step(ctx, iv); err != nil {
 		return nil, err
 	}
-	return s.load(ctx, token)
+	return s.load(ctx, ref)
 }
 
 // step asks the question after the transcript's last answer (iv.Turns, the last one answered),

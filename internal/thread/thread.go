@@ -1,0 +1,164 @@
+// Package thread is the interview in the candidate's text thread (SMS or WhatsApp): a second
+// surface of the interview core (internal/interview), beside the web page. An inbound message is
+// routed to the session whose texts went to the sender's number; keywords (STOP and its
+// synonyms, a refusal in words, START, HELP) are honoured first, in the request that carries
+// them; then YES starts the interview, and a reply answers the current question. What goes back
+// is the next question, a follow-up or the closing message, as texts that fit the channel
+// (internal/conversation). Consent, answers, follow-ups, completion and the lifecycle are the
+// core's: the thread holds no state of its own but the provider message ids it has handled and
+// the numbers that opted out.
+package thread
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/conversation"
+	"github.com/recruitd/recruitd/internal/interview"
+	"github.com/recruitd/recruitd/internal/store"
+)
+
+// Threads answers inbound messages.
+type Threads struct {
+	Store      *store.Store
+	Interviews *interview.Sessions
+	Log        *slog.Logger
+}
+
+// ProviderTwilio names the provider of the message ids Receive records.
+const ProviderTwilio = "twilio"
+
+// Receive handles one inbound message and returns the texts to send back in the thread (none for
+// a message id handled before, or after an opt-out's confirmation was sent once).
+func (t *Threads) Receive(ctx context.Context, in channels.Inbound) ([]string, error) {
+	first, err := t.Store.RecordInbound(ctx, ProviderTwilio, in.MessageSID)
+	if err != nil || !first {
+		return nil, err
+	}
+	th, err := t.Store.ThreadSession(ctx, string(in.Channel), in.From)
+	if errors.Is(err, store.ErrNotFound) {
+		if conversation.OptsOut(in.Body) {
+			return nil, nil // nobody to opt out of, and silence is what was asked
+		}
+		return []string{conversation.Fill(conversation.TextUnknownNumber, conversation.Vars{})}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	vars := conversation.Vars{Company: th.CompanyName}
+	kw := conversation.ParseKeyword(in.Body)
+	switch {
+	case conversation.OptsOut(in.Body):
+		keyword := in.Body
+		if kw != conversation.KeywordStop {
+			keyword = "free-text"
+		}
+		firstStop, err := t.Store.OptOut(ctx, th.CompanyID, in.From, clip(keyword, 40))
+		if err != nil || !firstStop {
+			return nil, err // one confirmation, then silence
+		}
+		t.log().InfoContext(ctx, "opted out by text", "company_id", th.CompanyID, "session_id", th.SessionID)
+		return []string{conversation.Fill(conversation.TextOptOutConfirmation, vars)}, nil
+	case kw == conversation.KeywordStart:
+		if _, err := t.Store.OptIn(ctx, th.CompanyID, in.From); err != nil {
+			return nil, err
+		}
+		return []string{conversation.Fill(conversation.TextOptInConfirmation, vars)}, nil
+	}
+	if out, err := t.Store.OptedOut(ctx, th.CompanyID, in.From); err != nil || out {
+		return nil, err // an opted-out number gets nothing until START
+	}
+	if kw == conversation.KeywordHelp {
+		return []string{conversation.Fill(conversation.TextHelp, vars)}, nil
+	}
+	ref := interview.BySession(th.CompanyID, th.SessionID)
+	v, err := t.Interviews.Open(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	vars.Role = v.JobTitle
+	switch v.Screen {
+	case interview.ScreenStart:
+		switch kw {
+		case conversation.KeywordYes:
+			if _, err := t.Interviews.Consent(ctx, ref); err != nil {
+				return nil, err
+			}
+			return t.next(ctx, ref)
+		case conversation.KeywordNo:
+			return []string{conversation.Fill(conversation.TextConsentDeclined, vars)}, nil
+		}
+		return []string{conversation.Fill(conversation.TextConsentRequest, vars)}, nil
+	case interview.ScreenQuestion:
+		answer := in.Body
+		if in.ButtonPayload != "" {
+			answer = in.ButtonPayload
+		} else if in.ListID != "" {
+			answer = in.ListID
+		}
+		if choices := v.Turn.Choices; len(choices) > 0 {
+			i, m := conversation.ParseChoice(answer, choices)
+			if m != conversation.Matched {
+				return conversation.SMSMessages(conversation.Fill(conversation.TextChooseNumber, conversation.Vars{N: len(choices)}), choices, 0), nil
+			}
+			answer = choices[i]
+		}
+		_, err := t.Interviews.Answer(ctx, ref, v.Turn.Seq, answer, nil)
+		var refused *interview.AnswerError
+		switch {
+		case errors.As(err, &refused):
+			return []string{"Sorry, that answer could not be taken: " + refused.Error() + ". Please answer again."}, nil
+		case errors.Is(err, interview.ErrAnswerConflict):
+			// answered meanwhile on the web page: say what comes next
+		case err != nil && !errors.Is(err, interview.ErrInterviewClosed):
+			return nil, err
+		}
+		return t.next(ctx, ref)
+	case interview.ScreenIdentity:
+		return []string{fmt.Sprintf("%s: this interview starts with an identity check; please open the link in your invitation to continue.", th.CompanyName)}, nil
+	}
+	return []string{conversation.Fill(conversation.TextSessionClosed, vars)}, nil
+}
+
+// next is the texts of what the session asks now: the question (with the guide's intro before
+// the first), or the closing message.
+func (t *Threads) next(ctx context.Context, ref interview.Ref) ([]string, error) {
+	v, err := t.Interviews.Open(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	switch v.Screen {
+	case interview.ScreenQuestion:
+		q := v.Turn.Text
+		if !v.Turn.FollowUp {
+			q = v.Turn.Progress + ": " + q
+		}
+		var out []string
+		if v.Turn.First && v.Intro != "" {
+			out = append(out, conversation.Split(conversation.SmartEncode(v.Intro), conversation.DefaultMaxParts)...)
+		}
+		return append(out, conversation.SMSMessages(q, v.Turn.Choices, 0)...), nil
+	case interview.ScreenCompleted:
+		return conversation.Split(conversation.SmartEncode(v.Outro), conversation.DefaultMaxParts), nil
+	case interview.ScreenIdentity:
+		return []string{fmt.Sprintf("%s: this interview starts with an identity check; please open the link in your invitation to continue.", v.CompanyName)}, nil
+	}
+	return []string{conversation.Fill(conversation.TextSessionClosed, conversation.Vars{Company: v.CompanyName, Role: v.JobTitle})}, nil
+}
+
+func (t *Threads) log() *slog.Logger {
+	if t.Log != nil {
+		return t.Log
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}

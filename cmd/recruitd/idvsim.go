@@ -1,15 +1,11 @@
 package main
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
 	"log/slog"
-	"net"
-	"net/http"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -72,36 +68,10 @@ func newIDVSecret() (string, error) {
 	return "whsec_" + base64.StdEncoding.EncodeToString(b), nil
 }
 
-// devIdvsim is the identity-verification simulator of `recruitd dev`; nil when IDV_BASE_URL
-// names a provider.
-type devIdvsim struct {
-	url string
-	sim *idvsim.Server
-	srv *http.Server
-}
-
-func (d *devIdvsim) close() {
-	if d == nil {
-		return
-	}
-	d.sim.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_ = d.srv.Shutdown(ctx)
-}
-
-// line is its line in dev's ready message ("" when none runs).
-func (d *devIdvsim) line() string {
-	if d == nil {
-		return ""
-	}
-	return "  ID-verification simulator: " + d.url + "   hosted pages pass or fail a verification; controls under /sim/ (recruitd idvsim --help)\n"
-}
-
 // startIdvsim serves the simulator on a loopback port, delivering to the API's webhook, and
 // points cfg's IDV_* settings at it (a fresh webhook secret unless one is set). With IDV_BASE_URL
 // set it starts nothing.
-func startIdvsim(cfg *config.Config, log *slog.Logger) (*devIdvsim, error) {
+func startIdvsim(cfg *config.Config, log *slog.Logger) (*devSim[*idvsim.Server], error) {
 	if cfg.IDVBaseURL != "" {
 		return nil, nil
 	}
@@ -112,18 +82,16 @@ func startIdvsim(cfg *config.Config, log *slog.Logger) (*devIdvsim, error) {
 		}
 		cfg.IDVWebhookSecret = secret
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	const what = "identity-verification simulator"
+	ln, url, err := listenDevSim(what)
 	if err != nil {
-		return nil, fmt.Errorf("identity-verification simulator: %w", err)
+		return nil, err
 	}
 	sim := idvsim.New(idvsim.Options{APIKey: idvsimAPIKey, WebhookSecret: cfg.IDVWebhookSecret,
 		WebhookURL: strings.TrimRight(cfg.PublicBaseURL, "/") + "/webhook/idverify"})
-	d := &devIdvsim{url: "http://" + ln.Addr().String(), sim: sim, srv: &http.Server{Handler: sim.Handler(), ReadHeaderTimeout: 10 * time.Second}}
+	d := &devSim[*idvsim.Server]{url: url, sim: sim,
+		about: "  ID-verification simulator: " + url + "   hosted pages pass or fail a verification; controls under /sim/ (recruitd idvsim --help)\n"}
 	cfg.IDVBaseURL, cfg.IDVAPIKey = d.url, idvsimAPIKey
-	go func() {
-		if err := d.srv.Serve(ln); err != nil && err != http.ErrServerClosed {
-			log.Error("identity-verification simulator", "err", err)
-		}
-	}()
+	d.serve(ln, what, log)
 	return d, nil
 }

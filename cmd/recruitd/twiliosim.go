@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -175,47 +174,23 @@ func simCall(ctx context.Context, method, base, path string, body []byte, out an
 	return json.Unmarshal(b, out)
 }
 
-// devTwiliosim is the Twilio simulator of `recruitd dev`; nil when TWILIO_ACCOUNT_SID names an
-// account.
-type devTwiliosim struct {
-	url string
-	sim *twiliosim.Server
-	srv *http.Server
-}
-
-func (d *devTwiliosim) close() {
-	if d == nil {
-		return
-	}
-	d.sim.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_ = d.srv.Shutdown(ctx)
-}
-
-// line is its line in dev's ready message ("" when none runs).
-func (d *devTwiliosim) line() string {
-	if d == nil {
-		return ""
-	}
-	return "  Twilio simulator: " + d.url + "   threads and a reply form; reply as a candidate: bin/recruitd twiliosim reply --sim " + d.url +
-		" --from +1... --body YES (recruitd twiliosim --help)\n"
-}
-
 // startTwiliosim serves the simulator on a loopback port, posting candidates' replies to the
 // API's Twilio webhook, and points cfg's TWILIO_* settings at it (which take effect where
 // MESSAGING_MODE=live). With TWILIO_ACCOUNT_SID set it starts nothing.
-func startTwiliosim(cfg *config.Config, log *slog.Logger) (*devTwiliosim, error) {
+func startTwiliosim(cfg *config.Config, log *slog.Logger) (*devSim[*twiliosim.Server], error) {
 	if cfg.TwilioAccountSID != "" {
 		return nil, nil
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	const what = "Twilio simulator"
+	ln, url, err := listenDevSim(what)
 	if err != nil {
-		return nil, fmt.Errorf("Twilio simulator: %w", err)
+		return nil, err
 	}
 	sim := twiliosim.New(twiliosim.Options{AccountSID: twiliosimAccountSID, AuthToken: twiliosimAuthToken,
 		InboundURL: strings.TrimRight(cfg.PublicBaseURL, "/") + twilioInboundPath})
-	d := &devTwiliosim{url: "http://" + ln.Addr().String(), sim: sim, srv: &http.Server{Handler: sim.Handler(), ReadHeaderTimeout: 10 * time.Second}}
+	d := &devSim[*twiliosim.Server]{url: url, sim: sim,
+		about: "  Twilio simulator: " + url + "   threads and a reply form; reply as a candidate: bin/recruitd twiliosim reply --sim " + url +
+			" --from +1... --body YES (recruitd twiliosim --help)\n"}
 	cfg.TwilioBaseURL, cfg.TwilioAccountSID, cfg.TwilioAuthToken = d.url, twiliosimAccountSID, twiliosimAuthToken
 	if cfg.TwilioFrom == "" {
 		cfg.TwilioFrom = twiliosimFrom
@@ -223,10 +198,6 @@ func startTwiliosim(cfg *config.Config, log *slog.Logger) (*devTwiliosim, error)
 	if cfg.TwilioWhatsAppFrom == "" {
 		cfg.TwilioWhatsAppFrom = twiliosimFrom
 	}
-	go func() {
-		if err := d.srv.Serve(ln); err != nil && err != http.ErrServerClosed {
-			log.Error("Twilio simulator", "err", err)
-		}
-	}()
+	d.serve(ln, what, log)
 	return d, nil
 }

@@ -19,6 +19,15 @@ func (s *Store) RecordInbound(ctx context.Context, provider, messageID string) (
 	return res.RowsAffected == 1, nil
 }
 
+// ForgetInbound removes a recorded message id whose handling failed, so the provider's retry is
+// handled.
+func (s *Store) ForgetInbound(ctx context.Context, provider, messageID string) error {
+	if err := s.db.WithContext(ctx).Exec(`DELETE FROM inbound_messages WHERE provider = ? AND message_id = ?`, provider, messageID).Error; err != nil {
+		return fmt.Errorf("forget inbound message: %w", err)
+	}
+	return nil
+}
+
 // ThreadSession is the session a number's text belongs to: the latest session whose messages
 // went to the number by SMS or WhatsApp. It establishes the tenant (the number's thread), so it
 // takes no company; ErrNotFound for a number recruitd never texted.

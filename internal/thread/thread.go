@@ -33,11 +33,18 @@ const ProviderTwilio = "twilio"
 
 // Receive handles one inbound message and returns the texts to send back in the thread (none for
 // a message id handled before, or after an opt-out's confirmation was sent once).
-func (t *Threads) Receive(ctx context.Context, in channels.Inbound) ([]string, error) {
+func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []string, err error) {
 	first, err := t.Store.RecordInbound(ctx, ProviderTwilio, in.MessageSID)
 	if err != nil || !first {
 		return nil, err
 	}
+	defer func() {
+		if err != nil { // not handled: the provider's retry of the same id is handled again
+			if ferr := t.Store.ForgetInbound(context.WithoutCancel(ctx), ProviderTwilio, in.MessageSID); ferr != nil {
+				t.log().WarnContext(ctx, "inbound message id kept after a failure", "err", ferr)
+			}
+		}
+	}()
 	th, err := t.Store.ThreadSession(ctx, string(in.Channel), in.From)
 	if errors.Is(err, store.ErrNotFound) {
 		if conversation.OptsOut(in.Body) {

@@ -13,12 +13,12 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/recruitd/recruitd/internal/channels"
-	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/starter"
 )
 
 type lockedBuffer struct {
@@ -71,7 +71,7 @@ func TestSendInviteRetryDoesNotResend(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer away.Close()
-	launcher := &outbox.Launcher{Store: st, Starter: kinds.Starter{Client: away, TaskQueue: "nowhere"}, Log: slog.New(slog.DiscardHandler), Timeout: 100 * time.Millisecond}
+	launcher := &outbox.Launcher{Store: st, Starter: starter.Starter{Client: away, TaskQueue: "nowhere"}, Log: slog.New(slog.DiscardHandler), Timeout: 100 * time.Millisecond}
 	a := &Activities{Store: st, Log: slog.New(slog.DiscardHandler), Channels: router, Links: links.New("https://app.example.com", ""), Launcher: launcher}
 	session, err := a.OpenSession(ctx, OpenSessionInput{CompanyID: co.ID, ApplicationID: app.ID, MediumType: models.MediumTypeVideo})
 	if err != nil {

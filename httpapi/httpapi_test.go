@@ -33,7 +33,6 @@ import (
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/integrity"
 	"github.com/recruitd/recruitd/internal/interview"
-	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/openapitest"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/partners"
@@ -45,6 +44,7 @@ import (
 	"github.com/recruitd/recruitd/internal/thread"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
+	"github.com/recruitd/recruitd/workflows/starter"
 )
 
 // syncBuffer is an outbox destination the worker writes while the test reads.
@@ -202,7 +202,7 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		t.Cleanup(w.Stop)
 		return w
 	}
-	f.launcher = &outbox.Launcher{Store: st, Starter: kinds.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
+	f.launcher = &outbox.Launcher{Store: st, Starter: starter.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
 	f.worker = f.startWorker()
 	f.interviews = &interview.Sessions{Store: st, Interviewer: interview.NewLocal(), Launcher: f.launcher, Signals: &integrity.Service{Store: st}}
 	f.h = httpapi.NewServer(httpapi.Deps{

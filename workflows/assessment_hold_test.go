@@ -16,6 +16,7 @@ import (
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/starter"
 )
 
 // awayLauncher is a launcher whose Temporal is away (nothing listens on its port): the delivery
@@ -27,7 +28,7 @@ func awayLauncher(t *testing.T, st *store.Store) *outbox.Launcher {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	return &outbox.Launcher{Store: st, Starter: kinds.Starter{Client: c, TaskQueue: "nowhere"}, Log: slog.New(slog.DiscardHandler), Timeout: 100 * time.Millisecond}
+	return &outbox.Launcher{Store: st, Starter: starter.Starter{Client: c, TaskQueue: "nowhere"}, Log: slog.New(slog.DiscardHandler), Timeout: 100 * time.Millisecond}
 }
 
 // holdFixture is a company with a job on real Postgres and a time-skipping test environment

@@ -24,12 +24,12 @@ import (
 	"github.com/recruitd/recruitd/internal/devidp"
 	"github.com/recruitd/recruitd/internal/devstack"
 	"github.com/recruitd/recruitd/internal/docsearch"
-	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/seed"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/migrations"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
+	"github.com/recruitd/recruitd/workflows/starter"
 )
 
 // devCandidates is the candidates per company of recruitd dev's demo data.
@@ -334,7 +334,7 @@ func pingWorker(ctx context.Context, tc client.Client, queue string, c *models.C
 	begin := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	run, err := kinds.Starter{Client: tc, TaskQueue: queue}.Ping(ctx, c.Slug, "dev-"+begin.UTC().Format("20060102T150405.000"), c.ID)
+	run, err := starter.Starter{Client: tc, TaskQueue: queue}.Ping(ctx, c.Slug, "dev-"+begin.UTC().Format("20060102T150405.000"), c.ID)
 	if err != nil {
 		return 0, fmt.Errorf("worker self-check: start ping: %w", err)
 	}

@@ -17,12 +17,12 @@ import (
 
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/hrsuite"
-	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/progress"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
+	"github.com/recruitd/recruitd/workflows/starter"
 )
 
 // hrsuiteCmd is support's view of HR-suite deliveries: list, show, replay. The same operations
@@ -155,7 +155,7 @@ func hrsuiteCmd(e *env) *cobra.Command {
 					return err
 				}
 				defer tc.Close()
-				deliveries.Launcher = &outbox.Launcher{Store: st, Starter: kinds.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
+				deliveries.Launcher = &outbox.Launcher{Store: st, Starter: starter.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
 				if who == "" {
 					who = operator()
 				}

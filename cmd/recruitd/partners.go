@@ -23,6 +23,7 @@ import (
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
+	"github.com/recruitd/recruitd/workflows/starter"
 )
 
 // newSecret returns a random secret for partners: prefix + 32 random bytes in standard base64,
@@ -260,7 +261,7 @@ func callbacksCmd(e *env) *cobra.Command {
 				defer tc.Close()
 				start := kinds.CallbackStart(c.Slug, kinds.CallbackInput{CompanyID: c.ID, CallbackID: cb.ID, Redeliver: true},
 					"redeliver-"+time.Now().UTC().Format("20060102T150405"))
-				if err := (kinds.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}).Start(cmd.Context(), &start); err != nil {
+				if err := (starter.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}).Start(cmd.Context(), &start); err != nil {
 					return err
 				}
 				fmt.Fprintf(e.stdout, "redelivering callback %s (workflow %s)\n", cb.ID, start.WorkflowID)

@@ -31,7 +31,6 @@ import (
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/integrity"
 	"github.com/recruitd/recruitd/internal/interview"
-	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/partners"
 	"github.com/recruitd/recruitd/internal/report"
@@ -40,6 +39,7 @@ import (
 	"github.com/recruitd/recruitd/mcpserver"
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
 	rtemporal "github.com/recruitd/recruitd/temporal"
+	"github.com/recruitd/recruitd/workflows/starter"
 )
 
 // components says which parts one process runs.
@@ -231,7 +231,7 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 	}
 	var launcher *outbox.Launcher
 	if d.temporal != nil {
-		launcher = &outbox.Launcher{Store: d.store, Starter: kinds.Starter{Client: d.temporal, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
+		launcher = &outbox.Launcher{Store: d.store, Starter: starter.Starter{Client: d.temporal, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
 	}
 	if comp.api {
 		interviewer, err := interview.NewInterviewer(interview.Config{

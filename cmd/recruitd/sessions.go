@@ -17,11 +17,11 @@ import (
 	"github.com/recruitd/recruitd/internal/atswrite"
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/interview"
-	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
+	"github.com/recruitd/recruitd/workflows/starter"
 )
 
 // sessionsCmd is support's view of interview sessions: show one (status, times, timeline,
@@ -199,7 +199,7 @@ func (e *env) withLifecycle(ctx context.Context, f func(*interview.Lifecycle) er
 			log.Warn("temporal unreachable; the change is committed and the worker's reconciler will tell the session's workflow", "err", err)
 		} else {
 			defer tc.Close()
-			l.Launcher = &outbox.Launcher{Store: st, Starter: kinds.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
+			l.Launcher = &outbox.Launcher{Store: st, Starter: starter.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
 		}
 		return f(l)
 	})

@@ -2,7 +2,7 @@
 // its name (the start outbox's kind, and the first segment of its workflow IDs,
 // <kind>/<companySlug>/<key>), the workflow type that runs it, its search attributes and its
 // start policy. Whatever starts a workflow (a request, an activity, the reconciler, an operator
-// command) builds the outbox row with Kind.Start, commits it, and starts it with Starter; no
+// command) builds the outbox row with Kind.Start, commits it, and starts it with the Starter (workflows/starter); no
 // caller builds start options itself.
 //
 // The package is a leaf (models and the SDK only), so the activities that start runs use it as
@@ -65,7 +65,7 @@ type Kind struct {
 	// Signal is the signal the kind's run takes. With SignalWithStart every start signals the
 	// running workflow of the ID, or starts one if none runs, also after a closed run (the run
 	// reads its work from Postgres, so running again does nothing twice); without it, only
-	// Starter.Signal does.
+	// starter.Starter.Signal does.
 	Signal          string
 	SignalWithStart bool
 	// ResumeRefused: the reconciler also starts a start that a request refused with 503. Only
@@ -79,6 +79,10 @@ type Kind struct {
 	// is the only record that an ATS job's run has fired, should the job be re-created.
 	KeepStarted bool
 }
+
+// Ping is the one-activity round trip that health checks and benchmarks wait on; it is no
+// outbox kind (nothing commits it), so it is not in All.
+var Ping = Kind{Name: "ping", Workflow: "Ping", RunTimeout: time.Minute}
 
 // The kinds. Keys of their IDs: a job's external id, a session, an ATS applicant, a callback, an
 // ATS job, an application, a held link, a delivery, a replay; a company's job import has none.

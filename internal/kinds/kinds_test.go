@@ -14,6 +14,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/workflows"
+	"github.com/recruitd/recruitd/workflows/starter"
 )
 
 // TestEveryKindIsRegistered fails when a kind names a workflow type the worker does not register
@@ -85,12 +86,12 @@ func TestStarterRefusesWhatItCannotStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	s := kinds.Starter{Client: c, TaskQueue: "q"}
+	s := starter.Starter{Client: c, TaskQueue: "q"}
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 	defer cancel()
 	unknown := kinds.JobImport.Start(uuid.New(), "acme", "", map[string]int{})
 	unknown.Kind = "no-such-kind"
-	if err := s.Start(ctx, &unknown); !errors.Is(err, kinds.ErrUnknownKind) {
+	if err := s.Start(ctx, &unknown); !errors.Is(err, starter.ErrUnknownKind) {
 		t.Errorf("Start(unknown kind) = %v, want ErrUnknownKind", err)
 	}
 	bad := kinds.JobImport.Start(uuid.New(), "acme", "", map[string]int{})

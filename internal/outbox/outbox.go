@@ -1,7 +1,7 @@
 // Package outbox starts workflows from the start outbox (table workflow_starts). A request
 // writes its rows and the workflow's start in one transaction, commits, and only then asks
 // Temporal to start the workflow, so no database connection waits on Temporal and no workflow
-// ever runs before its rows exist. Starts are idempotent (kinds.Starter), so a start that
+// ever runs before its rows exist. Starts are idempotent (starter.Starter), so a start that
 // is repeated (a request's retry, the reconciler) never runs the work twice.
 //
 // What each way out of a request leaves:
@@ -25,6 +25,7 @@ import (
 	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/starter"
 )
 
 // ErrUnavailable means Temporal did not take a start in time; the caller should answer 503 and
@@ -34,7 +35,7 @@ var ErrUnavailable = errors.New("the workflow service is unavailable")
 // Launcher starts outbox rows and records how each start went.
 type Launcher struct {
 	Store   *store.Store
-	Starter kinds.Starter
+	Starter starter.Starter
 	Log     *slog.Logger
 	// Timeout bounds one start (default 2 s), so a request answers within about 3 s while
 	// Temporal is down.

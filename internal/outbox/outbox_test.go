@@ -18,6 +18,7 @@ import (
 	"github.com/recruitd/recruitd/internal/temporaltest"
 	"github.com/recruitd/recruitd/models"
 	rtemporal "github.com/recruitd/recruitd/temporal"
+	"github.com/recruitd/recruitd/workflows/starter"
 )
 
 type fixture struct {
@@ -46,7 +47,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 	t.Cleanup(w.Stop)
 	return &fixture{st: st, co: co, launcher: &outbox.Launcher{
-		Store: st, Starter: kinds.Starter{Client: tc, TaskQueue: queue}, Log: log, Grace: time.Millisecond,
+		Store: st, Starter: starter.Starter{Client: tc, TaskQueue: queue}, Log: log, Grace: time.Millisecond,
 	}}
 }
 

@@ -13,10 +13,10 @@ import (
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/bench"
 	"github.com/recruitd/recruitd/internal/config"
-	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/migrations"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows/starter"
 )
 
 // rig is a throwaway stack with api and worker serving one bench company.
@@ -102,7 +102,7 @@ func (r *rig) close(ctx context.Context) {
 
 // floor measures one-activity workflows (Ping) per second, after a warm-up.
 func (r *rig) floor(ctx context.Context, burst, concurrency int) float64 {
-	starter := kinds.Starter{Client: r.tc, TaskQueue: r.cfg.TemporalTaskQueue}
+	starter := starter.Starter{Client: r.tc, TaskQueue: r.cfg.TemporalTaskQueue}
 	ping := func(ctx context.Context, id string) error {
 		run, err := starter.Ping(ctx, r.co.Slug, id, r.co.ID)
 		if err != nil {

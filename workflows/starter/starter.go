@@ -1,11 +1,15 @@
-package kinds
+// Package starter starts recruitd's workflows from committed start rows (internal/outbox), health
+// checks and operator commands: the one place, with package workflows, that talks to Temporal to
+// start a run, so the ID, search attributes and policies of a start are built once. It needs
+// nothing of package workflows (it starts a kind's workflow type by name), so the outbox and the
+// commands import it without the workflows' activities.
+package starter
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
@@ -13,6 +17,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -28,10 +33,6 @@ type Starter struct {
 
 // ErrUnknownKind means a start names a kind this build does not know.
 var ErrUnknownKind = errors.New("unknown workflow kind")
-
-// Ping is the one-activity round trip that health checks and benchmarks wait on; it is no
-// outbox kind (nothing commits it), so it is not in All.
-var Ping = Kind{Name: "ping", Workflow: "Ping", RunTimeout: time.Minute}
 
 // Start starts ws's workflow, or finds it started (signal-with-start for a kind with
 // SignalWithStart). The error is Temporal's (or the context's) when the start was not taken.
@@ -79,20 +80,20 @@ func (s Starter) SignalRunning(ctx context.Context, workflowID, signal string) e
 
 // Ping starts the one-activity round trip for a company; suffix makes its ID unique.
 func (s Starter) Ping(ctx context.Context, companySlug, suffix string, companyID uuid.UUID) (client.WorkflowRun, error) {
-	opts := s.options(Ping.ID(companySlug, suffix), CompanySlugKey.ValueSet(companySlug))
-	opts.WorkflowRunTimeout = Ping.RunTimeout
-	return s.Client.ExecuteWorkflow(ctx, opts, Ping.Workflow, companyID)
+	opts := s.options(kinds.Ping.ID(companySlug, suffix), kinds.CompanySlugKey.ValueSet(companySlug))
+	opts.WorkflowRunTimeout = kinds.Ping.RunTimeout
+	return s.Client.ExecuteWorkflow(ctx, opts, kinds.Ping.Workflow, companyID)
 }
 
-func (s Starter) prepare(ws *models.WorkflowStart) (Kind, client.StartWorkflowOptions, error) {
-	k, ok := Named(ws.Kind)
+func (s Starter) prepare(ws *models.WorkflowStart) (kinds.Kind, client.StartWorkflowOptions, error) {
+	k, ok := kinds.Named(ws.Kind)
 	if !ok {
-		return Kind{}, client.StartWorkflowOptions{}, fmt.Errorf("start %s: %w %q", ws.WorkflowID, ErrUnknownKind, ws.Kind)
+		return kinds.Kind{}, client.StartWorkflowOptions{}, fmt.Errorf("start %s: %w %q", ws.WorkflowID, ErrUnknownKind, ws.Kind)
 	}
 	if !json.Valid(ws.Input) { // refused before any connection: a row that is not JSON never starts
-		return Kind{}, client.StartWorkflowOptions{}, fmt.Errorf("start %s: input is not JSON", ws.WorkflowID)
+		return kinds.Kind{}, client.StartWorkflowOptions{}, fmt.Errorf("start %s: input is not JSON", ws.WorkflowID)
 	}
-	attrs := []temporal.SearchAttributeUpdate{CompanySlugKey.ValueSet(ws.CompanySlug)}
+	attrs := []temporal.SearchAttributeUpdate{kinds.CompanySlugKey.ValueSet(ws.CompanySlug)}
 	for name, v := range ws.Attributes.V {
 		attrs = append(attrs, temporal.NewSearchAttributeKeyKeyword(name).ValueSet(v))
 	}
@@ -103,7 +104,7 @@ func (s Starter) prepare(ws *models.WorkflowStart) (Kind, client.StartWorkflowOp
 
 // signalWithStart signals the running workflow of opts.ID with k.Signal (no payload), or starts
 // it with ws's input and the signal. A closed run of the ID does not block a new one.
-func (s Starter) signalWithStart(ctx context.Context, k Kind, opts client.StartWorkflowOptions, ws *models.WorkflowStart) error {
+func (s Starter) signalWithStart(ctx context.Context, k kinds.Kind, opts client.StartWorkflowOptions, ws *models.WorkflowStart) error {
 	opts.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE
 	if _, err := s.Client.SignalWithStartWorkflow(ctx, opts.ID, k.Signal, nil, opts, k.Workflow, input(ws.Input)); err != nil {
 		return fmt.Errorf("signal-with-start %s: %w", opts.ID, err)

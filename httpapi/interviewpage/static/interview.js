@@ -129,7 +129,7 @@ var recruitdPage = { signals: null };
       }
       area.dispatchEvent(new Event("input"));
       var note = document.getElementById("draft-restored");
-      if (note) { note.hidden = false; }
+      if (note) { note.textContent = note.getAttribute("data-text") || ""; }
     }
     area.addEventListener("input", function () {
       try {

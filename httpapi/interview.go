@@ -64,8 +64,8 @@ func (s *server) limitInterview(c *gin.Context) {
 // getInterview shows the session's current screen.
 func (s *server) getInterview(c *gin.Context) {
 	token := c.Param("token")
-	v, err := s.Interviews.Open(c.Request.Context(), interview.ByToken(token))
-	s.showInterview(c, token, v, err, interviewpage.Data{})
+	p, err := s.Interviews.Open(c.Request.Context(), interview.ByToken(token))
+	s.showInterview(c, token, p, err, interviewpage.Data{})
 }
 
 // postInterviewConsent accepts the notice and starts the interview.
@@ -74,8 +74,7 @@ func (s *server) postInterviewConsent(c *gin.Context) {
 		return
 	}
 	token := c.Param("token")
-	v, err := s.Interviews.Consent(c.Request.Context(), interview.ByToken(token))
-	s.afterPost(c, token, v, err)
+	s.afterPost(c, token, s.Interviews.Consent(c.Request.Context(), interview.ByToken(token)))
 }
 
 // postInterviewDecline declines the notice.
@@ -84,8 +83,7 @@ func (s *server) postInterviewDecline(c *gin.Context) {
 		return
 	}
 	token := c.Param("token")
-	v, err := s.Interviews.Decline(c.Request.Context(), interview.ByToken(token))
-	s.afterPost(c, token, v, err)
+	s.afterPost(c, token, s.Interviews.Decline(c.Request.Context(), interview.ByToken(token)))
 }
 
 // getInterviewVerify starts the identity check and sends the candidate to the provider's page
@@ -99,11 +97,11 @@ func (s *server) getInterviewVerify(c *gin.Context) {
 	case err == nil && u != "":
 		c.Redirect(http.StatusSeeOther, u)
 	case err == nil || errors.Is(err, interview.ErrUnknownLink):
-		s.afterPost(c, token, nil, err)
+		s.afterPost(c, token, err)
 	default:
 		s.Log.WarnContext(c.Request.Context(), "identity check not started", "request_id", requestID(c), "err", err)
-		v, oerr := s.Interviews.Open(c.Request.Context(), interview.ByToken(token))
-		s.showInterview(c, token, v, oerr, interviewpage.Data{Notice: "The identity check could not be started just now. Please try again in a minute."}, http.StatusServiceUnavailable)
+		p, oerr := s.Interviews.Open(c.Request.Context(), interview.ByToken(token))
+		s.showInterview(c, token, p, oerr, interviewpage.Data{Notice: interviewpage.NoticeIdentityUnavailable}, http.StatusServiceUnavailable)
 	}
 }
 
@@ -125,34 +123,33 @@ func (s *server) postInterviewAnswer(c *gin.Context) {
 	form := c.Request.PostForm
 	seq, err := turnField(form.Get("turn"))
 	if err != nil || seq < 1 || len(form["turn"]) != 1 || len(form["answer"]) > 1 || len(form["signals"]) > 1 {
-		s.renderPage(c, http.StatusBadRequest, interviewpage.Data{Screen: interviewpage.ScreenFailed,
-			Notice: "The form was not sent as the page wrote it. Please reload the page and answer again."})
+		s.renderPage(c, http.StatusBadRequest, interviewpage.Data{Screen: interviewpage.ScreenFailed, Notice: interviewpage.NoticeFormTampered})
 		return
 	}
 	answer := form.Get("answer")
-	v, err := s.Interviews.Answer(c.Request.Context(), interview.ByToken(token), seq, answer, []byte(form.Get("signals")))
+	err = s.Interviews.Answer(c.Request.Context(), interview.ByToken(token), seq, answer, []byte(form.Get("signals")))
 	var bad *interview.AnswerError
 	switch {
 	case errors.As(err, &bad):
 		// The same question again, with the refusal and what was typed (when it is text).
-		v, oerr := s.Interviews.Open(c.Request.Context(), interview.ByToken(token))
+		p, oerr := s.Interviews.Open(c.Request.Context(), interview.ByToken(token))
 		draft := ""
 		if !errors.Is(bad, interview.ErrInvalidText) && !errors.Is(bad, interview.ErrAnswerTooLong) {
 			draft = answer
 		}
-		s.showInterview(c, token, v, oerr, interviewpage.Data{Error: refusal(bad), Draft: draft}, http.StatusUnprocessableEntity)
+		s.showInterview(c, token, p, oerr, interviewpage.Data{Error: refusal(bad), Draft: draft}, http.StatusUnprocessableEntity)
 	case errors.Is(err, interview.ErrAnswerConflict):
-		v, oerr := s.Interviews.Open(c.Request.Context(), interview.ByToken(token))
-		s.showInterview(c, token, v, oerr, interviewpage.Data{Notice: "This question was already answered, perhaps in another window. Here is the current question."}, http.StatusConflict)
+		p, oerr := s.Interviews.Open(c.Request.Context(), interview.ByToken(token))
+		s.showInterview(c, token, p, oerr, interviewpage.Data{Notice: interviewpage.NoticeAlreadyAnswered}, http.StatusConflict)
 	case errors.Is(err, interview.ErrInterviewClosed):
-		v, oerr := s.Interviews.Open(c.Request.Context(), interview.ByToken(token))
-		notice := "This interview takes no more answers."
-		if oerr == nil && v.Screen == interview.ScreenStart {
-			notice = "Please read the notice and choose \u201cAccept and start\u201d before answering the questions."
+		p, oerr := s.Interviews.Open(c.Request.Context(), interview.ByToken(token))
+		notice := interviewpage.NoticeClosed
+		if oerr == nil && p.Stage == interview.StageConsent {
+			notice = interviewpage.NoticeConsentFirst
 		}
-		s.showInterview(c, token, v, oerr, interviewpage.Data{Notice: notice}, http.StatusConflict)
+		s.showInterview(c, token, p, oerr, interviewpage.Data{Notice: notice}, http.StatusConflict)
 	default:
-		s.afterPost(c, token, v, err)
+		s.afterPost(c, token, err)
 	}
 }
 
@@ -165,19 +162,19 @@ func turnField(s string) (int, error) {
 	return strconv.Atoi(s)
 }
 
-// refusal is the sentence a refused answer shows.
-func refusal(err *interview.AnswerError) string {
+// refusal is the text a refused answer shows.
+func refusal(err *interview.AnswerError) interviewpage.Key {
 	switch {
 	case errors.Is(err, interview.ErrEmptyAnswer):
-		return "Please write an answer before sending it."
+		return interviewpage.ErrorEmpty
 	case errors.Is(err, interview.ErrAnswerTooLong):
-		return "This answer is longer than " + strconv.Itoa(interview.MaxAnswerLen) + " characters. Please shorten it."
+		return interviewpage.ErrorTooLong
 	case errors.Is(err, interview.ErrInvalidText):
-		return "This answer holds characters that are not text. Please type it again."
+		return interviewpage.ErrorInvalidText
 	case errors.Is(err, interview.ErrNotAChoice):
-		return "Please choose one of the answers."
+		return interviewpage.ErrorNotAChoice
 	default:
-		return "This answer could not be taken. Please try again."
+		return interviewpage.ErrorOther
 	}
 }
 
@@ -187,28 +184,24 @@ func refusal(err *interview.AnswerError) string {
 func (s *server) readInterviewForm(c *gin.Context) bool {
 	ct := strings.ToLower(strings.TrimSpace(strings.Split(c.ContentType(), ";")[0]))
 	if ct != "application/x-www-form-urlencoded" {
-		s.renderPage(c, http.StatusUnsupportedMediaType, interviewpage.Data{Screen: interviewpage.ScreenFailed,
-			Notice: "The page sends its forms as application/x-www-form-urlencoded."})
+		s.renderPage(c, http.StatusUnsupportedMediaType, interviewpage.Data{Screen: interviewpage.ScreenFailed, Notice: interviewpage.NoticeFormType})
 		return false
 	}
 	if c.Request.ContentLength > maxFormBytes {
 		c.Header("Connection", "close")
-		s.renderPage(c, http.StatusRequestEntityTooLarge, interviewpage.Data{Screen: interviewpage.ScreenFailed,
-			Notice: "This answer is far too long. Please go back, shorten it and send it again."})
+		s.renderPage(c, http.StatusRequestEntityTooLarge, interviewpage.Data{Screen: interviewpage.ScreenFailed, Notice: interviewpage.NoticeTooLarge})
 		return false
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxFormBytes))
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
 		c.Header("Connection", "close")
-		s.renderPage(c, http.StatusRequestEntityTooLarge, interviewpage.Data{Screen: interviewpage.ScreenFailed,
-			Notice: "This answer is far too long. Please go back, shorten it and send it again."})
+		s.renderPage(c, http.StatusRequestEntityTooLarge, interviewpage.Data{Screen: interviewpage.ScreenFailed, Notice: interviewpage.NoticeTooLarge})
 		return false
 	}
 	form, perr := url.ParseQuery(string(body))
 	if err != nil || perr != nil {
-		s.renderPage(c, http.StatusBadRequest, interviewpage.Data{Screen: interviewpage.ScreenFailed,
-			Notice: "The form could not be read. Please reload the page and try again."})
+		s.renderPage(c, http.StatusBadRequest, interviewpage.Data{Screen: interviewpage.ScreenFailed, Notice: interviewpage.NoticeUnreadable})
 		return false
 	}
 	c.Request.PostForm = form
@@ -217,18 +210,18 @@ func (s *server) readInterviewForm(c *gin.Context) bool {
 
 // afterPost answers a form that was taken with 303 to the page; a link that opens nothing
 // gets the unknown screen.
-func (s *server) afterPost(c *gin.Context, token string, v *interview.View, err error) {
+func (s *server) afterPost(c *gin.Context, token string, err error) {
 	if err != nil {
-		s.showInterview(c, token, v, err, interviewpage.Data{})
+		s.showInterview(c, token, nil, err, interviewpage.Data{})
 		return
 	}
 	c.Redirect(http.StatusSeeOther, "/interview/"+url.PathEscape(token))
 }
 
-// showInterview renders v (status 200 unless given), or the screen of err: 404 for a link that
+// showInterview renders the screen of prompt p (status 200 unless given), or the screen of err: 404 for a link that
 // opens nothing (the same page whether or not the token exists), 503 with Retry-After while the
 // database is unavailable, 500 for ours.
-func (s *server) showInterview(c *gin.Context, token string, v *interview.View, err error, d interviewpage.Data, status ...int) {
+func (s *server) showInterview(c *gin.Context, token string, p *interview.Prompt, err error, d interviewpage.Data, status ...int) {
 	switch {
 	case errors.Is(err, interview.ErrUnknownLink):
 		s.renderPage(c, http.StatusNotFound, interviewpage.Data{Screen: interviewpage.ScreenUnknown})
@@ -236,15 +229,14 @@ func (s *server) showInterview(c *gin.Context, token string, v *interview.View, 
 	case store.Unavailable(c.Request.Context(), err):
 		s.Log.WarnContext(c.Request.Context(), "interview page: database unavailable", "request_id", requestID(c), "err", err)
 		c.Header("Retry-After", strconv.Itoa(errDatabaseDown.retryAfter))
-		s.renderPage(c, http.StatusServiceUnavailable, interviewpage.Data{Screen: interviewpage.ScreenFailed,
-			Notice: "The interview is briefly unavailable. Your answers so far are saved; please reload this page in a few seconds."})
+		s.renderPage(c, http.StatusServiceUnavailable, interviewpage.Data{Screen: interviewpage.ScreenFailed, Notice: interviewpage.NoticeUnavailable})
 		return
 	case err != nil:
 		s.Log.ErrorContext(c.Request.Context(), "interview page failed", "request_id", requestID(c), "err", err)
 		s.renderPage(c, http.StatusInternalServerError, interviewpage.Data{Screen: interviewpage.ScreenFailed})
 		return
 	}
-	d.Screen, d.View, d.Token = string(v.Screen), v, token
+	d.Prompt, d.Token = p, token
 	code := http.StatusOK
 	if len(status) == 1 {
 		code = status[0]

@@ -1,6 +1,7 @@
 // Package interviewpage renders the candidate's interview page: server-side html/template
 // screens, one stylesheet and one small script of our own, all embedded. It holds no rules:
-// what a screen shows comes from internal/interview's View.
+// what a screen shows comes from the interview core's Prompt (internal/interview), which
+// NewView turns into the page's View; every candidate-facing text is in the catalogue (copy.go).
 package interviewpage
 
 import (
@@ -13,7 +14,9 @@ import (
 	"io"
 	"net/url"
 	"path"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/recruitd/recruitd/internal/interview"
 )
@@ -74,29 +77,28 @@ func (p *Page) Asset(name string) (Asset, bool) {
 	return a, ok
 }
 
-// Data is what one rendering needs. Screen is a interview.Screen or one of the page's own:
-// "unknown" (a link that opens nothing), "busy" (rate limited), "failed" (our error).
+// Data is what one rendering needs: a session's prompt, or one of the page's own screens
+// (ScreenUnknown, ScreenBusy, ScreenFailed) without a prompt.
 type Data struct {
-	Screen string
-	View   *interview.View
+	Screen Screen
+	Prompt *interview.Prompt
 	Token  string
 	// Notice is a status line above the screen; Error an answer's refusal, with Draft the
 	// answer as the candidate sent it, so nothing typed is lost.
-	Notice, Error, Draft string
+	Notice, Error Key
+	Draft         string
 }
-
-// Screens of the page's own, besides interview's.
-const (
-	ScreenUnknown = "unknown"
-	ScreenBusy    = "busy"
-	ScreenFailed  = "failed"
-)
 
 // Render writes the page.
 func (p *Page) Render(w io.Writer, d Data) error {
+	r := render{Data: d, page: p}
+	if d.Prompt != nil {
+		r.View = NewView(d.Prompt)
+		r.Screen = r.View.Screen
+	}
 	var buf bytes.Buffer
-	if err := p.tmpl.ExecuteTemplate(&buf, "page", render{Data: d, page: p}); err != nil {
-		return fmt.Errorf("render interview screen %s: %w", d.Screen, err)
+	if err := p.tmpl.ExecuteTemplate(&buf, "page", r); err != nil {
+		return fmt.Errorf("render interview screen %s: %w", r.Screen, err)
 	}
 	_, err := w.Write(buf.Bytes())
 	return err
@@ -105,6 +107,7 @@ func (p *Page) Render(w io.Writer, d Data) error {
 // render is the templates' dot.
 type render struct {
 	Data
+	View *View
 	page *Page
 }
 
@@ -124,52 +127,99 @@ func (r render) Answered() int {
 	if r.View == nil || r.View.Turn == nil {
 		return 0
 	}
-	return r.View.Turn.Index - 1
+	return r.View.Turn.Answered()
 }
 
-// Expires is the deadline as the candidate reads it (UTC: the page does not know the zone).
+// DraftKey names the link's drafts in the browser (the script keeps the answer being typed
+// under it and the turn); "" on a screen of no session.
+func (r render) DraftKey() string {
+	if r.View == nil || r.Token == "" {
+		return ""
+	}
+	return draftKey(r.Token)
+}
+
+// Expires is the deadline as the page writes it without the script: in UTC, named.
 func (r render) Expires() string {
-	return r.View.ExpiresAt.UTC().Format("Monday 2 January 2006, 15:04 UTC")
+	return r.View.ExpiresAt.UTC().Format(deadlineLayout)
+}
+
+// vars are the values of the catalogue's placeholders on this screen.
+func (r render) vars() map[string]string {
+	v := map[string]string{
+		"max":  strconv.Itoa(interview.MaxAnswerLen),
+		"left": "{left}", // the script's
+	}
+	if r.View != nil {
+		v["company"], v["role"] = r.View.CompanyName, r.View.JobTitle
+		v["minutes"], v["questions"] = strconv.Itoa(r.View.EstimatedMinutes), strconv.Itoa(r.View.Questions)
+		if !r.View.ExpiresAt.IsZero() {
+			v["deadline"] = r.Expires()
+		}
+		if t := r.View.Turn; t != nil {
+			v["n"], v["total"] = strconv.Itoa(t.Index), strconv.Itoa(t.Total)
+		}
+	}
+	return v
+}
+
+// T is the catalogue's text of key as HTML: placeholders filled and escaped, the deadline as a
+// <time> element the script rewrites in the browser's zone.
+func (r render) T(key string) (template.HTML, error) {
+	vars := r.vars()
+	raw := map[string]string{}
+	if d, ok := vars["deadline"]; ok {
+		raw["deadline"] = `<time class="deadline" datetime="` + r.View.ExpiresAt.UTC().Format(time.RFC3339) + `">` + htmlText(d) + `</time>`
+	}
+	s, err := fill(Key(key), vars, raw, htmlText)
+	return template.HTML(s), err // #nosec G203 -- every value is escaped by fill
+}
+
+// P is the catalogue's text of key as plain text (for attributes and the title).
+func (r render) P(key string) (string, error) {
+	return fill(Key(key), r.vars(), nil, plain)
+}
+
+// Progress is the question's place: "Question 3 of 9".
+func (r render) Progress() (string, error) { return r.P(string(keyProgress)) }
+
+// NoticeText and ErrorText are the texts of the notice and the refusal.
+func (r render) NoticeText() (string, error) { return r.P(string(r.Notice)) }
+func (r render) ErrorText() (string, error)  { return r.P(string(r.Error)) }
+
+var screenTitles = map[Screen]Key{
+	ScreenStart: keyTitleStart, ScreenIdentity: keyTitleIdentity, ScreenQuestion: keyProgress,
+	ScreenCompleted: keyTitleCompleted, ScreenDeclined: keyTitleDeclined, ScreenExpired: keyTitleExpired,
+	ScreenIncomplete: keyTitleIncomp, ScreenCancelled: keyTitleCancelled, ScreenNotReady: keyTitleNotReady,
+	ScreenBusy: keyTitleBusy, ScreenFailed: keyTitleFailed, ScreenUnknown: keyTitleUnknown,
 }
 
 // Title is the document's title: the screen, then the company.
-func (r render) Title() string {
-	company := "Interview"
+func (r render) Title() (string, error) {
+	company := keyTitleAnonymous
 	if r.View != nil && r.View.CompanyName != "" {
-		company = r.View.CompanyName + " interview"
+		company = keyTitleCompany
 	}
-	var what string
-	switch r.Screen {
-	case string(interview.ScreenStart):
-		what = "Welcome"
-	case string(interview.ScreenIdentity):
-		what = "Identity check"
-	case string(interview.ScreenQuestion):
-		what = r.View.Turn.Progress
-		if r.View.Turn.FollowUp {
-			what += ", follow-up"
+	key, ok := screenTitles[r.Screen]
+	if !ok {
+		key = keyTitleUnknown
+	}
+	if r.Screen == ScreenQuestion && r.View.Turn.FollowUp {
+		key = keyTitleFollowUp
+	}
+	vars := r.vars()
+	var err error
+	get := func(k Key) string {
+		s, ferr := fill(k, vars, nil, plain)
+		if ferr != nil {
+			err = ferr
 		}
-	case string(interview.ScreenCompleted):
-		what = "Complete"
-	case string(interview.ScreenDeclined):
-		what = "Declined"
-	case string(interview.ScreenExpired):
-		what = "Link expired"
-	case string(interview.ScreenIncomplete):
-		what = "Not finished in time"
-	case string(interview.ScreenCancelled):
-		what = "Withdrawn"
-	case string(interview.ScreenNotReady):
-		what = "Not ready yet"
-	case ScreenBusy:
-		what = "Too many requests"
-	case ScreenFailed:
-		what = "Something went wrong"
-	default:
-		what = "Link not valid"
+		return s
 	}
+	vars["screen"] = get(key)
 	if r.Error != "" {
-		what = "Error: " + what
+		vars["screen"] = get(keyTitleError)
 	}
-	return what + " | " + company
+	vars["title"] = get(company)
+	return get(keyTitle), err
 }

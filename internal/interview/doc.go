@@ -1,7 +1,11 @@
 // Package interview holds the rules of a candidate's interview that need no storage: the plan
 // of steps built from a job's stored guide, the interviewer that decides on follow-ups, and the
-// checks of the answers a candidate sends. The candidate page, the transcript and the session's
-// workflow build on it.
+// checks of the answers a candidate sends; and the core of the interview, Sessions, which takes
+// a session (by link token or by company and id) and answers with a Prompt: what the session
+// asks now (the consent, an identity check, a question with its choices, follow-up or not, and
+// its place) or how it ended. The surfaces word the prompt: the web page
+// (httpapi/interviewpage) as screens, the message thread (internal/thread) as texts. Consent,
+// answers, follow-ups, the resume, the completion and the lifecycle are Sessions' alone.
 //
 // # The plan
 //
@@ -10,8 +14,8 @@
 // Position order (the generated ones, the job's additionalQuestions and its
 // structuredAdditionalQuestions, as the generator placed them, the structured ones with their
 // answers as Choices), then the outro (DefaultOutro when blank). Step.Index is 0 for the intro,
-// 1 to N for the questions and N+1 for the outro; Step.Progress reads "Question 3 of 9". A
-// follow-up (Step.FollowUp) keeps its question's index and progress and has SourceFollowUp.
+// 1 to N for the questions and N+1 for the outro (the surfaces show "Question 3 of 9"). A
+// follow-up (Step.FollowUp) keeps its question's index and has SourceFollowUp.
 //
 // # Follow-ups
 //

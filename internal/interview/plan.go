@@ -58,15 +58,6 @@ type Step struct {
 	Choices []string
 }
 
-// Progress is the question's place for the candidate ("Question 3 of 9"); "" for the intro and
-// the outro. A follow-up shows its question's place.
-func (s Step) Progress() string {
-	if s.Kind != KindQuestion {
-		return ""
-	}
-	return fmt.Sprintf("Question %d of %d", s.Index, s.Total)
-}
-
 // FollowUp returns the follow-up step to question s with the interviewer's text.
 func (s Step) FollowUp(text string) Step {
 	f := s

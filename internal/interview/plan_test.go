@@ -37,8 +37,8 @@ func describe(s Step) string {
 	if s.Skill != "" {
 		out += " skill=" + s.Skill
 	}
-	if p := s.Progress(); p != "" {
-		out += " | " + p
+	if s.Kind == KindQuestion {
+		out += fmt.Sprintf(" | Question %d of %d", s.Index, s.Total)
 	}
 	return out
 }

@@ -21,8 +21,9 @@ type Launcher interface {
 	Launch(ctx context.Context, ws *models.WorkflowStart) error
 }
 
-// Sessions is the candidate's side of an interview, behind the link: what the page shows, the
-// consent, the answers and the follow-ups. The transcript is the truth: the current question is
+// Sessions is the interview core: the candidate's side of an interview whatever the surface
+// (the web page behind the link, a message thread): what the session asks now (a Prompt), the
+// consent, the answers and the follow-ups, the completion and the lifecycle. The transcript is the truth: the current question is
 // the transcript's last turn awaiting an answer, and a session whose last answer has no next
 // question yet (a process stopped between the two) gets it on its next load. Each transition
 // (consent, decline, completion) commits the session's change with a renewed start row of its
@@ -56,77 +57,23 @@ type IdentityCheck interface {
 	Begin(ctx context.Context, companyID, sessionID uuid.UUID, returnURL string) (string, error)
 }
 
-// Screen is what the page shows.
-type Screen string
-
-// Screens. Each state the candidate can meet has its own.
-const (
-	ScreenStart      Screen = "start"      // the notice and the consent
-	ScreenIdentity   Screen = "identity"   // the job asks for an identity check before the questions
-	ScreenQuestion   Screen = "question"   // one question
-	ScreenCompleted  Screen = "completed"  // the outro; also when the link is opened again
-	ScreenDeclined   Screen = "declined"   // the candidate declined the notice
-	ScreenExpired    Screen = "expired"    // not started in time
-	ScreenIncomplete Screen = "incomplete" // started, not finished in time
-	ScreenCancelled  Screen = "cancelled"  // withdrawn by the company (the session is CANCELLED)
-	ScreenNotReady   Screen = "not-ready"  // the job's interview is not generated (yet)
-)
-
-// View is one screen of a session, built from Postgres.
-type View struct {
-	Screen           Screen
-	SessionID        uuid.UUID // for logs only; never shown
-	CompanyName      string
-	JobTitle         string
-	Questions        int
-	EstimatedMinutes int
-	// Monitored: the company notes how answers are written (pasting, leaving the page, typing
-	// pace); the start screen says so and the page reports it with each answer.
-	Monitored bool
-	// ExpiresAt is the deadline (the invitation's, or the end of the window once started);
-	// zero when the session has none.
-	ExpiresAt time.Time
-	// Intro is shown above the first question; Outro on the completed screen.
-	Intro, Outro string
-	// Turn is the question awaiting an answer (ScreenQuestion).
-	Turn *Turn
-}
-
-// Turn is the question the candidate answers now.
-type Turn struct {
-	Seq      int // the form's turn field: an answer names the question it answers
-	First    bool
-	Text     string
-	Progress string // "Question 3 of 9"
-	Index    int
-	Total    int
-	FollowUp bool
-	Choices  []string
-}
-
 // Errors of Sessions. ErrUnknownLink gives no hint whether a token exists.
 var (
 	ErrUnknownLink = errors.New("this interview link is not valid")
-	// ErrAnswerConflict: the answer was for a question that another tab or device answered
-	// already; the page shows the current question.
+	// ErrAnswerConflict: the answer was for a question that another tab, device or surface
+	// answered already; the surface shows the current question.
 	ErrAnswerConflict = errors.New("the question was answered already, or is not the current one")
 	// ErrInterviewClosed: an answer for a session that is not STARTED (completed, expired,
-	// cancelled...); nothing is stored and the page shows the session's state.
+	// cancelled...); nothing is stored and the surface shows the session's state.
 	ErrInterviewClosed = errors.New("this interview takes no more answers")
 )
 
-// AnswerError is an answer the page refuses (empty, too long, not text, not a choice); its
+// AnswerError is an answer the core refuses (empty, too long, not text, not a choice); its
 // message can be shown and logged (it never quotes the answer).
 type AnswerError struct{ Err error }
 
 func (e *AnswerError) Error() string { return e.Err.Error() }
 func (e *AnswerError) Unwrap() error { return e.Err }
-
-// MinutesPerQuestion and the fixed minutes are the page's estimate of an interview's length.
-const (
-	MinutesPerQuestion = 2
-	minutesAround      = 2
-)
 
 var tokenRE = regexp.MustCompile(`^[A-Za-z0-9_-]{16,128}$`)
 
@@ -181,9 +128,9 @@ func (s *Sessions) load(ctx context.Context, ref Ref) (*store.Interview, error) 
 	return iv, err
 }
 
-// Open returns the screen a token's session is at. A STARTED session whose last answer has no
-// next question yet gets it first.
-func (s *Sessions) Open(ctx context.Context, ref Ref) (*View, error) {
+// Open returns what the session asks now. A STARTED session whose last answer has no next
+// question yet gets it first (the resume after a process stopped between the two).
+func (s *Sessions) Open(ctx context.Context, ref Ref) (*Prompt, error) {
 	iv, err := s.load(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -193,34 +140,34 @@ func (s *Sessions) Open(ctx context.Context, ref Ref) (*View, error) {
 			return nil, err
 		}
 	}
-	return s.view(ctx, iv)
+	return s.prompt(ctx, iv)
 }
 
 // Consent records that the candidate accepted the notice and starts the interview: the plan is
 // fixed from the job's guide, the first question asked, the incomplete window begins. A second
-// consent (another tab) changes nothing. Taken, it returns no view (the page shows the next
-// screen on its next load); a session that cannot start returns its screen.
-func (s *Sessions) Consent(ctx context.Context, ref Ref) (*View, error) {
+// consent (another tab, another surface) changes nothing, and a session that cannot start
+// (not ready, ended) is left as it is: the surface opens the session next to say what follows.
+func (s *Sessions) Consent(ctx context.Context, ref Ref) error {
 	iv, err := s.load(ctx, ref)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if iv.Session.Status != models.SessionStatusInvited || s.overdue(iv) {
-		return s.Open(ctx, ref)
+		return nil
 	}
 	g, err := s.Store.Guide(ctx, iv.Session.CompanyID, iv.Session.JobID)
 	if errors.Is(err, store.ErrNotFound) {
-		return s.view(ctx, iv)
+		return nil
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	plan, err := NewPlan(g.Guide, g.Questions)
 	if errors.Is(err, ErrNoQuestions) {
-		return s.view(ctx, iv)
+		return nil
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	now := s.now()
 	sess := &iv.Session
@@ -233,52 +180,52 @@ func (s *Sessions) Consent(ctx context.Context, ref Ref) (*View, error) {
 		First:     first, Signal: signal,
 	})
 	if err != nil && !errors.Is(err, store.ErrSessionClosed) {
-		return nil, fmt.Errorf("start session %s: %w", sess.ID, err)
+		return fmt.Errorf("start session %s: %w", sess.ID, err)
 	}
 	if err == nil {
 		s.launch(ctx, sess.ID, &signal)
 		s.log().InfoContext(ctx, "interview started", "company", iv.Company.Slug, "session_id", sess.ID)
 	}
-	return nil, nil
+	return nil
 }
 
-// Decline records that the candidate declined the notice: the session ends as DECLINED. It
-// returns no view: the page shows the declined screen on its next load.
-func (s *Sessions) Decline(ctx context.Context, ref Ref) (*View, error) {
+// Decline records that the candidate declined the notice: the session ends as DECLINED. A
+// session past its notice is left as it is.
+func (s *Sessions) Decline(ctx context.Context, ref Ref) error {
 	iv, err := s.load(ctx, ref)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if iv.Session.Status == models.SessionStatusInvited {
 		signal := s.signal(iv, models.SessionStatusDeclined)
 		err := s.Store.DeclineInterview(ctx, iv.Session.CompanyID, iv.Session.ID, s.now(), signal)
 		if err != nil && !errors.Is(err, store.ErrSessionClosed) {
-			return nil, fmt.Errorf("decline session %s: %w", iv.Session.ID, err)
+			return fmt.Errorf("decline session %s: %w", iv.Session.ID, err)
 		}
 		if err == nil {
 			s.launch(ctx, iv.Session.ID, &signal)
 			s.log().InfoContext(ctx, "interview declined", "company", iv.Company.Slug, "session_id", iv.Session.ID)
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 // Answer stores the answer to turn seq and moves the interview on: a follow-up, the next
-// question, or the end; it returns no view (the page shows the next screen on its next load,
-// after the 303). A repeat of a stored answer (a double submit) changes nothing;
+// question, or the end (the surface opens the session next to say what follows). A repeat of a
+// stored answer (a double submit, a redelivered message) changes nothing;
 // an answer for a question answered otherwise, or not current, is ErrAnswerConflict; one for a
 // session that is not STARTED is ErrInterviewClosed; an answer the question does not take is an
 // *AnswerError. Nothing is stored from a refused answer.
 //
 // signals is the page's report on how the answer was written, kept when the company's cheating
 // detection is on; a report that is missing or refused never refuses the answer.
-func (s *Sessions) Answer(ctx context.Context, ref Ref, seq int, answer string, signals []byte) (*View, error) {
+func (s *Sessions) Answer(ctx context.Context, ref Ref, seq int, answer string, signals []byte) error {
 	iv, err := s.load(ctx, ref)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if iv.Session.Status != models.SessionStatusStarted || s.overdue(iv) {
-		return nil, ErrInterviewClosed
+		return ErrInterviewClosed
 	}
 	var turn *models.InterviewTurn
 	for i := range iv.Turns {
@@ -287,11 +234,11 @@ func (s *Sessions) Answer(ctx context.Context, ref Ref, seq int, answer string, 
 		}
 	}
 	if turn == nil {
-		return nil, ErrAnswerConflict
+		return ErrAnswerConflict
 	}
 	clean, err := CheckAnswer(stepOf(turn), answer)
 	if err != nil {
-		return nil, &AnswerError{Err: err}
+		return &AnswerError{Err: err}
 	}
 	repeat, err := s.Store.AnswerTurn(ctx, iv.Session.CompanyID, iv.Session.ID, seq, clean, s.now())
 	if err == nil && !repeat && len(signals) > 0 && s.Signals != nil && iv.Company.ModelCheatDetectionEnabled {
@@ -301,17 +248,17 @@ func (s *Sessions) Answer(ctx context.Context, ref Ref, seq int, answer string, 
 	}
 	switch {
 	case errors.Is(err, store.ErrTurnAnswered), errors.Is(err, store.ErrNotCurrentTurn):
-		return nil, ErrAnswerConflict
+		return ErrAnswerConflict
 	case errors.Is(err, store.ErrSessionClosed):
-		return nil, ErrInterviewClosed
+		return ErrInterviewClosed
 	case err != nil:
-		return nil, err
+		return err
 	}
 	if repeat {
-		return nil, nil
+		return nil
 	}
 	turn.Answer = &clean
-	return nil, s.step(ctx, iv)
+	return s.step(ctx, iv)
 }
 
 // VerifyIdentity starts the session's identity check and returns the provider's page, where
@@ -337,7 +284,7 @@ func (s *Sessions) VerifyIdentity(ctx context.Context, ref Ref, returnURL string
 	return u, nil
 }
 
-// overdue reports whether an open session's deadline has passed: its screen is then expired
+// overdue reports whether an open session's deadline has passed: its stage is then expired
 // or incomplete, and it takes no consent and no answer, also before its run (Temporal) marks
 // it so. The answer's statement checks the deadline again (store.AnswerTurn).
 func (s *Sessions) overdue(iv *store.Interview) bool {
@@ -420,54 +367,52 @@ func (s *Sessions) launch(ctx context.Context, sessionID uuid.UUID, ws *models.W
 	}
 }
 
-// view builds the screen of a loaded session.
-func (s *Sessions) view(ctx context.Context, iv *store.Interview) (*View, error) {
-	v := &View{
+// prompt is what a loaded session asks now.
+func (s *Sessions) prompt(ctx context.Context, iv *store.Interview) (*Prompt, error) {
+	p := &Prompt{
 		SessionID: iv.Session.ID, CompanyName: iv.Company.Name, JobTitle: jobTitle(&iv.Job),
 		Monitored: iv.Company.ModelCheatDetectionEnabled,
 	}
 	if iv.Session.ExpiresAt != nil {
-		v.ExpiresAt = *iv.Session.ExpiresAt
+		p.ExpiresAt = *iv.Session.ExpiresAt
 	}
 	var plan *Plan
 	if iv.Plan != nil {
-		p, err := storedPlan(iv.Plan)
+		pl, err := storedPlan(iv.Plan)
 		if err != nil {
 			return nil, fmt.Errorf("session %s: %w", iv.Session.ID, err)
 		}
-		plan = p
-		v.Questions = p.Questions()
-		v.Intro, v.Outro = p.Steps[0].Text, p.Steps[len(p.Steps)-1].Text
+		plan = pl
+		p.Questions = pl.Questions()
+		p.Intro, p.Outro = pl.Steps[0].Text, pl.Steps[len(pl.Steps)-1].Text
 	}
 	switch {
 	case iv.Session.Status == models.SessionStatusInvited && s.overdue(iv):
-		v.Screen = ScreenExpired
+		p.Stage = StageExpired
+		return p, nil
 	case iv.Session.Status == models.SessionStatusStarted && s.overdue(iv):
-		v.Screen = ScreenIncomplete
-	}
-	if v.Screen != "" {
-		v.EstimatedMinutes = v.Questions*MinutesPerQuestion + minutesAround
-		return v, nil
+		p.Stage = StageIncomplete
+		return p, nil
 	}
 	switch iv.Session.Status {
 	case models.SessionStatusInvited:
-		v.Screen = ScreenStart
+		p.Stage = StageConsent
 		if plan == nil {
 			g, err := s.Store.Guide(ctx, iv.Session.CompanyID, iv.Session.JobID)
 			switch {
 			case errors.Is(err, store.ErrNotFound) || (err == nil && len(g.Questions) == 0):
-				v.Screen = ScreenNotReady
+				p.Stage = StageNotReady
 			case err != nil:
 				return nil, err
 			default:
-				v.Questions = len(g.Questions)
+				p.Questions = len(g.Questions)
 			}
 		}
 	case models.SessionStatusStarted:
 		if s.Identity != nil && iv.Job.EnableIdentityVerification {
 			_, err := s.Store.LatestIdentityVerification(ctx, iv.Session.CompanyID, iv.Session.ID)
 			if errors.Is(err, store.ErrNotFound) {
-				v.Screen = ScreenIdentity
+				p.Stage = StageIdentity
 				break
 			}
 			if err != nil {
@@ -478,27 +423,24 @@ func (s *Sessions) view(ctx context.Context, iv *store.Interview) (*View, error)
 		if t == nil || plan == nil {
 			return nil, fmt.Errorf("session %s: started without a current question", iv.Session.ID)
 		}
-		v.Screen = ScreenQuestion
-		step := stepOf(t)
-		v.Turn = &Turn{Seq: t.Seq, First: t.Seq == 1, Text: t.Question, Index: t.StepIndex, Total: plan.Questions(),
-			FollowUp: t.Source == string(SourceFollowUp), Choices: step.Choices}
-		v.Turn.Progress = fmt.Sprintf("Question %d of %d", t.StepIndex, plan.Questions())
+		p.Stage = StageQuestion
+		p.Question = &Question{Seq: t.Seq, First: t.Seq == 1, Text: t.Question, Index: t.StepIndex, Total: plan.Questions(),
+			FollowUp: t.Source == string(SourceFollowUp), Choices: stepOf(t).Choices}
 	case models.SessionStatusCompleted:
-		v.Screen = ScreenCompleted
-		if v.Outro == "" {
-			v.Outro = DefaultOutro
+		p.Stage = StageCompleted
+		if p.Outro == "" {
+			p.Outro = DefaultOutro
 		}
 	case models.SessionStatusDeclined:
-		v.Screen = ScreenDeclined
+		p.Stage = StageDeclined
 	case models.SessionStatusExpired:
-		v.Screen = ScreenExpired
+		p.Stage = StageExpired
 	case models.SessionStatusIncomplete:
-		v.Screen = ScreenIncomplete
+		p.Stage = StageIncomplete
 	default:
-		v.Screen = ScreenCancelled
+		p.Stage = StageCancelled
 	}
-	v.EstimatedMinutes = v.Questions*MinutesPerQuestion + minutesAround
-	return v, nil
+	return p, nil
 }
 
 // jobTitle is the title the candidate sees: the job's externalJobTitle, else its title.

@@ -4,9 +4,10 @@
 // synonyms, a refusal in words, START, HELP) are honoured first, in the request that carries
 // them; then YES starts the interview, and a reply answers the current question. What goes back
 // is the next question, a follow-up or the closing message, as texts that fit the channel
-// (internal/conversation). Consent, answers, follow-ups, completion and the lifecycle are the
-// core's: the thread holds no state of its own but the provider message ids it has handled and
-// the numbers that opted out.
+// (internal/conversation), built from the core's Prompt as the page builds its screens from it.
+// Consent, answers, follow-ups, completion and the lifecycle are the core's: the thread holds
+// no state of its own but the provider message ids it has handled and the numbers that opted
+// out.
 package thread
 
 import (
@@ -82,16 +83,16 @@ func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []str
 		return []string{conversation.Fill(conversation.TextHelp, vars)}, nil
 	}
 	ref := interview.BySession(th.CompanyID, th.SessionID)
-	v, err := t.Interviews.Open(ctx, ref)
+	p, err := t.Interviews.Open(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
-	vars.Role = v.JobTitle
-	switch v.Screen {
-	case interview.ScreenStart:
+	vars.Role = p.JobTitle
+	switch p.Stage {
+	case interview.StageConsent:
 		switch kw {
 		case conversation.KeywordYes:
-			if _, err := t.Interviews.Consent(ctx, ref); err != nil {
+			if err := t.Interviews.Consent(ctx, ref); err != nil {
 				return nil, err
 			}
 			return t.next(ctx, ref)
@@ -99,21 +100,21 @@ func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []str
 			return []string{conversation.Fill(conversation.TextConsentDeclined, vars)}, nil
 		}
 		return []string{conversation.Fill(conversation.TextConsentRequest, vars)}, nil
-	case interview.ScreenQuestion:
+	case interview.StageQuestion:
 		answer := in.Body
 		if in.ButtonPayload != "" {
 			answer = in.ButtonPayload
 		} else if in.ListID != "" {
 			answer = in.ListID
 		}
-		if choices := v.Turn.Choices; len(choices) > 0 {
+		if choices := p.Question.Choices; len(choices) > 0 {
 			i, m := conversation.ParseChoice(answer, choices)
 			if m != conversation.Matched {
 				return conversation.SMSMessages(conversation.Fill(conversation.TextChooseNumber, conversation.Vars{N: len(choices)}), choices, 0), nil
 			}
 			answer = choices[i]
 		}
-		_, err := t.Interviews.Answer(ctx, ref, v.Turn.Seq, answer, nil)
+		err := t.Interviews.Answer(ctx, ref, p.Question.Seq, answer, nil)
 		var refused *interview.AnswerError
 		switch {
 		case errors.As(err, &refused):
@@ -124,36 +125,36 @@ func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []str
 			return nil, err
 		}
 		return t.next(ctx, ref)
-	case interview.ScreenIdentity:
+	case interview.StageIdentity:
 		return []string{fmt.Sprintf("%s: this interview starts with an identity check; please open the link in your invitation to continue.", th.CompanyName)}, nil
 	}
 	return []string{conversation.Fill(conversation.TextSessionClosed, vars)}, nil
 }
 
-// next is the texts of what the session asks now: the question (with the guide's intro before
+// next is the texts of the session's prompt now: the question (with the guide's intro before
 // the first), or the closing message.
 func (t *Threads) next(ctx context.Context, ref interview.Ref) ([]string, error) {
-	v, err := t.Interviews.Open(ctx, ref)
+	p, err := t.Interviews.Open(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
-	switch v.Screen {
-	case interview.ScreenQuestion:
-		q := v.Turn.Text
-		if !v.Turn.FollowUp {
-			q = v.Turn.Progress + ": " + q
+	switch p.Stage {
+	case interview.StageQuestion:
+		q := p.Question.Text
+		if !p.Question.FollowUp {
+			q = fmt.Sprintf("Question %d of %d: %s", p.Question.Index, p.Question.Total, q)
 		}
 		var out []string
-		if v.Turn.First && v.Intro != "" {
-			out = append(out, conversation.Split(conversation.SmartEncode(v.Intro), conversation.DefaultMaxParts)...)
+		if p.Question.First && p.Intro != "" {
+			out = append(out, conversation.Split(conversation.SmartEncode(p.Intro), conversation.DefaultMaxParts)...)
 		}
-		return append(out, conversation.SMSMessages(q, v.Turn.Choices, 0)...), nil
-	case interview.ScreenCompleted:
-		return conversation.Split(conversation.SmartEncode(v.Outro), conversation.DefaultMaxParts), nil
-	case interview.ScreenIdentity:
-		return []string{fmt.Sprintf("%s: this interview starts with an identity check; please open the link in your invitation to continue.", v.CompanyName)}, nil
+		return append(out, conversation.SMSMessages(q, p.Question.Choices, 0)...), nil
+	case interview.StageCompleted:
+		return conversation.Split(conversation.SmartEncode(p.Outro), conversation.DefaultMaxParts), nil
+	case interview.StageIdentity:
+		return []string{fmt.Sprintf("%s: this interview starts with an identity check; please open the link in your invitation to continue.", p.CompanyName)}, nil
 	}
-	return []string{conversation.Fill(conversation.TextSessionClosed, conversation.Vars{Company: v.CompanyName, Role: v.JobTitle})}, nil
+	return []string{conversation.Fill(conversation.TextSessionClosed, conversation.Vars{Company: p.CompanyName, Role: p.JobTitle})}, nil
 }
 
 func (t *Threads) log() *slog.Logger {

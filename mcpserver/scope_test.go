@@ -94,7 +94,8 @@ func TestConcurrentCallsPerKey(t *testing.T) {
 	release := make(chan struct{})
 	entered := make(chan struct{}, 4)
 	a := &authenticator{store: f.st, log: slog.New(slog.DiscardHandler), base: func(*http.Request) string { return "https://mcp.example.com" },
-		keyLimits: ratelimit.New(0, 0), authFailures: ratelimit.New(0, 0), calls: ratelimit.NewSlots(1)}
+		keyLimits: ratelimit.NewLimit("mcp-key", 0, 0, nil, nil), authFailures: ratelimit.NewLimit("mcp-auth-failure", 0, 0, nil, nil),
+		calls: ratelimit.NewCallSlots("mcp-calls", 1, time.Minute, f.st, nil)}
 	srv := httptest.NewServer(a.require(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		entered <- struct{}{}
 		<-release

@@ -83,9 +83,7 @@ func NewServer(d Deps) http.Handler {
 	if d.Store != nil {
 		counter = d.Store
 	}
-	limit := func(name string, perSecond float64, burst int) *ratelimit.Limit {
-		return ratelimit.NewLimit(name, perSecond, burst, counter, d.Log)
-	}
+	limit := ratelimit.NewShared(counter, d.Log).Limit
 	s := &server{Deps: d,
 		partnerLimits:       limit("partner", d.Config.PartnerRateLimit, d.Config.PartnerRateBurst),
 		keyLimits:           limit("api-key", d.Config.APIRateLimit, d.Config.APIRateBurst),

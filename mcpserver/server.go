@@ -104,17 +104,18 @@ func NewServer(d Deps) (http.Handler, error) {
 	if d.Store != nil {
 		counter = d.Store
 	}
+	limits := ratelimit.NewShared(counter, d.Log)
 	as := oauth.New(oauth.Options{
 		TrustedProxies: proxies,
 		Store:          d.Store, Log: d.Log.With("component", "oauth"), Base: base,
 		Issuer: d.Config.OIDCIssuer, ClientID: d.Config.OIDCClientID, ClientSecret: d.Config.OIDCClientSecret,
-		Registrations: ratelimit.NewLimit("oauth-registration", d.Config.OAuthRegistrationLimit, d.Config.OAuthRegistrationBurst, counter, d.Log),
+		Registrations: limits.Limit("oauth-registration", d.Config.OAuthRegistrationLimit, d.Config.OAuthRegistrationBurst),
 	})
 	a := &authenticator{store: d.Store, oauth: as, log: d.Log, base: base,
-		keyLimits:    ratelimit.NewLimit("mcp-key", d.Config.APIRateLimit, d.Config.APIRateBurst, counter, d.Log),
-		authFailures: ratelimit.NewLimit("mcp-auth-failure", d.Config.AuthFailureLimit, d.Config.AuthFailureBurst, counter, d.Log),
+		keyLimits:    limits.Limit("mcp-key", d.Config.APIRateLimit, d.Config.APIRateBurst),
+		authFailures: limits.Limit("mcp-auth-failure", d.Config.AuthFailureLimit, d.Config.AuthFailureBurst),
 		// A call's lease outlives the longest call (MCP_TOOL_TIMEOUT) and the time to answer it.
-		calls:   ratelimit.NewCallSlots("mcp-calls", d.Config.MCPMaxConcurrentCalls, d.Config.MCPToolTimeout+15*time.Second, counter, d.Log),
+		calls:   limits.CallSlots("mcp-calls", d.Config.MCPMaxConcurrentCalls, d.Config.MCPToolTimeout+15*time.Second),
 		proxies: proxies,
 	}
 

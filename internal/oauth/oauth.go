@@ -97,7 +97,7 @@ func New(o Options) *Server {
 		o.Now = time.Now
 	}
 	if o.Registrations == nil {
-		o.Registrations = ratelimit.NewLimit("oauth-registration", 0, 0, nil, nil)
+		o.Registrations = ratelimit.NewShared(nil, nil).Limit("oauth-registration", 0, 0)
 	}
 	if o.UpstreamClient == nil {
 		o.UpstreamClient = &http.Client{Timeout: 15 * time.Second}

@@ -20,39 +20,51 @@ type Counter interface {
 
 // CheckTimeout bounds one shared check; a slower or failed one is answered by the process's own
 // buckets, and so are the checks of the next FallbackFor.
-const CheckTimeout = time.Second
+const CheckTimeout = 500 * time.Millisecond
 
-// FallbackFor is how long a limit answers from its own buckets after the shared store failed.
+// FallbackFor is how long the limits answer from the process's own buckets after the shared
+// store failed.
 const FallbackFor = 5 * time.Second
 
-// SweepEvery is how often a limit deletes the shared buckets that are full again.
+// SweepEvery is how often the shared buckets that are full again are deleted.
 const SweepEvery = time.Minute
 
-// shared is the fleet's store and the state of a process's fallback to its own buckets.
-type shared struct {
+// Shared is a process's way to the fleet's buckets: the limits made from it check the Counter,
+// and fall back together to their own buckets for FallbackFor once a check failed (so a hung
+// database costs one CheckTimeout per FallbackFor, not one per limit or per request).
+type Shared struct {
 	counter Counter
 	log     *slog.Logger
-	name    string
 	down    atomic.Int64 // unix nanoseconds until which the shared store is not asked
 	swept   atomic.Int64 // unix nanoseconds of the last sweep
 }
 
+// NewShared returns the limits' access to counter; a nil counter means per process only.
+func NewShared(counter Counter, log *slog.Logger) *Shared {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Shared{counter: counter, log: log}
+	s.swept.Store(time.Now().UnixNano())
+	return s
+}
+
 // ok reports whether the shared store may be asked now.
-func (s *shared) ok() bool { return s.counter != nil && time.Now().UnixNano() >= s.down.Load() }
+func (s *Shared) ok() bool { return s.counter != nil && time.Now().UnixNano() >= s.down.Load() }
 
 // failed records a failed check of ctx: unless ctx itself ended (the client went away), the
-// limit answers from its own buckets for FallbackFor.
-func (s *shared) failed(ctx context.Context, err error) {
+// limits answer from their own buckets for FallbackFor.
+func (s *Shared) failed(ctx context.Context, name string, err error) {
 	if ctx.Err() != nil {
 		return
 	}
 	s.down.Store(time.Now().Add(FallbackFor).UnixNano())
-	s.log.Warn("shared limit unavailable: limiting per process for a while", "limit", s.name, "for", FallbackFor, "err", err)
+	s.log.Warn("shared limit unavailable: limiting per process for a while", "limit", name, "for", FallbackFor, "err", err)
 }
 
 // sweep deletes, at most once per SweepEvery and in the background, the shared buckets that
 // are full again.
-func (s *shared) sweep() {
+func (s *Shared) sweep() {
 	now := time.Now().UnixNano()
 	last := s.swept.Load()
 	if now-last < int64(SweepEvery) || !s.swept.CompareAndSwap(last, now) {
@@ -62,7 +74,7 @@ func (s *shared) sweep() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if _, err := s.counter.SweepTokens(ctx); err != nil {
-			s.log.Warn("shared limits not swept", "limit", s.name, "err", err)
+			s.log.Warn("shared limits not swept", "err", err)
 		}
 	}()
 }
@@ -71,25 +83,21 @@ func (s *shared) sweep() {
 // tokens per second up to burst, fleet-wide. While the Counter fails it falls back to the
 // process's own buckets of the same size (a fleet of n then allows up to n times the limit).
 type Limit struct {
-	shared
+	*Shared
+	name     string
 	interval time.Duration
 	burst    int
 	local    *Buckets
 }
 
-// NewLimit returns the limit name (the prefix of its keys in the Counter) of perSecond tokens
-// per second and burst tokens; perSecond <= 0 means no limit, and a nil counter means per
-// process only.
-func NewLimit(name string, perSecond float64, burst int, counter Counter, log *slog.Logger) *Limit {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	l := &Limit{shared: shared{counter: counter, log: log, name: name}, local: New(perSecond, burst)}
+// Limit returns the limit name (the prefix of its keys in the Counter) of perSecond tokens per
+// second and burst tokens; perSecond <= 0 means no limit.
+func (s *Shared) Limit(name string, perSecond float64, burst int) *Limit {
+	l := &Limit{Shared: s, name: name, local: New(perSecond, burst)}
 	if perSecond > 0 {
 		l.interval = time.Duration(float64(time.Second) / perSecond)
 		l.burst = max(burst, 1)
 	}
-	l.swept.Store(time.Now().UnixNano())
 	return l
 }
 
@@ -106,7 +114,7 @@ func (l *Limit) Allow(ctx context.Context, key string) (bool, time.Duration) {
 	defer cancel()
 	ok, wait, err := l.counter.TakeToken(cctx, l.name+":"+key, l.interval, l.burst)
 	if err != nil {
-		l.failed(ctx, err)
+		l.failed(ctx, l.name, err)
 		return l.local.Allow(key)
 	}
 	l.sweep()
@@ -117,19 +125,17 @@ func (l *Limit) Allow(ctx context.Context, key string) (bool, time.Duration) {
 // that expires after ttl, so one a crashed replica held comes back. While the Counter fails it
 // falls back to the process's own slots of the same cap.
 type CallSlots struct {
-	shared
+	*Shared
+	name  string
 	max   int
 	ttl   time.Duration
 	local *Slots
 }
 
-// NewCallSlots allows max concurrent holders per key fleet-wide, each for at most ttl; max <= 0
-// means no cap, and a nil counter means per process only.
-func NewCallSlots(name string, max int, ttl time.Duration, counter Counter, log *slog.Logger) *CallSlots {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	return &CallSlots{shared: shared{counter: counter, log: log, name: name}, max: max, ttl: ttl, local: NewSlots(max)}
+// CallSlots allows max concurrent holders per key fleet-wide, each for at most ttl; max <= 0
+// means no cap.
+func (s *Shared) CallSlots(name string, max int, ttl time.Duration) *CallSlots {
+	return &CallSlots{Shared: s, name: name, max: max, ttl: ttl, local: NewSlots(max)}
 }
 
 // Acquire takes a slot of key, reporting false when all are held. Call the release it returns
@@ -148,7 +154,7 @@ func (s *CallSlots) Acquire(ctx context.Context, key string) (bool, func()) {
 	defer cancel()
 	ok, err := s.counter.AcquireSlot(cctx, s.name+":"+key, lease, s.max, s.ttl)
 	if err != nil {
-		s.failed(ctx, err)
+		s.failed(ctx, s.name, err)
 		return s.acquireLocal(key)
 	}
 	if !ok {

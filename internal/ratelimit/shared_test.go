@@ -31,8 +31,8 @@ func newStore(t testing.TB) *store.Store {
 func TestLimitIsFleetWide(t *testing.T) {
 	st := newStore(t)
 	replicas := []*ratelimit.Limit{
-		ratelimit.NewLimit("api-key", 2, 10, st, nil),
-		ratelimit.NewLimit("api-key", 2, 10, st, nil),
+		ratelimit.NewShared(st, nil).Limit("api-key", 2, 10),
+		ratelimit.NewShared(st, nil).Limit("api-key", 2, 10),
 	}
 	var allowed atomic.Int32
 	var wg sync.WaitGroup
@@ -63,7 +63,7 @@ func TestLimitIsFleetWide(t *testing.T) {
 	if ok, _ := replicas[1].Allow(t.Context(), "k2"); !ok {
 		t.Error("another key was refused: keys must not share a bucket")
 	}
-	if ok, _ := ratelimit.NewLimit("other-limit", 2, 10, st, nil).Allow(t.Context(), "k1"); !ok {
+	if ok, _ := ratelimit.NewShared(st, nil).Limit("other-limit", 2, 10).Allow(t.Context(), "k1"); !ok {
 		t.Error("another limit's bucket of the same key was refused: limits must not share buckets")
 	}
 	time.Sleep(600 * time.Millisecond)
@@ -76,8 +76,8 @@ func TestLimitIsFleetWide(t *testing.T) {
 // release frees one for either replica; a lease its replica never released expires.
 func TestCallSlotsAreFleetWide(t *testing.T) {
 	st := newStore(t)
-	a := ratelimit.NewCallSlots("mcp-calls", 2, time.Second, st, nil)
-	b := ratelimit.NewCallSlots("mcp-calls", 2, time.Second, st, nil)
+	a := ratelimit.NewShared(st, nil).CallSlots("mcp-calls", 2, time.Second)
+	b := ratelimit.NewShared(st, nil).CallSlots("mcp-calls", 2, time.Second)
 	ok1, release1 := a.Acquire(t.Context(), "k")
 	ok2, _ := b.Acquire(t.Context(), "k") // never released: its replica "died"
 	if !ok1 || !ok2 {
@@ -132,13 +132,15 @@ func (f *failing) AcquireSlot(context.Context, string, string, int, time.Duratio
 	return false, errDown
 }
 func (f *failing) ReleaseSlot(context.Context, string, string) error { return errDown }
-func (f *failing) SweepTokens(context.Context) (int64, error)       { return 0, errDown }
+func (f *failing) SweepTokens(context.Context) (int64, error)        { return 0, errDown }
 
-// TestLimitFallsBackPerProcess: while the shared store fails, a limit counts in its own process
-// (the burst, then refusals) and asks the store once per FallbackFor, not once per check.
+// TestLimitFallsBackPerProcess: while the shared store fails, the limits count in their own
+// process (the burst, then refusals) and ask the store once per FallbackFor, not once per check
+// nor once per limit.
 func TestLimitFallsBackPerProcess(t *testing.T) {
 	f := &failing{}
-	l := ratelimit.NewLimit("api-key", 1, 3, f, nil)
+	sh := ratelimit.NewShared(f, nil)
+	l := sh.Limit("api-key", 1, 3)
 	allowed := 0
 	for range 10 {
 		if ok, _ := l.Allow(t.Context(), "k"); ok {
@@ -148,18 +150,24 @@ func TestLimitFallsBackPerProcess(t *testing.T) {
 	if allowed != 3 || f.calls.Load() != 1 {
 		t.Errorf("10 checks with the store down: %d allowed, the store asked %d times; want the burst of 3 and one ask", allowed, f.calls.Load())
 	}
-	s := ratelimit.NewCallSlots("mcp-calls", 1, time.Minute, f, nil)
+	if ok, _ := sh.Limit("page-addr", 1, 3).Allow(t.Context(), "k"); !ok || f.calls.Load() != 1 {
+		t.Errorf("another limit's check with the store down = %v, the store asked %d times; want allowed by its own bucket, no second ask", ok, f.calls.Load())
+	}
+	s := sh.CallSlots("mcp-calls", 1, time.Minute)
 	ok, release := s.Acquire(t.Context(), "k")
-	if ok2, _ := s.Acquire(t.Context(), "k"); !ok || ok2 {
-		t.Errorf("acquisitions with the store down = %v, %v; want the process's own cap of 1", ok, ok2)
+	if ok2, _ := s.Acquire(t.Context(), "k"); !ok || ok2 || f.calls.Load() != 1 {
+		t.Errorf("acquisitions with the store down = %v, %v (store asked %d times); want the process's own cap of 1", ok, ok2, f.calls.Load())
 	}
 	release()
+	if ok, _ := s.Acquire(t.Context(), "k"); !ok {
+		t.Error("an acquisition after the release was refused")
+	}
 }
 
 // BenchmarkSharedCheck is the cost one fleet-wide check adds to a request: one statement.
 func BenchmarkSharedCheck(b *testing.B) {
 	st := newStore(b)
-	l := ratelimit.NewLimit("api-key", 1e6, 1e6, st, nil)
+	l := ratelimit.NewShared(st, nil).Limit("api-key", 1e6, 1e6)
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
@@ -181,7 +189,7 @@ func BenchmarkLocalCheck(b *testing.B) {
 // and a release, one statement each.
 func BenchmarkSharedCallSlot(b *testing.B) {
 	st := newStore(b)
-	s := ratelimit.NewCallSlots("mcp-calls", 4, time.Minute, st, nil)
+	s := ratelimit.NewShared(st, nil).CallSlots("mcp-calls", 4, time.Minute)
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {

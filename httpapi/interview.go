@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"math"
@@ -47,10 +48,11 @@ func pageHeaders(h http.Header) {
 // either, the candidate gets the busy screen with 429 and Retry-After.
 func (s *server) limitInterview(c *gin.Context) {
 	pageHeaders(c.Writer.Header())
-	ok, wait := s.interviewAddrLimits.Allow(clientip.Of(c.Request, s.proxies))
+	ctx := c.Request.Context()
+	ok, wait := s.interviewAddrLimits.Allow(ctx, clientip.Of(c.Request, s.proxies))
 	if ok {
 		sum := sha256.Sum256([]byte(c.Param("token"))) // the bucket's key is not the credential itself
-		ok, wait = s.interviewLimits.Allow(string(sum[:16]))
+		ok, wait = s.interviewLimits.Allow(ctx, hex.EncodeToString(sum[:16]))
 	}
 	if !ok {
 		c.Header("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))

@@ -159,7 +159,7 @@ func (s *server) authenticate(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	if ok, wait := s.keyLimits.Allow(k.ID.String()); !ok {
+	if ok, wait := s.keyLimits.Allow(c.Request.Context(), k.ID.String()); !ok {
 		s.fail(c, tooMany("RATE_LIMITED", "too many requests with this API key; retry after the Retry-After delay", wait))
 		return
 	}
@@ -185,7 +185,7 @@ func (s *server) authenticate(c *gin.Context) {
 // nothing.
 func (s *server) refuse(c *gin.Context, err error) {
 	ip := clientip.Of(c.Request, s.proxies) // the peer, unless a trusted proxy: forwarded-for headers are the client's to forge
-	if ok, wait := s.authFailures.Allow(ip); !ok {
+	if ok, wait := s.authFailures.Allow(c.Request.Context(), ip); !ok {
 		s.fail(c, tooMany("AUTH_RATE_LIMITED", "too many failed authentications from this address; retry after the Retry-After delay", wait))
 		return
 	}

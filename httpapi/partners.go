@@ -28,7 +28,7 @@ type PartnerApplicationResponse struct {
 // errors the error table maps) and answers 202.
 func (s *server) submitPartnerApplication(c *gin.Context) {
 	key := callerKey(c)
-	if ok, wait := s.partnerLimits.Allow(key.ID.String()); !ok {
+	if ok, wait := s.partnerLimits.Allow(c.Request.Context(), key.ID.String()); !ok {
 		s.fail(c, tooMany("RATE_LIMITED", "too many submissions with this API key; retry after the Retry-After delay", wait))
 		return
 	}

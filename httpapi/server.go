@@ -56,11 +56,12 @@ type Deps struct {
 
 type server struct {
 	Deps
-	partnerLimits *ratelimit.Buckets // partner submissions per key
-	keyLimits     *ratelimit.Buckets // requests per key, every authenticated route
-	authFailures  *ratelimit.Buckets // failed authentications per client IP
+	// The limits are fleet-wide: every replica on the database spends from the same buckets.
+	partnerLimits *ratelimit.Limit // partner submissions per key
+	keyLimits     *ratelimit.Limit // requests per key, every authenticated route
+	authFailures  *ratelimit.Limit // failed authentications per client IP
 	// interviewLimits and interviewAddrLimits bound the candidate page per link and per IP.
-	interviewLimits, interviewAddrLimits *ratelimit.Buckets
+	interviewLimits, interviewAddrLimits *ratelimit.Limit
 	// proxies are the peers whose X-Forwarded-For names the client (MCP_TRUSTED_PROXIES).
 	proxies []netip.Prefix
 }
@@ -78,12 +79,17 @@ func NewServer(d Deps) http.Handler {
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	r.ContextWithFallback = true
+	var counter ratelimit.Counter
+	if d.Store != nil {
+		counter = d.Store
+	}
+	limit := ratelimit.NewShared(counter, d.Log).Limit
 	s := &server{Deps: d,
-		partnerLimits:       ratelimit.New(d.Config.PartnerRateLimit, d.Config.PartnerRateBurst),
-		keyLimits:           ratelimit.New(d.Config.APIRateLimit, d.Config.APIRateBurst),
-		authFailures:        ratelimit.New(d.Config.AuthFailureLimit, d.Config.AuthFailureBurst),
-		interviewLimits:     ratelimit.New(d.Config.InterviewRateLimit, d.Config.InterviewRateBurst),
-		interviewAddrLimits: ratelimit.New(d.Config.InterviewAddrLimit, d.Config.InterviewAddrBurst),
+		partnerLimits:       limit("partner", d.Config.PartnerRateLimit, d.Config.PartnerRateBurst),
+		keyLimits:           limit("api-key", d.Config.APIRateLimit, d.Config.APIRateBurst),
+		authFailures:        limit("api-auth-failure", d.Config.AuthFailureLimit, d.Config.AuthFailureBurst),
+		interviewLimits:     limit("page-link", d.Config.InterviewRateLimit, d.Config.InterviewRateBurst),
+		interviewAddrLimits: limit("page-addr", d.Config.InterviewAddrLimit, d.Config.InterviewAddrBurst),
 	}
 	proxies, err := clientip.ParseTrusted(d.Config.MCPTrustedProxies)
 	if err != nil {

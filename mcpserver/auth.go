@@ -26,10 +26,10 @@ type authenticator struct {
 	store        *store.Store
 	oauth        *oauth.Server // verifies OAuth access tokens beside API keys
 	log          *slog.Logger
-	keyLimits    *ratelimit.Buckets // requests per key
-	authFailures *ratelimit.Buckets // failed authentications per client IP
-	calls        *ratelimit.Slots   // requests in flight per key
-	proxies      []netip.Prefix     // MCP_TRUSTED_PROXIES
+	keyLimits    *ratelimit.Limit     // requests per key
+	authFailures *ratelimit.Limit     // failed authentications per client IP
+	calls        *ratelimit.CallSlots // requests in flight per key
+	proxies      []netip.Prefix       // MCP_TRUSTED_PROXIES
 	// base is the tool server's base address of a request: the challenge's realm.
 	base func(*http.Request) string
 }
@@ -71,15 +71,16 @@ func (a *authenticator) require(next http.Handler) http.Handler {
 			a.forbid(w, r, models.ScopeMCPRead)
 			return
 		}
-		if ok, wait := a.keyLimits.Allow(key.ID.String()); !ok {
+		if ok, wait := a.keyLimits.Allow(r.Context(), key.ID.String()); !ok {
 			tooMany(w, wait, "too many requests with this API key")
 			return
 		}
-		if !a.calls.Acquire(key.ID.String()) {
+		ok, release := a.calls.Acquire(r.Context(), key.ID.String())
+		if !ok {
 			tooMany(w, time.Second, "too many tool calls in flight with this API key")
 			return
 		}
-		defer a.calls.Release(key.ID.String())
+		defer release()
 		if key.LastUsedAt == nil || time.Since(*key.LastUsedAt) > time.Minute {
 			if err := a.store.TouchAPIKey(r.Context(), company.ID, key.ID, time.Now().UTC()); err != nil {
 				a.log.WarnContext(r.Context(), "api key last-used not recorded", "err", err)
@@ -112,15 +113,16 @@ func (a *authenticator) requireUser(w http.ResponseWriter, r *http.Request, next
 		return
 	}
 	limitKey := "oauth:" + access.GrantID.String()
-	if ok, wait := a.keyLimits.Allow(limitKey); !ok {
+	if ok, wait := a.keyLimits.Allow(r.Context(), limitKey); !ok {
 		tooMany(w, wait, "too many requests with this sign-in")
 		return
 	}
-	if !a.calls.Acquire(limitKey) {
+	ok, release := a.calls.Acquire(r.Context(), limitKey)
+	if !ok {
 		tooMany(w, time.Second, "too many tool calls in flight with this sign-in")
 		return
 	}
-	defer a.calls.Release(limitKey)
+	defer release()
 	caller := &toolkit.Caller{Kind: toolkit.CallerUser, CompanyIDs: access.CompanyIDs, PlatformAdmin: access.PlatformAdmin}
 	next.ServeHTTP(w, toolkit.WithRequest(r, caller))
 }
@@ -131,7 +133,7 @@ func (a *authenticator) requireUser(w http.ResponseWriter, r *http.Request, next
 // consult the budget, so a valid token from the same address is served as if no one had failed.
 func (a *authenticator) refuse(w http.ResponseWriter, r *http.Request, desc string) {
 	ip := clientip.Of(r, a.proxies) // the peer, unless it is a trusted proxy: forwarded-for headers are the client's to forge
-	if ok, wait := a.authFailures.Allow(ip); !ok {
+	if ok, wait := a.authFailures.Allow(r.Context(), ip); !ok {
 		tooMany(w, wait, "too many failed authentications from this address")
 		return
 	}

@@ -94,7 +94,8 @@ func TestConcurrentCallsPerKey(t *testing.T) {
 	release := make(chan struct{})
 	entered := make(chan struct{}, 4)
 	a := &authenticator{store: f.st, log: slog.New(slog.DiscardHandler), base: func(*http.Request) string { return "https://mcp.example.com" },
-		keyLimits: ratelimit.New(0, 0), authFailures: ratelimit.New(0, 0), calls: ratelimit.NewSlots(1)}
+		keyLimits: ratelimit.NewShared(nil, nil).Limit("mcp-key", 0, 0), authFailures: ratelimit.NewShared(nil, nil).Limit("mcp-auth-failure", 0, 0),
+		calls: ratelimit.NewShared(f.st, nil).CallSlots("mcp-calls", 1, time.Minute)}
 	srv := httptest.NewServer(a.require(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		entered <- struct{}{}
 		<-release

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -98,17 +99,24 @@ func NewServer(d Deps) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The limits are fleet-wide: every replica on the database spends from the same buckets.
+	var counter ratelimit.Counter
+	if d.Store != nil {
+		counter = d.Store
+	}
+	limits := ratelimit.NewShared(counter, d.Log)
 	as := oauth.New(oauth.Options{
 		TrustedProxies: proxies,
 		Store:          d.Store, Log: d.Log.With("component", "oauth"), Base: base,
 		Issuer: d.Config.OIDCIssuer, ClientID: d.Config.OIDCClientID, ClientSecret: d.Config.OIDCClientSecret,
-		Registrations: ratelimit.New(d.Config.OAuthRegistrationLimit, d.Config.OAuthRegistrationBurst),
+		Registrations: limits.Limit("oauth-registration", d.Config.OAuthRegistrationLimit, d.Config.OAuthRegistrationBurst),
 	})
 	a := &authenticator{store: d.Store, oauth: as, log: d.Log, base: base,
-		keyLimits:    ratelimit.New(d.Config.APIRateLimit, d.Config.APIRateBurst),
-		authFailures: ratelimit.New(d.Config.AuthFailureLimit, d.Config.AuthFailureBurst),
-		calls:        ratelimit.NewSlots(d.Config.MCPMaxConcurrentCalls),
-		proxies:      proxies,
+		keyLimits:    limits.Limit("mcp-key", d.Config.APIRateLimit, d.Config.APIRateBurst),
+		authFailures: limits.Limit("mcp-auth-failure", d.Config.AuthFailureLimit, d.Config.AuthFailureBurst),
+		// A call's lease outlives the longest call (MCP_TOOL_TIMEOUT) and the time to answer it.
+		calls:   limits.CallSlots("mcp-calls", d.Config.MCPMaxConcurrentCalls, d.Config.MCPToolTimeout+15*time.Second),
+		proxies: proxies,
 	}
 
 	mux := http.NewServeMux()

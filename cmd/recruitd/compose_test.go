@@ -21,11 +21,40 @@ type composeFile struct {
 		Command     any            `yaml:"command"`
 		Ports       []string       `yaml:"ports"`
 		Environment map[string]any `yaml:"environment"`
-		DependsOn   map[string]struct {
-			Condition string `yaml:"condition"`
-		} `yaml:"depends_on"`
+		DependsOn   any            `yaml:"depends_on"`
+		Deploy      struct {
+			Replicas int `yaml:"replicas"`
+		} `yaml:"deploy"`
+		Networks map[string]struct {
+			IPv4 string `yaml:"ipv4_address"`
+		} `yaml:"networks"`
+		Configs []struct {
+			Source string `yaml:"source"`
+			Target string `yaml:"target"`
+		} `yaml:"configs"`
 	} `yaml:"services"`
 	Volumes map[string]any `yaml:"volumes"`
+	Configs map[string]struct {
+		Content string `yaml:"content"`
+	} `yaml:"configs"`
+}
+
+// dependsOn is a service's depends_on: the condition per dependency ("service_started" for the
+// short list form).
+func dependsOn(v any) map[string]string {
+	out := map[string]string{}
+	switch d := v.(type) {
+	case []any:
+		for _, s := range d {
+			out[fmt.Sprint(s)] = "service_started"
+		}
+	case map[string]any:
+		for k, c := range d {
+			m, _ := c.(map[string]any)
+			out[k] = fmt.Sprint(m["condition"])
+		}
+	}
+	return out
 }
 
 // TestComposeFile checks docker-compose.yml without a Docker engine: the services, their images,
@@ -40,7 +69,7 @@ func TestComposeFile(t *testing.T) {
 	if err := yaml.Unmarshal(raw, &f); err != nil { // yaml.v3 resolves the x-recruitd anchors and merges
 		t.Fatalf("docker-compose.yml: %v", err)
 	}
-	want := []string{"api", "mcp", "migrate", "postgres", "temporal", "temporal-setup", "temporal-ui", "worker"}
+	want := []string{"api", "lb", "mcp", "migrate", "postgres", "temporal", "temporal-setup", "temporal-ui", "worker"}
 	var got []string
 	for name := range f.Services {
 		got = append(got, name)
@@ -68,10 +97,10 @@ func TestComposeFile(t *testing.T) {
 	for _, c := range (&env{getenv: os.Getenv}).commands() {
 		subcommands[c.Name()] = true
 	}
-	// Published on loopback only: the TLS front on the host reaches api and mcp, nothing else does;
-	// each process's metrics listener is a port of its own, which the front does not forward.
-	ports := map[string][]string{"api": {"127.0.0.1:8080:8080", "127.0.0.1:9465:9465"}, "mcp": {"127.0.0.1:8081:8081", "127.0.0.1:9466:9466"},
-		"worker": {"127.0.0.1:9464:9464"}}
+	// Published on loopback only: the TLS front on the host reaches lb, nothing else does; each
+	// replica's metrics listener is a port of its own (one of its service's range), which lb
+	// does not forward.
+	ports := map[string][]string{"api": {"127.0.0.1:9470-9479:9465"}, "mcp": {"127.0.0.1:9480-9489:9466"}, "worker": {"127.0.0.1:9490-9499:9464"}}
 	for _, svc := range []string{"migrate", "api", "mcp", "worker"} {
 		s := f.Services[svc]
 		if s.Build == nil {
@@ -91,10 +120,54 @@ func TestComposeFile(t *testing.T) {
 				t.Errorf("%s lacks %s", svc, k)
 			}
 		}
-		for _, p := range ports[svc] {
-			if !slices.Contains(s.Ports, p) {
-				t.Errorf("%s ports = %v, want %s", svc, s.Ports, p)
+		if !slices.Equal(s.Ports, ports[svc]) {
+			t.Errorf("%s ports = %v, want %v", svc, s.Ports, ports[svc])
+		}
+	}
+
+	// A fleet: several replicas of each kind, each replica with a metrics port of its range.
+	replicas := map[string]int{"api": 3, "mcp": 2, "worker": 3}
+	for svc, n := range replicas {
+		if got := f.Services[svc].Deploy.Replicas; got != n {
+			t.Errorf("%s replicas = %d, want %d", svc, got, n)
+		}
+		for _, p := range f.Services[svc].Ports {
+			var lo, hi, container int
+			if _, err := fmt.Sscanf(p, "127.0.0.1:%d-%d:%d", &lo, &hi, &container); err != nil || hi-lo+1 < n {
+				t.Errorf("%s publishes %q: want a loopback port range with room for its %d replicas", svc, p, n)
 			}
+		}
+	}
+	// lb is the replicas' one entrance: the front's ports, on the address the proxies list trusts,
+	// forwarding to every replica of api and mcp with the client's address and scheme.
+	lb := f.Services["lb"]
+	if !strings.HasPrefix(lb.Image, "nginx:") || strings.HasSuffix(lb.Image, ":latest") {
+		t.Errorf("lb image = %q, want a pinned nginx image", lb.Image)
+	}
+	if !slices.Equal(lb.Ports, []string{"127.0.0.1:8080:8080", "127.0.0.1:8081:8081"}) {
+		t.Errorf("lb ports = %v, want 8080 and 8081 on the host's loopback", lb.Ports)
+	}
+	for _, svc := range []string{"api", "mcp", "worker", "migrate"} {
+		if len(f.Services[svc].Ports) > 0 && slices.ContainsFunc(f.Services[svc].Ports, func(p string) bool { return strings.Contains(p, ":808") }) {
+			t.Errorf("%s publishes %v: only lb reaches the api and mcp listeners", svc, f.Services[svc].Ports)
+		}
+	}
+	lbIP := lb.Networks["default"].IPv4
+	trusted := composeDefault(fmt.Sprint(f.Services["api"].Environment["MCP_TRUSTED_PROXIES"]))
+	if lbIP == "" || !slices.Contains(strings.Split(trusted, ","), lbIP) || !slices.Contains(strings.Split(trusted, ","), "172.30.0.1") {
+		t.Errorf("MCP_TRUSTED_PROXIES = %q, want lb's address %q and the front's gateway", trusted, lbIP)
+	}
+	if mcpTrusted := composeDefault(fmt.Sprint(f.Services["mcp"].Environment["MCP_TRUSTED_PROXIES"])); mcpTrusted != trusted {
+		t.Errorf("mcp trusts %q and api %q, want the same proxies", mcpTrusted, trusted)
+	}
+	if len(lb.Configs) != 1 || lb.Configs[0].Target != "/etc/nginx/nginx.conf" {
+		t.Fatalf("lb configs = %v, want its nginx.conf", lb.Configs)
+	}
+	conf := f.Configs[lb.Configs[0].Source].Content
+	for _, want := range []string{"server api:8080 resolve", "server mcp:8081 resolve", "resolver 127.0.0.11", "listen 8080", "listen 8081",
+		"X-Forwarded-For $proxy_add_x_forwarded_for", "X-Forwarded-Proto $http_x_forwarded_proto", "proxy_next_upstream error timeout"} {
+		if !strings.Contains(strings.ReplaceAll(conf, "$$", "$"), want) {
+			t.Errorf("lb's nginx.conf lacks %q", want)
 		}
 	}
 	if f.Services["api"].Environment["API_ADDR"] != "0.0.0.0:8080" || f.Services["mcp"].Environment["MCP_ADDR"] != "0.0.0.0:8081" {
@@ -120,6 +193,7 @@ func TestComposeFile(t *testing.T) {
 	}
 
 	deps := map[string]map[string]string{
+		"lb":             {"api": "service_started", "mcp": "service_started"},
 		"temporal":       {"postgres": "service_healthy"},
 		"temporal-ui":    {"temporal": "service_healthy"},
 		"temporal-setup": {"temporal": "service_healthy"},
@@ -130,7 +204,7 @@ func TestComposeFile(t *testing.T) {
 	}
 	for svc, want := range deps {
 		for dep, cond := range want {
-			if got := f.Services[svc].DependsOn[dep].Condition; got != cond {
+			if got := dependsOn(f.Services[svc].DependsOn)[dep]; got != cond {
 				t.Errorf("%s depends_on %s: condition %q, want %q", svc, dep, got, cond)
 			}
 		}
@@ -144,6 +218,31 @@ func TestComposeFile(t *testing.T) {
 	}
 	if _, ok := f.Volumes["pgdata"]; !ok {
 		t.Error("postgres data is not on a named volume")
+	}
+
+	// docs/operations.md names the services as they are here, every one of them.
+	doc, err := os.ReadFile("../../docs/operations.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z-]+)` \\|").FindAllStringSubmatch(string(doc), -1) {
+		named[m[1]] = true
+	}
+	for _, svc := range want {
+		if !named[svc] {
+			t.Errorf("docs/operations.md's table of services lacks %s", svc)
+		}
+	}
+	for svc := range named {
+		if !slices.Contains(want, svc) {
+			t.Errorf("docs/operations.md names a service %s that docker-compose.yml lacks", svc)
+		}
+	}
+	for svc, n := range replicas {
+		if !regexp.MustCompile("(?m)^\\| `" + svc + "` \\| " + fmt.Sprint(n) + " \\|").Match(doc) {
+			t.Errorf("docs/operations.md does not give %s's %d replicas", svc, n)
+		}
 	}
 }
 

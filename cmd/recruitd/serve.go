@@ -98,6 +98,9 @@ func connect(ctx context.Context, cfg *config.Config, log *slog.Logger, withTemp
 		return nil, err
 	}
 	d.store = st
+	// The pool's saturation: go_sql_in_use_connections against go_sql_max_open_connections, and
+	// go_sql_wait_duration_seconds_total (docs/operations.md).
+	d.registry.MustRegister(collectors.NewDBStatsCollector(st.SQL(), "recruitd"))
 	d.closers = append(d.closers, st)
 	if !withTemporal {
 		d.health = health.New(3*time.Second, map[string]health.Check{"postgres": st.Ping})

@@ -68,7 +68,7 @@ func (s *Server) metadataClient(ctx context.Context, r *http.Request, clientID s
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return nil, err
 	}
-	if ok, _ := s.o.Registrations.Allow(clientIP(r, s.o.TrustedProxies)); !ok {
+	if ok, _ := s.o.Registrations.Allow(ctx, clientIP(r, s.o.TrustedProxies)); !ok {
 		return nil, errors.New("too many client metadata fetches from this address; retry later")
 	}
 	reg, err := s.fetchMetadata(ctx, clientID)

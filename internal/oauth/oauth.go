@@ -72,8 +72,9 @@ type Options struct {
 	Issuer, ClientID, ClientSecret string
 	// UpstreamClient is the HTTP client toward the identity provider (nil: a default one).
 	UpstreamClient *http.Client
-	// Registrations limits client registrations and metadata-document fetches per client IP.
-	Registrations *ratelimit.Buckets
+	// Registrations limits client registrations and metadata-document fetches per client IP
+	// (fleet-wide when its counter is the shared store).
+	Registrations *ratelimit.Limit
 	// TrustedProxies are the peers whose X-Forwarded-For names the client (MCP_TRUSTED_PROXIES).
 	TrustedProxies []netip.Prefix
 	// MetadataClient fetches Client ID Metadata Documents; nil: one dialing through the SSRF guard.
@@ -96,7 +97,7 @@ func New(o Options) *Server {
 		o.Now = time.Now
 	}
 	if o.Registrations == nil {
-		o.Registrations = ratelimit.New(0, 0)
+		o.Registrations = ratelimit.NewShared(nil, nil).Limit("oauth-registration", 0, 0)
 	}
 	if o.UpstreamClient == nil {
 		o.UpstreamClient = &http.Client{Timeout: 15 * time.Second}

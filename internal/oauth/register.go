@@ -250,7 +250,7 @@ type registrationResponse struct {
 
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
-	if ok, wait := s.o.Registrations.Allow(clientIP(r, s.o.TrustedProxies)); !ok {
+	if ok, wait := s.o.Registrations.Allow(r.Context(), clientIP(r, s.o.TrustedProxies)); !ok {
 		tooMany(w, wait)
 		return
 	}

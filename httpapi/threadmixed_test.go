@@ -167,4 +167,3 @@ func TestTextInterviewPartlyOnThePage(t *testing.T) {
 	}
 	f.scanThreadHistories(t, sim, phone, session, 3)
 }
-

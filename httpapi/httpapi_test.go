@@ -214,7 +214,7 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		Metrics: httpmetrics.New(reg), Gatherer: reg, Box: sealed,
 		Partners:   &partners.Applications{Store: st, Launcher: f.launcher, Box: sealed, ATSTimeout: cfg.ATSTimeout},
 		Interviews: f.interviews,
-		Threads:    &thread.Threads{Store: st, Interviews: f.interviews},
+		Threads:    &thread.Threads{Store: st, Interviews: f.interviews, Timings: &integrity.Service{Store: st}},
 	})
 	f.srv = httptest.NewUnstartedServer(f.h)
 	f.srv.Listener.Close()

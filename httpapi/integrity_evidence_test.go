@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/recruitd/recruitd/internal/integrity"
 	"github.com/recruitd/recruitd/internal/rollup"
 	"github.com/recruitd/recruitd/mcpserver/interviewtools"
 	"github.com/recruitd/recruitd/models"
@@ -209,7 +210,7 @@ func TestIntegrityEvidenceInTheTools(t *testing.T) {
 		t.Errorf("B's notChecked = %q", ev.NotChecked)
 	}
 	verA := callTool[interviewtools.CandidateVerificationOutput](t, tools, "getCandidateVerification", map[string]any{"sessionId": sa.String()})
-	if verA.Cheating == nil || !verA.Cheating.Flagged || verA.Cheating.Evidence == nil || verA.Cheating.Evidence.Rules != "answer-signals/2" {
+	if verA.Cheating == nil || !verA.Cheating.Flagged || verA.Cheating.Evidence == nil || verA.Cheating.Evidence.Rules != integrity.CheatingRules {
 		t.Errorf("A's cheating block = %+v; want flagged by the server's rules alone, with evidence", verA.Cheating)
 	}
 

@@ -32,7 +32,7 @@ func (s *server) getSessionReport(c *gin.Context) {
 	}
 	co := company(c)
 	ctx := c.Request.Context()
-	r, err := report.Load(ctx, s.Store, co.ID, id)
+	r, err := report.Read(ctx, s.Store, co.ID, id)
 	if errors.Is(err, store.ErrNotFound) {
 		sess, serr := s.Store.Session(ctx, co.ID, id)
 		switch {

@@ -25,6 +25,7 @@ import (
 	"github.com/recruitd/recruitd/internal/flow"
 	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/internal/twiliosim"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -317,26 +318,69 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 		if !slices.ContainsFunc(bySlug, func(b *workflowpb.WorkflowExecutionInfo) bool { return b.GetExecution().GetRunId() == run }) {
 			t.Errorf("workflow %s on the test's queue is not listed by CompanySlug", id)
 		}
-		it := f.tc.GetWorkflowHistory(t.Context(), id, run, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-		for it.HasNext() {
-			ev, err := it.Next()
-			if err != nil {
-				t.Fatalf("history of %s: %v", id, err)
-			}
-			events++
-			raw, err := proto.Marshal(ev)
-			if err != nil {
-				t.Fatal(err)
-			}
-			raw = bytes.ToLower(raw)
-			for _, n := range needles {
-				if bytes.Contains(raw, []byte(strings.ToLower(n))) {
-					t.Errorf("history of %s, event %d (%s), holds %q", id, ev.GetEventId(), ev.GetEventType(), n)
-				}
+		events += scanHistory(t, f.tc, id, run, needles)
+	}
+	t.Logf("scanned %d events of %d workflows for %d needles", events, len(execs), len(needles))
+}
+
+// scanHistory reads every event of one run's history through the Temporal API and reports each
+// needle (case ignored) an event holds; it returns the number of events read.
+func scanHistory(t *testing.T, tc client.Client, id, run string, needles []string) int {
+	t.Helper()
+	events := 0
+	it := tc.GetWorkflowHistory(t.Context(), id, run, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatalf("history of %s: %v", id, err)
+		}
+		events++
+		raw, err := proto.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw = bytes.ToLower(raw)
+		for _, n := range needles {
+			if bytes.Contains(raw, []byte(strings.ToLower(n))) {
+				t.Errorf("history of %s, event %d (%s), holds %q", id, ev.GetEventId(), ev.GetEventType(), n)
 			}
 		}
 	}
-	t.Logf("scanned %d events of %d workflows for %d needles", events, len(execs), len(needles))
+	return events
+}
+
+// scanThreadHistories is the history scan of a test that took an interview in phone's text
+// thread: every history of the fixture's queue (at least min runs) holds neither the number (in
+// any format) nor any message of the thread, either way, nor the session's link token.
+func (f *fixture) scanThreadHistories(t *testing.T, sim *twiliosim.Server, phone string, session uuid.UUID, min int) {
+	t.Helper()
+	sess, err := f.st.Session(t.Context(), f.acme.ID, session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	needles := []string{phone, strings.TrimPrefix(phone, "+1"), sess.LinkToken}
+	bodies := 0
+	for _, m := range sim.Messages(phone) {
+		// Shorter texts ("YES", "1") are words any history may hold; the answers and the
+		// questions are longer.
+		if b := strings.TrimSpace(m.Body); len(b) >= 12 {
+			needles = append(needles, b)
+			bodies++
+		}
+	}
+	if bodies < 3 {
+		t.Fatalf("%d messages in the thread of %s to look for, want the interview's", bodies, phone)
+	}
+	events := 0
+	execs := listWorkflows(t, f.tc, fmt.Sprintf("TaskQueue = %q", f.queue), min)
+	for _, e := range execs {
+		events += scanHistory(t, f.tc, e.GetExecution().GetWorkflowId(), e.GetExecution().GetRunId(), needles)
+	}
+	interview := kinds.Interview.ID(f.acme.Slug, session.String())
+	if !slices.ContainsFunc(execs, func(e *workflowpb.WorkflowExecutionInfo) bool { return e.GetExecution().GetWorkflowId() == interview }) {
+		t.Errorf("the session's run %s is not among the %d workflows scanned", interview, len(execs))
+	}
+	t.Logf("scanned %d events of %d workflows for %d needles (%d texts)", events, len(execs), len(needles), bodies)
 }
 
 // cleanupOn is a subtest whose cleanups run when outer ends.

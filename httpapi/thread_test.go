@@ -152,6 +152,12 @@ func TestTextInterviewBySMS(t *testing.T) {
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("forged webhook = %d, want 401", resp.StatusCode)
 	}
+	var channels []string
+	f.st.DB().Raw(`SELECT DISTINCT channel FROM interview_turns WHERE company_id = ? AND session_id = ? AND answer IS NOT NULL`, f.acme.ID, session).Scan(&channels)
+	if len(channels) != 1 || channels[0] != "sms" {
+		t.Errorf("the answers' channels = %v, want sms", channels)
+	}
+	f.scanThreadHistories(t, sim, phone, session, 3)
 }
 
 // TestTextOptOut: STOP in the middle of an interview is confirmed once, then the number gets
@@ -159,7 +165,7 @@ func TestTextInterviewBySMS(t *testing.T) {
 func TestTextOptOut(t *testing.T) {
 	f, sim := smsFixture(t)
 	const phone = "+14155550199"
-	f.inviteByText(t, "sms-stop", phone)
+	session := f.inviteByText(t, "sms-stop", phone)
 	await(t, 30*time.Second, "the SMS invitation", func() bool { return len(sim.Messages(phone)) > 0 })
 	if got := say(t, sim, phone, "YES"); !strings.Contains(got, "Question 1") {
 		t.Fatalf("after YES: %q, want the first question", got)
@@ -201,4 +207,5 @@ func TestTextOptOut(t *testing.T) {
 		t.Errorf("keyword = %q, want free-text", keyword)
 	}
 	_ = models.SessionStatusStarted
+	f.scanThreadHistories(t, sim, phone, session, 3)
 }

@@ -77,6 +77,8 @@ func TestEnumsMatchCheckConstraints(t *testing.T) {
 		"interview_sessions.medium_type":           strs(AllMediumTypes()),
 		"interview_sessions.status":                strs(AllSessionStatuses()),
 		"interview_turns.source":                   strs(AllTurnSources()),
+		"interview_turns.channel":                  strs(AllAnswerChannels()),
+		"interview_thread_signals.channel":         strs(ThreadChannels()),
 		"identity_webhook_deliveries.outcome":      IdentityWebhookOutcomes(),
 		"jobs.status":                              strs(AllJobStatuses()),
 		"companies.default_job_status":             {string(JobStatusActive), string(JobStatusPaused)},

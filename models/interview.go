@@ -50,6 +50,8 @@ type InterviewTurn struct {
 	AnsweredAt *time.Time  `gorm:"column:answered_at"`
 	Engine     *string     `gorm:"column:engine"`
 	Reason     *string     `gorm:"column:reason"`
+	// Channel is the surface that received the answer; nil while unanswered.
+	Channel *AnswerChannel `gorm:"column:channel"`
 }
 
 // TableName implements gorm's tabler.
@@ -101,4 +103,25 @@ const (
 // AllTurnSources returns every TurnSource.
 func AllTurnSources() []TurnSource {
 	return []TurnSource{TurnSourceGuide, TurnSourceAdditional, TurnSourceStructured, TurnSourceFollowUp}
+}
+
+// AnswerChannel is the surface an answer came through (interview_turns.channel): the interview
+// page, or the candidate's SMS or WhatsApp thread.
+type AnswerChannel string
+
+// Answer channels.
+const (
+	AnswerChannelWeb      AnswerChannel = "web"
+	AnswerChannelSMS      AnswerChannel = "sms"
+	AnswerChannelWhatsApp AnswerChannel = "whatsapp"
+)
+
+// AllAnswerChannels returns every AnswerChannel.
+func AllAnswerChannels() []AnswerChannel {
+	return []AnswerChannel{AnswerChannelWeb, AnswerChannelSMS, AnswerChannelWhatsApp}
+}
+
+// ThreadChannels returns the answer channels that are text threads.
+func ThreadChannels() []AnswerChannel {
+	return []AnswerChannel{AnswerChannelSMS, AnswerChannelWhatsApp}
 }

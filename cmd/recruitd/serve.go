@@ -257,7 +257,7 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 			Partners:          &partners.Applications{Store: d.store, Launcher: launcher, Box: sealed, ATSTimeout: cfg.ATSTimeout},
 			AggregatorMetrics: aggregator.NewMetrics(d.registry),
 			Interviews:        interviews,
-			Threads:           &thread.Threads{Store: d.store, Interviews: interviews, Log: log},
+			Threads:           &thread.Threads{Store: d.store, Interviews: interviews, Timings: &integrity.Service{Store: d.store}, Log: log},
 		}))
 	}
 	if comp.mcp {

@@ -6,12 +6,14 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/pagesignal"
+	"github.com/recruitd/recruitd/models"
 )
 
 // CheatingRules names the rules below; it is stored with every evaluation's evidence, so a later
 // change of a rule or weight is told apart from the evaluations made before it. Version 2 adds
-// the server's own rules (arrival pace, identical answers), which the browser cannot forge.
-const CheatingRules = "answer-signals/2"
+// the server's own rules (arrival pace, identical answers), which the browser cannot forge;
+// version 3 the text thread's reply pace.
+const CheatingRules = "answer-signals/3"
 
 // The rules of one answer's score (docs/integrity-checks.md, "Cheating signals"). Each rule
 // gives a strength from 0 to 1; the answer's score is 100 × (1 − Π(1 − weight × strength)).
@@ -42,6 +44,16 @@ const (
 	ArrivalPlausibleCPS   = 10.0
 	ArrivalImplausibleCPS = 20.0
 	WeightArrival         = 0.8
+	// Thread reply (the server's figures, for an answer taken in a text thread): the answer's
+	// characters per second of the server's time from handing the question to the provider to
+	// the answer's arrival, from ThreadMinChars on: ThreadPlausibleCPS or slower is nothing,
+	// ThreadImplausibleCPS or faster full strength. People type about 3 characters a second on
+	// a phone's keyboard and that time holds the reading too, so a long reply within seconds
+	// was pasted or written elsewhere. It replaces the arrival rule for that answer.
+	ThreadMinChars       = 60
+	ThreadPlausibleCPS   = 5.0
+	ThreadImplausibleCPS = 10.0
+	WeightThread         = 0.8
 	// Identical (the server's figures): the answer's text, case and white space ignored, is
 	// another candidate's answer in the same company (answers of at least 40 characters,
 	// store.MinIdenticalChars); full strength.
@@ -59,6 +71,7 @@ const (
 	ReasonFastTyping = "fastTyping"
 	ReasonArrival    = "fastArrival"
 	ReasonIdentical  = "identicalAnswer"
+	ReasonThread     = "fastThreadReply"
 )
 
 // Answer is one answered question of a session, with what the page reported for it.
@@ -73,37 +86,57 @@ type Answer struct {
 	DurationMs int64
 	// IdenticalTo are the other candidates of the company who gave the same answer.
 	IdenticalTo []uuid.UUID
+	// Thread is set for an answer taken in the text thread its question was sent in.
+	Thread *ThreadReply
+}
+
+// ThreadReply is the server's timing of an answer in a text thread.
+type ThreadReply struct {
+	Channel models.AnswerChannel
+	// ReplyMs is the time from handing the question to the provider to the answer's arrival; 0
+	// when unknown.
+	ReplyMs int64
 }
 
 // Components are the strengths (0 to 1) of the rules for one answer: three from the page's
-// figures (which the candidate's browser composes), two from the server's.
+// figures (which the candidate's browser composes), three from the server's.
 type Components struct {
 	Paste     float64 `json:"paste"`
 	Away      float64 `json:"away"`
 	Pace      float64 `json:"pace"`
 	Arrival   float64 `json:"arrival"`
 	Identical float64 `json:"identical"`
+	Thread    float64 `json:"thread"`
+}
+
+// ThreadMeasure is what the thread rule read: the thread's channel, the reply time and pace.
+type ThreadMeasure struct {
+	Channel  models.AnswerChannel `json:"channel"`
+	ReplyMs  int64                `json:"replyMs"`             // 0 when unknown
+	ReplyCPS *float64             `json:"replyCharsPerSecond"` // null when the time is unknown
 }
 
 // AnswerMeasure is what an answer's score was computed from. AnswerChars, DurationMs,
 // ArrivalCPS and IdenticalTo are the server's; the others are the page's report (zero when the
 // page reported nothing).
 type AnswerMeasure struct {
-	AnswerChars    int        `json:"answerChars"`
-	DurationMs     int64      `json:"durationMs"`            // 0 when unknown
-	ArrivalCPS     *float64   `json:"arrivalCharsPerSecond"` // null when the duration is unknown
-	IdenticalTo    []string   `json:"identicalTo"`           // candidate ids`
-	PastedChars    int        `json:"pastedChars"`
-	PasteEvents    int        `json:"pasteEvents"`
-	PastedShare    float64    `json:"pastedShare"`
-	AwayMs         int        `json:"awayMs"`
-	AwayCount      int        `json:"awayCount"`
-	AwayShare      float64    `json:"awayShare"`
-	Keystrokes     int        `json:"keystrokes"`
-	TypingMs       int        `json:"typingMs"`
-	TypedChars     int        `json:"typedChars"`
-	CharsPerSecond *float64   `json:"charsPerSecond"` // null without typing time
-	Components     Components `json:"components"`
+	AnswerChars    int      `json:"answerChars"`
+	DurationMs     int64    `json:"durationMs"`            // 0 when unknown
+	ArrivalCPS     *float64 `json:"arrivalCharsPerSecond"` // null when the duration is unknown
+	IdenticalTo    []string `json:"identicalTo"`           // candidate ids`
+	PastedChars    int      `json:"pastedChars"`
+	PasteEvents    int      `json:"pasteEvents"`
+	PastedShare    float64  `json:"pastedShare"`
+	AwayMs         int      `json:"awayMs"`
+	AwayCount      int      `json:"awayCount"`
+	AwayShare      float64  `json:"awayShare"`
+	Keystrokes     int      `json:"keystrokes"`
+	TypingMs       int      `json:"typingMs"`
+	TypedChars     int      `json:"typedChars"`
+	CharsPerSecond *float64 `json:"charsPerSecond"` // null without typing time
+	// Thread is the text thread's timing; null for an answer on the page.
+	Thread     *ThreadMeasure `json:"thread"`
+	Components Components     `json:"components"`
 }
 
 // AnswerEvidence is one answer's record in the evaluation's evidence. It holds counts, times
@@ -118,10 +151,12 @@ type AnswerEvidence struct {
 
 // CheatingEvidence is stored with the session's evaluation (cheating_evaluations.evidence).
 type CheatingEvidence struct {
-	Rules    string           `json:"rules"`
-	Answers  int              `json:"answers"`
-	Reported int              `json:"reported"`
-	Items    []AnswerEvidence `json:"items"`
+	Rules    string `json:"rules"`
+	Answers  int    `json:"answers"`
+	Reported int    `json:"reported"`
+	// Thread counts the answers taken in a text thread with the thread's timing.
+	Thread int              `json:"thread"`
+	Items  []AnswerEvidence `json:"items"`
 }
 
 // CheatingResult is a session's evaluation. Only the transcript sub-score is measured by a text
@@ -145,6 +180,9 @@ func ScoreCheating(answers []Answer, threshold float64) CheatingResult {
 		ev := scoreAnswer(a)
 		if ev.Reported {
 			res.Evidence.Reported++
+		}
+		if ev.Measure.Thread != nil {
+			res.Evidence.Thread++
 		}
 		clean *= 1 - WeightAnswer*(*ev.Score)/100
 		res.Evidence.Items = append(res.Evidence.Items, ev)
@@ -174,10 +212,20 @@ func scoreAnswer(a Answer) AnswerEvidence {
 		PasteEvents: s.PasteEvents, AwayMs: s.AwayMs(), AwayCount: s.AwayCount(), Keystrokes: s.Keystrokes, TypingMs: s.TypingMs}
 
 	// The server's rules.
+	if a.Thread != nil {
+		m.Thread = &ThreadMeasure{Channel: a.Thread.Channel, ReplyMs: max(a.Thread.ReplyMs, 0)}
+		if m.Thread.ReplyMs > 0 {
+			cps := float64(chars) * 1000 / float64(m.Thread.ReplyMs)
+			m.Thread.ReplyCPS = &cps
+			if chars >= ThreadMinChars {
+				m.Components.Thread = math.Min(1, math.Max(0, (cps-ThreadPlausibleCPS)/(ThreadImplausibleCPS-ThreadPlausibleCPS)))
+			}
+		}
+	}
 	if m.DurationMs > 0 {
 		cps := float64(chars) * 1000 / float64(m.DurationMs)
 		m.ArrivalCPS = &cps
-		if chars >= ArrivalMinChars {
+		if chars >= ArrivalMinChars && (m.Thread == nil || m.Thread.ReplyCPS == nil) {
 			m.Components.Arrival = math.Min(1, math.Max(0, (cps-ArrivalPlausibleCPS)/(ArrivalImplausibleCPS-ArrivalPlausibleCPS)))
 		}
 	}
@@ -218,19 +266,23 @@ func scoreAnswer(a Answer) AnswerEvidence {
 
 	c := m.Components
 	score := round(100*(1-(1-WeightPaste*c.Paste)*(1-WeightAway*c.Away)*(1-WeightPace*c.Pace)*(1-WeightArrival*c.Arrival)*
-		(1-WeightIdentical*c.Identical)), 2)
+		(1-WeightIdentical*c.Identical)*(1-WeightThread*c.Thread)), 2)
 	for _, r := range []struct {
 		on     bool
 		reason string
 	}{{c.Paste > 0, ReasonPaste}, {c.Away > 0, ReasonAway}, {c.Pace > 0, ReasonFastTyping}, {c.Arrival > 0, ReasonArrival},
-		{c.Identical > 0, ReasonIdentical}} {
+		{c.Identical > 0, ReasonIdentical}, {c.Thread > 0, ReasonThread}} {
 		if r.on {
 			ev.Reasons = append(ev.Reasons, r.reason)
 		}
 	}
 	m.PastedShare, m.AwayShare = round(m.PastedShare, 4), round(m.AwayShare, 4)
-	m.Components = Components{round(c.Paste, 4), round(c.Away, 4), round(c.Pace, 4), round(c.Arrival, 4), round(c.Identical, 4)}
-	for _, p := range []*float64{m.CharsPerSecond, m.ArrivalCPS} {
+	m.Components = Components{round(c.Paste, 4), round(c.Away, 4), round(c.Pace, 4), round(c.Arrival, 4), round(c.Identical, 4), round(c.Thread, 4)}
+	ps := []*float64{m.CharsPerSecond, m.ArrivalCPS}
+	if m.Thread != nil {
+		ps = append(ps, m.Thread.ReplyCPS)
+	}
+	for _, p := range ps {
 		if p != nil {
 			*p = round(*p, 2)
 		}

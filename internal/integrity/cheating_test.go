@@ -3,11 +3,13 @@ package integrity
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/pagesignal"
+	"github.com/recruitd/recruitd/models"
 )
 
 // Answers of the table tests: what the page reports and the server knows.
@@ -179,5 +181,57 @@ func TestScoreCheating(t *testing.T) {
 				t.Errorf("evidence = %+v", e)
 			}
 		})
+	}
+}
+
+// TestThreadReply: an answer taken in a text thread is judged by the server's time from handing
+// the question to the provider to the answer's arrival against its length: a long reply within
+// seconds is flagged, the same length after minutes is not, and the thread's timing replaces the
+// arrival rule for the answer.
+func TestThreadReply(t *testing.T) {
+	sms := func(ms int64) *ThreadReply { return &ThreadReply{Channel: models.AnswerChannelSMS, ReplyMs: ms} }
+	fastLong := Answer{Seq: 1, AnswerChars: 420, DurationMs: 6000, Thread: sms(6000)}
+	normal := Answer{Seq: 2, AnswerChars: 420, DurationMs: 150_000, Thread: sms(150_000)}
+	tests := []struct {
+		name    string
+		a       Answer
+		score   float64
+		reasons []string
+		cps     any
+	}{
+		{"420 characters 6 s after the question", fastLong, 80, []string{"fastThreadReply"}, 70.0},
+		{"420 characters after two and a half minutes", normal, 0, []string{}, 2.8},
+		{"7.5 characters a second", Answer{Seq: 3, AnswerChars: 300, DurationMs: 40_000, Thread: sms(40_000)}, 40, []string{"fastThreadReply"}, 7.5},
+		{"a short reply at once", Answer{Seq: 4, AnswerChars: 50, DurationMs: 2000, Thread: sms(2000)}, 0, []string{}, 25.0},
+		// The thread's timing replaces the arrival rule: a question asked long before it was
+		// texted is judged from the text.
+		{"texted 6 s after, asked long before", Answer{Seq: 5, AnswerChars: 420, DurationMs: 600_000, Thread: sms(6000)}, 80,
+			[]string{"fastThreadReply"}, 70.0},
+		{"sent time unknown: the arrival rule", Answer{Seq: 6, AnswerChars: 420, DurationMs: 6000, Thread: sms(0)}, 80, []string{"fastArrival"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev := scoreAnswer(tt.a)
+			if ev.Score == nil || *ev.Score != tt.score || !slices.Equal(ev.Reasons, tt.reasons) {
+				t.Errorf("score %v reasons %v, want %v %v", deref(ev.Score), ev.Reasons, tt.score, tt.reasons)
+			}
+			m := ev.Measure.Thread
+			if m == nil || m.Channel != models.AnswerChannelSMS || deref(m.ReplyCPS) != tt.cps {
+				b, _ := json.Marshal(ev.Measure)
+				t.Errorf("thread measure of %s, want channel sms and %v characters a second", b, tt.cps)
+			}
+		})
+	}
+	if m := scoreAnswer(typed).Measure; m.Thread != nil || m.Components.Thread != 0 {
+		t.Errorf("an answer on the page has a thread measure: %+v", m.Thread)
+	}
+	r := ScoreCheating([]Answer{fastLong, normal, typed}, 70)
+	if r.CheatingScore != 56 || r.Flagged || r.Evidence.Thread != 2 || r.Evidence.Reported != 1 || r.Evidence.Rules != "answer-signals/3" {
+		t.Errorf("a session with a fast and a normal text reply = score %v flagged %v, evidence thread %d reported %d rules %s; want 56, false, 2, 1",
+			r.CheatingScore, r.Flagged, r.Evidence.Thread, r.Evidence.Reported, r.Evidence.Rules)
+	}
+	b, _ := json.Marshal(r.Evidence.Items[0])
+	if !strings.Contains(string(b), `"thread":{"channel":"sms","replyMs":6000,"replyCharsPerSecond":70}`) {
+		t.Errorf("evidence of the fast reply = %s", b)
 	}
 }

@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/integrity/disposable"
 	"github.com/recruitd/recruitd/internal/pagesignal"
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
 )
 
 // Service runs the integrity rules for one session or candidate through the store. Each method
@@ -53,8 +56,27 @@ func (s *Service) RecordAnswerSignals(ctx context.Context, companyID, sessionID 
 	return s.Store.SaveAnswerSignals(ctx, companyID, sessionID, seq, sig)
 }
 
+// QuestionSent records that a text thread handed the question of the session's turn seq to the
+// provider at at (the first send counts). The thread calls it only for a monitored session
+// (interview.View.Monitored: the company's model_cheat_detection_enabled is on); like the page's
+// signals, a failure never holds the interview up: the caller logs it.
+func (s *Service) QuestionSent(ctx context.Context, companyID, sessionID uuid.UUID, seq int, channel models.AnswerChannel, at time.Time) error {
+	if !slices.Contains(models.ThreadChannels(), channel) {
+		return fmt.Errorf("question %d of session %s: %q is not a text thread", seq, sessionID, channel)
+	}
+	return s.Store.SaveThreadQuestionSent(ctx, companyID, sessionID, seq, channel, at)
+}
+
+// AnswerReceived records that the answer to the session's turn seq, taken by the thread, arrived
+// at at; nothing when the question was not sent in that thread.
+func (s *Service) AnswerReceived(ctx context.Context, companyID, sessionID uuid.UUID, seq int, channel models.AnswerChannel, at time.Time) error {
+	_, err := s.Store.SaveThreadAnswerReceived(ctx, companyID, sessionID, seq, channel, at)
+	return err
+}
+
 // EvaluateSession computes the session's cheating evaluation from its answered turns (the
-// server's timing and the company's identical answers) and what the page reported, and stores
+// server's timing, the text thread's reply times and the company's identical answers) and what
+// the page reported, and stores
 // it (when model_cheat_detection_enabled is on and the session has an answer). Running it again
 // with nothing new changes nothing.
 func (s *Service) EvaluateSession(ctx context.Context, companyID, sessionID uuid.UUID) (SessionEvaluation, error) {
@@ -71,9 +93,18 @@ func (s *Service) EvaluateSession(ctx context.Context, companyID, sessionID uuid
 	if err != nil {
 		return out, err
 	}
+	timings, err := s.Store.ThreadTimings(ctx, companyID, sessionID)
+	if err != nil {
+		return out, err
+	}
+	thread := make(map[int]*ThreadReply, len(timings))
+	for _, tt := range timings {
+		thread[tt.Seq] = &ThreadReply{Channel: tt.Channel, ReplyMs: tt.ReplyMs}
+	}
 	answers := make([]Answer, len(turns))
 	for i, t := range turns {
-		answers[i] = Answer{Seq: t.Seq, Signals: t.Signals, AnswerChars: t.AnswerChars, DurationMs: t.DurationMs, IdenticalTo: t.IdenticalTo}
+		answers[i] = Answer{Seq: t.Seq, Signals: t.Signals, AnswerChars: t.AnswerChars, DurationMs: t.DurationMs, IdenticalTo: t.IdenticalTo,
+			Thread: thread[t.Seq]}
 	}
 	out.Result = ScoreCheating(answers, co.CheatThreshold)
 	if !out.Result.Evaluated {

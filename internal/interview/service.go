@@ -92,11 +92,13 @@ func (s *Sessions) log() *slog.Logger {
 }
 
 // Ref names a session for the core: by its link token (the web page, whose credential it is) or
-// by company and id (a surface that found the session otherwise: a text thread).
+// by company and id (a surface that found the session otherwise: a text thread). Channel is the
+// surface an answer through this reference comes from; "" is the web page.
 type Ref struct {
 	Token     string
 	CompanyID uuid.UUID
 	SessionID uuid.UUID
+	Channel   models.AnswerChannel
 }
 
 // ByToken is the session a link token opens.
@@ -240,7 +242,11 @@ func (s *Sessions) Answer(ctx context.Context, ref Ref, seq int, answer string, 
 	if err != nil {
 		return &AnswerError{Err: err}
 	}
-	repeat, err := s.Store.AnswerTurn(ctx, iv.Session.CompanyID, iv.Session.ID, seq, clean, s.now())
+	channel := ref.Channel
+	if channel == "" {
+		channel = models.AnswerChannelWeb
+	}
+	repeat, err := s.Store.AnswerTurn(ctx, iv.Session.CompanyID, iv.Session.ID, seq, clean, channel, s.now())
 	if err == nil && !repeat && len(signals) > 0 && s.Signals != nil && iv.Company.ModelCheatDetectionEnabled {
 		if _, serr := s.Signals.RecordAnswerSignals(ctx, iv.Session.CompanyID, iv.Session.ID, seq, signals); serr != nil {
 			s.log().WarnContext(ctx, "answer signals not kept", "session_id", iv.Session.ID, "turn", seq, "err", serr)

@@ -102,6 +102,11 @@ type Report struct {
 	Criteria  []CriterionScore `json:"criteria"`
 	Tags      []Tag            `json:"tags"`
 	CreatedAt time.Time        `json:"createdAt"`
+	// Transcript and Integrity are read when the report is answered (Read), not stored with it:
+	// each question with the channel of its answer, and the session's cheating evaluation (nil
+	// when it has none). A report Produce or Load returns has neither.
+	Transcript []TranscriptTurn `json:"transcript"`
+	Integrity  *Integrity       `json:"integrity"`
 }
 
 // CriterionScore is the judgement of one grading criterion, in the rubric's order.

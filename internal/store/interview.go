@@ -198,15 +198,16 @@ func (s *Store) DeclineInterview(ctx context.Context, companyID, sessionID uuid.
 // ErrTurnAnswered. ErrSessionClosed when the session is not STARTED or its expires_at is not
 // after at (the deadline holds while its run cannot act), ErrNotCurrentTurn when seq is not a
 // turn of the session. The answer is one statement (the turn awaiting an answer, of a STARTED
-// session within its deadline); only a refused one looks further.
-func (s *Store) AnswerTurn(ctx context.Context, companyID, sessionID uuid.UUID, seq int, answer string, at time.Time) (repeat bool, err error) {
+// session within its deadline); only a refused one looks further. channel is the surface that
+// received the answer; a repeat keeps the first one's.
+func (s *Store) AnswerTurn(ctx context.Context, companyID, sessionID uuid.UUID, seq int, answer string, channel models.AnswerChannel, at time.Time) (repeat bool, err error) {
 	db := s.db.WithContext(ctx)
 	res := db.Exec(`
-UPDATE interview_turns SET answer = ?, answered_at = ?
+UPDATE interview_turns SET answer = ?, answered_at = ?, channel = ?
 WHERE company_id = ? AND session_id = ? AND seq = ? AND answer IS NULL
   AND EXISTS (SELECT 1 FROM interview_sessions WHERE company_id = ? AND id = ? AND status = 'STARTED'
               AND (expires_at IS NULL OR expires_at > ?))`,
-		answer, at, companyID, sessionID, seq, companyID, sessionID, at)
+		answer, at, channel, companyID, sessionID, seq, companyID, sessionID, at)
 	if res.Error != nil {
 		return false, fmt.Errorf("store answer %d of session %s: %w", seq, sessionID, res.Error)
 	}

@@ -6,8 +6,9 @@
 // is the next question, a follow-up or the closing message, as texts that fit the channel
 // (internal/conversation), built from the core's Prompt as the page builds its screens from it.
 // Consent, answers, follow-ups, completion and the lifecycle are the core's: the thread holds
-// no state of its own but the provider message ids it has handled and the numbers that opted
-// out.
+// no state of its own but the provider message ids it has handled, the numbers that opted out
+// and, for a monitored session, when it sent each question and when the answer arrived (the
+// thread's integrity signals, internal/integrity).
 package thread
 
 import (
@@ -15,18 +16,33 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/conversation"
 	"github.com/recruitd/recruitd/internal/interview"
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
 )
 
 // Threads answers inbound messages.
 type Threads struct {
 	Store      *store.Store
 	Interviews *interview.Sessions
-	Log        *slog.Logger
+	// Timings keeps the thread's integrity signals of a monitored session (internal/integrity):
+	// when a question was handed to the provider and when its answer arrived; nil keeps none.
+	Timings Timings
+	Log     *slog.Logger
+	// Now is the clock; nil is time.Now.
+	Now func() time.Time
+}
+
+// Timings records the server's times of a thread's questions and answers.
+type Timings interface {
+	QuestionSent(ctx context.Context, companyID, sessionID uuid.UUID, seq int, channel models.AnswerChannel, at time.Time) error
+	AnswerReceived(ctx context.Context, companyID, sessionID uuid.UUID, seq int, channel models.AnswerChannel, at time.Time) error
 }
 
 // ProviderTwilio names the provider of the message ids Receive records.
@@ -35,6 +51,7 @@ const ProviderTwilio = "twilio"
 // Receive handles one inbound message and returns the texts to send back in the thread (none for
 // a message id handled before, or after an opt-out's confirmation was sent once).
 func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []string, err error) {
+	received := t.now()
 	first, err := t.Store.RecordInbound(ctx, ProviderTwilio, in.MessageSID)
 	if err != nil || !first {
 		return nil, err
@@ -83,6 +100,7 @@ func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []str
 		return []string{conversation.Fill(conversation.TextHelp, vars)}, nil
 	}
 	ref := interview.BySession(th.CompanyID, th.SessionID)
+	ref.Channel = models.AnswerChannel(in.Channel)
 	p, err := t.Interviews.Open(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -115,6 +133,11 @@ func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []str
 			answer = choices[i]
 		}
 		err := t.Interviews.Answer(ctx, ref, p.Question.Seq, answer, nil)
+		if err == nil && p.Monitored && t.Timings != nil {
+			if terr := t.Timings.AnswerReceived(ctx, th.CompanyID, th.SessionID, p.Question.Seq, ref.Channel, received); terr != nil {
+				t.log().WarnContext(ctx, "thread answer timing not kept", "session_id", th.SessionID, "turn", p.Question.Seq, "err", terr)
+			}
+		}
 		var refused *interview.AnswerError
 		switch {
 		case errors.As(err, &refused):
@@ -148,13 +171,27 @@ func (t *Threads) next(ctx context.Context, ref interview.Ref) ([]string, error)
 		if p.Question.First && p.Intro != "" {
 			out = append(out, conversation.Split(conversation.SmartEncode(p.Intro), conversation.DefaultMaxParts)...)
 		}
-		return append(out, conversation.SMSMessages(q, p.Question.Choices, 0)...), nil
+		out = append(out, conversation.SMSMessages(q, p.Question.Choices, 0)...)
+		// The texts are handed to the provider as the webhook's answer, now.
+		if p.Monitored && t.Timings != nil {
+			if terr := t.Timings.QuestionSent(ctx, ref.CompanyID, ref.SessionID, p.Question.Seq, ref.Channel, t.now()); terr != nil {
+				t.log().WarnContext(ctx, "thread question timing not kept", "session_id", ref.SessionID, "turn", p.Question.Seq, "err", terr)
+			}
+		}
+		return out, nil
 	case interview.StageCompleted:
 		return conversation.Split(conversation.SmartEncode(p.Outro), conversation.DefaultMaxParts), nil
 	case interview.StageIdentity:
 		return []string{fmt.Sprintf("%s: this interview starts with an identity check; please open the link in your invitation to continue.", p.CompanyName)}, nil
 	}
 	return []string{conversation.Fill(conversation.TextSessionClosed, conversation.Vars{Company: p.CompanyName, Role: p.JobTitle})}, nil
+}
+
+func (t *Threads) now() time.Time {
+	if t.Now != nil {
+		return t.Now().UTC()
+	}
+	return time.Now().UTC()
 }
 
 func (t *Threads) log() *slog.Logger {

@@ -11,9 +11,11 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/conversation"
 	"github.com/recruitd/recruitd/internal/interview"
 	"github.com/recruitd/recruitd/internal/phone"
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/internal/thread"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -206,6 +208,16 @@ func (a *Activities) SendReminder(ctx context.Context, in SendReminderInput) (Se
 	}
 	deadline := sched.ExpiresAt.In(sched.Zones.Zones[0])
 	msg := reminderMessage(inv.Channel, to, sess.Status, cand, job, co, a.Links.Interview(sess.LinkToken), deadline)
+	if inv.Channel == models.MessageChannelWhatsApp {
+		// A reminder is initiated: a template, in the window or out of it. A candidate who
+		// started in the thread is asked to reply to continue.
+		_, title := addressee(cand, job)
+		key := conversation.TemplateReminder
+		if sess.Status == models.SessionStatusStarted && textInterview(sess.MediumType) {
+			key = conversation.TemplateNudge
+		}
+		msg = thread.WhatsAppTemplate(a.WhatsAppTemplates, key, to, co.Name, title, deadline.Format("Mon 2 Jan 15:04 MST"), a.Links.Interview(sess.LinkToken))
+	}
 	row := &models.Message{
 		CompanyID: in.CompanyID, CandidateID: cand.ID, ApplicationID: sess.ApplicationID, SessionID: &sess.ID,
 		Direction: models.MessageDirectionOutbound, Channel: inv.Channel, Status: models.MessageStatusQueued,

@@ -14,11 +14,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/conversation"
 	"github.com/recruitd/recruitd/internal/interview"
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
 )
 
 // Threads answers inbound messages.
@@ -26,6 +28,8 @@ type Threads struct {
 	Store      *store.Store
 	Interviews *interview.Sessions
 	Log        *slog.Logger
+	// Now is the clock of WhatsApp's window; nil is time.Now.
+	Now func() time.Time
 }
 
 // ProviderTwilio names the provider of the message ids Receive records.
@@ -54,6 +58,13 @@ func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []str
 	}
 	if err != nil {
 		return nil, err
+	}
+	if in.Channel == models.MessageChannelWhatsApp {
+		// Any message of the candidate's opens WhatsApp's window, STOP included: the replies
+		// below are free-form and go inside it (initiated messages are templates, Admit).
+		if err := t.Store.TouchThreadWindow(ctx, th.CompanyID, string(in.Channel), in.From, t.now()); err != nil {
+			return nil, err
+		}
 	}
 	vars := conversation.Vars{Company: th.CompanyName}
 	kw := conversation.ParseKeyword(in.Body)
@@ -94,7 +105,7 @@ func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []str
 			if _, err := t.Interviews.Consent(ctx, ref); err != nil {
 				return nil, err
 			}
-			return t.next(ctx, ref)
+			return t.next(ctx, ref, in.Channel)
 		case conversation.KeywordNo:
 			return []string{conversation.Fill(conversation.TextConsentDeclined, vars)}, nil
 		}
@@ -109,7 +120,7 @@ func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []str
 		if choices := v.Turn.Choices; len(choices) > 0 {
 			i, m := conversation.ParseChoice(answer, choices)
 			if m != conversation.Matched {
-				return conversation.SMSMessages(conversation.Fill(conversation.TextChooseNumber, conversation.Vars{N: len(choices)}), choices, 0), nil
+				return questionMessages(in.Channel, conversation.Fill(conversation.TextChooseNumber, conversation.Vars{N: len(choices)}), choices), nil
 			}
 			answer = choices[i]
 		}
@@ -123,16 +134,17 @@ func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []str
 		case err != nil && !errors.Is(err, interview.ErrInterviewClosed):
 			return nil, err
 		}
-		return t.next(ctx, ref)
+		return t.next(ctx, ref, in.Channel)
 	case interview.ScreenIdentity:
 		return []string{fmt.Sprintf("%s: this interview starts with an identity check; please open the link in your invitation to continue.", th.CompanyName)}, nil
 	}
 	return []string{conversation.Fill(conversation.TextSessionClosed, vars)}, nil
 }
 
-// next is the texts of what the session asks now: the question (with the guide's intro before
-// the first), or the closing message.
-func (t *Threads) next(ctx context.Context, ref interview.Ref) ([]string, error) {
+// next is the texts of what the session asks now on ch: the question (with the guide's intro
+// before the first), or the closing message. They answer the candidate's message at once, also
+// in quiet hours: only the messages recruitd initiates wait for them (docs/decisions.md).
+func (t *Threads) next(ctx context.Context, ref interview.Ref, ch models.MessageChannel) ([]string, error) {
 	v, err := t.Interviews.Open(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -145,15 +157,39 @@ func (t *Threads) next(ctx context.Context, ref interview.Ref) ([]string, error)
 		}
 		var out []string
 		if v.Turn.First && v.Intro != "" {
-			out = append(out, conversation.Split(conversation.SmartEncode(v.Intro), conversation.DefaultMaxParts)...)
+			out = append(out, textMessages(ch, v.Intro)...)
 		}
-		return append(out, conversation.SMSMessages(q, v.Turn.Choices, 0)...), nil
+		return append(out, questionMessages(ch, q, v.Turn.Choices)...), nil
 	case interview.ScreenCompleted:
-		return conversation.Split(conversation.SmartEncode(v.Outro), conversation.DefaultMaxParts), nil
+		return textMessages(ch, v.Outro), nil
 	case interview.ScreenIdentity:
 		return []string{fmt.Sprintf("%s: this interview starts with an identity check; please open the link in your invitation to continue.", v.CompanyName)}, nil
 	}
 	return []string{conversation.Fill(conversation.TextSessionClosed, conversation.Vars{Company: v.CompanyName, Role: v.JobTitle})}, nil
+}
+
+// textMessages is a text as messages of ch: SMS parts that fit their segments, or one WhatsApp
+// message.
+func textMessages(ch models.MessageChannel, text string) []string {
+	if ch == models.MessageChannelWhatsApp {
+		return whatsAppMessages(text, nil)
+	}
+	return conversation.Split(conversation.SmartEncode(text), conversation.DefaultMaxParts)
+}
+
+// questionMessages is a question and its choices as messages of ch.
+func questionMessages(ch models.MessageChannel, q string, choices []string) []string {
+	if ch == models.MessageChannelWhatsApp {
+		return whatsAppMessages(q, choices)
+	}
+	return conversation.SMSMessages(q, choices, 0)
+}
+
+func (t *Threads) now() time.Time {
+	if t.Now != nil {
+		return t.Now()
+	}
+	return time.Now()
 }
 
 func (t *Threads) log() *slog.Logger {

@@ -87,6 +87,24 @@ func (a *Activities) reminderSchedule(ctx context.Context, in InterviewAt, lc *s
 	if !lc.RemindersEnabled || !lc.Status.Open() || lc.ExpiresAt == nil || !in.Now.Before(*lc.ExpiresAt) {
 		return nil, nil
 	}
+	q, zones, err := a.candidateQuiet(ctx, in.CompanyID, lc)
+	if err != nil {
+		return nil, err
+	}
+	done := make(map[string]bool, len(lc.RemindersDone))
+	for _, k := range lc.RemindersDone {
+		done[k] = true
+	}
+	return &interview.ReminderSchedule{
+		Status: lc.Status, InvitedAt: lc.InvitedAt, ExpiresAt: *lc.ExpiresAt, Enabled: true,
+		FirstAfter: time.Duration(lc.FirstReminderSeconds) * time.Second, LastBefore: time.Duration(lc.LastReminderSeconds) * time.Second,
+		Quiet: q, Zones: zones, Done: done,
+	}, nil
+}
+
+// candidateQuiet is the company's quiet hours and the candidate's time zones
+// (interview.ResolveZones from the phone number, the job's place and the company's zone).
+func (a *Activities) candidateQuiet(ctx context.Context, companyID uuid.UUID, lc *store.InterviewLifecycle) (interview.QuietHours, interview.CandidateZones, error) {
 	q, err := interview.ParseQuietHours(lc.QuietHoursStart, lc.QuietHoursEnd)
 	if err != nil {
 		q = interview.DefaultQuietHours // the columns' CHECK keeps this from happening
@@ -97,21 +115,13 @@ func (a *Activities) reminderSchedule(ctx context.Context, in InterviewAt, lc *s
 	}
 	jobZones := interview.JobZones(lc.JobExternalTitle, lc.JobTitle)
 	if len(phoneZones) == 0 && len(jobZones) == 0 {
-		job, err := a.Store.Job(ctx, in.CompanyID, lc.JobID)
+		job, err := a.Store.Job(ctx, companyID, lc.JobID)
 		if err != nil {
-			return nil, err
+			return interview.QuietHours{}, interview.CandidateZones{}, err
 		}
 		jobZones = interview.JobZones(job.Description)
 	}
-	done := make(map[string]bool, len(lc.RemindersDone))
-	for _, k := range lc.RemindersDone {
-		done[k] = true
-	}
-	return &interview.ReminderSchedule{
-		Status: lc.Status, InvitedAt: lc.InvitedAt, ExpiresAt: *lc.ExpiresAt, Enabled: true,
-		FirstAfter: time.Duration(lc.FirstReminderSeconds) * time.Second, LastBefore: time.Duration(lc.LastReminderSeconds) * time.Second,
-		Quiet: q, Zones: interview.ResolveZones(q, phoneZones, jobZones, lc.TimeZone), Done: done,
-	}, nil
+	return q, interview.ResolveZones(q, phoneZones, jobZones, lc.TimeZone), nil
 }
 
 // SendReminderInput asks for the reminder Key of a session, due at Now.

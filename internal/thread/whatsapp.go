@@ -78,3 +78,10 @@ func whatsAppMessages(text string, choices []string) []string {
 	}
 	return conversation.Split(text, conversation.DefaultMaxParts)
 }
+
+// Initiated reports whether a message recruitd starts on ch (an invitation, a reminder, a
+// nudge) waits for the end of the candidate's quiet hours: texts and calls do, e-mail does not.
+// A reply to the candidate's own message is not initiated and goes at once.
+func Initiated(ch models.MessageChannel) bool {
+	return ch == models.MessageChannelSMS || ch == models.MessageChannelWhatsApp || ch == models.MessageChannelPhone
+}

@@ -33,7 +33,7 @@ var TemplateBodies = map[TemplateKey]string{
 	TemplateInvite:     "Hi {{1}}, {{2}} invites you to a short interview for {{3}}. Take it whenever it suits you: {{4}} Reply STOP to opt out.",
 	TemplateInviteText: "Hi {{1}}, {{2}} invites you to a short interview for {{3}}, here in WhatsApp. Reply YES to start, or take it on the web: {{4}} Reply STOP to opt out.",
 	TemplateReminder:   "Reminder from {{1}}: your interview for {{2}} is open until {{3}}: {{4}} Reply STOP to opt out.",
-	TemplateNudge:      "{{1}}: your interview for {{2}} is waiting for your next answer. Reply here to continue, until {{3}}, or use {{4}} Reply STOP to opt out.",
+	TemplateNudge:      "Your interview with {{1}} for {{2}} is waiting for your next answer. Reply here to continue, until {{3}}, or use {{4}} Reply STOP to opt out.",
 }
 
 // TemplateIDs are the provider's ids of the templates (Twilio ContentSids, "HX" and 32 hex

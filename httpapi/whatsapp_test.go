@@ -167,6 +167,22 @@ func TestWhatsAppInterview(t *testing.T) {
 	if failed != 0 {
 		t.Errorf("%d messages failed", failed)
 	}
+
+	// An interview on the web page, invited by WhatsApp: the invitation template with the link.
+	const other = "+14155550143"
+	resp := f.send(t, http.MethodPost, "/v1/api/inviteCandidate", f.acmeKey, map[string]any{
+		"interviewerId": f.acme.Slug + "-wa-1", "channels": []string{"whatsapp"}, "mediumType": "VIDEO",
+		"candidate": map[string]any{"firstName": "Vic", "lastName": "Web", "phone": other},
+	})
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("inviteCandidate (VIDEO) = %d", resp.StatusCode)
+	}
+	await(t, 30*time.Second, "the web interview's WhatsApp invitation", func() bool { return len(sim.Messages(other)) > 0 })
+	if m := sim.Messages(other)[0]; m.ContentSID != conversation.DevTemplateIDs[conversation.TemplateInvite] ||
+		strings.Contains(m.Body, "Reply YES") || !strings.Contains(m.Body, "/interview/") {
+		t.Errorf("invitation to a web interview = %+v, want the invitation template with the link", m)
+	}
 }
 
 // TestTextQuietHours: an SMS invitation due inside the candidate's quiet hours (their phone's

@@ -152,7 +152,10 @@ func (a *Activities) SendAssessmentLink(ctx context.Context, in SendAssessmentLi
 		Direction: models.MessageDirectionOutbound, Channel: in.Channel, Status: models.MessageStatusQueued,
 		ToAddress: to, Body: msg.Text,
 	}
-	_, provider, sendErr, err := a.deliver(ctx, row, msg)
+	// The key names the link and channel, not the activity: a local activity's id is reused when
+	// its workflow task is retried (a push's signal arrived meanwhile), and the retry may plan a
+	// newer link, which must not find the older link's message.
+	_, provider, sendErr, err := a.deliverOnce(ctx, assessmentSendKey(link.ID, in.Channel), row, msg)
 	if err != nil {
 		return SendAssessmentLinkResult{}, err
 	}
@@ -172,6 +175,12 @@ func (a *Activities) SendAssessmentLink(ctx context.Context, in SendAssessmentLi
 	a.Log.InfoContext(ctx, "assessment link sent", "company", company.Slug, "link_id", link.ID, "order_id", deref(link.OrderID),
 		"channel", in.Channel, "provider", provider, "replaced_meanwhile", sent.ReplacedAt != nil)
 	return SendAssessmentLinkResult{MessageID: row.ID}, nil
+}
+
+// assessmentSendKey is the send key (models.Message.SendKey) of a link's message on a channel:
+// each link goes out at most once per channel, across retries and runs.
+func assessmentSendKey(linkID uuid.UUID, ch models.MessageChannel) string {
+	return "assessment-link/" + linkID.String() + "/" + string(ch)
 }
 
 // FailAssessmentLinkInput names a link that no channel delivered.

@@ -12,7 +12,9 @@ import (
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/google/uuid"
 	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/links"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/pgtest"
@@ -106,5 +108,69 @@ func TestSendInviteRetryDoesNotResend(t *testing.T) {
 	}
 	if n := strings.Count(out.String(), "ada@example.com"); n != 2 {
 		t.Errorf("after a second step the invitation went out %d times, want twice", n)
+	}
+}
+
+// TestAssessmentLinkSendKeyedByLink: a retried workflow task reruns its local activities under the
+// same activity ids, and the retry may plan a newer link than the first attempt sent. The newer
+// link goes out with its own message; only a repeat of the same link finds the message it sent.
+func TestAssessmentLinkSendKeyedByLink(t *testing.T) {
+	st, err := store.FromSQL(pgtest.New(t).SQL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	co := &models.Company{Slug: "acme", Name: "Acme", DefaultJobStatus: models.JobStatusActive}
+	if err := st.CreateCompany(ctx, co); err != nil {
+		t.Fatal(err)
+	}
+	job := &models.Job{CompanyID: co.ID, ExternalID: "J-1", InterviewerID: "acme-J-1", Title: "Nurse", ExternalTitle: "Nurse", Description: "d", Status: models.JobStatusActive, IsOpen: true}
+	if err := st.DB().Create(job).Error; err != nil {
+		t.Fatal(err)
+	}
+	_, app, err := st.CreateApplication(ctx, co.ID, job.ID, store.CandidateInput{FirstName: "Dana", Email: "dana@example.com"}, models.ApplicationSourceManual, "A-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &lockedBuffer{}
+	router, err := channels.NewRouter(channels.Config{Mode: channels.ModeOutbox}, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &Activities{Store: st, Log: slog.New(slog.DiscardHandler), Channels: router, Links: links.New("https://app.example.com", "")}
+	push := func(url string, at time.Time) uuid.UUID {
+		res, err := st.PushAssessmentLink(ctx, store.AssessmentPush{CompanyID: co.ID, ApplicationID: app.ID, URL: url, ReceivedAt: at,
+			Start: kinds.AssessmentLinkStart(co.Slug, co.ID, app.ID)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Link.ID
+	}
+	var suite testsuite.WorkflowTestSuite
+	send := func(link uuid.UUID) SendAssessmentLinkResult {
+		env := suite.NewTestWorkflowEnvironment()
+		env.RegisterActivity(a)
+		var res SendAssessmentLinkResult
+		env.ExecuteWorkflow(func(ctx workflow.Context) error {
+			ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: time.Minute})
+			return workflow.ExecuteLocalActivity(ctx, a.SendAssessmentLink, SendAssessmentLinkInput{CompanyID: co.ID, LinkID: link, Channel: models.MessageChannelEmail}).Get(ctx, &res)
+		})
+		if err := env.GetWorkflowError(); err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	now := time.Now().UTC()
+	first := send(push("https://assess.example.com/t/one", now))
+	newer := push("https://assess.example.com/t/two", now.Add(time.Second))
+	second := send(newer)
+	if second.MessageID == first.MessageID {
+		t.Fatalf("the newer link was marked sent with the older link's message %s", first.MessageID)
+	}
+	if !strings.Contains(out.String(), "/t/two") {
+		t.Errorf("the newer link's message did not go out: %q", out.String())
+	}
+	if again := send(newer); again.MessageID != second.MessageID || strings.Count(out.String(), "/t/two") != 1 {
+		t.Errorf("a repeat of the newer link's send returned %s (want %s) or sent again", again.MessageID, second.MessageID)
 	}
 }

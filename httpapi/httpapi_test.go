@@ -174,6 +174,9 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 	_, _ = rand.Read(key)
 	sealed, _ := secretbox.New(key)
 	f := &fixture{st: st, api: openapitest.New(t), tc: tc, queue: cfg.TemporalTaskQueue, outbox: &syncBuffer{}, box: sealed, reg: reg}
+	if o.msg.Twilio.BaseURL != "" && o.msg.Twilio.StatusCallback == "" { // as cmd/recruitd wires it
+		o.msg.Twilio.StatusCallback = cfg.PublicBaseURL + "/webhook/twilio/status"
+	}
 	router, err := channels.NewRouter(o.msg, f.outbox)
 	if err != nil {
 		t.Fatal(err)

@@ -67,6 +67,7 @@ func (s *server) routes(r *gin.Engine) {
 	// Signed with the integration's Standard Webhooks secret, not an API key.
 	r.POST("/webhook/aggregator", s.aggregatorWebhook)
 	r.POST("/webhook/twilio/messages", s.twilioMessages) // signed with TWILIO_AUTH_TOKEN
+	r.POST("/webhook/twilio/status", s.twilioStatus)     // signed with TWILIO_AUTH_TOKEN
 	r.POST("/webhook/idverify", s.idverifyWebhook)       // signed with IDV_WEBHOOK_SECRET
 
 	r.NoRoute(func(c *gin.Context) { s.fail(c, errNoRoute) })

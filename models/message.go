@@ -30,6 +30,10 @@ type Message struct {
 	// itself (store.ReminderSendKey), the same across the workflow's runs; nil for messages not
 	// sent by an activity.
 	SendKey *string `gorm:"column:send_key"`
+	// ProviderStatus is the provider's last reported status of the message (Twilio's
+	// MessageStatus: queued, sent, delivered, undelivered...), StatusAt when it was recorded.
+	ProviderStatus *string    `gorm:"column:provider_status"`
+	StatusAt       *time.Time `gorm:"column:status_at"`
 }
 
 // TableName implements gorm's tabler.

@@ -343,7 +343,7 @@ func newActivities(cfg *config.Config, log *slog.Logger, st *store.Store, out io
 		Mode: cfg.MessagingMode,
 		SMTP: channels.SMTPConfig{Host: cfg.SMTPHost, Port: cfg.SMTPPort, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, From: cfg.SMTPFrom, TLS: cfg.SMTPTLS},
 		Twilio: channels.TwilioConfig{BaseURL: cfg.TwilioBaseURL, AccountSID: cfg.TwilioAccountSID, AuthToken: cfg.TwilioAuthToken,
-			From: cfg.TwilioFrom, WhatsAppFrom: cfg.TwilioWhatsAppFrom},
+			From: cfg.TwilioFrom, WhatsAppFrom: cfg.TwilioWhatsAppFrom, StatusCallback: twilioStatusURL(cfg)},
 	}, out)
 	if err != nil {
 		return nil, fmt.Errorf("messaging: %w", err)

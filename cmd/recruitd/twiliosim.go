@@ -32,6 +32,12 @@ const (
 // unless told otherwise: the Messaging webhook of recruitd's numbers.
 const twilioInboundPath = "/webhook/twilio/messages"
 
+// twilioStatusURL is where Twilio reports the delivery of the texts recruitd sends: the status
+// callback under PUBLIC_BASE_URL, which checks Twilio's signature.
+func twilioStatusURL(cfg *config.Config) string {
+	return strings.TrimRight(cfg.PublicBaseURL, "/") + "/webhook/twilio/status"
+}
+
 func twiliosimCmd(e *env) *cobra.Command {
 	var addr, inboundURL string
 	cmd := &cobra.Command{

@@ -350,3 +350,28 @@ func FuzzParseInbound(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseStatusCallback: any body either fails as ErrBadWebhook or yields a status callback
+// with a message SID and a known status.
+func FuzzParseStatusCallback(f *testing.F) {
+	f.Add([]byte("MessageSid=SM0123456789abcdef0123456789abcdef&AccountSid=AC0123456789abcdef0123456789abcdef&MessageStatus=delivered&From=%2B15005550006&To=%2B14155550101"))
+	f.Add([]byte("MessageSid=SM0123456789abcdef0123456789abcdef&AccountSid=AC0123456789abcdef0123456789abcdef&MessageStatus=undelivered&ErrorCode=30003&ChannelPrefix=whatsapp&From=whatsapp%3A%2B15005550006&To=whatsapp%3A%2B14155550101"))
+	f.Add([]byte("MessageSid=SM0123456789abcdef0123456789abcdef&AccountSid=AC0123456789abcdef0123456789abcdef&MessageStatus=bogus"))
+	f.Add([]byte("MessageStatus=sent&MessageStatus=failed&ErrorCode=-1"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		form, err := channels.ParseTwilioForm(body)
+		if err != nil {
+			return
+		}
+		cb, err := channels.ParseStatusCallback(form)
+		if err != nil {
+			if !errors.Is(err, channels.ErrBadWebhook) {
+				t.Fatalf("ParseStatusCallback error %v is not ErrBadWebhook", err)
+			}
+			return
+		}
+		if len(cb.MessageSID) != 34 || !channels.MessageStatus(cb.Status).Supersedes("") || len(cb.ErrorCode) > 6 {
+			t.Fatalf("ParseStatusCallback = %+v", cb)
+		}
+	})
+}

@@ -28,6 +28,9 @@ type TwilioConfig struct {
 	WhatsAppFrom string        // E.164 WhatsApp sender, without "whatsapp:"; empty: WhatsApp is unavailable
 	Timeout      time.Duration // per request, response included; 0: 15s
 	HTTPClient   *http.Client  // nil: a client of its own
+	// StatusCallback is where Twilio reports the delivery of the texts sent (a message's own
+	// StatusCallback wins); empty: no reports. Calls report nothing.
+	StatusCallback string
 }
 
 // String leaves out the auth token.
@@ -45,6 +48,7 @@ type Twilio struct {
 	waFrom  string
 	timeout time.Duration
 	client  *http.Client
+	status  string
 }
 
 var _ Provider = (*Twilio)(nil)
@@ -75,6 +79,7 @@ func NewTwilio(cfg TwilioConfig) (*Twilio, error) {
 		waFrom:  strings.TrimPrefix(cfg.WhatsAppFrom, "whatsapp:"),
 		timeout: cfg.Timeout,
 		client:  cfg.HTTPClient,
+		status:  cfg.StatusCallback,
 	}
 	if t.timeout <= 0 {
 		t.timeout = 15 * time.Second
@@ -157,8 +162,11 @@ func (t *Twilio) Send(ctx context.Context, m Message) (Receipt, error) {
 			form.Set("Body", m.Text)
 		}
 	}
-	if m.StatusCallback != "" {
+	switch {
+	case m.StatusCallback != "":
 		form.Set("StatusCallback", m.StatusCallback)
+	case t.status != "" && m.Channel != models.MessageChannelPhone:
+		form.Set("StatusCallback", t.status)
 	}
 	sid, err := t.post(ctx, resource, form)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/callbacks"
 	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/conversation"
 	"github.com/recruitd/recruitd/internal/generate"
 	"github.com/recruitd/recruitd/internal/hrsuite"
 	"github.com/recruitd/recruitd/internal/links"
@@ -32,6 +33,9 @@ type Activities struct {
 	// Evaluator writes the reports of completed interviews; nil is the local evaluator.
 	Evaluator report.Evaluator
 	Channels  *channels.Router
+	// WhatsAppTemplates are the provider's ids of the WhatsApp templates that invitations and
+	// reminders go as (TWILIO_WHATSAPP_TEMPLATE_*); nil is conversation.DevTemplateIDs.
+	WhatsAppTemplates conversation.TemplateIDs
 	// Links builds the interview links of invitations, reminders and callbacks and the report
 	// links of ATS notes.
 	Links links.Builder

@@ -11,9 +11,11 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/conversation"
 	"github.com/recruitd/recruitd/internal/interview"
 	"github.com/recruitd/recruitd/internal/phone"
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/internal/thread"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -85,6 +87,24 @@ func (a *Activities) reminderSchedule(ctx context.Context, in InterviewAt, lc *s
 	if !lc.RemindersEnabled || !lc.Status.Open() || lc.ExpiresAt == nil || !in.Now.Before(*lc.ExpiresAt) {
 		return nil, nil
 	}
+	q, zones, err := a.candidateQuiet(ctx, in.CompanyID, lc)
+	if err != nil {
+		return nil, err
+	}
+	done := make(map[string]bool, len(lc.RemindersDone))
+	for _, k := range lc.RemindersDone {
+		done[k] = true
+	}
+	return &interview.ReminderSchedule{
+		Status: lc.Status, InvitedAt: lc.InvitedAt, ExpiresAt: *lc.ExpiresAt, Enabled: true,
+		FirstAfter: time.Duration(lc.FirstReminderSeconds) * time.Second, LastBefore: time.Duration(lc.LastReminderSeconds) * time.Second,
+		Quiet: q, Zones: zones, Done: done,
+	}, nil
+}
+
+// candidateQuiet is the company's quiet hours and the candidate's time zones
+// (interview.ResolveZones from the phone number, the job's place and the company's zone).
+func (a *Activities) candidateQuiet(ctx context.Context, companyID uuid.UUID, lc *store.InterviewLifecycle) (interview.QuietHours, interview.CandidateZones, error) {
 	q, err := interview.ParseQuietHours(lc.QuietHoursStart, lc.QuietHoursEnd)
 	if err != nil {
 		q = interview.DefaultQuietHours // the columns' CHECK keeps this from happening
@@ -95,21 +115,13 @@ func (a *Activities) reminderSchedule(ctx context.Context, in InterviewAt, lc *s
 	}
 	jobZones := interview.JobZones(lc.JobExternalTitle, lc.JobTitle)
 	if len(phoneZones) == 0 && len(jobZones) == 0 {
-		job, err := a.Store.Job(ctx, in.CompanyID, lc.JobID)
+		job, err := a.Store.Job(ctx, companyID, lc.JobID)
 		if err != nil {
-			return nil, err
+			return interview.QuietHours{}, interview.CandidateZones{}, err
 		}
 		jobZones = interview.JobZones(job.Description)
 	}
-	done := make(map[string]bool, len(lc.RemindersDone))
-	for _, k := range lc.RemindersDone {
-		done[k] = true
-	}
-	return &interview.ReminderSchedule{
-		Status: lc.Status, InvitedAt: lc.InvitedAt, ExpiresAt: *lc.ExpiresAt, Enabled: true,
-		FirstAfter: time.Duration(lc.FirstReminderSeconds) * time.Second, LastBefore: time.Duration(lc.LastReminderSeconds) * time.Second,
-		Quiet: q, Zones: interview.ResolveZones(q, phoneZones, jobZones, lc.TimeZone), Done: done,
-	}, nil
+	return q, interview.ResolveZones(q, phoneZones, jobZones, lc.TimeZone), nil
 }
 
 // SendReminderInput asks for the reminder Key of a session, due at Now.
@@ -206,6 +218,16 @@ func (a *Activities) SendReminder(ctx context.Context, in SendReminderInput) (Se
 	}
 	deadline := sched.ExpiresAt.In(sched.Zones.Zones[0])
 	msg := reminderMessage(inv.Channel, to, sess.Status, cand, job, co, a.Links.Interview(sess.LinkToken), deadline)
+	if inv.Channel == models.MessageChannelWhatsApp {
+		// A reminder is initiated: a template, in the window or out of it. A candidate who
+		// started in the thread is asked to reply to continue.
+		_, title := addressee(cand, job)
+		key := conversation.TemplateReminder
+		if sess.Status == models.SessionStatusStarted && textInterview(sess.MediumType) {
+			key = conversation.TemplateNudge
+		}
+		msg = thread.WhatsAppTemplate(a.WhatsAppTemplates, key, to, co.Name, title, deadline.Format("Mon 2 Jan 15:04 MST"), a.Links.Interview(sess.LinkToken))
+	}
 	row := &models.Message{
 		CompanyID: in.CompanyID, CandidateID: cand.ID, ApplicationID: sess.ApplicationID, SessionID: &sess.ID,
 		Direction: models.MessageDirectionOutbound, Channel: inv.Channel, Status: models.MessageStatusQueued,

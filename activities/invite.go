@@ -8,6 +8,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/conversation"
+	"github.com/recruitd/recruitd/internal/thread"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -70,7 +72,16 @@ func (a *Activities) SendInvite(ctx context.Context, in SendInviteInput) (SendIn
 		}
 	}
 	msg := inviteMessage(in.Channel, to, cand, job, company, link)
-	if textInterview(sess.MediumType) && (in.Channel == models.MessageChannelSMS || in.Channel == models.MessageChannelWhatsApp) {
+	switch {
+	case in.Channel == models.MessageChannelWhatsApp:
+		// Recruitd writes first: outside WhatsApp's window, so an approved template.
+		name, title := addressee(cand, job)
+		key := conversation.TemplateInvite
+		if textInterview(sess.MediumType) {
+			key = conversation.TemplateInviteText
+		}
+		msg = thread.WhatsAppTemplate(a.WhatsAppTemplates, key, to, name, company.Name, title, link)
+	case textInterview(sess.MediumType) && in.Channel == models.MessageChannelSMS:
 		msg.Text += "\nReply YES to take it here by text."
 	}
 	row := &models.Message{

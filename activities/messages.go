@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"go.temporal.io/sdk/activity"
 
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/internal/thread"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -22,7 +24,8 @@ import (
 // sent and returns it without sending again. An attempt that died between the provider's answer
 // and its recording leaves the message queued; its retry sends again (at least once, for a
 // crash in that instant). The outcome is recorded even when the activity's context ends after
-// the provider answered.
+// the provider answered. A free-form WhatsApp message outside the thread's 24-hour window is
+// never attempted (thread.Admit): it is recorded failed with a permanent sendErr.
 func (a *Activities) deliver(ctx context.Context, row *models.Message, msg channels.Message) (receipt channels.Receipt, provider string, sendErr, err error) {
 	return a.deliverOnce(ctx, sendKey(ctx), row, msg)
 }
@@ -56,8 +59,12 @@ func (a *Activities) deliverOnce(ctx context.Context, key string, row *models.Me
 	} else if err := a.Store.CreateMessage(ctx, row); err != nil {
 		return channels.Receipt{}, "", nil, err
 	}
-	receipt, provider, sendErr = a.Channels.Send(ctx, msg)
 	record := context.WithoutCancel(ctx) // the provider answered: what it said must be recorded
+	if sendErr = thread.Admit(ctx, a.Store, row.CompanyID, msg, time.Now()); sendErr == nil {
+		receipt, provider, sendErr = a.Channels.Send(ctx, msg)
+	} else if !channels.IsPermanent(sendErr) {
+		return receipt, provider, nil, sendErr
+	}
 	if sendErr != nil {
 		if ferr := a.Store.FinishMessage(record, row.CompanyID, row.ID, store.MessageResult{Status: models.MessageStatusFailed, Provider: provider, Error: sendErr.Error()}); ferr != nil {
 			a.Log.ErrorContext(ctx, "message outcome not recorded", "message_id", row.ID, "err", ferr)

@@ -400,6 +400,7 @@ func TestInviteCandidateByEmailWithSMSFallback(t *testing.T) {
 		SMTP:   channels.SMTPConfig{Host: "127.0.0.1", Port: port, TLS: "none", From: "Acme Interviews <jobs@acme.test>"},
 		Twilio: channels.TwilioConfig{BaseURL: twilio.URL, AccountSID: "AC123", AuthToken: "secret-token", From: "+15005550006"},
 	}))
+	f.setQuietHours(t, "00:00", "00:00") // the SMS is tried at once, whatever the hour
 	job := f.createJob(t, f.acmeKey, map[string]any{"externalJobId": "inv-1", "jobDescription": description, "jobTitle": "Backend Engineer"})
 	f.awaitGenerated(t, f.acmeKey, job.Payload)
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/recruitd/recruitd/httpapi"
 	"github.com/recruitd/recruitd/internal/channels"
+	"github.com/recruitd/recruitd/internal/conversation"
 	"github.com/recruitd/recruitd/internal/twiliosim"
 	"github.com/recruitd/recruitd/models"
 )
@@ -26,13 +27,18 @@ const (
 // candidates' replies, signed, to the fixture's webhook.
 func smsFixture(t *testing.T) (*fixture, *twiliosim.Server) {
 	t.Helper()
-	sim := twiliosim.New(twiliosim.Options{AccountSID: simSID, AuthToken: simToken})
+	templates := map[string]string{}
+	for key, id := range conversation.DevTemplateIDs {
+		templates[id] = conversation.TemplateBodies[key]
+	}
+	sim := twiliosim.New(twiliosim.Options{AccountSID: simSID, AuthToken: simToken, Templates: templates})
 	srv := httptest.NewServer(sim.Handler())
 	t.Cleanup(func() { srv.Close(); sim.Close() })
 	f := newFixture(t, withEnv("TWILIO_AUTH_TOKEN="+simToken, "INTERVIEW_RATE_BURST=1000"), withMessaging(channels.Config{Mode: channels.ModeLive,
 		SMTP:   channels.SMTPConfig{Host: "127.0.0.1", From: "interviews@example.com"},
-		Twilio: channels.TwilioConfig{BaseURL: srv.URL, AccountSID: simSID, AuthToken: simToken, From: ourSMS}}))
+		Twilio: channels.TwilioConfig{BaseURL: srv.URL, AccountSID: simSID, AuthToken: simToken, From: ourSMS, WhatsAppFrom: ourSMS}}))
 	sim.SetInboundURL(f.srv.URL + "/webhook/twilio/messages")
+	f.setQuietHours(t, "00:00", "00:00") // texts go at once, whatever the hour (TestTextQuietHours sets them)
 	return f, sim
 }
 

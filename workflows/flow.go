@@ -110,6 +110,9 @@ func (e *executor) Invite(step flow.InviteStep) (flow.InviteResult, error) {
 	})
 	var tried []string
 	for _, ch := range chans {
+		if err := e.holdForQuietHours(ch); err != nil {
+			return flow.InviteResult{}, err
+		}
 		var res activities.SendInviteResult
 		err := workflow.ExecuteActivity(send, a.SendInvite, activities.SendInviteInput{
 			CompanyID: e.in.CompanyID, SessionID: e.session, Channel: ch,
@@ -122,6 +125,31 @@ func (e *executor) Invite(step flow.InviteStep) (flow.InviteResult, error) {
 	}
 	return flow.InviteResult{}, temporal.NewNonRetryableApplicationError(
 		fmt.Sprintf("no channel delivered the invitation (tried %s)", strings.Join(tried, ", ")), activities.ErrTypePermanent, nil)
+}
+
+// inviteQuietHoursChange is the workflow version of invitations by text or call that wait for
+// the end of the candidate's quiet hours.
+const inviteQuietHoursChange = "invite-quiet-hours"
+
+// holdForQuietHours waits (a durable timer) until an invitation on ch may go: texts and calls
+// wait for the end of the candidate's quiet hours, as reminders do (activities.QuietUntil).
+func (e *executor) holdForQuietHours(ch models.MessageChannel) error {
+	if workflow.GetVersion(e.ctx, inviteQuietHoursChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return nil
+	}
+	var a *activities.Activities
+	now := workflow.Now(e.ctx)
+	var until time.Time
+	if err := workflow.ExecuteLocalActivity(shortLocal(e.ctx), a.QuietUntil, activities.QuietUntilInput{
+		CompanyID: e.in.CompanyID, SessionID: e.session, Channel: ch, Now: now,
+	}).Get(e.ctx, &until); err != nil {
+		return err
+	}
+	if d := until.Sub(now); d > 0 {
+		workflow.GetLogger(e.ctx).Info("invitation waits for the candidate's quiet hours to end", "channel", ch, "until", until)
+		return workflow.Sleep(e.ctx, d)
+	}
+	return nil
 }
 
 // inviteWaitsForJobChange is the workflow version of invitations that wait for their job's

@@ -364,5 +364,5 @@ func newActivities(cfg *config.Config, log *slog.Logger, st *store.Store, out io
 		return nil, err
 	}
 	log.Info("worker dependencies", "generator", fmt.Sprintf("%T", gen), "evaluator", fmt.Sprintf("%T", ev), "messaging_mode", cfg.MessagingMode)
-	return &activities.Activities{Store: st, Log: log, Generator: gen, Evaluator: ev, Channels: router, Links: cfg.Links(), Sender: callbacks.NewSender(opts)}, nil
+	return &activities.Activities{Store: st, Log: log, Generator: gen, Evaluator: ev, Channels: router, WhatsAppTemplates: cfg.WhatsAppTemplates(), Links: cfg.Links(), Sender: callbacks.NewSender(opts)}, nil
 }

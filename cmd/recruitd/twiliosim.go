@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recruitd/recruitd/internal/config"
+	"github.com/recruitd/recruitd/internal/conversation"
 	"github.com/recruitd/recruitd/internal/twiliosim"
 )
 
@@ -60,7 +61,7 @@ func twiliosimCmd(e *env) *cobra.Command {
 			if inboundURL == "" {
 				inboundURL = strings.TrimRight(cfg.PublicBaseURL, "/") + twilioInboundPath
 			}
-			sim := twiliosim.New(twiliosim.Options{AccountSID: sid, AuthToken: token, InboundURL: inboundURL})
+			sim := twiliosim.New(twiliosim.Options{AccountSID: sid, AuthToken: token, InboundURL: inboundURL, Templates: simTemplates(cfg)})
 			fmt.Fprintf(e.stdout, "Twilio simulator on http://%s (account %s, auth token %q), candidates' replies to %s\n", addr, sid, token, inboundURL)
 			return twiliosim.ListenAndServe(cmd.Context(), addr, sim)
 		},
@@ -193,7 +194,7 @@ func startTwiliosim(cfg *config.Config, log *slog.Logger) (*devSim[*twiliosim.Se
 		return nil, err
 	}
 	sim := twiliosim.New(twiliosim.Options{AccountSID: twiliosimAccountSID, AuthToken: twiliosimAuthToken,
-		InboundURL: strings.TrimRight(cfg.PublicBaseURL, "/") + twilioInboundPath})
+		InboundURL: strings.TrimRight(cfg.PublicBaseURL, "/") + twilioInboundPath, Templates: simTemplates(cfg)})
 	d := &devSim[*twiliosim.Server]{url: url, sim: sim,
 		about: "  Twilio simulator: " + url + "   threads and a reply form; reply as a candidate: bin/recruitd twiliosim reply --sim " + url +
 			" --from +1... --body YES (recruitd twiliosim --help)\n"}
@@ -206,4 +207,14 @@ func startTwiliosim(cfg *config.Config, log *slog.Logger) (*devSim[*twiliosim.Se
 	}
 	d.serve(ln, what, log)
 	return d, nil
+}
+
+// simTemplates gives the simulator the text of the configured WhatsApp templates, so that its
+// page shows what a template message said.
+func simTemplates(cfg *config.Config) map[string]string {
+	out := map[string]string{}
+	for key, id := range cfg.WhatsAppTemplates() {
+		out[id] = conversation.TemplateBodies[key]
+	}
+	return out
 }

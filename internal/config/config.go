@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/recruitd/recruitd/internal/clientip"
+	"github.com/recruitd/recruitd/internal/conversation"
 	"github.com/recruitd/recruitd/internal/links"
 )
 
@@ -69,6 +70,11 @@ type Config struct {
 	TwilioAuthToken    string `env:"TWILIO_AUTH_TOKEN" secret:"true" doc:"Twilio auth token."`
 	TwilioFrom         string `env:"TWILIO_FROM" doc:"Sender number (E.164) for SMS and calls."`
 	TwilioWhatsAppFrom string `env:"TWILIO_WHATSAPP_FROM" doc:"Sender number (E.164) for WhatsApp."`
+
+	WhatsAppTemplateInvite     string `env:"TWILIO_WHATSAPP_TEMPLATE_INVITE" default:"HX00000000000000000000000000000a01" doc:"ContentSid of the approved WhatsApp utility template of invitations to an interview on the web page ({{1}} first name, {{2}} company, {{3}} role, {{4}} link). The default is the Twilio simulator's."`
+	WhatsAppTemplateInviteText string `env:"TWILIO_WHATSAPP_TEMPLATE_INVITE_TEXT" default:"HX00000000000000000000000000000a02" doc:"ContentSid of the WhatsApp template of invitations to an interview in the thread (Reply YES), same variables."`
+	WhatsAppTemplateReminder   string `env:"TWILIO_WHATSAPP_TEMPLATE_REMINDER" default:"HX00000000000000000000000000000a03" doc:"ContentSid of the WhatsApp template of reminders ({{1}} company, {{2}} role, {{3}} deadline, {{4}} link)."`
+	WhatsAppTemplateNudge      string `env:"TWILIO_WHATSAPP_TEMPLATE_NUDGE" default:"HX00000000000000000000000000000a04" doc:"ContentSid of the WhatsApp template that asks a candidate who started in the thread to reply to continue, same variables as the reminder."`
 
 	IDVBaseURL       string        `env:"IDV_BASE_URL" doc:"Base URL of the identity-verification provider's API, Stripe Identity (https://api.stripe.com; government ID plus selfie, for jobs with enable_identity_verification). Empty: no verification can start (recruitd dev runs its simulator instead)."`
 	IDVAPIKey        string        `env:"IDV_API_KEY" secret:"true" doc:"API key of the identity-verification provider."`
@@ -182,6 +188,14 @@ func Load(getenv func(string) string) (*Config, error) {
 // INTERVIEW_BASE_URL, recruiter links under APP_URL (or recruitd's own pages), documentation
 // links under INTERVIEW_BASE_URL too (the api process serves both).
 func (c *Config) Links() links.Builder { return links.New(c.InterviewBaseURL, c.AppURL) }
+
+// WhatsAppTemplates are the ContentSids of the WhatsApp templates (TWILIO_WHATSAPP_TEMPLATE_*).
+func (c *Config) WhatsAppTemplates() conversation.TemplateIDs {
+	return conversation.TemplateIDs{
+		conversation.TemplateInvite: c.WhatsAppTemplateInvite, conversation.TemplateInviteText: c.WhatsAppTemplateInviteText,
+		conversation.TemplateReminder: c.WhatsAppTemplateReminder, conversation.TemplateNudge: c.WhatsAppTemplateNudge,
+	}
+}
 
 // ListenURL is the http:// base URL of a listen address, the default of PUBLIC_BASE_URL and
 // MCP_BASE_URL: an unspecified host (0.0.0.0, ::, none) becomes localhost; an IP

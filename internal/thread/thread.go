@@ -35,7 +35,7 @@ type Threads struct {
 	// when a question was handed to the provider and when its answer arrived; nil keeps none.
 	Timings Timings
 	Log     *slog.Logger
-	// Now is the clock; nil is time.Now.
+	// Now is the clock (of WhatsApp's window and the thread's timings); nil is time.Now.
 	Now func() time.Time
 }
 
@@ -72,6 +72,13 @@ func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []str
 	}
 	if err != nil {
 		return nil, err
+	}
+	if in.Channel == models.MessageChannelWhatsApp {
+		// Any message of the candidate's opens WhatsApp's window, STOP included: the replies
+		// below are free-form and go inside it (initiated messages are templates, Admit).
+		if err := t.Store.TouchThreadWindow(ctx, th.CompanyID, string(in.Channel), in.From, t.now()); err != nil {
+			return nil, err
+		}
 	}
 	vars := conversation.Vars{Company: th.CompanyName}
 	kw := conversation.ParseKeyword(in.Body)
@@ -113,7 +120,7 @@ func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []str
 			if err := t.Interviews.Consent(ctx, ref); err != nil {
 				return nil, err
 			}
-			return t.next(ctx, ref)
+			return t.next(ctx, ref, in.Channel)
 		case conversation.KeywordNo:
 			return []string{conversation.Fill(conversation.TextConsentDeclined, vars)}, nil
 		}
@@ -128,7 +135,7 @@ func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []str
 		if choices := p.Question.Choices; len(choices) > 0 {
 			i, m := conversation.ParseChoice(answer, choices)
 			if m != conversation.Matched {
-				return conversation.SMSMessages(conversation.Fill(conversation.TextChooseNumber, conversation.Vars{N: len(choices)}), choices, 0), nil
+				return questionMessages(in.Channel, conversation.Fill(conversation.TextChooseNumber, conversation.Vars{N: len(choices)}), choices), nil
 			}
 			answer = choices[i]
 		}
@@ -147,16 +154,17 @@ func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []str
 		case err != nil && !errors.Is(err, interview.ErrInterviewClosed):
 			return nil, err
 		}
-		return t.next(ctx, ref)
+		return t.next(ctx, ref, in.Channel)
 	case interview.StageIdentity:
 		return []string{fmt.Sprintf("%s: this interview starts with an identity check; please open the link in your invitation to continue.", th.CompanyName)}, nil
 	}
 	return []string{conversation.Fill(conversation.TextSessionClosed, vars)}, nil
 }
 
-// next is the texts of the session's prompt now: the question (with the guide's intro before
-// the first), or the closing message.
-func (t *Threads) next(ctx context.Context, ref interview.Ref) ([]string, error) {
+// next is the texts of what the session asks now on ch: the question (with the guide's intro
+// before the first), or the closing message. They answer the candidate's message at once, also
+// in quiet hours: only the messages recruitd initiates wait for them (docs/decisions.md).
+func (t *Threads) next(ctx context.Context, ref interview.Ref, ch models.MessageChannel) ([]string, error) {
 	p, err := t.Interviews.Open(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -169,9 +177,9 @@ func (t *Threads) next(ctx context.Context, ref interview.Ref) ([]string, error)
 		}
 		var out []string
 		if p.Question.First && p.Intro != "" {
-			out = append(out, conversation.Split(conversation.SmartEncode(p.Intro), conversation.DefaultMaxParts)...)
+			out = append(out, textMessages(ch, p.Intro)...)
 		}
-		out = append(out, conversation.SMSMessages(q, p.Question.Choices, 0)...)
+		out = append(out, questionMessages(ch, q, p.Question.Choices)...)
 		// The texts are handed to the provider as the webhook's answer, now.
 		if p.Monitored && t.Timings != nil {
 			if terr := t.Timings.QuestionSent(ctx, ref.CompanyID, ref.SessionID, p.Question.Seq, ref.Channel, t.now()); terr != nil {
@@ -180,7 +188,7 @@ func (t *Threads) next(ctx context.Context, ref interview.Ref) ([]string, error)
 		}
 		return out, nil
 	case interview.StageCompleted:
-		return conversation.Split(conversation.SmartEncode(p.Outro), conversation.DefaultMaxParts), nil
+		return textMessages(ch, p.Outro), nil
 	case interview.StageIdentity:
 		return []string{fmt.Sprintf("%s: this interview starts with an identity check; please open the link in your invitation to continue.", p.CompanyName)}, nil
 	}
@@ -192,6 +200,23 @@ func (t *Threads) now() time.Time {
 		return t.Now().UTC()
 	}
 	return time.Now().UTC()
+}
+
+// textMessages is a text as messages of ch: SMS parts that fit their segments, or one WhatsApp
+// message.
+func textMessages(ch models.MessageChannel, text string) []string {
+	if ch == models.MessageChannelWhatsApp {
+		return whatsAppMessages(text, nil)
+	}
+	return conversation.Split(conversation.SmartEncode(text), conversation.DefaultMaxParts)
+}
+
+// questionMessages is a question and its choices as messages of ch.
+func questionMessages(ch models.MessageChannel, q string, choices []string) []string {
+	if ch == models.MessageChannelWhatsApp {
+		return whatsAppMessages(q, choices)
+	}
+	return conversation.SMSMessages(q, choices, 0)
 }
 
 func (t *Threads) log() *slog.Logger {

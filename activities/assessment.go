@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/recruitd/recruitd/internal/assessments"
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
@@ -277,7 +278,7 @@ func (a *Activities) CheckAssessmentHold(ctx context.Context, in CheckAssessment
 		log.InfoContext(ctx, "assessment link discarded: application not managed within the hold", "received_at", h.ReceivedAt)
 		return CheckAssessmentHoldResult{Outcome: HoldExpired}, nil
 	}
-	app, ok := store.PickApplication(apps, h.CandidateRef, h.JobRef)
+	app, ok := assessments.PickApplication(apps, h.CandidateRef, h.JobRef)
 	if !ok {
 		dropped, err := a.Store.DropAssessmentHold(ctx, in.CompanyID, h.ID, h.ReceivedAt)
 		if err != nil || !dropped {

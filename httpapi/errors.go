@@ -19,7 +19,9 @@ import (
 	"github.com/recruitd/recruitd/internal/hrsuitereport"
 	"github.com/recruitd/recruitd/internal/identity"
 	"github.com/recruitd/recruitd/internal/interview"
+	"github.com/recruitd/recruitd/internal/invite"
 	"github.com/recruitd/recruitd/internal/jobimport"
+	"github.com/recruitd/recruitd/internal/jobs"
 	"github.com/recruitd/recruitd/internal/jsontext"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/partners"
@@ -84,6 +86,10 @@ var errorTable = []struct {
 	{partners.ErrApplicantNotFound, newError(http.StatusNotFound, "APPLICANT_NOT_FOUND", "the applicant or candidate does not exist in the ATS")},
 	{partners.ErrATSUnavailable, &apiError{status: http.StatusServiceUnavailable, code: "ATS_UNAVAILABLE",
 		message: "the ATS did not answer in time or failed; retry with backoff", retryAfter: 30}},
+	{invite.ErrNoContact, newError(http.StatusBadRequest, "NO_USABLE_CONTACT", "the candidate has no e-mail address or phone number that the chosen channels can reach")},
+	{invite.ErrInterviewerNotFound, errNoInterviewer},
+	{invite.ErrJobNotActive, newError(http.StatusConflict, "JOB_NOT_ACTIVE", "the job is not active or is closed; candidates can be invited only to ACTIVE, open jobs")},
+	{jobs.ErrDuplicate, newError(http.StatusBadRequest, "DUPLICATE_EXTERNAL_JOB_ID", "a job with this externalJobId already exists in your company")},
 	{interview.ErrReasonMissing, newError(http.StatusBadRequest, "MISSING_REQUIRED_FIELDS", "")},
 	{interview.ErrReasonTooLong, newError(http.StatusBadRequest, "INVALID_FIELD", "")},
 	{interview.ErrReasonNotText, newError(http.StatusBadRequest, "INVALID_FIELD", "")},

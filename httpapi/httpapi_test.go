@@ -25,6 +25,7 @@ import (
 	"github.com/recruitd/recruitd/api"
 	"github.com/recruitd/recruitd/httpapi"
 	"github.com/recruitd/recruitd/internal/apikey"
+	"github.com/recruitd/recruitd/internal/assessments"
 	"github.com/recruitd/recruitd/internal/callbacks"
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/config"
@@ -33,6 +34,8 @@ import (
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/integrity"
 	"github.com/recruitd/recruitd/internal/interview"
+	"github.com/recruitd/recruitd/internal/invite"
+	"github.com/recruitd/recruitd/internal/jobs"
 	"github.com/recruitd/recruitd/internal/openapitest"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/partners"
@@ -212,9 +215,12 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		Log: slog.New(slog.DiscardHandler), Config: cfg, Store: st, Launcher: f.launcher,
 		Health:  health.New(3*time.Second, map[string]health.Check{"postgres": st.Ping, "temporal": rtemporal.HealthCheck(tc)}),
 		Metrics: httpmetrics.New(reg), Gatherer: reg, Box: sealed,
-		Partners:   &partners.Applications{Store: st, Launcher: f.launcher, Box: sealed, ATSTimeout: cfg.ATSTimeout},
-		Interviews: f.interviews,
-		Threads:    &thread.Threads{Store: st, Interviews: f.interviews, Timings: &integrity.Service{Store: st}},
+		Partners:    &partners.Applications{Store: st, Launcher: f.launcher, Box: sealed, ATSTimeout: cfg.ATSTimeout},
+		Invitations: &invite.Invitations{Store: st, Launcher: f.launcher, Log: slog.New(slog.DiscardHandler)},
+		Assessments: &assessments.Links{Store: st, Launcher: f.launcher, Log: slog.New(slog.DiscardHandler), Metrics: assessments.NewMetrics(reg)},
+		Jobs:        &jobs.Interviewers{Store: st, Launcher: f.launcher},
+		Interviews:  f.interviews,
+		Threads:     &thread.Threads{Store: st, Interviews: f.interviews, Timings: &integrity.Service{Store: st}},
 	})
 	f.srv = httptest.NewUnstartedServer(f.h)
 	f.srv.Listener.Close()

@@ -1,20 +1,13 @@
 package httpapi
 
 import (
-	"time"
-
-	"context"
-	"errors"
-	"fmt"
 	"net/http"
 	"net/mail"
 	"strings"
 
 	"github.com/gin-gonic/gin"
-	"github.com/google/uuid"
 
-	"github.com/recruitd/recruitd/internal/channels"
-	"github.com/recruitd/recruitd/internal/kinds"
+	"github.com/recruitd/recruitd/internal/invite"
 	"github.com/recruitd/recruitd/internal/personname"
 	"github.com/recruitd/recruitd/internal/phone"
 	"github.com/recruitd/recruitd/internal/store"
@@ -45,14 +38,6 @@ type InviteCandidateResponse struct {
 	CandidateID   string `json:"candidateId"`
 	InterviewLink string `json:"interviewLink"`
 }
-
-// defaultInviteChannels apply when a request names none.
-var defaultInviteChannels = []models.MessageChannel{models.MessageChannelEmail, models.MessageChannelSMS}
-
-var (
-	errNoContact    = newError(http.StatusBadRequest, "NO_USABLE_CONTACT", "the candidate has no e-mail address or phone number that the chosen channels can reach")
-	errJobNotActive = newError(http.StatusConflict, "JOB_NOT_ACTIVE", "the job is not active or is closed; candidates can be invited only to ACTIVE, open jobs")
-)
 
 // invitation is a validated inviteCandidate request.
 type invitation struct {
@@ -119,19 +104,6 @@ func (r *InviteCandidateRequest) validate() (*invitation, error) {
 	if err := f.err(); err != nil {
 		return nil, err
 	}
-	if len(inv.channels) == 0 {
-		inv.channels = defaultInviteChannels
-	}
-	usable := inv.channels[:0:0]
-	for _, ch := range inv.channels {
-		if _, ok := channels.Address(ch, inv.candidate.Email, inv.candidate.Phone); ok {
-			usable = append(usable, ch)
-		}
-	}
-	if len(usable) == 0 {
-		return nil, errNoContact
-	}
-	inv.channels = usable
 	return inv, nil
 }
 
@@ -153,52 +125,13 @@ func (s *server) inviteCandidate(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	co := company(c)
-	ctx := c.Request.Context()
-	job, err := s.Store.JobByInterviewerID(ctx, co.ID, inv.interviewerID)
-	if errors.Is(err, store.ErrNotFound) {
-		s.fail(c, errNoInterviewer)
-		return
-	}
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	if job.Status != models.JobStatusActive || !job.IsOpen {
-		s.fail(c, errJobNotActive)
-		return
-	}
-	sessionID := uuid.New()
-	start := kinds.InviteStart(co.Slug, job.InterviewerID, kinds.FlowInput{
-		CompanyID: co.ID, Trigger: models.TriggerManualInvite, JobID: job.ID, SessionID: sessionID,
-		Channels: inv.channels, MediumType: inv.medium,
+	created, err := s.Invitations.Invite(c.Request.Context(), invite.Request{
+		Company: company(c), InterviewerID: inv.interviewerID, Candidate: inv.candidate, Channels: inv.channels, Medium: inv.medium,
+		RequestID: requestID(c),
 	})
-	interview := kinds.InterviewStart(co.Slug, co.ID, sessionID, job.ID, models.SessionStatusInvited)
-	created, err := s.Store.CreateInvitation(ctx, store.InvitationInput{
-		CompanyID: co.ID, JobID: job.ID, SessionID: sessionID, Candidate: inv.candidate,
-		Source: models.ApplicationSourceManual, Medium: inv.medium,
-		ExpiresAt: time.Now().UTC().Add(time.Duration(co.InterviewExpirySeconds) * time.Second), FlowWorkflowID: start.WorkflowID,
-	}, &start, &interview)
 	if err != nil {
-		s.fail(c, fmt.Errorf("invite to %s: %w", job.InterviewerID, err))
-		return
-	}
-	if err := s.Launcher.Launch(ctx, &start); err != nil {
-		// The caller retries with a new invitation: this one must never be sent, even if its
-		// start was taken after all. Its interview run (the reconciler starts the renewed,
-		// pending start) ends at once.
-		cancelled := kinds.InterviewStart(co.Slug, co.ID, sessionID, job.ID, models.SessionStatusCancelled)
-		if _, _, cerr := s.Store.CancelSession(context.WithoutCancel(ctx), store.CancelSessionInput{
-			CompanyID: co.ID, SessionID: sessionID, By: store.CancelledByRefusedInvitation, Start: cancelled,
-		}); cerr != nil {
-			s.Log.ErrorContext(ctx, "refused invitation not cancelled", "request_id", requestID(c), "session_id", sessionID, "err", cerr)
-		}
 		s.fail(c, err)
 		return
-	}
-	// The session's lifecycle; a refused start is resumed by the reconciler.
-	if err := s.Launcher.Launch(ctx, &interview); err != nil {
-		s.Log.WarnContext(ctx, "interview start deferred to the reconciler", "request_id", requestID(c), "session_id", sessionID, "err", err)
 	}
 	c.JSON(http.StatusOK, InviteCandidateResponse{
 		Success: true, SessionID: created.Session.ID.String(), CandidateID: created.Candidate.ID.String(),

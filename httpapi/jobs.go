@@ -10,9 +10,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
-	"github.com/google/uuid"
 
-	"github.com/recruitd/recruitd/internal/kinds"
+	"github.com/recruitd/recruitd/internal/jobs"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
@@ -133,8 +132,6 @@ func (r *CreateJobRequest) options() models.GenerationOptions {
 	return o
 }
 
-var errDuplicateJob = newError(http.StatusBadRequest, "DUPLICATE_EXTERNAL_JOB_ID", "a job with this externalJobId already exists in your company")
-
 func (s *server) createJob(c *gin.Context) {
 	var req CreateJobRequest
 	if err := decodeJSON(c, &req); err != nil {
@@ -145,31 +142,11 @@ func (s *server) createJob(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	co := company(c)
-	ctx := c.Request.Context()
-	extID := deref(req.ExternalJobID)
-	job := &models.Job{
-		ID: uuid.New(), CompanyID: co.ID, ExternalID: extID, InterviewerID: co.Slug + "-" + extID,
-		Title: deref(req.JobTitle), ExternalTitle: deref(req.ExternalJobTitle), Description: strings.TrimSpace(*req.JobDescription),
-		Status: models.JobStatusGenerating, IsOpen: true, GenerationOptions: models.NewJSON(req.options()),
-	}
-	start := kinds.JobGenerationStart(co.Slug, extID, job.InterviewerID, kinds.JobGenerationInput{CompanyID: co.ID, JobID: job.ID})
-	err := s.Store.CreateJob(ctx, job, &start)
-	if errors.Is(err, store.ErrConflict) {
-		// A retry after a 503 (or a crash) finds its job committed with the start not taken:
-		// take it now and answer as the first request would have.
-		prev, perr := s.Store.WorkflowStart(ctx, co.ID, start.WorkflowID)
-		if perr != nil || !s.Launcher.Resumable(prev) {
-			s.fail(c, errDuplicateJob)
-			return
-		}
-		start, err = *prev, nil
-	}
+	job, err := s.Jobs.Create(c.Request.Context(), jobs.NewJob{
+		Company: company(c), ExternalID: deref(req.ExternalJobID), Title: deref(req.JobTitle), ExternalTitle: deref(req.ExternalJobTitle),
+		Description: deref(req.JobDescription), Options: req.options(),
+	})
 	if err != nil {
-		s.fail(c, fmt.Errorf("create job: %w", err))
-		return
-	}
-	if err := s.Launcher.Launch(ctx, &start); err != nil {
 		s.fail(c, err)
 		return
 	}
@@ -275,7 +252,7 @@ func (s *server) listInterviewers(c *gin.Context) {
 		}
 		f.Limit = n
 	}
-	jobs, next, err := s.Store.ListJobs(c.Request.Context(), company(c).ID, f)
+	list, next, err := s.Store.ListJobs(c.Request.Context(), company(c).ID, f)
 	if errors.Is(err, store.ErrBadCursor) {
 		s.fail(c, newError(http.StatusBadRequest, "INVALID_FIELD", "cursor is not one this listing returned"))
 		return
@@ -284,9 +261,9 @@ func (s *server) listInterviewers(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	resp := InterviewersResponse{Success: true, Interviewers: make([]Interviewer, 0, len(jobs))}
-	for i := range jobs {
-		resp.Interviewers = append(resp.Interviewers, interviewerOf(&jobs[i]))
+	resp := InterviewersResponse{Success: true, Interviewers: make([]Interviewer, 0, len(list))}
+	for i := range list {
+		resp.Interviewers = append(resp.Interviewers, interviewerOf(&list[i]))
 	}
 	if next != "" {
 		resp.NextCursor = &next

@@ -36,7 +36,7 @@ func (s *server) routes(r *gin.Engine) {
 
 	v2 := r.Group("/v2/api", s.authenticate)
 	v2.POST("/partner-applications", s.require(models.ScopePartnerApplications), s.submitPartnerApplication)
-	v2.POST("/assessment-links", s.require(models.ScopeAssessmentLinks), s.assessmentLinks())
+	v2.POST("/assessment-links", s.require(models.ScopeAssessmentLinks), s.pushAssessmentLink)
 
 	// The HR suite's report deliveries: the company's key, under a path with no version segment.
 	r.POST(hrsuitePath, s.authenticate, s.require(models.ScopeHRSuiteWebhook), s.requireHRSuiteAccount, s.hrsuiteWebhook)

@@ -1,5 +1,6 @@
-// Package httpapi is the REST API: thin gin handlers that authenticate, validate, read through the
-// store and start Temporal workflows. The whole surface is in routes.go.
+// Package httpapi is the REST API: thin gin handlers that authenticate, check the shape of input,
+// call the feature packages (or read through the store) and map errors to the spec's shape. The
+// whole surface is in routes.go.
 package httpapi
 
 import (
@@ -14,11 +15,14 @@ import (
 
 	"github.com/recruitd/recruitd/httpapi/interviewpage"
 	"github.com/recruitd/recruitd/internal/aggregator"
+	"github.com/recruitd/recruitd/internal/assessments"
 	"github.com/recruitd/recruitd/internal/clientip"
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/interview"
+	"github.com/recruitd/recruitd/internal/invite"
+	"github.com/recruitd/recruitd/internal/jobs"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/partners"
 	"github.com/recruitd/recruitd/internal/ratelimit"
@@ -36,8 +40,14 @@ type Deps struct {
 	Launcher *outbox.Launcher
 	// Partners receives partner submissions.
 	Partners *partners.Applications
-	Health   *health.Checker
-	Metrics  *httpmetrics.Recorder
+	// Invitations invites candidates (inviteCandidate).
+	Invitations *invite.Invitations
+	// Assessments records pushed assessment links.
+	Assessments *assessments.Links
+	// Jobs creates jobs (createJob).
+	Jobs    *jobs.Interviewers
+	Health  *health.Checker
+	Metrics *httpmetrics.Recorder
 	// Gatherer is the process's registry (served on its private metrics listener, never here);
 	// the server registers its own counters in it when it is also a Registerer.
 	Gatherer prometheus.Gatherer

@@ -94,11 +94,8 @@ func deliverAssessmentLink(ctx workflow.Context, in kinds.AssessmentLinkInput, r
 	}).Get(ctx, nil)
 }
 
-// AssessmentLinkHoldInput names a held link.
-type AssessmentLinkHoldInput struct {
-	CompanyID uuid.UUID
-	HoldID    uuid.UUID
-}
+// AssessmentLinkHoldInput names a held link (its start: kinds.AssessmentLinkHoldStart).
+type AssessmentLinkHoldInput = kinds.AssessmentLinkHoldInput
 
 // AssessmentLinkHoldResult says how a hold ended (activities.Hold* outcomes) after how many
 // looks.

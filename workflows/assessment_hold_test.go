@@ -98,7 +98,7 @@ func (f *holdFixture) holdThis(t *testing.T, h *store.AssessmentHold) {
 	if err := tx.HoldAssessmentLink(h); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tx.RenewStart(AssessmentLinkHoldStart(f.co.Slug, AssessmentLinkHoldInput{CompanyID: f.co.ID, HoldID: h.ID})); err != nil {
+	if _, err := tx.RenewStart(kinds.AssessmentLinkHoldStart(f.co.Slug, AssessmentLinkHoldInput{CompanyID: f.co.ID, HoldID: h.ID})); err != nil {
 		t.Fatal(err)
 	}
 	if err := tx.Commit(); err != nil {

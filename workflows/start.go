@@ -7,7 +7,6 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/recruitd/recruitd/internal/kinds"
-	"github.com/recruitd/recruitd/models"
 )
 
 // Functions maps each workflow type to its function: what temporal.Register registers, and
@@ -27,12 +26,6 @@ func Functions() map[string]any {
 		kinds.Interview.Workflow:          InterviewSession,
 		kinds.ATSWrite.Workflow:           ATSWrite,
 	}
-}
-
-// AssessmentLinkHoldStart is the run of a link held for an application not ingested yet; a push
-// that renews the hold signals it.
-func AssessmentLinkHoldStart(slug string, in AssessmentLinkHoldInput) models.WorkflowStart {
-	return kinds.AssessmentLinkHold.Start(in.CompanyID, slug, in.HoldID.String(), in)
 }
 
 // callbackChild is how a partner run starts its callback's delivery as a child: the ID and

@@ -21,6 +21,7 @@ import (
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/httpapi"
 	"github.com/recruitd/recruitd/internal/aggregator"
+	"github.com/recruitd/recruitd/internal/assessments"
 	"github.com/recruitd/recruitd/internal/callbacks"
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/config"
@@ -31,6 +32,8 @@ import (
 	"github.com/recruitd/recruitd/internal/httpmetrics"
 	"github.com/recruitd/recruitd/internal/integrity"
 	"github.com/recruitd/recruitd/internal/interview"
+	"github.com/recruitd/recruitd/internal/invite"
+	"github.com/recruitd/recruitd/internal/jobs"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/partners"
 	"github.com/recruitd/recruitd/internal/report"
@@ -255,6 +258,9 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 			Log: log, Config: cfg, Store: d.store, Launcher: launcher,
 			Health: d.health, Metrics: d.metrics, Gatherer: d.registry, Box: sealed,
 			Partners:          &partners.Applications{Store: d.store, Launcher: launcher, Box: sealed, ATSTimeout: cfg.ATSTimeout},
+			Invitations:       &invite.Invitations{Store: d.store, Launcher: launcher, Log: log},
+			Assessments:       &assessments.Links{Store: d.store, Launcher: launcher, Log: log, Metrics: assessments.NewMetrics(d.registry)},
+			Jobs:              &jobs.Interviewers{Store: d.store, Launcher: launcher},
 			AggregatorMetrics: aggregator.NewMetrics(d.registry),
 			Interviews:        interviews,
 			Threads:           &thread.Threads{Store: d.store, Interviews: interviews, Timings: &integrity.Service{Store: d.store}, Log: log},

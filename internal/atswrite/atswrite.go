@@ -82,13 +82,50 @@ func (w *Writes) QueueNote(ctx context.Context, companyID, sessionID uuid.UUID) 
 	if sess.ApplicationID == nil {
 		return false, nil
 	}
-	rec, ok, err := w.Store.ATSRecordOf(ctx, companyID, *sess.ApplicationID)
+	rec, ok, err := w.recordOf(ctx, companyID, *sess.ApplicationID)
 	if err != nil || !ok {
 		return false, err
 	}
 	row := &models.ATSWrite{ID: uuid.New(), CompanyID: companyID, SessionID: sessionID, ApplicationID: *sess.ApplicationID,
 		Key: sessionID.String() + "/note", Op: models.ATSWriteNote, Target: rec.Target, Ref: rec.Ref, RefJob: rec.RefJob}
 	return w.commit(ctx, row, sessionID.String()+"-note")
+}
+
+// Record is where an application's results are written: Target is an ATS type (ATS-A, ATS-B,
+// ATS-C) or models.ATSTargetAggregator, Ref the record's id there (the aggregator's application
+// id for the aggregator), RefJob the ATS job id (ATS-C records live under their job).
+type Record struct {
+	Target, Ref, RefJob string
+}
+
+// RecordOf chooses where an application's results are written. ok is false when nothing may be
+// written: an HR-suite company (its connection is read-only), an application the aggregator did
+// not sync and that carries no ATS id, or an ATS type without write-back. An application the
+// aggregator synced is written through the aggregator, whatever ATS id it also carries.
+func RecordOf(r store.ApplicationATSRefs) (rec Record, ok bool) {
+	switch {
+	case r.HRSuite:
+		return Record{}, false
+	case r.AggregatorRef != "":
+		return Record{Target: models.ATSTargetAggregator, Ref: r.AggregatorRef}, true
+	case r.ATSType == "" || r.ExternalID == "":
+		return Record{}, false
+	}
+	switch t := models.ATSType(r.ATSType); t {
+	case models.ATSTypeA, models.ATSTypeB, models.ATSTypeC:
+		return Record{Target: string(t), Ref: r.ExternalID, RefJob: r.JobExternalID}, true
+	}
+	return Record{}, false
+}
+
+// recordOf is RecordOf of the company's application as stored.
+func (w *Writes) recordOf(ctx context.Context, companyID, applicationID uuid.UUID) (Record, bool, error) {
+	refs, err := w.Store.ApplicationATSRefs(ctx, companyID, applicationID)
+	if err != nil {
+		return Record{}, false, err
+	}
+	rec, ok := RecordOf(refs)
+	return rec, ok, nil
 }
 
 // Decided is what a recorded decision did: the session, and the write it queued (nil when none;
@@ -144,10 +181,10 @@ func (w *Writes) Decide(ctx context.Context, co *models.Company, sessionID uuid.
 	if err != nil {
 		return nil, err
 	}
-	var rec store.ATSRecord
+	var rec Record
 	ok := false
 	if sess.ApplicationID != nil {
-		if rec, ok, err = w.Store.ATSRecordOf(ctx, co.ID, *sess.ApplicationID); err != nil {
+		if rec, ok, err = w.recordOf(ctx, co.ID, *sess.ApplicationID); err != nil {
 			return nil, err
 		}
 	}

@@ -5,8 +5,10 @@
 // replay them.
 //
 // Its files carry its name in every layer: the webhook's handler in httpapi/hrsuite.go and the
-// support endpoints' in httpapi/hrsuite_replay.go, the row rules of a body in the subpackage
-// report, the queries in internal/store/hrsuite.go and hrsuite_replay.go, the ingest and replay
+// support endpoints' in httpapi/hrsuite_replay.go, the row rules of a body in the leaf package
+// internal/hrsuitereport, the outcome of each application here (chunk.go: duplicate,
+// do-not-hire, unknown job, accepted or no trigger, and which outcomes a replay may still
+// change), the queries in internal/store/hrsuite.go and hrsuite_replay.go, the ingest and replay
 // workflows in workflows/hrsuite.go, and their activities, which call Ingest, in
 // activities/hrsuite.go; the operator CLI is cmd/recruitd/hrsuite.go.
 package hrsuite

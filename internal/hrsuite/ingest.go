@@ -48,7 +48,7 @@ const ChunkSize = 500
 const launchBatch = 64
 
 // Ingest applies the row rules (package report) to a stored delivery and processes its
-// applications in chunks, each one transaction of bulk statements (store.Tx.IngestHRSuiteChunk)
+// applications in chunks, each one transaction of bulk statements (applyChunk)
 // with the starts of the runs of the applications it accepted, followed by their launch. Every
 // step is idempotent (the records the chunk writes), so an attempt retried after a worker died
 // gives the same outcomes and counts and invites nobody twice; Done only spares it the chunks
@@ -115,17 +115,17 @@ func (d *Deliveries) Ingest(ctx context.Context, in IngestRequest, progress func
 	}
 
 	apps := batch.Applications
-	for chunk := done; chunk*ChunkSize < len(apps); chunk++ {
-		part := apps[chunk*ChunkSize : min(len(apps), (chunk+1)*ChunkSize)]
-		starts, err := d.ingestChunk(ctx, store.HRSuiteChunk{Company: co, DeliveryID: del.ID, TriggerEnabled: enabled, Applications: part})
+	for n := done; n*ChunkSize < len(apps); n++ {
+		part := apps[n*ChunkSize : min(len(apps), (n+1)*ChunkSize)]
+		starts, err := d.ingestChunk(ctx, chunk{Company: co, DeliveryID: del.ID, TriggerEnabled: enabled, Applications: part})
 		if err != nil {
 			return res, err
 		}
-		progress(chunk + 1)
-		res.Started += d.launch(ctx, starts, func() { progress(chunk + 1) }, log)
-		log.InfoContext(ctx, "hr-suite delivery progress", "applications_done", min(len(apps), (chunk+1)*ChunkSize), "applications", len(apps))
+		progress(n + 1)
+		res.Started += d.launch(ctx, starts, func() { progress(n + 1) }, log)
+		log.InfoContext(ctx, "hr-suite delivery progress", "applications_done", min(len(apps), (n+1)*ChunkSize), "applications", len(apps))
 	}
-	counts, err := d.Store.FinishHRSuiteDelivery(ctx, co.ID, del.ID)
+	counts, err := d.Store.FinishHRSuiteDelivery(ctx, co.ID, del.ID, pendingOutcomes)
 	if err != nil {
 		return res, err
 	}
@@ -138,13 +138,13 @@ func (d *Deliveries) Ingest(ctx context.Context, in IngestRequest, progress func
 
 // ingestChunk applies one chunk and writes the starts of the applications it accepted in the
 // same transaction, and returns the starts to launch.
-func (d *Deliveries) ingestChunk(ctx context.Context, c store.HRSuiteChunk) ([]models.WorkflowStart, error) {
+func (d *Deliveries) ingestChunk(ctx context.Context, c chunk) ([]models.WorkflowStart, error) {
 	tx, err := d.Store.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	out, err := tx.IngestHRSuiteChunk(c)
+	out, err := applyChunk(tx, c)
 	if err != nil {
 		return nil, err
 	}

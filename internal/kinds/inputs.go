@@ -136,6 +136,17 @@ func AssessmentLinkStart(slug string, companyID, applicationID uuid.UUID) models
 	return AssessmentLink.Start(companyID, slug, applicationID.String(), in)
 }
 
+// AssessmentLinkHoldInput names a link held for an application not ingested yet.
+type AssessmentLinkHoldInput struct {
+	CompanyID uuid.UUID
+	HoldID    uuid.UUID
+}
+
+// AssessmentLinkHoldStart is the run of a held link; a push that renews the hold signals it.
+func AssessmentLinkHoldStart(slug string, in AssessmentLinkHoldInput) models.WorkflowStart {
+	return AssessmentLinkHold.Start(in.CompanyID, slug, in.HoldID.String(), in)
+}
+
 // HRSuiteDeliveryInput names a stored HR-suite delivery.
 type HRSuiteDeliveryInput struct {
 	CompanyID  uuid.UUID

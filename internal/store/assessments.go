@@ -244,23 +244,6 @@ func (s *Store) ConversationChannel(ctx context.Context, companyID, candidateID 
 	return chs[0], true, nil
 }
 
-// PickApplication chooses, among the applications with a pushed id (ATS ones first, as
-// ApplicationsByExternalID orders them), the first whose candidate and job agree with the push's
-// optional cross-check ids. An id is checked only when both the push and the record have one.
-// ok is false when none agrees.
-func PickApplication(apps []ApplicationRef, candidateID, jobID string) (ApplicationRef, bool) {
-	for _, a := range apps {
-		if candidateID != "" && a.CandidateExternalID != "" && a.CandidateExternalID != candidateID {
-			continue
-		}
-		if jobID != "" && a.JobExternalID != "" && a.JobExternalID != jobID {
-			continue
-		}
-		return a, true
-	}
-	return ApplicationRef{}, false
-}
-
 // AssessmentHoldWindow is how long a link pushed for an application recruitd does not manage
 // (yet) is held in case the application is ingested; after it the link is discarded.
 const AssessmentHoldWindow = 15 * time.Minute

@@ -13,18 +13,21 @@ import (
 	"github.com/recruitd/recruitd/models"
 )
 
-// ATSRecord is where a service application lives in the company's ATS: Target is an ATS type
-// (ATS-A, ATS-B, ATS-C) or models.ATSTargetAggregator, Ref the record's id there (the
-// aggregator's application id for the aggregator), RefJob the ATS job id (ATS-C records live
-// under their job).
-type ATSRecord struct {
-	Target, Ref, RefJob string
+// ApplicationATSRefs are the ids an application has in the company's systems, as stored:
+// whether the company's connection is an HR suite's, the company's ATS type ("" when none), the
+// aggregator's id of the application (the latest it synced; "" when none), the application's
+// ATS id and its job's ("" when none). internal/atswrite decides from them where a result is
+// written.
+type ApplicationATSRefs struct {
+	HRSuite                   bool
+	ATSType                   string
+	AggregatorRef             string
+	ExternalID, JobExternalID string
 }
 
-// ATSRecordOf finds where the application lives in the company's ATS. ok is false when nothing
-// may be written: an HR-suite company (its connection is read-only), an application the
-// aggregator did not sync and that carries no ATS id, or an ATS type without write-back.
-func (s *Store) ATSRecordOf(ctx context.Context, companyID, applicationID uuid.UUID) (ATSRecord, bool, error) {
+// ApplicationATSRefs loads the company's application's ids in its ATS (all empty for an
+// application the company does not have).
+func (s *Store) ApplicationATSRefs(ctx context.Context, companyID, applicationID uuid.UUID) (ApplicationATSRefs, error) {
 	var row struct {
 		HRSuite  bool
 		ATSType  *string
@@ -40,25 +43,16 @@ FROM applications a JOIN companies c ON c.id = a.company_id
 JOIN jobs j ON j.company_id = a.company_id AND j.id = a.job_id
 WHERE a.company_id = ? AND a.id = ?`, companyID, applicationID).Scan(&row).Error
 	if err != nil {
-		return ATSRecord{}, false, fmt.Errorf("ATS record of application %s: %w", applicationID, err)
+		return ApplicationATSRefs{}, fmt.Errorf("ATS ids of application %s: %w", applicationID, err)
 	}
-	switch {
-	case row.HRSuite:
-		return ATSRecord{}, false, nil
-	case row.AggRef != nil && *row.AggRef != "":
-		return ATSRecord{Target: models.ATSTargetAggregator, Ref: *row.AggRef}, true, nil
-	case row.ATSType == nil || row.External == nil || *row.External == "":
-		return ATSRecord{}, false, nil
-	}
-	switch t := models.ATSType(*row.ATSType); t {
-	case models.ATSTypeA, models.ATSTypeB, models.ATSTypeC:
-		rec := ATSRecord{Target: string(t), Ref: *row.External}
-		if row.JobExt != nil {
-			rec.RefJob = *row.JobExt
+	str := func(p *string) string {
+		if p == nil {
+			return ""
 		}
-		return rec, true, nil
+		return *p
 	}
-	return ATSRecord{}, false, nil
+	return ApplicationATSRefs{HRSuite: row.HRSuite, ATSType: str(row.ATSType), AggregatorRef: str(row.AggRef),
+		ExternalID: str(row.External), JobExternalID: str(row.JobExt)}, nil
 }
 
 // InsertATSWrite writes w in the transaction unless the company has a write of its key already;

@@ -179,10 +179,15 @@ func (s *Store) HRSuiteDelivery(ctx context.Context, companyID, id uuid.UUID) (*
 	return &d, nil
 }
 
-// RecordHRSuiteRows records the outcome of rows that belong to no application processed (invalid
-// rows), replacing an earlier processing's.
+// RecordHRSuiteRows records the outcomes of rows, replacing an earlier processing's.
 func (s *Store) RecordHRSuiteRows(ctx context.Context, companyID, deliveryID uuid.UUID, rows []HRSuiteRowOutcome) error {
 	return upsertHRSuiteRows(s.db.WithContext(ctx), companyID, deliveryID, rows)
+}
+
+// RecordHRSuiteRows records the outcomes of rows in the transaction, replacing an earlier
+// processing's.
+func (t *Tx) RecordHRSuiteRows(companyID, deliveryID uuid.UUID, rows []HRSuiteRowOutcome) error {
+	return upsertHRSuiteRows(t.db, companyID, deliveryID, rows)
 }
 
 // HRSuiteRowOutcome is one row's outcome.
@@ -218,243 +223,152 @@ ON CONFLICT (delivery_id, row_index) DO UPDATE
 	return nil
 }
 
-// HRSuiteChunk is a part of a delivery's applications to process in one transaction.
-type HRSuiteChunk struct {
-	Company    *models.Company
-	DeliveryID uuid.UUID
-	// TriggerEnabled: the company has saved an enabled 'New Applications via Webhook'
-	// definition (EnabledTrigger); otherwise applications are recorded no_trigger.
-	TriggerEnabled bool
-	Applications   []hrsuitereport.Application
+// HRSuiteRecord is the record of an HR-suite application (hrsuite_applications): the delivery
+// that wrote it, the outcome it wrote and the application it created (nil when none).
+type HRSuiteRecord struct {
+	DeliveryID    uuid.UUID
+	Outcome       hrsuitereport.Outcome
+	ApplicationID *uuid.UUID
 }
 
-// HRSuiteChunkResult is what a chunk did: each application's outcome (by Job Posting
-// Application Id) and the applications it accepted, whose workflow starts the caller writes in
-// the same transaction.
-type HRSuiteChunkResult struct {
-	Outcomes map[string]hrsuitereport.Outcome
-	Accepted []HRSuiteAccepted
+// LockHRSuiteRecords reads the company's records of the applications refs (Job Posting
+// Application Ids) and locks them until the transaction ends, so that a concurrent delivery
+// waits for this one. It returns them by ref.
+func (t *Tx) LockHRSuiteRecords(companyID uuid.UUID, refs []string) (map[string]HRSuiteRecord, error) {
+	var recs []struct {
+		Ref           string     `gorm:"column:application_ref"`
+		DeliveryID    uuid.UUID  `gorm:"column:delivery_id"`
+		Outcome       string     `gorm:"column:outcome"`
+		ApplicationID *uuid.UUID `gorm:"column:application_id"`
+	}
+	if err := t.db.Raw(`SELECT application_ref, delivery_id, outcome, application_id FROM hrsuite_applications
+WHERE company_id = ? AND application_ref = ANY (?::text[]) ORDER BY application_ref FOR UPDATE`, companyID, models.StringArray(refs)).Scan(&recs).Error; err != nil {
+		return nil, fmt.Errorf("read hr-suite application records: %w", err)
+	}
+	out := make(map[string]HRSuiteRecord, len(recs))
+	for _, r := range recs {
+		out[r.Ref] = HRSuiteRecord{DeliveryID: r.DeliveryID, Outcome: hrsuitereport.Outcome(r.Outcome), ApplicationID: r.ApplicationID}
+	}
+	return out, nil
 }
 
-// HRSuiteAccepted is an application a chunk accepted, with the rows its workflow works on.
-type HRSuiteAccepted struct {
-	JobID, CandidateID, ApplicationID uuid.UUID
-	InterviewerID                     string // the job's
-}
-
-// hrsuiteJob is a company job a chunk's applications name by Job Req Id.
-type hrsuiteJob struct {
+// HRSuiteJob is a company job imported through the aggregator.
+type HRSuiteJob struct {
 	ID            uuid.UUID `gorm:"column:id"`
 	ExternalID    string    `gorm:"column:external_id"`
 	InterviewerID string    `gorm:"column:interviewer_id"`
 }
 
-type hrsuiteRecord struct {
-	ref           string
-	deliveryID    uuid.UUID
-	outcome       string
-	applicationID *uuid.UUID
-}
-
-// IngestHRSuiteChunk applies a chunk of a delivery's applications in the transaction, with a
-// fixed number of statements whatever its size:
-//
-//   - an application recorded accepted or do_not_hire by another delivery is a duplicate and
-//     changes nothing; one recorded by this delivery keeps its outcome (a retried or replayed
-//     chunk gives the same result and invites nobody twice);
-//   - do-not-hire applications are recorded and create nothing;
-//   - applications whose Job Req Id is not one of the company's jobs imported from the HR
-//     suite (through the aggregator, not deleted) are unknown_job and not recorded, so a replay
-//     after the job is imported picks them up;
-//   - the rest create or update their candidate (by Candidate Id) and application (by Job
-//     Posting Application Id), and are recorded accepted (listed in Accepted: the caller writes
-//     the start of their workflow before the commit), or no_trigger when the company has no
-//     saved, enabled workflow for the trigger.
-//
-// Recording claims an application: of two deliveries processing the same id at once, the one
-// whose record lands first accepts it, the other sees a duplicate. Every row's outcome is
-// written in the same transaction.
-func (t *Tx) IngestHRSuiteChunk(c HRSuiteChunk) (*HRSuiteChunkResult, error) {
-	res := &HRSuiteChunkResult{Outcomes: make(map[string]hrsuitereport.Outcome, len(c.Applications))}
-	if len(c.Applications) == 0 {
-		return res, nil
-	}
-	companyID := c.Company.ID
-	refs := make(models.StringArray, 0, len(c.Applications))
-	jobRefs := make(models.StringArray, 0, len(c.Applications))
-	for _, a := range c.Applications {
-		refs = append(refs, a.ExternalID)
-		jobRefs = append(jobRefs, a.JobReqID)
-	}
-	err := func(tx *gorm.DB) error {
-		// Records of earlier processing, locked so that a concurrent delivery waits for this one.
-		var recs []struct {
-			Ref           string     `gorm:"column:application_ref"`
-			DeliveryID    uuid.UUID  `gorm:"column:delivery_id"`
-			Outcome       string     `gorm:"column:outcome"`
-			ApplicationID *uuid.UUID `gorm:"column:application_id"`
-		}
-		if err := tx.Raw(`SELECT application_ref, delivery_id, outcome, application_id FROM hrsuite_applications
-WHERE company_id = ? AND application_ref = ANY (?::text[]) ORDER BY application_ref FOR UPDATE`, companyID, refs).Scan(&recs).Error; err != nil {
-			return fmt.Errorf("read hr-suite application records: %w", err)
-		}
-		known := make(map[string]hrsuiteRecord, len(recs))
-		for _, r := range recs {
-			known[r.Ref] = hrsuiteRecord{ref: r.Ref, deliveryID: r.DeliveryID, outcome: r.Outcome, applicationID: r.ApplicationID}
-		}
-		// Only the jobs imported from the HR suite (an aggregator record), not deleted: a job
-		// created through createJob with the same id is another job that happens to share it.
-		var jobs []hrsuiteJob
-		if err := tx.Raw(`SELECT j.id, j.external_id, j.interviewer_id FROM jobs j
+// HRSuiteJobs lists the company's jobs with these external ids that were imported through the
+// aggregator (an aggregator record) and are not deleted; a job created through createJob with
+// the same id is not one of them.
+func (t *Tx) HRSuiteJobs(companyID uuid.UUID, externalIDs []string) ([]HRSuiteJob, error) {
+	var jobs []HRSuiteJob
+	if err := t.db.Raw(`SELECT j.id, j.external_id, j.interviewer_id FROM jobs j
 WHERE j.company_id = ? AND j.external_id = ANY (?::text[]) AND NOT j.is_deleted
   AND EXISTS (SELECT 1 FROM aggregator_jobs a WHERE a.company_id = j.company_id AND a.job_id = j.id)`,
-			companyID, jobRefs).Scan(&jobs).Error; err != nil {
-			return fmt.Errorf("match hr-suite applications to jobs: %w", err)
-		}
-		jobByRef := make(map[string]int, len(jobs))
-		for i, j := range jobs {
-			jobByRef[j.ExternalID] = i
-		}
+		companyID, models.StringArray(externalIDs)).Scan(&jobs).Error; err != nil {
+		return nil, fmt.Errorf("read imported jobs: %w", err)
+	}
+	return jobs, nil
+}
 
-		appIDs := make(map[string]uuid.UUID, len(c.Applications))
-		var claimRefs, claimOutcomes models.StringArray
-		var create []int // indexes into c.Applications of applications that create rows
-		for i, a := range c.Applications {
-			if r, ok := known[a.ExternalID]; ok && r.outcome != string(hrsuitereport.NoTrigger) {
-				if r.applicationID != nil {
-					appIDs[a.ExternalID] = *r.applicationID
-				}
-				if r.deliveryID == c.DeliveryID {
-					res.Outcomes[a.ExternalID] = hrsuitereport.Outcome(r.outcome)
-				} else {
-					res.Outcomes[a.ExternalID] = hrsuitereport.Duplicate
-				}
-				continue
-			}
-			switch _, hasJob := jobByRef[a.JobReqID]; {
-			case a.DoNotHire:
-				res.Outcomes[a.ExternalID] = hrsuitereport.DoNotHire
-			case !hasJob:
-				res.Outcomes[a.ExternalID] = hrsuitereport.UnknownJob
-				continue
-			case c.TriggerEnabled:
-				res.Outcomes[a.ExternalID] = hrsuitereport.Accepted
-				create = append(create, i)
-			default:
-				res.Outcomes[a.ExternalID] = hrsuitereport.NoTrigger
-				create = append(create, i)
-			}
-			claimRefs = append(claimRefs, a.ExternalID)
-			claimOutcomes = append(claimOutcomes, string(res.Outcomes[a.ExternalID]))
-		}
-		if len(claimRefs) > 0 {
-			// Claimed in one order, so two chunks claiming overlapping ids wait for each other
-			// instead of deadlocking.
-			sortTogether(claimRefs, claimOutcomes)
-			var claimed []string
-			if err := tx.Raw(`
+// HRSuiteClaim is the record a delivery writes for an application: its ref and outcome.
+type HRSuiteClaim struct {
+	Ref     string
+	Outcome hrsuitereport.Outcome
+}
+
+// ClaimHRSuiteApplications writes the delivery's records of claims: new records, or in place of
+// records whose outcome is replaceable. It returns the refs it wrote; a ref left out was recorded
+// meanwhile by another delivery (which committed while this one waited). Records are written in
+// one order, so two transactions claiming overlapping refs wait for each other instead of
+// deadlocking.
+func (t *Tx) ClaimHRSuiteApplications(companyID, deliveryID uuid.UUID, claims []HRSuiteClaim, replaceable hrsuitereport.Outcome) (map[string]bool, error) {
+	if len(claims) == 0 {
+		return map[string]bool{}, nil
+	}
+	refs, outcomes := make(models.StringArray, len(claims)), make(models.StringArray, len(claims))
+	for i, c := range claims {
+		refs[i], outcomes[i] = c.Ref, string(c.Outcome)
+	}
+	sortTogether(refs, outcomes)
+	var claimed []string
+	if err := t.db.Raw(`
 INSERT INTO hrsuite_applications AS h (company_id, application_ref, delivery_id, outcome)
 SELECT ?, t.ref, ?, t.outcome FROM unnest(?::text[], ?::text[]) AS t(ref, outcome)
 ON CONFLICT (company_id, application_ref) DO UPDATE
     SET delivery_id = EXCLUDED.delivery_id, outcome = EXCLUDED.outcome, updated_at = now()
-    WHERE h.outcome = 'no_trigger'
-RETURNING application_ref`, companyID, c.DeliveryID, claimRefs, claimOutcomes).Scan(&claimed).Error; err != nil {
-				return fmt.Errorf("record hr-suite applications: %w", err)
-			}
-			if len(claimed) < len(claimRefs) {
-				// Another delivery recorded some of them first (it committed while this one
-				// waited): they are its, not this delivery's.
-				won := make(map[string]bool, len(claimed))
-				for _, r := range claimed {
-					won[r] = true
-				}
-				kept := create[:0]
-				for _, i := range create {
-					if won[c.Applications[i].ExternalID] {
-						kept = append(kept, i)
-					}
-				}
-				create = kept
-				for _, r := range claimRefs {
-					if !won[r] {
-						res.Outcomes[r] = hrsuitereport.Duplicate
-					}
-				}
-			}
-		}
-		if len(create) > 0 {
-			if err := createHRSuiteApplications(tx, c, create, jobs, jobByRef, appIDs, res); err != nil {
-				return err
-			}
-		}
-		var rows []HRSuiteRowOutcome
-		for _, a := range c.Applications {
-			for _, idx := range a.Rows {
-				rows = append(rows, HRSuiteRowOutcome{Index: idx, ApplicationRef: a.ExternalID, Outcome: res.Outcomes[a.ExternalID], ApplicationID: appIDs[a.ExternalID]})
-			}
-		}
-		return upsertHRSuiteRows(tx, companyID, c.DeliveryID, rows)
-	}(t.db)
-	if err != nil {
-		return nil, err
+    WHERE h.outcome = ?
+RETURNING application_ref`, companyID, deliveryID, refs, outcomes, string(replaceable)).Scan(&claimed).Error; err != nil {
+		return nil, fmt.Errorf("record hr-suite applications: %w", err)
 	}
-	return res, nil
+	out := make(map[string]bool, len(claimed))
+	for _, r := range claimed {
+		out[r] = true
+	}
+	return out, nil
 }
 
-// createHRSuiteApplications upserts the candidates and applications of the chunk's applications
-// at create, links them to their records and lists the accepted ones.
-func createHRSuiteApplications(tx *gorm.DB, c HRSuiteChunk, create []int, jobs []hrsuiteJob, jobByRef map[string]int,
-	appIDs map[string]uuid.UUID, res *HRSuiteChunkResult) error {
-	companyID := c.Company.ID
-	// One candidate per Candidate Id: the chunk's latest application of a candidate gives the
-	// contact details (ON CONFLICT may touch a row once per statement).
-	candIdx := map[string]int{}
+// HRSuiteCandidate is a candidate of a delivery, by Candidate Id, with the contact details to
+// store ("" keeps the stored value).
+type HRSuiteCandidate struct {
+	Ref                               string
+	FirstName, LastName, Email, Phone string
+}
+
+// HRSuiteApplication is an application of a delivery to create: its ref (Job Posting
+// Application Id), its candidate's ref and its job.
+type HRSuiteApplication struct {
+	Ref, CandidateRef string
+	JobID             uuid.UUID
+}
+
+// HRSuiteApplicationIDs is an application of a delivery as stored.
+type HRSuiteApplicationIDs struct {
+	Ref                    string
+	ID, CandidateID, JobID uuid.UUID
+}
+
+// CreateHRSuiteApplications upserts the candidates (store.upsertCandidates' rules) with the
+// contacts the HR suite gave, creates the applications (one stored before is kept), links them
+// to their records (ClaimHRSuiteApplications) and returns them. Every application's candidate is
+// among cands.
+func (t *Tx) CreateHRSuiteApplications(companyID uuid.UUID, cands []HRSuiteCandidate, apps []HRSuiteApplication) ([]HRSuiteApplicationIDs, error) {
+	if len(apps) == 0 {
+		return nil, nil
+	}
+	tx := t.db
 	var cext, first, last, email, phone models.StringArray
-	for _, i := range create {
-		a := c.Applications[i]
-		k, ok := candIdx[a.CandidateID]
-		if !ok {
-			k = len(cext)
-			candIdx[a.CandidateID] = k
-			cext, first, last, email, phone = append(cext, a.CandidateID), append(first, ""), append(last, ""), append(email, ""), append(phone, "")
-		}
-		if a.FirstName != "" || a.LastName != "" {
-			first[k], last[k] = a.FirstName, a.LastName
-		}
-		if a.Email != "" {
-			email[k] = a.Email
-		}
-		if a.Phone != "" {
-			phone[k] = a.Phone
-		}
+	for _, c := range cands {
+		cext, first, last, email, phone = append(cext, c.Ref), append(first, c.FirstName), append(last, c.LastName), append(email, c.Email), append(phone, c.Phone)
 	}
 	sortTogether(cext, first, last, email, phone) // upserted in one order, as the records are claimed
 	candByRef, err := upsertCandidates(tx, companyID, cext, first, last, email, phone)
 	if err != nil {
-		return fmt.Errorf("upsert hr-suite candidates: %w", err)
+		return nil, fmt.Errorf("upsert hr-suite candidates: %w", err)
 	}
 	ids := make([]uuid.UUID, len(cext))
 	for i, e := range cext {
 		ids[i] = candByRef[e]
 	}
 	if err := recordContactSources(tx, companyID, string(models.ApplicationSourceHRSuiteWebhook), ids, email, phone); err != nil {
-		return err
+		return nil, err
 	}
 	var aext, acand, ajob models.StringArray
-	for _, i := range create {
-		a := c.Applications[i]
-		aext = append(aext, a.ExternalID)
-		acand = append(acand, candByRef[a.CandidateID].String())
-		ajob = append(ajob, jobs[jobByRef[a.JobReqID]].ID.String())
+	for _, a := range apps {
+		aext = append(aext, a.Ref)
+		acand = append(acand, candByRef[a.CandidateRef].String())
+		ajob = append(ajob, a.JobID.String())
 	}
 	if err := tx.Exec(`
 INSERT INTO applications (company_id, candidate_id, job_id, external_id, source)
 SELECT ?, t.cand::uuid, t.job::uuid, t.ext, ? FROM unnest(?::text[], ?::text[], ?::text[]) AS t(ext, cand, job)
 ON CONFLICT (company_id, external_id, source) WHERE external_id IS NOT NULL DO NOTHING`,
 		companyID, models.ApplicationSourceHRSuiteWebhook, aext, acand, ajob).Error; err != nil {
-		return fmt.Errorf("create hr-suite applications: %w", err)
+		return nil, fmt.Errorf("create hr-suite applications: %w", err)
 	}
-	var apps []struct {
+	var out []struct {
 		ID          uuid.UUID `gorm:"column:id"`
 		ExternalID  string    `gorm:"column:external_id"`
 		CandidateID uuid.UUID `gorm:"column:candidate_id"`
@@ -465,27 +379,25 @@ UPDATE hrsuite_applications h SET application_id = a.id
 FROM applications a
 WHERE h.company_id = ? AND h.application_ref = ANY (?::text[])
   AND a.company_id = h.company_id AND a.source = ? AND a.external_id = h.application_ref
-RETURNING a.id, a.external_id, a.candidate_id, a.job_id`, companyID, aext, models.ApplicationSourceHRSuiteWebhook).Scan(&apps).Error; err != nil {
-		return fmt.Errorf("link hr-suite applications: %w", err)
+RETURNING a.id, a.external_id, a.candidate_id, a.job_id`, companyID, aext, models.ApplicationSourceHRSuiteWebhook).Scan(&out).Error; err != nil {
+		return nil, fmt.Errorf("link hr-suite applications: %w", err)
 	}
-	interviewer := make(map[uuid.UUID]string, len(jobs))
-	for _, j := range jobs {
-		interviewer[j.ID] = j.InterviewerID
+	res := make([]HRSuiteApplicationIDs, len(out))
+	for i, a := range out {
+		res[i] = HRSuiteApplicationIDs{Ref: a.ExternalID, ID: a.ID, CandidateID: a.CandidateID, JobID: a.JobID}
 	}
-	for _, a := range apps {
-		appIDs[a.ExternalID] = a.ID
-		if res.Outcomes[a.ExternalID] == hrsuitereport.Accepted {
-			res.Accepted = append(res.Accepted, HRSuiteAccepted{JobID: a.JobID, CandidateID: a.CandidateID, ApplicationID: a.ID, InterviewerID: interviewer[a.JobID]})
-		}
-	}
-	return nil
+	return res, nil
 }
 
 // FinishHRSuiteDelivery counts the delivery's row outcomes and records them with the time of
-// this processing, in one statement. When every row has a final outcome (an outcome for each
-// row, none unknown_job or no_trigger, which a replay may still change) it records since when,
-// once: the retention (PruneHRSuiteDeliveries) runs from there, and a replay does not renew it.
-func (s *Store) FinishHRSuiteDelivery(ctx context.Context, companyID, deliveryID uuid.UUID) (map[string]int, error) {
+// this processing, in one statement. When every row has an outcome and none is one of pending
+// (the outcomes a replay may still change) it records since when, once: the retention
+// (PruneHRSuiteDeliveries) runs from there, and a replay does not renew it.
+func (s *Store) FinishHRSuiteDelivery(ctx context.Context, companyID, deliveryID uuid.UUID, pending []hrsuitereport.Outcome) (map[string]int, error) {
+	notFinal := make(models.StringArray, len(pending))
+	for i, o := range pending {
+		notFinal[i] = string(o)
+	}
 	var counts models.JSON[map[string]int]
 	err := s.db.WithContext(ctx).Raw(`
 WITH x AS (
@@ -495,10 +407,10 @@ UPDATE hrsuite_deliveries SET processed_at = now(),
     counts = (SELECT coalesce(jsonb_object_agg(outcome, n), '{}') FROM x),
     final_at = CASE
         WHEN (SELECT coalesce(sum(n), 0) FROM x) = row_count
-         AND NOT EXISTS (SELECT 1 FROM x WHERE outcome IN ('unknown_job', 'no_trigger'))
+         AND NOT EXISTS (SELECT 1 FROM x WHERE outcome = ANY (?::text[]))
         THEN coalesce(final_at, now()) END
 WHERE company_id = ? AND id = ?
-RETURNING counts`, deliveryID, companyID, deliveryID).Row().Scan(&counts)
+RETURNING counts`, deliveryID, notFinal, companyID, deliveryID).Row().Scan(&counts)
 	if err != nil {
 		return nil, fmt.Errorf("record hr-suite delivery counts: %w", err)
 	}

@@ -1,4 +1,4 @@
-package store_test
+package hrsuite
 
 import (
 	"bytes"
@@ -7,13 +7,14 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/hrsuitereport"
+	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
 
 // FuzzIngestHRSuite: whatever a delivery body holds, what the row rules accept Postgres stores:
-// storing the delivery, recording invalid rows and ingesting its applications never fail, and
-// every row of an application gets an outcome.
+// storing the delivery, recording invalid rows and applying its applications (applyChunk) never
+// fail, and every application gets an outcome.
 func FuzzIngestHRSuite(f *testing.F) {
 	for _, seed := range []string{
 		`[]`,
@@ -27,7 +28,10 @@ func FuzzIngestHRSuite(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	st := newStore(f)
+	st, err := store.FromSQL(pgtest.New(f).SQL, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
 	co := &models.Company{Slug: "fuzz", Name: "fuzz", DefaultJobStatus: models.JobStatusActive, HRSuiteAccount: true}
 	if err := st.CreateCompany(f.Context(), co); err != nil {
 		f.Fatal(err)
@@ -79,7 +83,7 @@ func FuzzIngestHRSuite(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer tx.Rollback()
-		out, err := tx.IngestHRSuiteChunk(store.HRSuiteChunk{
+		out, err := applyChunk(tx, chunk{
 			Company: co, DeliveryID: rec.Delivery.ID, TriggerEnabled: true, Applications: batch.Applications,
 		})
 		if err != nil {

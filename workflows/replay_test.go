@@ -34,6 +34,11 @@ var replayHistories = []struct {
 	{"flow-hrsuite-invite.before-local-activities.json", CustomerFlow},
 	{"partner-application.before-local-activities.json", PartnerApplication},
 	{"job-generation.before-local-activities.json", JobGeneration},
+	// Recorded with version local-activities.
+	{"flow-manual-invite.local-activities.json", CustomerFlow},
+	{"flow-hrsuite-invite.local-activities.json", CustomerFlow},
+	{"partner-application.local-activities.json", PartnerApplication},
+	{"job-generation.local-activities.json", JobGeneration},
 }
 
 // TestReplayRecordedHistories replays every recorded history with today's workflow code.

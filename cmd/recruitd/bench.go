@@ -44,7 +44,7 @@ func benchCmd(e *env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.Float64Var(&o.Rate, "rate", 20, "requests per second in the latency phase")
+	f.Float64Var(&o.Rate, "rate", 100, "requests per second in the latency phase (issue 32's accept targets are at 100)")
 	f.DurationVar(&o.Duration, "duration", 30*time.Second, "length of the latency phase (the partner scenario's spec asks for 60s)")
 	f.IntVar(&o.Burst, "burst", 300, "workflows (floor) and jobs or submissions (throughput) per burst")
 	f.IntVar(&o.Concurrency, "concurrency", 20, "calls in flight during bursts")

@@ -223,7 +223,7 @@ WHERE m.company_id = ? AND m.status = 'sent' AND a.source = ? AND a.external_id 
 	fmt.Fprintf(out, "  floor (one-activity workflow):    %.1f workflows/s\n", floor)
 	fmt.Fprintf(out, "  applications invited:             %.1f/s (%s in %s from the first POST to the last invitation sent)\n",
 		perSec, progress.Thousands(sent.Load()), took.Round(time.Millisecond))
-	fmt.Fprintf(out, "  ratio invited/floor:              %.2f   target >= 0.5: %s\n", ratio, verdict(ratio >= 0.5))
+	fmt.Fprintf(out, "  ratio invited/floor:              %.2f   %s\n", ratio, ratioTarget(ratio))
 	return nil
 }
 

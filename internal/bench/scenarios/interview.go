@@ -173,7 +173,7 @@ WHERE s.company_id = ? AND s.completed_at >= ? AND s.completed_at < ?`, r.co.ID,
 		a50.Round(100*time.Microsecond), a99.Round(100*time.Microsecond), len(answers), verdict(a99 < 50*time.Millisecond))
 	fmt.Fprintf(out, "  floor (one-activity workflow):             %.1f workflows/s\n", floor)
 	fmt.Fprintf(out, "  interviews completed (transcript final):   %.1f /s (%d, %d failed)\n", perSec, done, failed)
-	fmt.Fprintf(out, "  ratio interviews/floor:                    %.2f   target >= 0.5: %s\n", ratio, verdict(ratio >= 0.5))
+	fmt.Fprintf(out, "  ratio interviews/floor:                    %.2f   %s\n", ratio, ratioTarget(ratio))
 	fmt.Fprintf(out, "  completion -> report stored, %s pauses:    p50 %s, p95 %s (%d reports)   target p95 < 2s: %s\n",
 		think, pacedReport.Percentile(50).Round(time.Millisecond), pacedReport.Percentile(95).Round(time.Millisecond), len(pacedReport), verdict(pacedReport.Percentile(95) < 2*time.Second))
 	fmt.Fprintf(out, "  completion -> report stored, full speed:   p50 %s, p95 %s (%d reports; the machine saturated on purpose)\n",

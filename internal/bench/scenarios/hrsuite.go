@@ -14,6 +14,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/bench"
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/progress"
 	"github.com/recruitd/recruitd/models"
 )
@@ -224,6 +225,7 @@ WHERE m.company_id = ? AND m.status = 'sent' AND a.source = ? AND a.external_id 
 	fmt.Fprintf(out, "  applications invited:             %.1f/s (%s in %s from the first POST to the last invitation sent)\n",
 		perSec, progress.Thousands(sent.Load()), took.Round(time.Millisecond))
 	fmt.Fprintf(out, "  ratio invited/floor:              %.2f   %s\n", ratio, ratioTarget(ratio))
+	r.historyCounts(ctx, kinds.Ping.Workflow, kinds.HRSuiteDelivery.Workflow, kinds.NewApplication.Workflow, kinds.Interview.Workflow)
 	return nil
 }
 

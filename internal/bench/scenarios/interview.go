@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/recruitd/recruitd/internal/bench"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -199,6 +200,7 @@ WHERE s.company_id = ? AND s.completed_at >= ? AND s.completed_at < ?`, r.co.ID,
 	fmt.Fprintf(out, "  expiry: %d sessions EXPIRED, deadline -> EXPIRED p50 %s, p99 %s, max %s   target max < 10s: %s\n",
 		len(late), late.Percentile(50).Round(time.Millisecond), late.Percentile(99).Round(time.Millisecond), worst.Round(time.Millisecond),
 		verdict(worst < 10*time.Second && len(late) == expiring))
+	r.historyCounts(ctx, kinds.Ping.Workflow, kinds.Invite.Workflow, kinds.Interview.Workflow)
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/bench"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -70,6 +71,7 @@ func Jobs(ctx context.Context, env Env, o Options) error {
 	fmt.Fprintf(out, "  floor (one-activity workflow):    %.1f workflows/s\n", floor)
 	fmt.Fprintf(out, "  jobs generated:                   %.1f jobs/s (%d failed to start, %d not ACTIVE)\n", jobsPerSec, failedBurst, notActive)
 	fmt.Fprintf(out, "  ratio jobs/floor:                 %.2f   %s\n", ratio, ratioTarget(ratio))
+	r.historyCounts(ctx, kinds.Ping.Workflow, kinds.JobGeneration.Workflow)
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/recruitd/recruitd/internal/atssim"
 	"github.com/recruitd/recruitd/internal/bench"
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -159,5 +160,6 @@ func Partner(ctx context.Context, env Env, o Options) error {
 	fmt.Fprintf(out, "  floor (one-activity workflow):    %.1f workflows/s\n", floor)
 	fmt.Fprintf(out, "  applications settled:             %.1f/s (%d failed to submit)\n", perSec, failedBurst)
 	fmt.Fprintf(out, "  ratio settled/floor:              %.2f   %s\n", ratio, ratioTarget(ratio))
+	r.historyCounts(ctx, kinds.Ping.Workflow, kinds.PartnerApplication.Workflow, kinds.Interview.Workflow)
 	return nil
 }

@@ -173,10 +173,18 @@ func (r *rig) transcriptsFinal(ctx context.Context) (int64, error) {
 func (r *rig) inviteBySMS(ctx context.Context, interviewerID string, first, n, concurrency int) ([]string, error) {
 	phones := make([]string, n)
 	for i := range phones {
-		phones[i] = fmt.Sprintf("+1415%07d", 1_000_000+first+i)
+		n := first + i
+		phones[i] = fmt.Sprintf("+1415%03d%04d", 200+n/10_000, n%10_000) // a valid exchange (2xx)
 	}
 	fmt.Fprintf(r.out, "  inviting %d candidates by SMS…\n", n)
-	failed := bench.Burst(ctx, n, concurrency, func(ctx context.Context, i int) error {
+	var firstErr error
+	var once sync.Once
+	failed := bench.Burst(ctx, n, concurrency, func(ctx context.Context, i int) (err error) {
+		defer func() {
+			if err != nil {
+				once.Do(func() { firstErr = err })
+			}
+		}()
 		body, _ := json.Marshal(map[string]any{
 			"interviewerId": interviewerID, "channels": []string{"sms"}, "mediumType": "SMS",
 			"candidate": map[string]any{"firstName": "Bench", "phone": phones[i]},
@@ -188,7 +196,7 @@ func (r *rig) inviteBySMS(ctx context.Context, interviewerID string, first, n, c
 		return err
 	})
 	if failed > 0 {
-		return nil, fmt.Errorf("%d of %d SMS invitations failed", failed, n)
+		return nil, fmt.Errorf("%d of %d SMS invitations failed, the first: %w", failed, n, firstErr)
 	}
 	err := bench.WaitFor(ctx, 5*time.Minute, 50*time.Millisecond, func(ctx context.Context) (bool, error) {
 		var sent int64

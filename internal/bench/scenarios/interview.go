@@ -211,7 +211,7 @@ func (r *rig) invite(ctx context.Context, interviewerID string, n, concurrency i
 	stamp := time.Now().UnixNano()
 	fmt.Fprintf(r.out, "  inviting %d candidates…\n", n)
 	failed := bench.Burst(ctx, n, concurrency, func(ctx context.Context, i int) error {
-		status, body, err := r.post(ctx, "/v1/api/inviteCandidate", fmt.Sprintf(
+		status, body, err := r.postSetup(ctx, "/v1/api/inviteCandidate", fmt.Sprintf(
 			`{"interviewerId":%q,"candidate":{"firstName":"Bench","email":"iv-%d-%d@example.com"}}`, interviewerID, stamp, i))
 		if err != nil {
 			return err

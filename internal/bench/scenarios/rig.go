@@ -119,6 +119,22 @@ func (r *rig) floor(ctx context.Context, burst, concurrency int) float64 {
 	return f
 }
 
+// postSetup is post for a scenario's setup (not measured): a 503, which asks for a retry, is
+// retried a few times, as a client would, so that a busy machine does not end the run.
+func (r *rig) postSetup(ctx context.Context, path, body string) (int, []byte, error) {
+	for attempt := 1; ; attempt++ {
+		status, b, err := r.post(ctx, path, body)
+		if err != nil || status != http.StatusServiceUnavailable || attempt == 5 {
+			return status, b, err
+		}
+		select {
+		case <-time.After(time.Second):
+		case <-ctx.Done():
+			return status, b, ctx.Err()
+		}
+	}
+}
+
 // post sends a JSON request with the bench key and returns the status and body.
 func (r *rig) post(ctx context.Context, path, body string) (int, []byte, error) {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, r.base+path, strings.NewReader(body))

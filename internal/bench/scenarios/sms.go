@@ -189,7 +189,7 @@ func (r *rig) inviteBySMS(ctx context.Context, interviewerID string, first, n, c
 			"interviewerId": interviewerID, "channels": []string{"sms"}, "mediumType": "SMS",
 			"candidate": map[string]any{"firstName": "Bench", "phone": phones[i]},
 		})
-		status, b, err := r.post(ctx, "/v1/api/inviteCandidate", string(body))
+		status, b, err := r.postSetup(ctx, "/v1/api/inviteCandidate", string(body))
 		if err == nil && status != http.StatusOK {
 			err = fmt.Errorf("inviteCandidate: %d %s", status, b)
 		}

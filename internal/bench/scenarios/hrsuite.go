@@ -81,6 +81,9 @@ func HRSuite(ctx context.Context, env Env, o Options) error {
 			if err := db.Create(job).Error; err != nil {
 				return err
 			}
+			if err := r.interviewReady(ctx, job); err != nil {
+				return err
+			}
 			// Imported from the HR suite, as the aggregator would: only those match a Job Req Id.
 			if err := db.Exec(`INSERT INTO aggregator_jobs (company_id, remote_id, ats_job_id, job_id, name) VALUES (?, ?, ?, ?, ?)`,
 				r.co.ID, "bench-"+ext, ext, job.ID, job.Title).Error; err != nil {

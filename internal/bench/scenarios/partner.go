@@ -86,6 +86,9 @@ func Partner(ctx context.Context, env Env, o Options) error {
 		if err := r.st.DB().WithContext(ctx).Create(job).Error; err != nil {
 			return err
 		}
+		if err := r.interviewReady(ctx, job); err != nil {
+			return err
+		}
 		def := flow.Defaults()[models.TriggerPartnerApplication]
 		raw, _ := json.Marshal(def)
 		_, err = r.st.SaveFlowDefinition(ctx, r.co.ID, models.TriggerPartnerApplication, raw, true, flow.Hash(def))

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
 )
 
 func TestTargetsPrintIssue32sFigures(t *testing.T) {
@@ -23,5 +26,30 @@ func TestTargetsPrintIssue32sFigures(t *testing.T) {
 	}
 	if !strings.Contains(ratioTarget(1), "0.9") {
 		t.Error("the ratio target does not name 0.9")
+	}
+}
+
+func TestSettledHistories(t *testing.T) {
+	ev := func(types ...enumspb.EventType) []*historypb.HistoryEvent {
+		var h []*historypb.HistoryEvent
+		for _, typ := range types {
+			h = append(h, &historypb.HistoryEvent{EventType: typ})
+		}
+		return h
+	}
+	for _, tc := range []struct {
+		name string
+		h    []*historypb.HistoryEvent
+		want bool
+	}{
+		{"empty", nil, false},
+		{"completed", ev(enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED), true},
+		{"waiting on a timer", ev(enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, enumspb.EVENT_TYPE_TIMER_STARTED), true},
+		{"activity pending", ev(enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED), false},
+		{"workflow task pending", ev(enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, enumspb.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED), false},
+	} {
+		if got := settled(tc.h); got != tc.want {
+			t.Errorf("settled(%s) = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

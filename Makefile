@@ -22,7 +22,7 @@ test: bin/recruitd bin/temporal node_modules/.package-lock.json chromium
 bench: bin/recruitd bin/temporal
 	./bin/recruitd bench jobs
 	./bin/recruitd bench partner --duration 60s
-	./bin/recruitd bench assessment --duration 60s
+	./bin/recruitd bench assessment --duration 60s --rate 20
 	./bin/recruitd bench mcp
 	./bin/recruitd bench import
 	./bin/recruitd bench hrsuite

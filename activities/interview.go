@@ -299,6 +299,16 @@ func (a *Activities) FinalizeInterview(ctx context.Context, companyID, sessionID
 	return id, permanentIfMissing(err)
 }
 
+// SignalRun sends signal (no payload) to the running workflow of workflowID: the customer flow
+// told that its session completed. A workflow that is not running is no error (nothing waits
+// there); a worker without a Temporal client is a permanent one.
+func (a *Activities) SignalRun(ctx context.Context, workflowID, signal string) error {
+	if a.Launcher == nil {
+		return temporal.NewNonRetryableApplicationError("no Temporal client to signal "+workflowID, ErrTypePermanent, nil)
+	}
+	return a.Launcher.Starter.SignalRunning(ctx, workflowID, signal)
+}
+
 // reminderMessage writes a reminder for a channel: short, with the link and the deadline on
 // the candidate's clock.
 func reminderMessage(ch models.MessageChannel, to string, status models.SessionStatus, cand *models.Candidate, job *models.Job, co *models.Company, link string, deadline time.Time) channels.Message {

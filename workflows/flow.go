@@ -24,7 +24,13 @@ const SessionCompletedSignal = "session-completed"
 func CustomerFlow(ctx workflow.Context, in kinds.FlowInput) (flow.Outcome, error) {
 	var a *activities.Activities
 	var fc activities.FlowContext
-	err := workflow.ExecuteActivity(shortActivity(ctx), a.LoadFlow, in).Get(ctx, &fc)
+	local := localActivities(ctx)
+	var err error
+	if local {
+		err = workflow.ExecuteLocalActivity(shortLocal(ctx), a.LoadFlow, in).Get(ctx, &fc)
+	} else {
+		err = workflow.ExecuteActivity(shortActivity(ctx), a.LoadFlow, in).Get(ctx, &fc)
+	}
 	if err != nil {
 		upsertOutcome(ctx, flow.ResultFailed)
 		return flow.Outcome{Result: flow.ResultFailed, Reason: "load workflow definition"}, err
@@ -39,10 +45,22 @@ func CustomerFlow(ctx workflow.Context, in kinds.FlowInput) (flow.Outcome, error
 	if fc.CandidateID != uuid.Nil {
 		in.CandidateID, in.ApplicationID = fc.CandidateID, fc.ApplicationID
 	}
-	ex := &executor{ctx: ctx, in: in, session: in.SessionID}
+	ex := &executor{ctx: ctx, in: in, session: in.SessionID, local: local}
 	out, err := flow.Run(def, fc.Verdicts, ex)
 	upsertOutcome(ctx, out.Result)
 	return out, err
+}
+
+// localActivitiesChange is the workflow version of runs whose quick steps (loading the
+// definition, sending an invitation, setting a status, cancelling or reading a session,
+// generating a job's interview) are local activities: no task-queue round trip each. Runs
+// recorded before it replay with the activities they scheduled.
+const localActivitiesChange = "local-activities"
+
+// localActivities reports whether this run takes its steps as local activities
+// (localActivitiesChange). The first call records the run's version; later ones return it.
+func localActivities(ctx workflow.Context) bool {
+	return workflow.GetVersion(ctx, localActivitiesChange, workflow.DefaultVersion, 1) == 1
 }
 
 // shortLocal runs quick Postgres work as a local activity: no task-queue round trip per call,
@@ -63,12 +81,22 @@ func shortActivity(ctx workflow.Context) workflow.Context {
 }
 
 // executor performs a run's side effects as activities, timers and signals. partner is set in
-// partner-application runs, whose callbacks go through its one guarded terminal path.
+// partner-application runs, whose callbacks go through its one guarded terminal path; local in
+// runs of localActivitiesChange.
 type executor struct {
 	ctx     workflow.Context
 	in      kinds.FlowInput
 	session uuid.UUID
 	partner *terminal
+	local   bool
+}
+
+// quick runs a quick Postgres step: a local activity in runs of localActivitiesChange.
+func (e *executor) quick(fn any, args ...any) workflow.Future {
+	if e.local {
+		return workflow.ExecuteLocalActivity(shortLocal(e.ctx), fn, args...)
+	}
+	return workflow.ExecuteActivity(shortActivity(e.ctx), fn, args...)
 }
 
 var _ flow.Executor = (*executor)(nil)
@@ -99,24 +127,29 @@ func (e *executor) Invite(step flow.InviteStep) (flow.InviteResult, error) {
 			}
 		}
 	}
+	retry := &temporal.RetryPolicy{
+		InitialInterval: 2 * time.Second, MaximumAttempts: 3,
+		NonRetryableErrorTypes: []string{activities.ErrTypePermanent},
+	}
 	// WaitForCancellation: a run cancelled while an invitation is being sent learns whether it
-	// went out before it goes on (a partner run's fallback callback follows the invitation).
-	send := workflow.WithActivityOptions(e.ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: time.Minute, WaitForCancellation: true,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval: 2 * time.Second, MaximumAttempts: 3,
-			NonRetryableErrorTypes: []string{activities.ErrTypePermanent},
-		},
-	})
+	// went out before it goes on (a partner run's fallback callback follows the invitation). A
+	// local send runs in a context the cancellation does not reach, to the same effect.
+	send := func(in activities.SendInviteInput) workflow.Future {
+		if e.local {
+			ctx, _ := workflow.NewDisconnectedContext(e.ctx)
+			ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: time.Minute, RetryPolicy: retry})
+			return workflow.ExecuteLocalActivity(ctx, a.SendInvite, in)
+		}
+		ctx := workflow.WithActivityOptions(e.ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute, WaitForCancellation: true, RetryPolicy: retry})
+		return workflow.ExecuteActivity(ctx, a.SendInvite, in)
+	}
 	var tried []string
 	for _, ch := range chans {
 		if err := e.holdForQuietHours(ch); err != nil {
 			return flow.InviteResult{}, err
 		}
 		var res activities.SendInviteResult
-		err := workflow.ExecuteActivity(send, a.SendInvite, activities.SendInviteInput{
-			CompanyID: e.in.CompanyID, SessionID: e.session, Channel: ch,
-		}).Get(e.ctx, &res)
+		err := send(activities.SendInviteInput{CompanyID: e.in.CompanyID, SessionID: e.session, Channel: ch}).Get(e.ctx, &res)
 		if err == nil {
 			return flow.InviteResult{SessionID: e.session.String(), Channel: string(ch)}, nil
 		}
@@ -230,7 +263,7 @@ func (e *executor) WaitForSession(sessionID string, timeout time.Duration) (bool
 	}
 	var a *activities.Activities
 	var status models.SessionStatus
-	if err := workflow.ExecuteActivity(shortActivity(e.ctx), a.SessionStatus, e.in.CompanyID, id).Get(e.ctx, &status); err != nil {
+	if err := e.quick(a.SessionStatus, e.in.CompanyID, id).Get(e.ctx, &status); err != nil {
 		return false, err
 	}
 	return status == models.SessionStatusCompleted, nil
@@ -257,7 +290,7 @@ func (e *executor) PartnerCallback(status, reason, sessionID string) error {
 
 func (e *executor) SetStatus(target, status string) error {
 	var a *activities.Activities
-	return workflow.ExecuteActivity(shortActivity(e.ctx), a.SetStatus, activities.SetStatusInput{
+	return e.quick(a.SetStatus, activities.SetStatusInput{
 		CompanyID: e.in.CompanyID, Target: target, Status: status,
 		JobID: e.in.JobID, CandidateID: e.in.CandidateID, ApplicationID: e.in.ApplicationID,
 	}).Get(e.ctx, nil)
@@ -276,7 +309,7 @@ func (e *executor) CancelSession(sessionID, reason string) (models.SessionStatus
 	}
 	var a *activities.Activities
 	var status models.SessionStatus
-	err = workflow.ExecuteActivity(shortActivity(e.ctx), a.CancelSession, activities.CancelSessionInput{
+	err = e.quick(a.CancelSession, activities.CancelSessionInput{
 		CompanyID: e.in.CompanyID, SessionID: id, Reason: reason,
 	}).Get(e.ctx, &status)
 	return status, err

@@ -190,6 +190,14 @@ func completeInterview(ctx workflow.Context, in kinds.InterviewInput) error {
 	if flowID == "" {
 		return nil
 	}
+	// In runs of localActivitiesChange the worker signals the flow itself: no signal command, and
+	// no workflow task to learn that a flow which never waited (a manual invitation's) has ended.
+	if localActivities(ctx) {
+		if err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.SignalRun, flowID, SessionCompletedSignal).Get(ctx, nil); err != nil {
+			workflow.GetLogger(ctx).Warn("customer flow not signalled of the completed session", "workflow_id", flowID, "err", err)
+		}
+		return nil
+	}
 	err := workflow.SignalExternalWorkflow(ctx, flowID, "", SessionCompletedSignal, nil).Get(ctx, nil)
 	var gone *temporal.UnknownExternalWorkflowExecutionError
 	switch {

@@ -485,7 +485,8 @@ func TestInterviewExtended(t *testing.T) {
 
 // TestInterviewCompleted: the page commits COMPLETED; the run records the transcript final once
 // (a second run of the same session does not again), signals the customer flow that invited the
-// session, and ends. A flow that is gone is no error.
+// session (SignalRun, which takes a flow that is gone as done), and ends. A signal that fails is
+// no error of the session's.
 func TestInterviewCompleted(t *testing.T) {
 	f := newLifeFixture(t, "Registered Nurse", nil)
 	invited := at("2027-06-10T14:00:00Z")
@@ -504,16 +505,28 @@ func TestInterviewCompleted(t *testing.T) {
 		}
 	}
 	for _, tt := range []struct {
-		name string
-		err  error
+		name   string
+		err    error
+		before bool // a run recorded before version local-activities: a signal command
 	}{
-		{"flow waiting", nil},
-		{"flow gone", &temporal.UnknownExternalWorkflowExecutionError{}},
+		{"flow signalled", nil, false},
+		{"signal failed", temporal.NewNonRetryableApplicationError("temporal unavailable", activities.ErrTypePermanent, nil), false},
+		{"before local-activities, flow waiting", nil, true},
+		{"before local-activities, flow gone", &temporal.UnknownExternalWorkflowExecutionError{}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			sess := f.session(t, invited, "+12125550123", models.SessionStatusInvited, true)
+			var a *activities.Activities
+			expect := func(e *testsuite.TestWorkflowEnvironment) {
+				if tt.before {
+					e.OnGetVersion(localActivitiesChange, workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+					e.OnSignalExternalWorkflow(mock.Anything, *sess.FlowWorkflowID, "", SessionCompletedSignal, mock.Anything).Return(tt.err).Once()
+					return
+				}
+				e.OnActivity(a.SignalRun, mock.Anything, *sess.FlowWorkflowID, SessionCompletedSignal).Return(tt.err).Once()
+			}
 			r := f.env(t, invited.Add(time.Second), sess)
-			r.e.OnSignalExternalWorkflow(mock.Anything, *sess.FlowWorkflowID, "", SessionCompletedSignal, mock.Anything).Return(tt.err).Once()
+			expect(r.e)
 			r.e.RegisterDelayedCallback(func() { complete(sess, r.e.Now()); r.signal() }, 3*time.Hour)
 			if err := r.run(t, f, sess); err != nil {
 				t.Fatalf("workflow: %v", err)
@@ -524,7 +537,7 @@ func TestInterviewCompleted(t *testing.T) {
 			}
 			// A later run (a repeated start) records nothing twice.
 			again := f.env(t, invited.Add(4*time.Hour), f.reload(t, sess))
-			again.e.OnSignalExternalWorkflow(mock.Anything, *sess.FlowWorkflowID, "", SessionCompletedSignal, mock.Anything).Return(tt.err).Once()
+			expect(again.e)
 			if err := again.run(t, f, sess); err != nil {
 				t.Fatalf("second run: %v", err)
 			}

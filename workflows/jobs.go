@@ -18,28 +18,32 @@ type JobGenerationInput = kinds.JobGenerationInput
 // exhausted). It returns the job's final status.
 func JobGeneration(ctx workflow.Context, in JobGenerationInput) (string, error) {
 	var a *activities.Activities
-	gen := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 3 * time.Minute,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval:        time.Second,
-			BackoffCoefficient:     2,
-			MaximumInterval:        time.Minute,
-			MaximumAttempts:        5,
-			NonRetryableErrorTypes: []string{activities.ErrTypePermanent},
-		},
-	})
+	retry := &temporal.RetryPolicy{
+		InitialInterval:        time.Second,
+		BackoffCoefficient:     2,
+		MaximumInterval:        time.Minute,
+		MaximumAttempts:        5,
+		NonRetryableErrorTypes: []string{activities.ErrTypePermanent},
+	}
+	dbRetry := &temporal.RetryPolicy{MaximumInterval: time.Minute}
+	// In runs of localActivitiesChange the generation runs in this workflow's worker, as the
+	// interview's report does: a worker that dies in the middle of it leaves the workflow task
+	// to time out, and another worker generates again (GenerateGuide is idempotent).
+	local := localActivities(ctx)
+	run := func(timeout time.Duration, retry *temporal.RetryPolicy, fn any, args ...any) workflow.Future {
+		if local {
+			return workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: timeout, RetryPolicy: retry}), fn, args...)
+		}
+		return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: timeout, RetryPolicy: retry}), fn, args...)
+	}
 	var res activities.GenerateResult
-	err := workflow.ExecuteActivity(gen, a.GenerateGuide, in.CompanyID, in.JobID).Get(ctx, &res)
+	err := run(3*time.Minute, retry, a.GenerateGuide, in.CompanyID, in.JobID).Get(ctx, &res)
 	if err == nil {
 		upsertOutcome(ctx, res.Status)
 		return res.Status, nil
 	}
 	workflow.GetLogger(ctx).Warn("generation failed", "job_id", in.JobID, "err", err)
-	db := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute},
-	})
-	if ferr := workflow.ExecuteActivity(db, a.FailJob, in.CompanyID, in.JobID, failureReason(err)).Get(ctx, nil); ferr != nil {
+	if ferr := run(30*time.Second, dbRetry, a.FailJob, in.CompanyID, in.JobID, failureReason(err)).Get(ctx, nil); ferr != nil {
 		return "", ferr
 	}
 	upsertOutcome(ctx, "FAILED")

@@ -106,6 +106,7 @@ func (t *terminal) settle(ctx workflow.Context, status, reason string, session u
 func PartnerApplication(ctx workflow.Context, in kinds.PartnerInput) (PartnerResult, error) {
 	var a *activities.Activities
 	var run activities.PartnerRun
+	local := localActivities(ctx)
 	err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.PreparePartner, activities.PrepareInput{
 		CompanyID: in.CompanyID, PartnerApplicationID: in.PartnerApplicationID,
 	}).Get(ctx, &run)
@@ -123,7 +124,7 @@ func PartnerApplication(ctx workflow.Context, in kinds.PartnerInput) (PartnerRes
 			setFlow.Set(flow.Outcome{Result: flow.ResultFailed, Reason: "stored definition is invalid"}, derr)
 			return
 		}
-		ex := &executor{ctx: gctx, partner: t, in: kinds.FlowInput{
+		ex := &executor{ctx: gctx, partner: t, local: local, in: kinds.FlowInput{
 			CompanyID: in.CompanyID, Trigger: models.TriggerPartnerApplication,
 			JobID: run.JobID, CandidateID: run.CandidateID, ApplicationID: run.ApplicationID,
 		}}

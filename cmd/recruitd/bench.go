@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -20,6 +21,7 @@ import (
 
 func benchCmd(e *env) *cobra.Command {
 	var o scenarios.Options
+	var cpuProfile string
 	long := "bench starts a throwaway Postgres cluster and in-memory Temporal dev server, runs api and worker in this process,\n" +
 		"measures the floor (one-activity Ping workflows per second) and then the scenario, and prints ratios against that floor.\n"
 	for _, s := range scenarios.All {
@@ -40,11 +42,23 @@ func benchCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if cpuProfile != "" {
+				f, err := os.Create(cpuProfile)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return err
+				}
+				defer pprof.StopCPUProfile()
+			}
 			return s.Run(cmd.Context(), env, o)
 		},
 	}
 	f := cmd.Flags()
-	f.Float64Var(&o.Rate, "rate", 20, "requests per second in the latency phase")
+	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run (api and worker, in this process) to this file (go tool pprof)")
+	f.Float64Var(&o.Rate, "rate", 100, "requests per second in the latency phase (issue 32's accept targets are at 100)")
 	f.DurationVar(&o.Duration, "duration", 30*time.Second, "length of the latency phase (the partner scenario's spec asks for 60s)")
 	f.IntVar(&o.Burst, "burst", 300, "workflows (floor) and jobs or submissions (throughput) per burst")
 	f.IntVar(&o.Concurrency, "concurrency", 20, "calls in flight during bursts")

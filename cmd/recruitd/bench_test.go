@@ -33,7 +33,8 @@ func TestBenchInALog(t *testing.T) {
 		want []string
 	}{
 		{[]string{"bench", "jobs", "--duration", "2s", "--rate", "10", "--burst", "10", "--concurrency", "5"},
-			[]string{"20/20 requests sent, 20 answered, 0 failed (", "scenario jobs", "ratio jobs/floor:"}},
+			[]string{"20/20 requests sent, 20 answered, 0 failed (", "scenario jobs", "ratio jobs/floor:", "target >= 0.9: ",
+				"target p99 < 25ms at 100 req/s: not measured (--rate 10)", "JobGeneration", "activity tasks"}},
 		{[]string{"bench", "mcp", "--candidates", "200", "--iterations", "1", "--dir", t.TempDir()},
 			[]string{"company demo: 203 candidates", "searchDocumentation ", "getJobsSummary "}},
 	} {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/bench"
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/progress"
 	"github.com/recruitd/recruitd/models"
 )
@@ -78,6 +79,9 @@ func HRSuite(ctx context.Context, env Env, o Options) error {
 			job := &models.Job{CompanyID: r.co.ID, ExternalID: ext, InterviewerID: "bench-" + ext, Title: "Nurse " + ext,
 				ExternalTitle: "Nurse", Description: "d", Status: models.JobStatusActive, IsOpen: true}
 			if err := db.Create(job).Error; err != nil {
+				return err
+			}
+			if err := r.interviewReady(ctx, job); err != nil {
 				return err
 			}
 			// Imported from the HR suite, as the aggregator would: only those match a Job Req Id.
@@ -223,7 +227,8 @@ WHERE m.company_id = ? AND m.status = 'sent' AND a.source = ? AND a.external_id 
 	fmt.Fprintf(out, "  floor (one-activity workflow):    %.1f workflows/s\n", floor)
 	fmt.Fprintf(out, "  applications invited:             %.1f/s (%s in %s from the first POST to the last invitation sent)\n",
 		perSec, progress.Thousands(sent.Load()), took.Round(time.Millisecond))
-	fmt.Fprintf(out, "  ratio invited/floor:              %.2f   target >= 0.5: %s\n", ratio, verdict(ratio >= 0.5))
+	fmt.Fprintf(out, "  ratio invited/floor:              %.2f   %s\n", ratio, ratioTarget(ratio))
+	r.historyCounts(ctx, kinds.Ping.Workflow, kinds.HRSuiteDelivery.Workflow, kinds.NewApplication.Workflow, kinds.Interview.Workflow)
 	return nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/recruitd/recruitd/internal/bench"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -22,8 +23,10 @@ import (
 // simulated candidates (200) take their interviews at once over HTTP at a person's pace
 // (--think between screens: the page p99, answer -> next question p50/p99); as many again at
 // full speed (completed interviews per second, counted when each session's run has recorded
-// its transcript final, as a ratio of the floor); then --expiring sessions (1,000) with a
-// one-minute expiry, timed from their deadline to EXPIRED.
+// its transcript final, as a ratio of the floor); the same two runs by text message (the SMS
+// run, smsRun: candidates answering by signed Twilio webhook, inbound webhook -> next question
+// handed to the provider); then --expiring sessions (1,000) with a one-minute expiry, timed
+// from their deadline to EXPIRED.
 func Interview(ctx context.Context, env Env, o Options) error {
 	candidates, expiring := o.Interviews, o.Expiring
 	if candidates <= 0 {
@@ -34,6 +37,7 @@ func Interview(ctx context.Context, env Env, o Options) error {
 	}
 	r, err := startRig(ctx, env, func(r *rig, _ *models.APIKey) error {
 		r.cfg.InterviewAddrLimit = 0 // every simulated candidate comes from this machine's address
+		r.cfg.TwilioAuthToken = smsAuthToken
 		return nil
 	})
 	if err != nil {
@@ -137,6 +141,11 @@ WHERE s.company_id = ? AND s.completed_at >= ? AND s.completed_at < ?`, r.co.ID,
 	reportRows := make([]struct{}, nReports)
 	reportsPerSec := float64(len(reportRows)) / elapsed.Seconds()
 
+	sms, err := r.smsRun(ctx, "bench-iv-1", candidates, o.Concurrency, think)
+	if err != nil {
+		return err
+	}
+
 	fmt.Fprintf(out, "%d sessions with a one-minute expiry…\n", expiring)
 	if err := r.st.DB().WithContext(ctx).Model(&models.Company{}).Where("id = ?", r.co.ID).
 		Updates(map[string]any{"interview_expiry_seconds": 60, "interview_reminders_enabled": false}).Error; err != nil {
@@ -173,16 +182,25 @@ WHERE s.company_id = ? AND s.completed_at >= ? AND s.completed_at < ?`, r.co.ID,
 		a50.Round(100*time.Microsecond), a99.Round(100*time.Microsecond), len(answers), verdict(a99 < 50*time.Millisecond))
 	fmt.Fprintf(out, "  floor (one-activity workflow):             %.1f workflows/s\n", floor)
 	fmt.Fprintf(out, "  interviews completed (transcript final):   %.1f /s (%d, %d failed)\n", perSec, done, failed)
-	fmt.Fprintf(out, "  ratio interviews/floor:                    %.2f   target >= 0.5: %s\n", ratio, verdict(ratio >= 0.5))
+	fmt.Fprintf(out, "  ratio interviews/floor:                    %.2f   %s\n", ratio, ratioTarget(ratio))
 	fmt.Fprintf(out, "  completion -> report stored, %s pauses:    p50 %s, p95 %s (%d reports)   target p95 < 2s: %s\n",
 		think, pacedReport.Percentile(50).Round(time.Millisecond), pacedReport.Percentile(95).Round(time.Millisecond), len(pacedReport), verdict(pacedReport.Percentile(95) < 2*time.Second))
 	fmt.Fprintf(out, "  completion -> report stored, full speed:   p50 %s, p95 %s (%d reports; the machine saturated on purpose)\n",
 		fullReport.Percentile(50).Round(time.Millisecond), fullReport.Percentile(95).Round(time.Millisecond), len(fullReport))
 	fmt.Fprintf(out, "  reports stored:                            %.1f /s, ratio reports/floor %.2f   target >= 0.5: %s\n",
 		reportsPerSec, reportsPerSec/floor, verdict(reportsPerSec/floor >= 0.5))
+	smsRatio := sms.perSec / floor
+	fmt.Fprintf(out, "  SMS: inbound webhook -> next question handed to the provider, %s pauses:   p50 %s, p99 %s (%d texts, %d candidates failed)   target p99 < %s: %s\n",
+		think, sms.paced.Percentile(50).Round(100*time.Microsecond), sms.paced.Percentile(99).Round(100*time.Microsecond), len(sms.paced), sms.failedPaced,
+		smsTurnP99Target, verdict(sms.paced.Percentile(99) < smsTurnP99Target && sms.failedPaced == 0))
+	fmt.Fprintf(out, "  SMS: inbound webhook -> next question, full speed:   p50 %s, p99 %s (%d texts; the machine saturated on purpose)\n",
+		sms.full.Percentile(50).Round(100*time.Microsecond), sms.full.Percentile(99).Round(100*time.Microsecond), len(sms.full))
+	fmt.Fprintf(out, "  SMS interviews completed (transcript final): %.1f /s (%d, %d failed)\n", sms.perSec, sms.completed, sms.failed)
+	fmt.Fprintf(out, "  ratio SMS interviews/floor:                %.2f   %s\n", smsRatio, ratioTarget(smsRatio))
 	fmt.Fprintf(out, "  expiry: %d sessions EXPIRED, deadline -> EXPIRED p50 %s, p99 %s, max %s   target max < 10s: %s\n",
 		len(late), late.Percentile(50).Round(time.Millisecond), late.Percentile(99).Round(time.Millisecond), worst.Round(time.Millisecond),
 		verdict(worst < 10*time.Second && len(late) == expiring))
+	r.historyCounts(ctx, kinds.Ping.Workflow, kinds.Invite.Workflow, kinds.Interview.Workflow)
 	return nil
 }
 
@@ -193,7 +211,7 @@ func (r *rig) invite(ctx context.Context, interviewerID string, n, concurrency i
 	stamp := time.Now().UnixNano()
 	fmt.Fprintf(r.out, "  inviting %d candidates…\n", n)
 	failed := bench.Burst(ctx, n, concurrency, func(ctx context.Context, i int) error {
-		status, body, err := r.post(ctx, "/v1/api/inviteCandidate", fmt.Sprintf(
+		status, body, err := r.postSetup(ctx, "/v1/api/inviteCandidate", fmt.Sprintf(
 			`{"interviewerId":%q,"candidate":{"firstName":"Bench","email":"iv-%d-%d@example.com"}}`, interviewerID, stamp, i))
 		if err != nil {
 			return err

@@ -119,6 +119,34 @@ func (r *rig) floor(ctx context.Context, burst, concurrency int) float64 {
 	return f
 }
 
+// interviewReady gives job j an interview of one question, as its generation would: invitations
+// to a job without one wait for it (OpenSessionWhenReady), and no callback or invitation of the
+// scenario would come.
+func (r *rig) interviewReady(ctx context.Context, j *models.Job) error {
+	g := store.GuideContent{Title: j.Title, ExternalTitle: j.ExternalTitle, Guide: models.InterviewGuide{Intro: "Welcome.", Outro: "Thank you."},
+		Questions: []models.InterviewQuestion{{Text: "Tell us about your experience.", Source: models.QuestionSourceGenerated}}}
+	if _, err := r.st.SaveGuide(ctx, j.CompanyID, j.ID, g, 1, models.JobStatusActive); err != nil {
+		return fmt.Errorf("interview of job %s: %w", j.ExternalID, err)
+	}
+	return nil
+}
+
+// postSetup is post for a scenario's setup (not measured): a 503, which asks for a retry, is
+// retried a few times, as a client would, so that a busy machine does not end the run.
+func (r *rig) postSetup(ctx context.Context, path, body string) (int, []byte, error) {
+	for attempt := 1; ; attempt++ {
+		status, b, err := r.post(ctx, path, body)
+		if err != nil || status != http.StatusServiceUnavailable || attempt == 5 {
+			return status, b, err
+		}
+		select {
+		case <-time.After(time.Second):
+		case <-ctx.Done():
+			return status, b, ctx.Err()
+		}
+	}
+}
+
 // post sends a JSON request with the bench key and returns the status and body.
 func (r *rig) post(ctx context.Context, path, body string) (int, []byte, error) {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, r.base+path, strings.NewReader(body))

@@ -52,8 +52,10 @@ var All = []Scenario{
 		"every accepted application's invitation is sent (as a ratio of the floor)."},
 	{Name: "interview", Run: Interview, Help: "--interviews candidates (200) take their interviews at once over HTTP (local interviewer), pausing\n" +
 		"--think between screens: page p99, answer -> next question p50/p99; as many again at full speed: interviews\n" +
-		"completed per second until each run recorded its transcript final (a ratio of the floor); then --expiring\n" +
-		"sessions (1,000) with a one-minute expiry, deadline -> EXPIRED."},
+		"completed per second until each run recorded its transcript final (a ratio of the floor); the same by SMS:\n" +
+		"candidates invited by text answer by signed Twilio webhook at once (inbound webhook -> next question handed to\n" +
+		"the provider p50/p99, SMS interviews completed per second against the floor); then --expiring sessions (1,000)\n" +
+		"with a one-minute expiry, deadline -> EXPIRED."},
 }
 
 // Names lists the scenarios' names.

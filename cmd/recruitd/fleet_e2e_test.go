@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -42,6 +44,7 @@ const (
 	fleetAggKey        = "fleet-agg-key"
 	fleetImportJobs    = 10_000
 	fleetPartnerJob    = "5001"
+	fleetHRSuiteJob    = "6001"
 )
 
 // TestFleet runs recruitd as a fleet of the real binary against one Postgres and one Temporal:
@@ -98,6 +101,17 @@ func TestFleet(t *testing.T) {
 	fx := setUpFleetCompanies(t, db.URL, ats.URL, atsCreds.RestToken, recv.URL, "http://"+aggLn.Addr().String())
 
 	f := &fleet{t: t, env: env}
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		for i, r := range f.all {
+			name := filepath.Join(os.TempDir(), fmt.Sprintf("fleet-%d-%s.log", i, r.args[0]))
+			if err := os.WriteFile(name, []byte(r.p.output()), 0o600); err == nil {
+				t.Logf("recruitd %v output: %s", r.args, name)
+			}
+		}
+	})
 	for range 3 {
 		f.apis = append(f.apis, f.startAPI(freePort(t)))
 	}
@@ -185,7 +199,7 @@ func TestFleet(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for ctx.Err() == nil {
-				link, err := f.invite(fx.key, "fleet-iv")
+				link, err := f.invite(fx.key, "fleet-fleet-iv")
 				if err != nil {
 					if ctx.Err() == nil {
 						t.Logf("invite: %v", err)
@@ -231,7 +245,9 @@ func TestFleet(t *testing.T) {
 	}
 
 	// Exactly one terminal callback per 202.
-	waitFor(t, 2*time.Minute, "a callback for every 202", func() bool { return receiver.apps() >= nAccepted })
+	f.waitFor(fx, 2*time.Minute, "a callback for every 202", func() bool { return receiver.apps() >= nAccepted }, func() string {
+		return fmt.Sprintf("%d of %d applications called back, %d bad signatures", receiver.apps(), nAccepted, receiver.badSignatures.Load())
+	})
 	time.Sleep(time.Second) // a late duplicate would arrive now
 	accepted.Range(func(k, _ any) bool {
 		ids := receiver.ids(k.(string))
@@ -351,6 +367,12 @@ func setUpFleetCompanies(t *testing.T, dbURL, atsURL, atsToken, callbackURL, agg
 	job := &models.Job{CompanyID: fx.co.ID, ExternalID: fleetPartnerJob, InterviewerID: "fleet-" + fleetPartnerJob, Title: "Nurse", ExternalTitle: "Nurse",
 		Description: fleetJobDescription, Status: models.JobStatusActive, IsOpen: true}
 	must(st.DB().Create(job).Error)
+	// The HR suite's applicants apply to a job imported from the HR suite (an aggregator record).
+	hrJob := &models.Job{CompanyID: fx.co.ID, ExternalID: fleetHRSuiteJob, InterviewerID: "fleet-" + fleetHRSuiteJob, Title: "Nurse", ExternalTitle: "Nurse",
+		Description: fleetJobDescription, Status: models.JobStatusActive, IsOpen: true}
+	must(st.DB().Create(hrJob).Error)
+	must(st.DB().Exec(`INSERT INTO aggregator_jobs (company_id, remote_id, ats_job_id, job_id, name, remote_status) VALUES (?, ?, ?, ?, 'Nurse', 'OPEN')`,
+		fx.co.ID, "kmb_"+fleetHRSuiteJob, fleetHRSuiteJob, hrJob.ID).Error)
 	for _, trigger := range []models.FlowTrigger{models.TriggerPartnerApplication, models.TriggerNewApplicationWebhook} {
 		def := flow.Defaults()[trigger]
 		raw, _ := json.Marshal(def)
@@ -373,6 +395,7 @@ type fleet struct {
 	t                   *testing.T
 	env                 []string
 	apis, workers, mcps []*replica
+	all                 []*replica // every process started, killed ones too
 	next                atomic.Uint64
 }
 
@@ -385,6 +408,7 @@ type replica struct {
 func (f *fleet) startAPI(port string) *replica {
 	r := &replica{port: port, args: []string{"api"}}
 	r.p = start(f.t, append(slices.Clone(f.env), "API_ADDR=127.0.0.1:"+port), "api")
+	f.all = append(f.all, r)
 	r.p.await(f.t, `"listener":"api","addr"`, 2*time.Minute)
 	return r
 }
@@ -392,12 +416,14 @@ func (f *fleet) startAPI(port string) *replica {
 func (f *fleet) startWorker(queues string) *replica {
 	r := &replica{args: []string{"worker", "--queues", queues}}
 	r.p = start(f.t, f.env, r.args...)
+	f.all = append(f.all, r)
 	return r
 }
 
 func (f *fleet) startMCP(port string) *replica {
 	r := &replica{port: port, args: []string{"mcp"}}
 	r.p = start(f.t, append(slices.Clone(f.env), "MCP_ADDR=127.0.0.1:"+port, "MCP_BASE_URL=http://127.0.0.1:"+port), "mcp")
+	f.all = append(f.all, r)
 	r.p.await(f.t, `"listener":"mcp","addr"`, 2*time.Minute)
 	return r
 }
@@ -595,10 +621,47 @@ func hrSuiteDelivery(n int64) string {
 		for _, contact := range [][2]string{{fmt.Sprintf("(415) 555-%04d", (n*2+int64(i))%10000), "Mobile"}, {"hr" + id + "@example.com", "Personal Email"}} {
 			rows = append(rows, fmt.Sprintf(`{"Candidate Id":"HC-%s","Candidate First Name":"Hana","Candidate Last Name":"Fleet %s","Contact Method":%q,
 "Contact Type Description":%q,"Job Req Id":%q,"Job Req Location":"Austin, TX","Job Req Title":"Nurse","Application Date/Time":"2026-11-21 14:05",
-"Job Posting Application Id":"HAPP-%s","Do Not Hire Status":"False"}`, id, id, contact[0], contact[1], fleetPartnerJob, id))
+"Job Posting Application Id":"HAPP-%s","Do Not Hire Status":"False"}`, id, id, contact[0], contact[1], fleetHRSuiteJob, id))
 		}
 	}
 	return "[" + strings.Join(rows, ",") + "]"
+}
+
+// waitFor is waitFor with what the fleet shows when ok never holds: diag's line, the rows of
+// each state and the workers' last log lines.
+func (f *fleet) waitFor(fx *fleetFixture, timeout time.Duration, what string, ok func() bool, diag func() string) {
+	f.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !ok() {
+		if time.Now().After(deadline) {
+			var b strings.Builder
+			fmt.Fprintf(&b, "not within %s: %s (%s)\n", timeout, what, diag())
+			for _, q := range []string{
+				`SELECT 'partner ' || status, count(*) FROM partner_applications GROUP BY status`,
+				`SELECT 'callback ' || state, count(*) FROM callbacks GROUP BY state`,
+				`SELECT 'start ' || kind || CASE WHEN started_at IS NULL THEN ' pending' ELSE ' started' END, count(*) FROM workflow_starts GROUP BY 1`,
+				`SELECT 'session ' || status, count(*) FROM interview_sessions GROUP BY status`,
+			} {
+				rows, err := fx.st.SQL().Query(q)
+				if err != nil {
+					fmt.Fprintf(&b, "%s: %v\n", q, err)
+					continue
+				}
+				for rows.Next() {
+					var k string
+					var n int
+					rows.Scan(&k, &n)
+					fmt.Fprintf(&b, "  %s: %d\n", k, n)
+				}
+				rows.Close()
+			}
+			for i, w := range f.workers {
+				fmt.Fprintf(&b, "worker %d (%v):\n%s\n", i, w.args, lastLines(w.p.output(), 15))
+			}
+			f.t.Fatal(b.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 func waitFor(t *testing.T, timeout time.Duration, what string, ok func() bool) {
@@ -637,7 +700,7 @@ func (f *fleet) importLeavesTurnsAlone(fx *fleetFixture, agg *aggsim.Server) {
 		var wg sync.WaitGroup
 		taken := 0
 		for range n {
-			link, err := f.invite(fx.key, "fleet-iv")
+			link, err := f.invite(fx.key, "fleet-fleet-iv")
 			if err != nil {
 				t.Fatal(err)
 			}

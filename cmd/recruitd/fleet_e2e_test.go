@@ -291,11 +291,31 @@ func TestFleet(t *testing.T) {
 	if int64(stored) < hrAcked.Load() {
 		t.Errorf("%d HR-suite deliveries stored, %d acknowledged", stored, hrAcked.Load())
 	}
-	waitFor(t, 2*time.Minute, "an invitation for every application", func() bool {
-		var without int
-		fx.st.SQL().QueryRow(`SELECT count(*) FROM applications a WHERE a.company_id = $1 AND NOT EXISTS
-			(SELECT 1 FROM interview_sessions s WHERE s.company_id = a.company_id AND s.application_id = a.id)`, fx.co.ID).Scan(&without)
-		return without == 0
+	// A partner application settled not_eligible or error (its callback said so) invites nobody.
+	withoutSession := `SELECT a.source || ' ' || a.status, count(*) FROM applications a WHERE a.company_id = $1 AND NOT EXISTS
+		(SELECT 1 FROM interview_sessions s WHERE s.company_id = a.company_id AND s.application_id = a.id) AND NOT EXISTS
+		(SELECT 1 FROM partner_applications p WHERE p.company_id = a.company_id AND p.application_id = a.id AND p.status <> 'invited') GROUP BY 1`
+	f.waitFor(fx, 2*time.Minute, "an invitation for every application", func() bool {
+		rows, err := fx.st.SQL().Query(withoutSession, fx.co.ID)
+		if err != nil {
+			return false
+		}
+		defer rows.Close()
+		return !rows.Next()
+	}, func() string {
+		var b strings.Builder
+		rows, err := fx.st.SQL().Query(withoutSession, fx.co.ID)
+		if err != nil {
+			return err.Error()
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var k string
+			var n int
+			rows.Scan(&k, &n)
+			fmt.Fprintf(&b, "%s without a session: %d; ", k, n)
+		}
+		return b.String()
 	})
 	var apps, twice int
 	fx.st.SQL().QueryRow(`SELECT count(*) FROM applications WHERE company_id = $1`, fx.co.ID).Scan(&apps)
@@ -327,8 +347,10 @@ func TestFleet(t *testing.T) {
 	if int64(completed) < interviews.Load() || finals != completed || doubled != 0 {
 		t.Errorf("%d interviews taken, %d sessions COMPLETED, %d transcripts final (%d twice); want each once", interviews.Load(), completed, finals, doubled)
 	}
-	fmt.Printf("TestFleet: settled after %s: %d callbacks, %d applications, %d completed interviews with their reports\n",
-		time.Since(mixBegin).Round(100*time.Millisecond), receiver.apps(), apps, completed)
+	var settled string
+	fx.st.SQL().QueryRow(`SELECT string_agg(status || ' ' || n, ', ') FROM (SELECT status, count(*) n FROM partner_applications WHERE company_id = $1 GROUP BY status) x`, fx.co.ID).Scan(&settled)
+	fmt.Printf("TestFleet: settled after %s: %d callbacks (partner applications %s), %d applications, %d completed interviews with their reports\n",
+		time.Since(mixBegin).Round(100*time.Millisecond), receiver.apps(), settled, apps, completed)
 
 	f.importLeavesTurnsAlone(fx, agg)
 }

@@ -255,7 +255,7 @@ func TestFleet(t *testing.T) {
 	}
 
 	// Exactly one terminal callback per 202.
-	f.waitFor(fx, 2*time.Minute, "a callback for every 202", func() bool { return receiver.apps() >= nAccepted }, func() string {
+	f.waitFor(fx, 3*time.Minute, "a callback for every 202", func() bool { return receiver.apps() >= nAccepted }, func() string {
 		return fmt.Sprintf("%d of %d applications called back, %d bad signatures", receiver.apps(), nAccepted, receiver.badSignatures.Load())
 	})
 	time.Sleep(time.Second) // a late duplicate would arrive now

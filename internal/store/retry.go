@@ -1,0 +1,33 @@
+package store
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"gorm.io/gorm"
+)
+
+// deadlockTries is how often a transaction runs when Postgres keeps choosing it as a deadlock's
+// victim.
+const deadlockTries = 3
+
+// transactionRetryingDeadlocks runs fn in a transaction, and again (from the start, in a new
+// transaction) when Postgres aborted it to break a deadlock (40P01). The rollup triggers make
+// concurrent invitations and session changes of one job lock the same rollup rows in different
+// orders; the victim's work was rolled back whole, so running it again is safe. fn must set what
+// it returns afresh on each run.
+func (s *Store) transactionRetryingDeadlocks(ctx context.Context, fn func(tx *gorm.DB) error) error {
+	var err error
+	for range deadlockTries {
+		if err = s.db.WithContext(ctx).Transaction(fn); !isDeadlock(err) || ctx.Err() != nil {
+			return err
+		}
+	}
+	return err
+}
+
+func isDeadlock(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "40P01"
+}

@@ -295,7 +295,7 @@ func TestFleet(t *testing.T) {
 	withoutSession := `SELECT a.source || ' ' || a.status, count(*) FROM applications a WHERE a.company_id = $1 AND NOT EXISTS
 		(SELECT 1 FROM interview_sessions s WHERE s.company_id = a.company_id AND s.application_id = a.id) AND NOT EXISTS
 		(SELECT 1 FROM partner_applications p WHERE p.company_id = a.company_id AND p.application_id = a.id AND p.status <> 'invited') GROUP BY 1`
-	f.waitFor(fx, 2*time.Minute, "an invitation for every application", func() bool {
+	f.waitFor(fx, 3*time.Minute, "an invitation for every application", func() bool {
 		rows, err := fx.st.SQL().Query(withoutSession, fx.co.ID)
 		if err != nil {
 			return false

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/gorm"
@@ -10,7 +12,7 @@ import (
 
 // deadlockTries is how often a transaction runs when Postgres keeps choosing it as a deadlock's
 // victim.
-const deadlockTries = 3
+const deadlockTries = 5
 
 // transactionRetryingDeadlocks runs fn in a transaction, and again (from the start, in a new
 // transaction) when Postgres aborted it to break a deadlock (40P01). The rollup triggers make
@@ -19,8 +21,14 @@ const deadlockTries = 3
 // it returns afresh on each run.
 func (s *Store) transactionRetryingDeadlocks(ctx context.Context, fn func(tx *gorm.DB) error) error {
 	var err error
-	for range deadlockTries {
+	for try := range deadlockTries {
 		if err = s.db.WithContext(ctx).Transaction(fn); !isDeadlock(err) || ctx.Err() != nil {
+			return err
+		}
+		// The transactions that deadlocked together would meet again if all ran at once.
+		select {
+		case <-time.After(time.Duration(try+1)*10*time.Millisecond + time.Duration(rand.Int64N(int64(20*time.Millisecond)))):
+		case <-ctx.Done():
 			return err
 		}
 	}

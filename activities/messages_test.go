@@ -73,7 +73,7 @@ func TestSendInviteRetryDoesNotResend(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer away.Close()
-	launcher := &outbox.Launcher{Store: st, Starter: starter.Starter{Client: away, TaskQueue: "nowhere"}, Log: slog.New(slog.DiscardHandler), Timeout: 100 * time.Millisecond}
+	launcher := &outbox.Launcher{Store: st, Starter: starter.Starter{Client: away, QueuePrefix: "nowhere"}, Log: slog.New(slog.DiscardHandler), Timeout: 100 * time.Millisecond}
 	a := &Activities{Store: st, Log: slog.New(slog.DiscardHandler), Channels: router, Links: links.New("https://app.example.com", ""), Launcher: launcher}
 	session, err := a.OpenSession(ctx, OpenSessionInput{CompanyID: co.ID, ApplicationID: app.ID, MediumType: models.MediumTypeVideo})
 	if err != nil {

@@ -19,7 +19,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/worker"
 
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/api"
@@ -76,8 +75,8 @@ type fixture struct {
 	outbox *syncBuffer
 	box    *secretbox.Box
 	// worker is the running worker; startWorker starts another on the same queue.
-	worker      worker.Worker
-	startWorker func() worker.Worker
+	worker      *rtemporal.Workers
+	startWorker func() *rtemporal.Workers
 	st          *store.Store
 	launcher    *outbox.Launcher
 	interviews  *interview.Sessions // the candidate page's feature, for tests that add an identity check
@@ -196,7 +195,7 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		}
 		t.Cleanup(wc.Close)
 	}
-	f.startWorker = func() worker.Worker {
+	f.startWorker = func() *rtemporal.Workers {
 		w := rtemporal.NewWorker(wc, cfg.TemporalTaskQueue, &activities.Activities{
 			Store: st, Log: log, Generator: generate.NewLocal(), Channels: router, Links: cfg.Links(),
 			Box: sealed, Sender: callbacks.NewSender(callbacks.Options{AllowedNets: callbacks.PrivateNets(), AllowHTTP: true}),
@@ -208,7 +207,7 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		t.Cleanup(w.Stop)
 		return w
 	}
-	f.launcher = &outbox.Launcher{Store: st, Starter: starter.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
+	f.launcher = &outbox.Launcher{Store: st, Starter: starter.Starter{Client: tc, QueuePrefix: cfg.TemporalTaskQueue}, Log: log}
 	f.worker = f.startWorker()
 	f.interviews = &interview.Sessions{Store: st, Interviewer: interview.NewLocal(), Launcher: f.launcher, Signals: &integrity.Service{Store: st}}
 	f.h = httpapi.NewServer(httpapi.Deps{

@@ -1,6 +1,8 @@
 package temporal
 
 import (
+	"fmt"
+	"sync"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -8,6 +10,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/recruitd/recruitd/activities"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/workflows"
 )
 
@@ -21,10 +24,58 @@ func Register(r worker.Registry, acts *activities.Activities) {
 	r.RegisterActivity(acts)
 }
 
-// NewWorker returns a worker on queue (TEMPORAL_TASK_QUEUE) with everything registered.
-// On Stop, running activities get stopTimeout to finish.
-func NewWorker(c client.Client, queue string, acts *activities.Activities, stopTimeout time.Duration) worker.Worker {
-	w := worker.New(c, queue, worker.Options{WorkerStopTimeout: stopTimeout})
-	Register(w, acts)
-	return w
+// Workers are one Temporal worker per task queue a process serves, each with everything
+// registered: which kinds a queue carries is the kinds table's business, and a run started
+// before the queues were split (on the default queue) finds every activity there.
+type Workers struct {
+	// TaskQueues are the Temporal task queues served, in the order of the queues asked for.
+	TaskQueues []string
+	workers    []worker.Worker
+	stopOnce   sync.Once
+}
+
+// NewWorkers returns a worker for each of queues under prefix (TEMPORAL_TASK_QUEUE). On Stop,
+// running activities get stopTimeout to finish.
+func NewWorkers(c client.Client, prefix string, queues []kinds.Queue, acts *activities.Activities, stopTimeout time.Duration) *Workers {
+	ws := &Workers{}
+	for _, q := range queues {
+		name := q.TaskQueue(prefix)
+		w := worker.New(c, name, worker.Options{WorkerStopTimeout: stopTimeout})
+		Register(w, acts)
+		ws.TaskQueues = append(ws.TaskQueues, name)
+		ws.workers = append(ws.workers, w)
+	}
+	return ws
+}
+
+// NewWorker returns workers on every queue under prefix, what a process serving all the work
+// (recruitd dev, the tests) runs.
+func NewWorker(c client.Client, prefix string, acts *activities.Activities, stopTimeout time.Duration) *Workers {
+	return NewWorkers(c, prefix, kinds.Queues, acts, stopTimeout)
+}
+
+// Start starts every worker; if one does not start, those started are stopped.
+func (ws *Workers) Start() error {
+	for i, w := range ws.workers {
+		if err := w.Start(); err != nil {
+			for _, started := range ws.workers[:i] {
+				started.Stop()
+			}
+			return fmt.Errorf("worker on task queue %s: %w", ws.TaskQueues[i], err)
+		}
+	}
+	return nil
+}
+
+// Stop stops every worker at once (each gives its running activities the stop timeout); a
+// second Stop does nothing.
+func (ws *Workers) Stop() {
+	ws.stopOnce.Do(func() {
+		var wg sync.WaitGroup
+		for _, w := range ws.workers {
+			wg.Add(1)
+			go func() { defer wg.Done(); w.Stop() }()
+		}
+		wg.Wait()
+	})
 }

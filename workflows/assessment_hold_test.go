@@ -28,7 +28,7 @@ func awayLauncher(t *testing.T, st *store.Store) *outbox.Launcher {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	return &outbox.Launcher{Store: st, Starter: starter.Starter{Client: c, TaskQueue: "nowhere"}, Log: slog.New(slog.DiscardHandler), Timeout: 100 * time.Millisecond}
+	return &outbox.Launcher{Store: st, Starter: starter.Starter{Client: c, QueuePrefix: "nowhere"}, Log: slog.New(slog.DiscardHandler), Timeout: 100 * time.Millisecond}
 }
 
 // holdFixture is a company with a job on real Postgres and a time-skipping test environment

@@ -334,7 +334,7 @@ func pingWorker(ctx context.Context, tc client.Client, queue string, c *models.C
 	begin := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	run, err := starter.Starter{Client: tc, TaskQueue: queue}.Ping(ctx, c.Slug, "dev-"+begin.UTC().Format("20060102T150405.000"), c.ID)
+	run, err := starter.Starter{Client: tc, QueuePrefix: queue}.Ping(ctx, c.Slug, "dev-"+begin.UTC().Format("20060102T150405.000"), c.ID)
 	if err != nil {
 		return 0, fmt.Errorf("worker self-check: start ping: %w", err)
 	}

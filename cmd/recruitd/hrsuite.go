@@ -155,7 +155,7 @@ func hrsuiteCmd(e *env) *cobra.Command {
 					return err
 				}
 				defer tc.Close()
-				deliveries.Launcher = &outbox.Launcher{Store: st, Starter: starter.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
+				deliveries.Launcher = &outbox.Launcher{Store: st, Starter: starter.Starter{Client: tc, QueuePrefix: cfg.TemporalTaskQueue}, Log: log}
 				if who == "" {
 					who = operator()
 				}

@@ -261,7 +261,7 @@ func callbacksCmd(e *env) *cobra.Command {
 				defer tc.Close()
 				start := kinds.CallbackStart(c.Slug, kinds.CallbackInput{CompanyID: c.ID, CallbackID: cb.ID, Redeliver: true},
 					"redeliver-"+time.Now().UTC().Format("20060102T150405"))
-				if err := (starter.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}).Start(cmd.Context(), &start); err != nil {
+				if err := (starter.Starter{Client: tc, QueuePrefix: cfg.TemporalTaskQueue}).Start(cmd.Context(), &start); err != nil {
 					return err
 				}
 				fmt.Fprintf(e.stdout, "redelivering callback %s (workflow %s)\n", cb.ID, start.WorkflowID)

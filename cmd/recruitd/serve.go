@@ -34,6 +34,7 @@ import (
 	"github.com/recruitd/recruitd/internal/interview"
 	"github.com/recruitd/recruitd/internal/invite"
 	"github.com/recruitd/recruitd/internal/jobs"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/partners"
 	"github.com/recruitd/recruitd/internal/report"
@@ -54,7 +55,8 @@ func serveCmd(e *env, which string) *cobra.Command {
 		"mcp":    "Serve the MCP tool server (MCP_ADDR; metrics on MCP_METRICS_ADDR)",
 		"worker": "Run the Temporal worker (health and metrics on WORKER_METRICS_ADDR)",
 	}[which]
-	return &cobra.Command{
+	var queues string
+	cmd := &cobra.Command{
 		Use:   which,
 		Short: short,
 		Args:  cobra.NoArgs,
@@ -62,6 +64,12 @@ func serveCmd(e *env, which string) *cobra.Command {
 			cfg, log, err := e.load()
 			if err != nil {
 				return err
+			}
+			if cmd.Flags().Changed("queues") {
+				if _, err := kinds.ParseQueues(queues); err != nil {
+					return fmt.Errorf("--queues: %w", err)
+				}
+				cfg.WorkerQueues = queues
 			}
 			log.Info("configuration", cfg.LogAttrs()...)
 			comp := components{api: which == "api", mcp: which == "mcp", worker: which == "worker"}
@@ -78,6 +86,10 @@ func serveCmd(e *env, which string) *cobra.Command {
 			return serve(cmd.Context(), cfg, log, e.stdout, comp, nil)
 		},
 	}
+	if which == "worker" {
+		cmd.Flags().StringVar(&queues, "queues", "", "comma-separated task queues to serve (default, interview, ingest) or all; overrides WORKER_QUEUES")
+	}
+	return cmd
 }
 
 // deps are the connections one process shares between its components.
@@ -237,7 +249,7 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 	}
 	var launcher *outbox.Launcher
 	if d.temporal != nil {
-		launcher = &outbox.Launcher{Store: d.store, Starter: starter.Starter{Client: d.temporal, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
+		launcher = &outbox.Launcher{Store: d.store, Starter: starter.Starter{Client: d.temporal, QueuePrefix: cfg.TemporalTaskQueue}, Log: log}
 	}
 	if comp.api {
 		interviewer, err := interview.NewInterviewer(interview.Config{
@@ -301,11 +313,15 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		acts.Launcher = launcher
 		acts.ImportMetrics, acts.HRSuiteMetrics = activities.NewImportMetrics(d.registry), hrsuite.NewMetrics(d.registry)
 		acts.FullPassEvery = cfg.AggregatorFullPass
-		w := rtemporal.NewWorker(d.temporal, cfg.TemporalTaskQueue, acts, cfg.ShutdownTimeout)
+		queues, err := kinds.ParseQueues(cfg.WorkerQueues)
+		if err != nil {
+			return fmt.Errorf("WORKER_QUEUES: %w", err)
+		}
+		w := rtemporal.NewWorkers(d.temporal, cfg.TemporalTaskQueue, queues, acts, cfg.ShutdownTimeout)
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
 		}
-		log.Info("worker started", "task_queue", cfg.TemporalTaskQueue, "namespace", cfg.TemporalNamespace)
+		log.Info("worker started", "task_queues", w.TaskQueues, "namespace", cfg.TemporalNamespace)
 		defer w.Stop()
 		// Starts that a crash between commit and start left behind: the worker's process picks
 		// them up (see internal/outbox).

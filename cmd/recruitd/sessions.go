@@ -199,7 +199,7 @@ func (e *env) withLifecycle(ctx context.Context, f func(*interview.Lifecycle) er
 			log.Warn("temporal unreachable; the change is committed and the worker's reconciler will tell the session's workflow", "err", err)
 		} else {
 			defer tc.Close()
-			l.Launcher = &outbox.Launcher{Store: st, Starter: starter.Starter{Client: tc, TaskQueue: cfg.TemporalTaskQueue}, Log: log}
+			l.Launcher = &outbox.Launcher{Store: st, Starter: starter.Starter{Client: tc, QueuePrefix: cfg.TemporalTaskQueue}, Log: log}
 		}
 		return f(l)
 	})

@@ -18,6 +18,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/clientip"
 	"github.com/recruitd/recruitd/internal/conversation"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/links"
 )
 
@@ -31,7 +32,8 @@ type Config struct {
 
 	TemporalAddress   string `env:"TEMPORAL_ADDRESS" default:"127.0.0.1:7233" doc:"Temporal frontend host:port. recruitd dev starts its own dev server unless this is set."`
 	TemporalNamespace string `env:"TEMPORAL_NAMESPACE" default:"default" doc:"Temporal namespace."`
-	TemporalTaskQueue string `env:"TEMPORAL_TASK_QUEUE" default:"recruitd" doc:"Task queue of recruitd's workflows and activities."`
+	TemporalTaskQueue string `env:"TEMPORAL_TASK_QUEUE" default:"recruitd" doc:"Prefix of recruitd's task queues: the default queue is this name, the others this name, a dash and the queue's (recruitd-interview, recruitd-ingest)."`
+	WorkerQueues      string `env:"WORKER_QUEUES" default:"all" doc:"Comma-separated task queues recruitd worker serves (default, interview, ingest), or all; --queues overrides it. A worker runs one Temporal worker per queue. Keep at least one worker on each queue, and one on default while runs started before the queues were split are open (docs/queues.md)."`
 	TemporalAPIKey    string `env:"TEMPORAL_API_KEY" secret:"true" doc:"API key for Temporal Cloud (implies TLS)."`
 	TemporalTLS       bool   `env:"TEMPORAL_TLS" default:"false" doc:"Dial Temporal over TLS."`
 	TemporalTLSCert   string `env:"TEMPORAL_TLS_CERT" doc:"Client certificate file (mTLS)."`
@@ -269,6 +271,9 @@ func (c *Config) validate() []error {
 	}
 	if c.TemporalTaskQueue == "" {
 		check("TEMPORAL_TASK_QUEUE", errors.New("must not be empty"))
+	}
+	if _, err := kinds.ParseQueues(c.WorkerQueues); err != nil {
+		check("WORKER_QUEUES", err)
 	}
 	if (c.TemporalTLSCert == "") != (c.TemporalTLSKey == "") {
 		check("TEMPORAL_TLS_CERT", errors.New("TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together"))

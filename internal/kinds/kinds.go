@@ -73,6 +73,8 @@ type Kind struct {
 	// delivery's ingest); a refused invitation or partner application must never act after the
 	// caller was told it did not.
 	ResumeRefused bool
+	// Queue is the task queue the kind's runs, their activities and child runs are on.
+	Queue Queue
 	// KeepStarted: the kind's started rows are kept for ever, because their workflow_id is what
 	// makes the start happen once. Other kinds' work has a record of its own that does (a job, a
 	// session, a partner application, an HR-suite application record); a 'New Job from ATS' start
@@ -82,48 +84,48 @@ type Kind struct {
 
 // Ping is the one-activity round trip that health checks and benchmarks wait on; it is no
 // outbox kind (nothing commits it), so it is not in All.
-var Ping = Kind{Name: "ping", Workflow: "Ping", RunTimeout: time.Minute}
+var Ping = Kind{Name: "ping", Workflow: "Ping", RunTimeout: time.Minute, Queue: QueueDefault}
 
 // The kinds. Keys of their IDs: a job's external id, a session, an ATS applicant, a callback, an
 // ATS job, an application, a held link, a delivery, a replay; a company's job import has none.
 var (
-	JobGeneration = Kind{Name: "job-generation", Workflow: "JobGeneration", Attrs: attrs(InterviewerIDKey),
+	JobGeneration = Kind{Name: "job-generation", Workflow: "JobGeneration", Attrs: attrs(InterviewerIDKey), Queue: QueueIngest,
 		RunTimeout: time.Hour, ResumeRefused: true}
-	Invite             = Kind{Name: "invite", Workflow: "CustomerFlow", Attrs: attrs(InterviewerIDKey, TriggerKey)}
-	PartnerApplication = Kind{Name: "partner-application", Workflow: "PartnerApplication", Attrs: attrs(TriggerKey, ApplicationStatusKey)}
-	Callback           = Kind{Name: "partner-callback", Workflow: "DeliverCallback"}
-	JobImport          = Kind{Name: "job-import", Workflow: "JobImport", Signal: "data-changed"}
+	Invite             = Kind{Name: "invite", Workflow: "CustomerFlow", Attrs: attrs(InterviewerIDKey, TriggerKey), Queue: QueueDefault}
+	PartnerApplication = Kind{Name: "partner-application", Workflow: "PartnerApplication", Attrs: attrs(TriggerKey, ApplicationStatusKey), Queue: QueueDefault}
+	Callback           = Kind{Name: "partner-callback", Workflow: "DeliverCallback", Queue: QueueDefault} // a partner run's child: its queue
+	JobImport          = Kind{Name: "job-import", Workflow: "JobImport", Signal: "data-changed", Queue: QueueIngest}
 	NewJob             = Kind{Name: "new-job", Workflow: "CustomerFlow", Attrs: attrs(InterviewerIDKey, TriggerKey),
-		RunTimeout: time.Hour, KeepStarted: true}
+		RunTimeout: time.Hour, KeepStarted: true, Queue: QueueIngest}
 	AssessmentLink = Kind{Name: "assessment-link", Workflow: "AssessmentLinkDelivery",
-		Signal: "assessment-link-pushed", SignalWithStart: true}
+		Signal: "assessment-link-pushed", SignalWithStart: true, Queue: QueueInterview}
 	// A held link's push was answered 200 whatever Temporal did: its run is still wanted (it
 	// delivers within the window or discards the hold). A push that renews the hold signals it.
 	AssessmentLinkHold = Kind{Name: "assessment-link-hold", Workflow: "AssessmentLinkHold",
-		Signal: "assessment-link-hold-renewed", SignalWithStart: true, ResumeRefused: true}
+		Signal: "assessment-link-hold-renewed", SignalWithStart: true, ResumeRefused: true, Queue: QueueInterview}
 	// A delivery's ingest and a replay reach candidates only through the application runs they
 	// start, which an HR suite never waits for: a start refused while Temporal was away is
 	// still wanted (the webhook answers 200 once the delivery is stored).
-	HRSuiteDelivery = Kind{Name: "hrsuite-delivery", Workflow: "HRSuiteDelivery", ResumeRefused: true}
-	HRSuiteReplay   = Kind{Name: "hrsuite-replay", Workflow: "HRSuiteReplay", ResumeRefused: true}
+	HRSuiteDelivery = Kind{Name: "hrsuite-delivery", Workflow: "HRSuiteDelivery", ResumeRefused: true, Queue: QueueIngest}
+	HRSuiteReplay   = Kind{Name: "hrsuite-replay", Workflow: "HRSuiteReplay", ResumeRefused: true, Queue: QueueIngest}
 	NewApplication  = Kind{Name: "new-application", Workflow: "CustomerFlow", Attrs: attrs(InterviewerIDKey, TriggerKey),
-		ResumeRefused: true}
+		ResumeRefused: true, Queue: QueueDefault}
 	// 'New Application from ATS': one run per application the aggregator's application sync
 	// creates, keyed by its ATS application id and kept for ever, so an application re-created
 	// (its candidate erased, say, then synced again) never fires twice.
 	ATSApplication = Kind{Name: "ats-application", Workflow: "CustomerFlow", Attrs: attrs(InterviewerIDKey, TriggerKey),
-		KeepStarted: true}
+		KeepStarted: true, Queue: QueueDefault}
 	// An interview session's lifecycle: reminders, expiry, the incomplete window and the step
 	// after completion. Every change of the session (started, completed, declined, cancelled,
 	// extended) is committed with a renewed start row and signals the run, or starts a new one
 	// after a closed run (an extended EXPIRED session); the run reads the session from Postgres.
 	// A refused start is still wanted: a session whose invitation was never sent only expires.
 	Interview = Kind{Name: "interview", Workflow: "InterviewSession", Attrs: attrs(JobIDKey, SessionStatusKey),
-		Signal: "session-changed", SignalWithStart: true, ResumeRefused: true}
+		Signal: "session-changed", SignalWithStart: true, ResumeRefused: true, Queue: QueueInterview}
 	// A result written back to the ATS (a session's report note, a decision's stage move), keyed
 	// <sessionId>-note or <sessionId>-stage-<writeId>; its ats_writes row makes it happen once.
 	// A refused start is still wanted: the write reaches the ATS, never a candidate.
-	ATSWrite = Kind{Name: "ats-write", Workflow: "ATSWrite", RunTimeout: 24 * time.Hour, ResumeRefused: true}
+	ATSWrite = Kind{Name: "ats-write", Workflow: "ATSWrite", RunTimeout: 24 * time.Hour, ResumeRefused: true, Queue: QueueDefault}
 )
 
 // All is the table: every kind once.

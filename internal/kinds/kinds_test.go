@@ -86,7 +86,7 @@ func TestStarterRefusesWhatItCannotStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	s := starter.Starter{Client: c, TaskQueue: "q"}
+	s := starter.Starter{Client: c, QueuePrefix: "q"}
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 	defer cancel()
 	unknown := kinds.JobImport.Start(uuid.New(), "acme", "", map[string]int{})

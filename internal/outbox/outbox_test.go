@@ -47,7 +47,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 	t.Cleanup(w.Stop)
 	return &fixture{st: st, co: co, launcher: &outbox.Launcher{
-		Store: st, Starter: starter.Starter{Client: tc, TaskQueue: queue}, Log: log, Grace: time.Millisecond,
+		Store: st, Starter: starter.Starter{Client: tc, QueuePrefix: queue}, Log: log, Grace: time.Millisecond,
 	}}
 }
 

@@ -72,7 +72,7 @@ func newFixture(t *testing.T, atsTimeout time.Duration) *fixture {
 		t.Fatal(err)
 	}
 	tc := temporaltest.New(t).Client(t)
-	launcher := &outbox.Launcher{Store: st, Starter: starter.Starter{Client: tc, TaskQueue: temporaltest.TaskQueue(t)}, Log: slog.New(slog.DiscardHandler)}
+	launcher := &outbox.Launcher{Store: st, Starter: starter.Starter{Client: tc, QueuePrefix: temporaltest.TaskQueue(t)}, Log: slog.New(slog.DiscardHandler)}
 	f := &fixture{st: st, box: box, sim: sim, co: co, partnerID: p.ID,
 		apps: &partners.Applications{Store: st, Launcher: launcher, Box: box, ATSTimeout: atsTimeout}}
 	f.job(t, "5001", models.JobStatusActive, true)

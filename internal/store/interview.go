@@ -140,7 +140,7 @@ type StartInterviewInput struct {
 // plan and first question, in one transaction with the signal's start row. A session that is
 // not INVITED is left as it is (ErrSessionClosed), also when a second tab consented first.
 func (s *Store) StartInterview(ctx context.Context, in StartInterviewInput) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.transactionRetryingDeadlocks(ctx, func(tx *gorm.DB) error {
 		sess, err := lockSession(tx, in.CompanyID, in.SessionID)
 		if err != nil {
 			return err

@@ -39,7 +39,7 @@ type InvitationInput struct {
 func (s *Store) CreateInvitation(ctx context.Context, in InvitationInput, starts ...*models.WorkflowStart) (*Invitation, error) {
 	companyID, jobID, source, medium := in.CompanyID, in.JobID, in.Source, in.Medium
 	var inv Invitation
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.transactionRetryingDeadlocks(ctx, func(tx *gorm.DB) error {
 		c, created, err := findOrCreateCandidate(tx, companyID, in.Candidate, SourceInvitation)
 		if err != nil {
 			return err

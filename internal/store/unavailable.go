@@ -30,8 +30,11 @@ func IsUnavailable(err error) bool {
 	case errors.As(err, &netErr), errors.Is(err, driver.ErrBadConn):
 		return true
 	case errors.As(err, &pgErr):
-		// Class 08: connection exception; 57P01-57P03: shutdown, crash, not yet accepting.
-		return strings.HasPrefix(pgErr.Code, "08") || pgErr.Code == "57P01" || pgErr.Code == "57P02" || pgErr.Code == "57P03"
+		// Class 08: connection exception; 57P01-57P03: shutdown, crash, not yet accepting; 57014:
+		// the statement_timeout (DB_REQUEST_TIMEOUT in recruitd api) fired before the client's own
+		// bound did (the caller's own cancellation was answered above).
+		return strings.HasPrefix(pgErr.Code, "08") || pgErr.Code == "57P01" || pgErr.Code == "57P02" || pgErr.Code == "57P03" ||
+			pgErr.Code == "57014"
 	}
 	return pgconn.SafeToRetry(err)
 }

@@ -25,10 +25,12 @@ import (
 // queue, the search attributes, and the ID policies that make a start idempotent (a running
 // workflow with the ID is used as it is; a closed one is not run again), so a repeated start
 // never runs the work twice. It starts a kind's workflow type by name with the row's input as
-// it was committed, so it needs nothing of package workflows.
+// it was committed, so it needs nothing of package workflows. Each kind starts on its own queue
+// (kinds.Kind.Queue); callers give only the queues' common prefix.
 type Starter struct {
-	Client    client.Client
-	TaskQueue string
+	Client client.Client
+	// QueuePrefix is TEMPORAL_TASK_QUEUE, the prefix of every queue's name (kinds.Queue.TaskQueue).
+	QueuePrefix string
 }
 
 // ErrUnknownKind means a start names a kind this build does not know.
@@ -80,7 +82,7 @@ func (s Starter) SignalRunning(ctx context.Context, workflowID, signal string) e
 
 // Ping starts the one-activity round trip for a company; suffix makes its ID unique.
 func (s Starter) Ping(ctx context.Context, companySlug, suffix string, companyID uuid.UUID) (client.WorkflowRun, error) {
-	opts := s.options(kinds.Ping.ID(companySlug, suffix), kinds.CompanySlugKey.ValueSet(companySlug))
+	opts := s.options(kinds.Ping, kinds.Ping.ID(companySlug, suffix), kinds.CompanySlugKey.ValueSet(companySlug))
 	opts.WorkflowRunTimeout = kinds.Ping.RunTimeout
 	return s.Client.ExecuteWorkflow(ctx, opts, kinds.Ping.Workflow, companyID)
 }
@@ -97,7 +99,7 @@ func (s Starter) prepare(ws *models.WorkflowStart) (kinds.Kind, client.StartWork
 	for name, v := range ws.Attributes.V {
 		attrs = append(attrs, temporal.NewSearchAttributeKeyKeyword(name).ValueSet(v))
 	}
-	opts := s.options(ws.WorkflowID, attrs...)
+	opts := s.options(k, ws.WorkflowID, attrs...)
 	opts.WorkflowRunTimeout = k.RunTimeout
 	return k, opts, nil
 }
@@ -112,10 +114,10 @@ func (s Starter) signalWithStart(ctx context.Context, k kinds.Kind, opts client.
 	return nil
 }
 
-func (s Starter) options(id string, attrs ...temporal.SearchAttributeUpdate) client.StartWorkflowOptions {
+func (s Starter) options(k kinds.Kind, id string, attrs ...temporal.SearchAttributeUpdate) client.StartWorkflowOptions {
 	return client.StartWorkflowOptions{
 		ID:                       id,
-		TaskQueue:                s.TaskQueue,
+		TaskQueue:                k.TaskQueue(s.QueuePrefix),
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 		TypedSearchAttributes:    temporal.NewSearchAttributes(attrs...),

@@ -102,7 +102,7 @@ func (r *rig) close(ctx context.Context) {
 
 // floor measures one-activity workflows (Ping) per second, after a warm-up.
 func (r *rig) floor(ctx context.Context, burst, concurrency int) float64 {
-	starter := starter.Starter{Client: r.tc, TaskQueue: r.cfg.TemporalTaskQueue}
+	starter := starter.Starter{Client: r.tc, QueuePrefix: r.cfg.TemporalTaskQueue}
 	ping := func(ctx context.Context, id string) error {
 		run, err := starter.Ping(ctx, r.co.Slug, id, r.co.ID)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/recruitd/recruitd/internal/config"
+	"github.com/recruitd/recruitd/internal/kinds"
 	rtemporal "github.com/recruitd/recruitd/temporal"
 )
 
@@ -69,7 +70,7 @@ func TestComposeFile(t *testing.T) {
 	if err := yaml.Unmarshal(raw, &f); err != nil { // yaml.v3 resolves the x-recruitd anchors and merges
 		t.Fatalf("docker-compose.yml: %v", err)
 	}
-	want := []string{"api", "lb", "mcp", "migrate", "postgres", "temporal", "temporal-setup", "temporal-ui", "worker"}
+	want := []string{"api", "lb", "mcp", "migrate", "postgres", "temporal", "temporal-setup", "temporal-ui", "worker", "worker-ingest"}
 	var got []string
 	for name := range f.Services {
 		got = append(got, name)
@@ -100,15 +101,29 @@ func TestComposeFile(t *testing.T) {
 	// Published on loopback only: the TLS front on the host reaches lb, nothing else does; each
 	// replica's metrics listener is a port of its own (one of its service's range), which lb
 	// does not forward.
-	ports := map[string][]string{"api": {"127.0.0.1:9470-9479:9465"}, "mcp": {"127.0.0.1:9480-9489:9466"}, "worker": {"127.0.0.1:9490-9499:9464"}}
-	for _, svc := range []string{"migrate", "api", "mcp", "worker"} {
+	ports := map[string][]string{"api": {"127.0.0.1:9470-9479:9465"}, "mcp": {"127.0.0.1:9480-9489:9466"},
+		"worker": {"127.0.0.1:9490-9494:9464"}, "worker-ingest": {"127.0.0.1:9495-9499:9464"}}
+	// The workers are kept apart by task queue, and together serve every queue.
+	commands := map[string][]string{"migrate": {"migrate"}, "api": {"api"}, "mcp": {"mcp"},
+		"worker": {"worker", "--queues", "interview,default"}, "worker-ingest": {"worker", "--queues", "ingest"}}
+	served := map[kinds.Queue]bool{}
+	for _, svc := range []string{"migrate", "api", "mcp", "worker", "worker-ingest"} {
 		s := f.Services[svc]
 		if s.Build == nil {
 			t.Errorf("%s is not built from the Dockerfile", svc)
 		}
-		cmd, _ := s.Command.([]any)
-		if len(cmd) != 1 || !subcommands[cmd[0].(string)] || cmd[0] != svc {
-			t.Errorf("%s command = %v, want [%s], a recruitd subcommand", svc, s.Command, svc)
+		cmd := toStrings(s.Command)
+		if !slices.Equal(cmd, commands[svc]) || !subcommands[cmd[0]] {
+			t.Errorf("%s command = %v, want %v, a recruitd subcommand", svc, cmd, commands[svc])
+		}
+		if len(cmd) == 3 {
+			qs, err := kinds.ParseQueues(cmd[2])
+			if err != nil {
+				t.Errorf("%s serves %q: %v", svc, cmd[2], err)
+			}
+			for _, q := range qs {
+				served[q] = true
+			}
 		}
 		for k := range s.Environment {
 			if !known[k] {
@@ -126,7 +141,12 @@ func TestComposeFile(t *testing.T) {
 	}
 
 	// A fleet: several replicas of each kind, each replica with a metrics port of its range.
-	replicas := map[string]int{"api": 3, "mcp": 2, "worker": 3}
+	for _, q := range kinds.Queues {
+		if !served[q] {
+			t.Errorf("no worker serves the %s queue", q)
+		}
+	}
+	replicas := map[string]int{"api": 3, "mcp": 2, "worker": 2, "worker-ingest": 1}
 	for svc, n := range replicas {
 		if got := f.Services[svc].Deploy.Replicas; got != n {
 			t.Errorf("%s replicas = %d, want %d", svc, got, n)
@@ -147,7 +167,7 @@ func TestComposeFile(t *testing.T) {
 	if !slices.Equal(lb.Ports, []string{"127.0.0.1:8080:8080", "127.0.0.1:8081:8081"}) {
 		t.Errorf("lb ports = %v, want 8080 and 8081 on the host's loopback", lb.Ports)
 	}
-	for _, svc := range []string{"api", "mcp", "worker", "migrate"} {
+	for _, svc := range []string{"api", "mcp", "worker", "worker-ingest", "migrate"} {
 		if len(f.Services[svc].Ports) > 0 && slices.ContainsFunc(f.Services[svc].Ports, func(p string) bool { return strings.Contains(p, ":808") }) {
 			t.Errorf("%s publishes %v: only lb reaches the api and mcp listeners", svc, f.Services[svc].Ports)
 		}
@@ -174,7 +194,7 @@ func TestComposeFile(t *testing.T) {
 		t.Error("api and mcp must listen on all interfaces inside their containers")
 	}
 	if f.Services["api"].Environment["API_METRICS_ADDR"] != "0.0.0.0:9465" || f.Services["mcp"].Environment["MCP_METRICS_ADDR"] != "0.0.0.0:9466" ||
-		f.Services["worker"].Environment["WORKER_METRICS_ADDR"] != "0.0.0.0:9464" {
+		f.Services["worker"].Environment["WORKER_METRICS_ADDR"] != "0.0.0.0:9464" || f.Services["worker-ingest"].Environment["WORKER_METRICS_ADDR"] != "0.0.0.0:9464" {
 		t.Error("every process's metrics listener must listen on all interfaces inside its container, on its published port")
 	}
 
@@ -201,6 +221,7 @@ func TestComposeFile(t *testing.T) {
 		"api":            {"migrate": "service_completed_successfully", "temporal": "service_healthy"},
 		"mcp":            {"migrate": "service_completed_successfully", "temporal": "service_healthy"},
 		"worker":         {"migrate": "service_completed_successfully", "temporal-setup": "service_completed_successfully"},
+		"worker-ingest":  {"migrate": "service_completed_successfully", "temporal-setup": "service_completed_successfully"},
 	}
 	for svc, want := range deps {
 		for dep, cond := range want {

@@ -179,17 +179,17 @@ func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInpu
 		t.Line("(distinct candidates with at least one flagged interview)")
 	case cheatFlaggedInterviews:
 		var n int64
-		if err := db.QueryRowContext(ctx, `SELECT count(*)`+from+` AND `+flagged, q.Args...).Scan(&n); err != nil {
+		if err := db.QueryRowContext(ctx, flaggedStmt(q, from, flagged, job, w, co.CheatThreshold), q.Args...).Scan(&n); err != nil {
 			return out, nil, err
 		}
 		out.FlaggedInterviews = &n
 		t.KV("Flagged interviews", count(n))
 	case cheatFlaggedPercentage:
 		var evaluated, flaggedN int64
-		// A job's evaluations in one pass; company-wide, the flagged ones and evaluation_daily.
+		// A job's evaluations in one pass; company-wide, evaluation_scores and evaluation_daily.
 		stmt := `SELECT count(*) FILTER (WHERE ` + flagged + `), count(*)` + from
 		if job == nil {
-			stmt = `SELECT (SELECT count(*)` + from + ` AND ` + flagged + `), (` + evaluatedCount(q, w) + `)`
+			stmt = `SELECT (` + evaluationScores.flaggedCount(q, w, co.CheatThreshold) + `), (` + evaluatedCount(q, w) + `)`
 		}
 		if err := db.QueryRowContext(ctx, stmt, q.Args...).Scan(&flaggedN, &evaluated); err != nil {
 			return out, nil, err
@@ -202,11 +202,20 @@ func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInpu
 			return out, nil, err
 		}
 	case cheatFlaggedDetails:
-		if err := cheatingDetails(ctx, call, db, q, from, flagged, &out, t); err != nil {
+		if err := cheatingDetails(ctx, call, db, q, from, flagged, flaggedStmt(q, from, flagged, job, w, co.CheatThreshold), &out, t); err != nil {
 			return out, nil, err
 		}
 	}
 	return out, t, nil
+}
+
+// flaggedStmt is the statement counting the flagged evaluations in scope: a job's from its
+// evaluations, the company's from evaluation_scores (see scoreHistogram.flaggedCount).
+func flaggedStmt(q *toolkit.Query, from, flagged string, job *uuid.UUID, w toolkit.Window, threshold float64) string {
+	if job != nil {
+		return `SELECT count(*)` + from + ` AND ` + flagged
+	}
+	return evaluationScores.flaggedCount(q, w, threshold)
 }
 
 // evaluatedCount is the statement counting the company's evaluations in w: evaluation_daily for
@@ -222,8 +231,9 @@ func evaluatedCount(q *toolkit.Query, w toolkit.Window) string {
 }
 
 // cheatingByJob lists jobs by flag rate or count. Company-wide for all time, the evaluated counts
-// are job_totals' and the flagged counts come from the flagged evaluations alone; in a window (no
-// rollup has evaluations by job and day) or for one job, one pass over the evaluations in scope.
+// are job_totals' and the flagged counts job_evaluation_scores'; in a window (no rollup has
+// evaluations by job, score and day) the flagged evaluations of the window; for one job, one pass
+// over its evaluations.
 func cheatingByJob(ctx context.Context, call *toolkit.Call, q *toolkit.Query, from, flagged string, job *uuid.UUID, w toolkit.Window,
 	sort jobSort, out *CheatingStatsOutput, t *toolkit.Text) error {
 	agg := `SELECT ce.job_id, count(*) AS evaluated, count(*) FILTER (WHERE ` + flagged + `) AS flagged` + from + ` GROUP BY ce.job_id`
@@ -238,9 +248,14 @@ func cheatingByJob(ctx context.Context, call *toolkit.Call, q *toolkit.Query, fr
 				return `SELECT ce.job_id, count(*) FROM cheating_evaluations ce WHERE ce.company_id = $1` + q.Range("ce.created_at", w) + ` GROUP BY 1`
 			}) + `) u(job_id, n) GROUP BY job_id HAVING sum(n) > 0`
 		}
+		// Flagged: all time from job_evaluation_scores; in a window from the flagged evaluations.
+		flaggedJobs := `SELECT ce.job_id, count(*) AS flagged` + from + ` AND ` + flagged + ` GROUP BY ce.job_id`
+		if w.Since == nil && w.Until == nil {
+			flaggedJobs = flaggedByJob(q, call.Company.CheatThreshold)
+		}
 		agg = `SELECT t.job_id, t.evaluated, coalesce(f.flagged, 0) AS flagged
 			FROM (` + evaluated + `) t
-			LEFT JOIN (SELECT ce.job_id, count(*) AS flagged` + from + ` AND ` + flagged + ` GROUP BY ce.job_id) f ON f.job_id = t.job_id`
+			LEFT JOIN (` + flaggedJobs + `) f ON f.job_id = t.job_id`
 	}
 	order := "a.part::float8 / a.count DESC, a.part DESC, a.count DESC"
 	if sort == sortByCount {
@@ -261,9 +276,9 @@ func cheatingByJob(ctx context.Context, call *toolkit.Call, q *toolkit.Query, fr
 	return nil
 }
 
-func cheatingDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q *toolkit.Query, from, flagged string, out *CheatingStatsOutput, t *toolkit.Text) error {
+func cheatingDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q *toolkit.Query, from, flagged, totalStmt string, out *CheatingStatsOutput, t *toolkit.Text) error {
 	var total int64
-	if err := db.QueryRowContext(ctx, `SELECT count(*)`+from+` AND `+flagged, q.Args...).Scan(&total); err != nil {
+	if err := db.QueryRowContext(ctx, totalStmt, q.Args...).Scan(&total); err != nil {
 		return err
 	}
 	// The top rows first (an index walk on the score), then their candidates and jobs.

@@ -176,7 +176,7 @@ func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (Fr
 			WHERE f.company_id = $1 AND `+flagged+q.And()+`) x`, q.Args...).Scan(&fc); err != nil {
 			return out, nil, err
 		}
-		fv, err := flaggedCount(ctx, db, q, flagged)
+		fv, err := flaggedCount(ctx, db, co.ID, w, threshold)
 		if err != nil {
 			return out, nil, err
 		}
@@ -190,7 +190,7 @@ func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (Fr
 		t.Line("(a candidate is flagged when any verification in the window scored below the threshold)")
 	case fraudRiskBreakdown:
 		rb := &RiskBreakdown{Signals: []SignalCount{}, ScoreBands: []ScoreBand{}}
-		if rb.Flagged, err = flaggedCount(ctx, db, q, flagged); err != nil {
+		if rb.Flagged, err = flaggedCount(ctx, db, co.ID, w, threshold); err != nil {
 			return out, nil, err
 		}
 		tot, err := fraudTotals(ctx, db, co.ID, w)
@@ -219,18 +219,19 @@ func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (Fr
 		t.Table([]string{"Score", "Verifications", "Share"}, bandRows, "")
 	case fraudFlaggedDetails:
 		out.Limit = &limit
-		if err := fraudDetails(ctx, call, db, q, flagged, limit, &out, t); err != nil {
+		if err := fraudDetails(ctx, call, db, q, flagged, w, threshold, limit, &out, t); err != nil {
 			return out, nil, err
 		}
 	}
 	return out, t, nil
 }
 
-// flaggedCount counts the verifications of q's window that match flagged: a range of the score
-// index, which holds the time too.
-func flaggedCount(ctx context.Context, db toolkit.Querier, q *toolkit.Query, flagged string) (int64, error) {
+// flaggedCount counts the company's verifications in w scored below threshold, from fraud_scores
+// (see scoreHistogram.flaggedCount).
+func flaggedCount(ctx context.Context, db toolkit.Querier, company uuid.UUID, w toolkit.Window, threshold float64) (int64, error) {
+	q := toolkit.NewQuery(company)
 	var n int64
-	err := db.QueryRowContext(ctx, `SELECT count(*) FROM fraud_verifications f WHERE f.company_id = $1 AND `+flagged+q.And(), q.Args...).Scan(&n)
+	err := db.QueryRowContext(ctx, fraudScores.flaggedCount(q, w, threshold), q.Args...).Scan(&n)
 	return n, err
 }
 
@@ -273,8 +274,9 @@ func fraudTotals(ctx context.Context, db toolkit.Querier, company uuid.UUID, w t
 	return n, err
 }
 
-func fraudDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q *toolkit.Query, flagged string, limit int, out *FraudStatsOutput, t *toolkit.Text) error {
-	total, err := flaggedCount(ctx, db, q, flagged)
+func fraudDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q *toolkit.Query, flagged string, w toolkit.Window, threshold float64,
+	limit int, out *FraudStatsOutput, t *toolkit.Text) error {
+	total, err := flaggedCount(ctx, db, call.Company.ID, w, threshold)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,298 @@
+-- Score histograms for getCheatingDetectionStats and getFraudVerificationStats (issue 32). Their
+-- flagged counts read the evaluations and verifications on the flagged side of a threshold (a
+-- range of the score index), which grows with the pool: at 1M candidates about 0.6M cheating
+-- evaluations are at or above the default threshold. These tables count them by whole score
+-- point (floor of the score, 0..100), so a count over a threshold t reads the whole points past
+-- it from the rollup and only the fraction of a point between t and the next whole point from the
+-- source rows (nothing when t is whole, as the company default 70 is). Kept exact by
+-- statement-level triggers like the rollups of 00007; rollup_rebuild's part 'scores' recomputes
+-- them.
+
+-- +goose Up
+
+-- Cheating evaluations by whole score point and UTC day of the evaluation.
+CREATE TABLE evaluation_scores (
+    company_id uuid NOT NULL REFERENCES companies (id) ON DELETE CASCADE,
+    score      smallint NOT NULL, -- floor(cheating_score)
+    day        date NOT NULL,
+    evaluated  bigint NOT NULL,
+    PRIMARY KEY (company_id, score, day)
+);
+
+-- Cheating evaluations by whole score point and job, all time (byJob's flagged counts).
+CREATE TABLE job_evaluation_scores (
+    company_id uuid NOT NULL,
+    score      smallint NOT NULL,
+    job_id     uuid NOT NULL,
+    evaluated  bigint NOT NULL,
+    PRIMARY KEY (company_id, score, job_id),
+    FOREIGN KEY (company_id, job_id) REFERENCES jobs (company_id, id) ON DELETE CASCADE
+);
+
+-- Fraud verifications by whole score point and UTC day of the verification.
+CREATE TABLE fraud_scores (
+    company_id    uuid NOT NULL REFERENCES companies (id) ON DELETE CASCADE,
+    score         smallint NOT NULL, -- floor(overall_verification_score)
+    day           date NOT NULL,
+    verifications bigint NOT NULL,
+    PRIMARY KEY (company_id, score, day)
+);
+
+-- +goose StatementBegin
+CREATE FUNCTION rollup_evaluation_scores_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    src text := rollup_signed(TG_OP);
+BEGIN
+    EXECUTE format($q$
+        INSERT INTO evaluation_scores AS d
+        SELECT company_id, floor(cheating_score)::smallint, (created_at AT TIME ZONE 'UTC')::date, sum(sign)
+        FROM (%s) r WHERE EXISTS (SELECT 1 FROM companies c WHERE c.id = r.company_id)
+        GROUP BY 1, 2, 3 HAVING sum(sign) <> 0 ORDER BY 1, 2, 3
+        ON CONFLICT (company_id, score, day) DO UPDATE SET evaluated = d.evaluated + excluded.evaluated
+    $q$, src);
+    EXECUTE format($q$
+        INSERT INTO job_evaluation_scores AS d
+        SELECT company_id, floor(cheating_score)::smallint, job_id, sum(sign)
+        FROM (%s) r WHERE EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = r.company_id AND j.id = r.job_id)
+        GROUP BY 1, 2, 3 HAVING sum(sign) <> 0 ORDER BY 1, 2, 3
+        ON CONFLICT (company_id, score, job_id) DO UPDATE SET evaluated = d.evaluated + excluded.evaluated
+    $q$, src);
+    RETURN NULL;
+END $$;
+-- +goose StatementEnd
+CREATE TRIGGER cheating_evaluations_scores_insert AFTER INSERT ON cheating_evaluations REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION rollup_evaluation_scores_trigger();
+CREATE TRIGGER cheating_evaluations_scores_update AFTER UPDATE ON cheating_evaluations REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION rollup_evaluation_scores_trigger();
+CREATE TRIGGER cheating_evaluations_scores_delete AFTER DELETE ON cheating_evaluations REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION rollup_evaluation_scores_trigger();
+
+-- +goose StatementBegin
+CREATE FUNCTION rollup_fraud_scores_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format($q$
+        INSERT INTO fraud_scores AS d
+        SELECT company_id, floor(overall_verification_score)::smallint, (created_at AT TIME ZONE 'UTC')::date, sum(sign)
+        FROM (%s) r WHERE EXISTS (SELECT 1 FROM companies c WHERE c.id = r.company_id)
+        GROUP BY 1, 2, 3 HAVING sum(sign) <> 0 ORDER BY 1, 2, 3
+        ON CONFLICT (company_id, score, day) DO UPDATE SET verifications = d.verifications + excluded.verifications
+    $q$, rollup_signed(TG_OP));
+    RETURN NULL;
+END $$;
+-- +goose StatementEnd
+CREATE TRIGGER fraud_verifications_scores_insert AFTER INSERT ON fraud_verifications REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION rollup_fraud_scores_trigger();
+CREATE TRIGGER fraud_verifications_scores_update AFTER UPDATE ON fraud_verifications REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION rollup_fraud_scores_trigger();
+CREATE TRIGGER fraud_verifications_scores_delete AFTER DELETE ON fraud_verifications REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION rollup_fraud_scores_trigger();
+
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION rollup_rebuild(p_company uuid, p_part text DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    -- Independent parts (a loader may run them on separate connections at once): journeys
+    -- (candidate_journeys, then journey_daily from it), candidate_media, the other session
+    -- rollups, the other sources, and the score histograms (migration 00047).
+    IF p_part IS NOT NULL AND p_part NOT IN ('journeys', 'media', 'sessions', 'other', 'scores') THEN
+        RAISE EXCEPTION 'rollup_rebuild: unknown part %', p_part;
+    END IF;
+    IF p_part IS NULL OR p_part = 'sessions' THEN
+        DELETE FROM session_daily WHERE company_id = p_company;
+        DELETE FROM completion_slots WHERE company_id = p_company;
+        DELETE FROM job_daily WHERE company_id = p_company;
+        INSERT INTO session_daily
+        SELECT company_id, (invited_at AT TIME ZONE 'UTC')::date, status, medium_type, decision, count(*)
+        FROM interview_sessions WHERE company_id = p_company GROUP BY 1, 2, 3, 4, 5;
+        INSERT INTO completion_slots
+        SELECT company_id, date_bin('15 minutes', completed_at, timestamptz '2000-01-01 00:00Z'), medium_type,
+               count(*), count(duration_seconds), coalesce(sum(duration_seconds), 0)
+        FROM interview_sessions WHERE company_id = p_company AND status = 'COMPLETED' GROUP BY 1, 2, 3;
+        INSERT INTO job_daily
+        SELECT p_company, day, job_id, coalesce(s.n, 0), coalesce(s.completed, 0), coalesce(e.n, 0)
+        FROM (SELECT (invited_at AT TIME ZONE 'UTC')::date AS day, job_id, count(*) AS n,
+                     count(*) FILTER (WHERE status = 'COMPLETED') AS completed
+              FROM interview_sessions WHERE company_id = p_company GROUP BY 1, 2) s
+        FULL JOIN (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, job_id, count(*) AS n
+                   FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1, 2) e USING (day, job_id);
+    END IF;
+    IF p_part IS NULL OR p_part = 'media' THEN
+        DELETE FROM candidate_media WHERE company_id = p_company;
+        INSERT INTO candidate_media
+        SELECT company_id, candidate_id, medium_type, min(completed_at), max(completed_at), count(*)
+        FROM interview_sessions WHERE company_id = p_company AND status = 'COMPLETED' GROUP BY 1, 2, 3;
+    END IF;
+    IF p_part IS NULL OR p_part = 'journeys' THEN
+        DELETE FROM candidate_journeys WHERE company_id = p_company;
+        INSERT INTO candidate_journeys
+        SELECT p_company, candidate_id, min(entered),
+               bool_or(invited), bool_or(started), bool_or(completed), bool_or(positive), bool_or(hired),
+               min(completed_at) FILTER (WHERE completed), max(completed_at) FILTER (WHERE completed),
+               count(*) FILTER (WHERE completed)
+        FROM (
+            SELECT candidate_id, created_at AS entered, false AS invited, false AS started, false AS completed,
+                   false AS positive, false AS hired, NULL::timestamptz AS completed_at
+            FROM applications WHERE company_id = p_company
+            UNION ALL
+            SELECT candidate_id, invited_at, true, started_at IS NOT NULL OR status IN ('STARTED', 'COMPLETED'),
+                   status = 'COMPLETED', decision IN ('ACCEPTED', 'SUBMITTED', 'PLACED', 'HIRED'), decision = 'HIRED',
+                   completed_at
+            FROM interview_sessions WHERE company_id = p_company
+        ) x
+        GROUP BY candidate_id;
+        -- After the journeys (whose triggers update journey_daily only when triggers are on).
+        DELETE FROM journey_daily WHERE company_id = p_company;
+        INSERT INTO journey_daily
+        SELECT company_id, (entered_at AT TIME ZONE 'UTC')::date, invited, started, completed, positive, hired, count(*)
+        FROM candidate_journeys WHERE company_id = p_company GROUP BY 1, 2, 3, 4, 5, 6, 7;
+    END IF;
+    IF p_part IS NULL OR p_part = 'other' THEN
+        DELETE FROM evaluation_daily WHERE company_id = p_company;
+        DELETE FROM fraud_daily WHERE company_id = p_company;
+        DELETE FROM identity_daily WHERE company_id = p_company;
+        DELETE FROM candidate_daily WHERE company_id = p_company;
+        DELETE FROM job_totals WHERE company_id = p_company;
+        INSERT INTO evaluation_daily
+        SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, count(*)
+        FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1, 2;
+        INSERT INTO fraud_daily
+        SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, count(*),
+               count(*) FILTER (WHERE disposable_email), count(*) FILTER (WHERE voip_phone),
+               count(*) FILTER (WHERE vpn_proxy_ip), count(*) FILTER (WHERE thin_profile),
+               count(*) FILTER (WHERE footprint_anomaly),
+               count(*) FILTER (WHERE overall_verification_score < 25),
+               count(*) FILTER (WHERE overall_verification_score >= 25 AND overall_verification_score < 50),
+               count(*) FILTER (WHERE overall_verification_score >= 50 AND overall_verification_score < 75),
+               count(*) FILTER (WHERE overall_verification_score >= 75)
+        FROM fraud_verifications WHERE company_id = p_company GROUP BY 1, 2;
+        INSERT INTO identity_daily
+        SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, status, identity_reason(status, failure_reason), count(*)
+        FROM identity_verifications WHERE company_id = p_company GROUP BY 1, 2, 3, 4;
+        INSERT INTO candidate_daily
+        SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, status, count(*)
+        FROM candidates WHERE company_id = p_company GROUP BY 1, 2, 3;
+        INSERT INTO job_totals
+        SELECT p_company, j.id, coalesce(a.n, 0), coalesce(s.n, 0), coalesce(s.completed, 0), coalesce(e.n, 0)
+        FROM jobs j
+        LEFT JOIN (SELECT job_id, count(DISTINCT candidate_id) AS n FROM applications
+                   WHERE company_id = p_company AND job_id IS NOT NULL GROUP BY 1) a ON a.job_id = j.id
+        LEFT JOIN (SELECT job_id, count(*) AS n, count(*) FILTER (WHERE status = 'COMPLETED') AS completed
+                   FROM interview_sessions WHERE company_id = p_company GROUP BY 1) s ON s.job_id = j.id
+        LEFT JOIN (SELECT job_id, count(*) AS n FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1) e ON e.job_id = j.id
+        WHERE j.company_id = p_company AND (a.n IS NOT NULL OR s.n IS NOT NULL OR e.n IS NOT NULL);
+    END IF;
+    IF p_part IS NULL OR p_part = 'scores' THEN
+        DELETE FROM evaluation_scores WHERE company_id = p_company;
+        DELETE FROM job_evaluation_scores WHERE company_id = p_company;
+        DELETE FROM fraud_scores WHERE company_id = p_company;
+        INSERT INTO evaluation_scores
+        SELECT company_id, floor(cheating_score)::smallint, (created_at AT TIME ZONE 'UTC')::date, count(*)
+        FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1, 2, 3;
+        INSERT INTO job_evaluation_scores
+        SELECT company_id, floor(cheating_score)::smallint, job_id, count(*)
+        FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1, 2, 3;
+        INSERT INTO fraud_scores
+        SELECT company_id, floor(overall_verification_score)::smallint, (created_at AT TIME ZONE 'UTC')::date, count(*)
+        FROM fraud_verifications WHERE company_id = p_company GROUP BY 1, 2, 3;
+    END IF;
+END $$;
+-- +goose StatementEnd
+SELECT rollup_rebuild(id, 'scores') FROM companies;
+
+-- +goose Down
+DROP FUNCTION rollup_evaluation_scores_trigger(), rollup_fraud_scores_trigger() CASCADE;
+DROP TABLE evaluation_scores, job_evaluation_scores, fraud_scores;
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION rollup_rebuild(p_company uuid, p_part text DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    -- Independent parts (a loader may run them on separate connections at once): journeys
+    -- (candidate_journeys, then journey_daily from it), candidate_media, the other session
+    -- rollups, and the other sources.
+    IF p_part IS NOT NULL AND p_part NOT IN ('journeys', 'media', 'sessions', 'other') THEN
+        RAISE EXCEPTION 'rollup_rebuild: unknown part %', p_part;
+    END IF;
+    IF p_part IS NULL OR p_part = 'sessions' THEN
+        DELETE FROM session_daily WHERE company_id = p_company;
+        DELETE FROM completion_slots WHERE company_id = p_company;
+        DELETE FROM job_daily WHERE company_id = p_company;
+        INSERT INTO session_daily
+        SELECT company_id, (invited_at AT TIME ZONE 'UTC')::date, status, medium_type, decision, count(*)
+        FROM interview_sessions WHERE company_id = p_company GROUP BY 1, 2, 3, 4, 5;
+        INSERT INTO completion_slots
+        SELECT company_id, date_bin('15 minutes', completed_at, timestamptz '2000-01-01 00:00Z'), medium_type,
+               count(*), count(duration_seconds), coalesce(sum(duration_seconds), 0)
+        FROM interview_sessions WHERE company_id = p_company AND status = 'COMPLETED' GROUP BY 1, 2, 3;
+        INSERT INTO job_daily
+        SELECT p_company, day, job_id, coalesce(s.n, 0), coalesce(s.completed, 0), coalesce(e.n, 0)
+        FROM (SELECT (invited_at AT TIME ZONE 'UTC')::date AS day, job_id, count(*) AS n,
+                     count(*) FILTER (WHERE status = 'COMPLETED') AS completed
+              FROM interview_sessions WHERE company_id = p_company GROUP BY 1, 2) s
+        FULL JOIN (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, job_id, count(*) AS n
+                   FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1, 2) e USING (day, job_id);
+    END IF;
+    IF p_part IS NULL OR p_part = 'media' THEN
+        DELETE FROM candidate_media WHERE company_id = p_company;
+        INSERT INTO candidate_media
+        SELECT company_id, candidate_id, medium_type, min(completed_at), max(completed_at), count(*)
+        FROM interview_sessions WHERE company_id = p_company AND status = 'COMPLETED' GROUP BY 1, 2, 3;
+    END IF;
+    IF p_part IS NULL OR p_part = 'journeys' THEN
+        DELETE FROM candidate_journeys WHERE company_id = p_company;
+        INSERT INTO candidate_journeys
+        SELECT p_company, candidate_id, min(entered),
+               bool_or(invited), bool_or(started), bool_or(completed), bool_or(positive), bool_or(hired),
+               min(completed_at) FILTER (WHERE completed), max(completed_at) FILTER (WHERE completed),
+               count(*) FILTER (WHERE completed)
+        FROM (
+            SELECT candidate_id, created_at AS entered, false AS invited, false AS started, false AS completed,
+                   false AS positive, false AS hired, NULL::timestamptz AS completed_at
+            FROM applications WHERE company_id = p_company
+            UNION ALL
+            SELECT candidate_id, invited_at, true, started_at IS NOT NULL OR status IN ('STARTED', 'COMPLETED'),
+                   status = 'COMPLETED', decision IN ('ACCEPTED', 'SUBMITTED', 'PLACED', 'HIRED'), decision = 'HIRED',
+                   completed_at
+            FROM interview_sessions WHERE company_id = p_company
+        ) x
+        GROUP BY candidate_id;
+        -- After the journeys (whose triggers update journey_daily only when triggers are on).
+        DELETE FROM journey_daily WHERE company_id = p_company;
+        INSERT INTO journey_daily
+        SELECT company_id, (entered_at AT TIME ZONE 'UTC')::date, invited, started, completed, positive, hired, count(*)
+        FROM candidate_journeys WHERE company_id = p_company GROUP BY 1, 2, 3, 4, 5, 6, 7;
+    END IF;
+    IF p_part IS NULL OR p_part = 'other' THEN
+        DELETE FROM evaluation_daily WHERE company_id = p_company;
+        DELETE FROM fraud_daily WHERE company_id = p_company;
+        DELETE FROM identity_daily WHERE company_id = p_company;
+        DELETE FROM candidate_daily WHERE company_id = p_company;
+        DELETE FROM job_totals WHERE company_id = p_company;
+        INSERT INTO evaluation_daily
+        SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, count(*)
+        FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1, 2;
+        INSERT INTO fraud_daily
+        SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, count(*),
+               count(*) FILTER (WHERE disposable_email), count(*) FILTER (WHERE voip_phone),
+               count(*) FILTER (WHERE vpn_proxy_ip), count(*) FILTER (WHERE thin_profile),
+               count(*) FILTER (WHERE footprint_anomaly),
+               count(*) FILTER (WHERE overall_verification_score < 25),
+               count(*) FILTER (WHERE overall_verification_score >= 25 AND overall_verification_score < 50),
+               count(*) FILTER (WHERE overall_verification_score >= 50 AND overall_verification_score < 75),
+               count(*) FILTER (WHERE overall_verification_score >= 75)
+        FROM fraud_verifications WHERE company_id = p_company GROUP BY 1, 2;
+        INSERT INTO identity_daily
+        SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, status, identity_reason(status, failure_reason), count(*)
+        FROM identity_verifications WHERE company_id = p_company GROUP BY 1, 2, 3, 4;
+        INSERT INTO candidate_daily
+        SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, status, count(*)
+        FROM candidates WHERE company_id = p_company GROUP BY 1, 2, 3;
+        INSERT INTO job_totals
+        SELECT p_company, j.id, coalesce(a.n, 0), coalesce(s.n, 0), coalesce(s.completed, 0), coalesce(e.n, 0)
+        FROM jobs j
+        LEFT JOIN (SELECT job_id, count(DISTINCT candidate_id) AS n FROM applications
+                   WHERE company_id = p_company AND job_id IS NOT NULL GROUP BY 1) a ON a.job_id = j.id
+        LEFT JOIN (SELECT job_id, count(*) AS n, count(*) FILTER (WHERE status = 'COMPLETED') AS completed
+                   FROM interview_sessions WHERE company_id = p_company GROUP BY 1) s ON s.job_id = j.id
+        LEFT JOIN (SELECT job_id, count(*) AS n FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1) e ON e.job_id = j.id
+        WHERE j.company_id = p_company AND (a.n IS NOT NULL OR s.n IS NOT NULL OR e.n IS NOT NULL);
+    END IF;
+END $$;
+-- +goose StatementEnd

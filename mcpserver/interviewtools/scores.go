@@ -28,20 +28,24 @@ var (
 // score and time indexes). So the rows read are bounded by points times days, not by the pool.
 func (h scoreHistogram) flaggedCount(q *toolkit.Query, w toolkit.Window, threshold float64) string {
 	t := numArg(q, threshold)
-	var whole, part, flagged string
 	score := "s." + h.score
+	flagged := score + " >= " + t
 	if h.flaggedIsBelow {
-		p := math.Floor(threshold)
-		whole = "r.score < " + q.Arg(int16(p))
-		part = score + " >= " + numArg(q, p) + " AND " + score + " < " + t
 		flagged = score + " < " + t
-	} else {
-		p := math.Ceil(threshold)
-		whole = "r.score >= " + q.Arg(int16(p))
-		part = score + " >= " + t + " AND " + score + " < " + numArg(q, p)
-		flagged = score + " >= " + t
 	}
 	rollup := func(w toolkit.Window) string {
+		// The point arguments are added here: a window without a whole day has no rollup part,
+		// and an argument no statement part uses has no type.
+		var whole, part string
+		if h.flaggedIsBelow {
+			p := math.Floor(threshold)
+			whole = "r.score < " + q.Arg(int16(p))
+			part = score + " >= " + numArg(q, p) + " AND " + score + " < " + t
+		} else {
+			p := math.Ceil(threshold)
+			whole = "r.score >= " + q.Arg(int16(p))
+			part = score + " >= " + t + " AND " + score + " < " + numArg(q, p)
+		}
 		return `SELECT sum(r.` + h.n + `) FROM ` + h.rollup + ` r WHERE r.company_id = $1 AND ` + whole + q.DayRange("r.day", w) +
 			` UNION ALL SELECT count(*) FROM ` + h.source + ` s WHERE s.company_id = $1 AND ` + part + q.Range("s."+h.at, w)
 	}
@@ -53,14 +57,15 @@ func (h scoreHistogram) flaggedCount(q *toolkit.Query, w toolkit.Window, thresho
 
 // flaggedByJob is the statement of the company's flagged evaluations per job (job_id, flagged)
 // for all time: job_evaluation_scores for the whole points at or above threshold, the
-// evaluations for the fraction of a point below the next whole one.
-func flaggedByJob(q *toolkit.Query, threshold float64) string {
+// evaluations for the fraction of a point below the next whole one. thr is threshold's
+// placeholder (numeric) in q.
+func flaggedByJob(q *toolkit.Query, thr string, threshold float64) string {
 	p := math.Ceil(threshold)
 	return `SELECT job_id, sum(n)::bigint AS flagged FROM (
 			SELECT r.job_id, r.evaluated FROM job_evaluation_scores r WHERE r.company_id = $1 AND r.score >= ` + q.Arg(int16(p)) + `
 			UNION ALL
 			SELECT s.job_id, count(*) FROM cheating_evaluations s
-			WHERE s.company_id = $1 AND s.cheating_score >= ` + numArg(q, threshold) + ` AND s.cheating_score < ` + numArg(q, p) + ` GROUP BY 1
+			WHERE s.company_id = $1 AND s.cheating_score >= ` + thr + ` AND s.cheating_score < ` + numArg(q, p) + ` GROUP BY 1
 		) u(job_id, n) GROUP BY 1`
 }
 

@@ -1,10 +1,13 @@
 -- Score histograms for getCheatingDetectionStats and getFraudVerificationStats (issue 32). Their
 -- flagged counts read the evaluations and verifications on the flagged side of a threshold (a
--- range of the score index), which grows with the pool: at 1M candidates about 0.6M cheating
--- evaluations are at or above the default threshold. These tables count them by whole score
+-- range of the score index), which grows with the pool: at 1M candidates of recruitd seed demo,
+-- 137k cheating evaluations (128k candidates) are at or above the default threshold and 70k fraud
+-- checks below 50; the histograms hold at most 101 rows per day. These tables count them by whole score
 -- point (floor of the score, 0..100), so a count over a threshold t reads the whole points past
 -- it from the rollup and only the fraction of a point between t and the next whole point from the
--- source rows (nothing when t is whole, as the company default 70 is). Kept exact by
+-- source rows (nothing when t is whole, as the company default 70 is). flaggedCandidates for all
+-- time reads each candidate's extreme score the same way (candidate_scores, candidate_score_counts).
+-- Kept exact by
 -- statement-level triggers like the rollups of 00007; rollup_rebuild's part 'scores' recomputes
 -- them.
 
@@ -86,6 +89,100 @@ CREATE TRIGGER fraud_verifications_scores_update AFTER UPDATE ON fraud_verificat
     FOR EACH STATEMENT EXECUTE FUNCTION rollup_fraud_scores_trigger();
 CREATE TRIGGER fraud_verifications_scores_delete AFTER DELETE ON fraud_verifications REFERENCING OLD TABLE AS old_rows
     FOR EACH STATEMENT EXECUTE FUNCTION rollup_fraud_scores_trigger();
+
+-- Each candidate's highest cheating score and lowest fraud score (flaggedCandidates for all
+-- time: a candidate is flagged when its extreme is past the threshold), and those extremes
+-- counted by whole score point.
+CREATE TABLE candidate_scores (
+    company_id   uuid NOT NULL,
+    candidate_id uuid NOT NULL,
+    max_cheating numeric(5,2), -- NULL: no cheating evaluation
+    min_fraud    numeric(5,2), -- NULL: no fraud verification
+    PRIMARY KEY (company_id, candidate_id),
+    FOREIGN KEY (company_id, candidate_id) REFERENCES candidates (company_id, id) ON DELETE CASCADE
+);
+CREATE INDEX candidate_scores_cheating_idx ON candidate_scores (company_id, max_cheating) WHERE max_cheating IS NOT NULL;
+CREATE INDEX candidate_scores_fraud_idx ON candidate_scores (company_id, min_fraud) WHERE min_fraud IS NOT NULL;
+CREATE TABLE candidate_score_counts (
+    company_id uuid NOT NULL REFERENCES companies (id) ON DELETE CASCADE,
+    kind       text NOT NULL, -- 'cheating' (floor of max_cheating) or 'fraud' (floor of min_fraud)
+    score      smallint NOT NULL,
+    candidates bigint NOT NULL,
+    PRIMARY KEY (company_id, kind, score)
+);
+-- The changed candidates' evaluations are found by candidate.
+CREATE INDEX cheating_evaluations_company_candidate_idx ON cheating_evaluations (company_id, candidate_id) INCLUDE (cheating_score);
+
+-- rollup_candidate_scores recomputes the candidate_scores rows of the given candidates.
+-- +goose StatementBegin
+CREATE FUNCTION rollup_candidate_scores(p_company uuid[], p_candidate uuid[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    WITH c AS (
+        SELECT DISTINCT company_id, candidate_id FROM unnest(p_company, p_candidate) AS t(company_id, candidate_id)
+    ), x AS (
+        SELECT c.company_id, c.candidate_id,
+               (SELECT max(ce.cheating_score) FROM cheating_evaluations ce WHERE ce.company_id = c.company_id AND ce.candidate_id = c.candidate_id) AS max_cheating,
+               (SELECT min(f.overall_verification_score) FROM fraud_verifications f WHERE f.company_id = c.company_id AND f.candidate_id = c.candidate_id) AS min_fraud
+        FROM c
+    ), gone AS (
+        DELETE FROM candidate_scores cs USING x
+        WHERE cs.company_id = x.company_id AND cs.candidate_id = x.candidate_id AND x.max_cheating IS NULL AND x.min_fraud IS NULL
+    )
+    INSERT INTO candidate_scores AS cs
+    SELECT x.* FROM x
+    WHERE (x.max_cheating IS NOT NULL OR x.min_fraud IS NOT NULL)
+      AND EXISTS (SELECT 1 FROM candidates k WHERE k.company_id = x.company_id AND k.id = x.candidate_id)
+    ORDER BY x.company_id, x.candidate_id
+    ON CONFLICT (company_id, candidate_id) DO UPDATE SET max_cheating = excluded.max_cheating, min_fraud = excluded.min_fraud
+    WHERE (cs.max_cheating, cs.min_fraud) IS DISTINCT FROM (excluded.max_cheating, excluded.min_fraud);
+END $$;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE FUNCTION rollup_candidate_scores_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    companies uuid[];
+    candidates uuid[];
+BEGIN
+    EXECUTE format($q$
+        SELECT array_agg(company_id), array_agg(candidate_id) FROM (
+            SELECT DISTINCT company_id, candidate_id FROM (%s) r
+            WHERE EXISTS (SELECT 1 FROM companies c WHERE c.id = r.company_id)) x
+    $q$, rollup_signed(TG_OP)) INTO companies, candidates;
+    IF companies IS NOT NULL THEN
+        PERFORM rollup_candidate_scores(companies, candidates);
+    END IF;
+    RETURN NULL;
+END $$;
+-- +goose StatementEnd
+CREATE TRIGGER cheating_evaluations_candidate_scores_insert AFTER INSERT ON cheating_evaluations REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION rollup_candidate_scores_trigger();
+CREATE TRIGGER cheating_evaluations_candidate_scores_update AFTER UPDATE ON cheating_evaluations REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION rollup_candidate_scores_trigger();
+CREATE TRIGGER cheating_evaluations_candidate_scores_delete AFTER DELETE ON cheating_evaluations REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION rollup_candidate_scores_trigger();
+CREATE TRIGGER fraud_verifications_candidate_scores_insert AFTER INSERT ON fraud_verifications REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION rollup_candidate_scores_trigger();
+CREATE TRIGGER fraud_verifications_candidate_scores_update AFTER UPDATE ON fraud_verifications REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION rollup_candidate_scores_trigger();
+CREATE TRIGGER fraud_verifications_candidate_scores_delete AFTER DELETE ON fraud_verifications REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION rollup_candidate_scores_trigger();
+-- +goose StatementBegin
+CREATE FUNCTION rollup_candidate_score_counts_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format($q$
+        INSERT INTO candidate_score_counts AS d
+        SELECT company_id, kind, score, sum(sign) FROM (
+            SELECT company_id, 'cheating' AS kind, floor(max_cheating)::smallint AS score, sign FROM (%1$s) r WHERE max_cheating IS NOT NULL
+            UNION ALL
+            SELECT company_id, 'fraud', floor(min_fraud)::smallint, sign FROM (%1$s) r WHERE min_fraud IS NOT NULL
+        ) r WHERE EXISTS (SELECT 1 FROM companies c WHERE c.id = r.company_id)
+        GROUP BY 1, 2, 3 HAVING sum(sign) <> 0 ORDER BY 1, 2, 3
+        ON CONFLICT (company_id, kind, score) DO UPDATE SET candidates = d.candidates + excluded.candidates
+    $q$, rollup_signed(TG_OP));
+    RETURN NULL;
+END $$;
+-- +goose StatementEnd
+SELECT rollup_attach('candidate_scores', 'rollup_candidate_score_counts_trigger');
 
 -- +goose StatementBegin
 CREATE OR REPLACE FUNCTION rollup_rebuild(p_company uuid, p_part text DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
@@ -184,6 +281,8 @@ BEGIN
         DELETE FROM evaluation_scores WHERE company_id = p_company;
         DELETE FROM job_evaluation_scores WHERE company_id = p_company;
         DELETE FROM fraud_scores WHERE company_id = p_company;
+        DELETE FROM candidate_scores WHERE company_id = p_company;
+        DELETE FROM candidate_score_counts WHERE company_id = p_company;
         INSERT INTO evaluation_scores
         SELECT company_id, floor(cheating_score)::smallint, (created_at AT TIME ZONE 'UTC')::date, count(*)
         FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1, 2, 3;
@@ -193,14 +292,33 @@ BEGIN
         INSERT INTO fraud_scores
         SELECT company_id, floor(overall_verification_score)::smallint, (created_at AT TIME ZONE 'UTC')::date, count(*)
         FROM fraud_verifications WHERE company_id = p_company GROUP BY 1, 2, 3;
+        INSERT INTO candidate_scores
+        SELECT p_company, candidate_id, max(cheating), min(fraud) FROM (
+            SELECT candidate_id, cheating_score AS cheating, NULL::numeric AS fraud FROM cheating_evaluations WHERE company_id = p_company
+            UNION ALL
+            SELECT candidate_id, NULL, overall_verification_score FROM fraud_verifications WHERE company_id = p_company
+        ) x
+        WHERE EXISTS (SELECT 1 FROM candidates k WHERE k.company_id = p_company AND k.id = x.candidate_id)
+        GROUP BY candidate_id;
+        -- After candidate_scores (whose triggers update candidate_score_counts only when triggers are on).
+        DELETE FROM candidate_score_counts WHERE company_id = p_company;
+        INSERT INTO candidate_score_counts
+        SELECT company_id, 'cheating', floor(max_cheating)::smallint, count(*) FROM candidate_scores
+        WHERE company_id = p_company AND max_cheating IS NOT NULL GROUP BY 1, 2, 3
+        UNION ALL
+        SELECT company_id, 'fraud', floor(min_fraud)::smallint, count(*) FROM candidate_scores
+        WHERE company_id = p_company AND min_fraud IS NOT NULL GROUP BY 1, 2, 3;
     END IF;
 END $$;
 -- +goose StatementEnd
 SELECT rollup_rebuild(id, 'scores') FROM companies;
 
 -- +goose Down
-DROP FUNCTION rollup_evaluation_scores_trigger(), rollup_fraud_scores_trigger() CASCADE;
-DROP TABLE evaluation_scores, job_evaluation_scores, fraud_scores;
+DROP FUNCTION rollup_evaluation_scores_trigger(), rollup_fraud_scores_trigger(), rollup_candidate_scores_trigger(),
+    rollup_candidate_score_counts_trigger() CASCADE;
+DROP FUNCTION rollup_candidate_scores(uuid[], uuid[]);
+DROP INDEX cheating_evaluations_company_candidate_idx;
+DROP TABLE evaluation_scores, job_evaluation_scores, fraud_scores, candidate_score_counts, candidate_scores;
 -- +goose StatementBegin
 CREATE OR REPLACE FUNCTION rollup_rebuild(p_company uuid, p_part text DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN

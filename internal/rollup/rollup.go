@@ -1,7 +1,7 @@
 // Package rollup rebuilds and verifies the statistics rollups of migration 00007 (session_daily,
 // completion_slots, evaluation_daily, fraud_daily, identity_daily, candidate_daily, job_totals, job_daily,
 // candidate_journeys, candidate_media, journey_daily) and the score histograms of migration 00047
-// (evaluation_scores, job_evaluation_scores, fraud_scores).
+// (evaluation_scores, job_evaluation_scores, fraud_scores, candidate_scores, candidate_score_counts).
 // Statement-level triggers keep them exact as the source tables change; Rebuild recomputes a
 // company's from scratch (for loads that run with triggers off), and Check compares the stored
 // rows with a rebuild.
@@ -33,6 +33,8 @@ var Tables = []struct{ Name, NonZero string }{
 	{"evaluation_scores", "evaluated <> 0"},
 	{"job_evaluation_scores", "evaluated <> 0"},
 	{"fraud_scores", "verifications <> 0"},
+	{"candidate_scores", "true"},
+	{"candidate_score_counts", "candidates <> 0"},
 }
 
 type execer interface {

@@ -171,8 +171,14 @@ func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInpu
 	db := call.DB
 	switch metric {
 	case cheatFlaggedCandidates:
+		// Company-wide for all time from candidate_scores; otherwise the flagged evaluations.
 		var n int64
-		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT DISTINCT ce.candidate_id`+from+` AND `+flagged+`) x`, q.Args...).Scan(&n); err != nil {
+		stmt, args := `SELECT count(*) FROM (SELECT DISTINCT ce.candidate_id`+from+` AND `+flagged+`) x`, q.Args
+		if job == nil && w.Since == nil && w.Until == nil {
+			cq := toolkit.NewQuery(co.ID)
+			stmt, args = flaggedCandidates(cq, "cheating", co.CheatThreshold), cq.Args
+		}
+		if err := db.QueryRowContext(ctx, stmt, args...).Scan(&n); err != nil {
 			return out, nil, err
 		}
 		out.FlaggedCandidates = &n

@@ -170,10 +170,15 @@ func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (Fr
 	switch metric {
 	case fraudFlaggedCandidates:
 		var fc int64
-		// The distinct candidates of the flagged rows only (a range of the score index), and
-		// plain counts for the context.
-		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT DISTINCT f.candidate_id FROM fraud_verifications f
-			WHERE f.company_id = $1 AND `+flagged+q.And()+`) x`, q.Args...).Scan(&fc); err != nil {
+		// For all time from candidate_scores; in a window the distinct candidates of the flagged
+		// rows (a range of the score index). Plain counts for the context.
+		stmt, args := `SELECT count(*) FROM (SELECT DISTINCT f.candidate_id FROM fraud_verifications f
+			WHERE f.company_id = $1 AND `+flagged+q.And()+`) x`, q.Args
+		if w.Since == nil && w.Until == nil {
+			cq := toolkit.NewQuery(co.ID)
+			stmt, args = flaggedCandidates(cq, "fraud", threshold), cq.Args
+		}
+		if err := db.QueryRowContext(ctx, stmt, args...).Scan(&fc); err != nil {
 			return out, nil, err
 		}
 		fv, err := flaggedCount(ctx, db, co.ID, w, threshold)

@@ -73,3 +73,26 @@ func flaggedByJob(q *toolkit.Query, thr string, threshold float64) string {
 func numArg(q *toolkit.Query, v float64) string {
 	return q.Arg(strconv.FormatFloat(v, 'f', -1, 64)) + "::numeric"
 }
+
+// flaggedCandidates is the statement counting the company's candidates with a score on the
+// flagged side of threshold for all time (kind "cheating": highest cheating score at or above it;
+// "fraud": lowest fraud score below it): candidate_score_counts for the whole points past it,
+// candidate_scores for the fraction of a point at it.
+func flaggedCandidates(q *toolkit.Query, kind string, threshold float64) string {
+	t := numArg(q, threshold)
+	var whole, part string
+	if kind == "fraud" {
+		p := math.Floor(threshold)
+		whole = "r.score < " + q.Arg(int16(p))
+		part = "s.min_fraud >= " + numArg(q, p) + " AND s.min_fraud < " + t
+	} else {
+		p := math.Ceil(threshold)
+		whole = "r.score >= " + q.Arg(int16(p))
+		part = "s.max_cheating >= " + t + " AND s.max_cheating < " + numArg(q, p)
+	}
+	return `SELECT coalesce(sum(n), 0)::bigint FROM (
+			SELECT sum(r.candidates) FROM candidate_score_counts r WHERE r.company_id = $1 AND r.kind = ` + q.Arg(kind) + ` AND ` + whole + `
+			UNION ALL
+			SELECT count(*) FROM candidate_scores s WHERE s.company_id = $1 AND ` + part + `
+		) x(n)`
+}

@@ -85,6 +85,16 @@ func TestScoreHistograms(t *testing.T) {
 				if i64(o.TotalFlagged) != want {
 					t.Errorf("%s: cheating threshold %g %v totalFlagged = %d, source %d", what, thr, w, i64(o.TotalFlagged), want)
 				}
+				wantCands := count(fmt.Sprintf(`SELECT count(DISTINCT candidate_id) FROM cheating_evaluations WHERE company_id = $1 AND cheating_score >= %g`, thr) + in(w))
+				o = metricCall[cheatOut](t, f, "getCheatingDetectionStats", "flaggedCandidates", args(w))
+				if i64(o.FlaggedCandidates) != wantCands {
+					t.Errorf("%s: cheating threshold %g %v flaggedCandidates = %d, source %d", what, thr, w, i64(o.FlaggedCandidates), wantCands)
+				}
+				wantCands = count(fmt.Sprintf(`SELECT count(DISTINCT candidate_id) FROM fraud_verifications WHERE company_id = $1 AND overall_verification_score < %g`, thr) + in(w))
+				fo, _ := call[fraudOut](t, f, nil, "getFraudVerificationStats", args(w, "metric", "flaggedCandidates", "threshold", thr), nil)
+				if i64(fo.FlaggedCandidates) != wantCands {
+					t.Errorf("%s: fraud threshold %g %v flaggedCandidates = %d, source %d", what, thr, w, i64(fo.FlaggedCandidates), wantCands)
+				}
 				if w == windows[0] {
 					o = metricCall[cheatOut](t, f, "getCheatingDetectionStats", "byJob", args(w))
 					var flagged int64
@@ -114,6 +124,11 @@ func TestScoreHistograms(t *testing.T) {
 	f.exec(t, `UPDATE cheating_evaluations SET cheating_score = cheating_score + 0.02 WHERE company_id = $1 AND cheating_score BETWEEN 70 AND 71`, f.acme.ID)
 	f.exec(t, `UPDATE fraud_verifications SET overall_verification_score = overall_verification_score - 0.5 WHERE company_id = $1 AND overall_verification_score >= 49.5`, f.acme.ID)
 	check("scores moved across the thresholds")
+	f.exec(t, `DELETE FROM cheating_evaluations WHERE company_id = $1 AND cheating_score >= 70.5 AND cheating_score < 71`, f.acme.ID)
+	f.exec(t, `INSERT INTO fraud_verifications (company_id, candidate_id, overall_verification_score, disposable_email, voip_phone,
+		vpn_proxy_ip, thin_profile, footprint_anomaly, created_at) VALUES ($1, $2, 49.2, false, false, false, false, false, '2026-05-11T10:00:00Z')`,
+		f.acme.ID, f.cand["Clone05"])
+	check("evaluations deleted and a second check for a candidate")
 
 	// Behind the triggers' back: 1000 evaluations scored 90 and 1000 checks scored 10 on a whole
 	// day that no edge reads.
@@ -123,6 +138,12 @@ func TestScoreHistograms(t *testing.T) {
 	f.exec(t, `INSERT INTO evaluation_scores VALUES ($1, 90, '2026-05-11', 1000)`, f.acme.ID)
 	f.exec(t, `INSERT INTO job_evaluation_scores VALUES ($1, 90, $2, 1000)`, f.acme.ID, f.job["J3"])
 	f.exec(t, `INSERT INTO fraud_scores VALUES ($1, 10, '2026-05-11', 1000)`, f.acme.ID)
+	cb := metricCall[cheatOut](t, f, "getCheatingDetectionStats", "flaggedCandidates", nil)
+	f.exec(t, `INSERT INTO candidate_score_counts VALUES ($1, 'cheating', 95, 1000)
+		ON CONFLICT (company_id, kind, score) DO UPDATE SET candidates = candidate_score_counts.candidates + 1000`, f.acme.ID)
+	if o := metricCall[cheatOut](t, f, "getCheatingDetectionStats", "flaggedCandidates", nil); i64(o.FlaggedCandidates) != i64(cb.FlaggedCandidates)+1000 {
+		t.Errorf("flaggedCandidates = %d after 1000 were added to candidate_score_counts, was %d: not read from the rollup", i64(o.FlaggedCandidates), i64(cb.FlaggedCandidates))
+	}
 	if o := metricCall[cheatOut](t, f, "getCheatingDetectionStats", "flaggedInterviews", nil); i64(o.FlaggedInterviews) != i64(before.FlaggedInterviews)+1000 {
 		t.Errorf("flaggedInterviews = %d after 1000 were added to evaluation_scores, was %d: not read from the histogram", i64(o.FlaggedInterviews), i64(before.FlaggedInterviews))
 	}

@@ -1,7 +1,8 @@
 // Package rollup rebuilds and verifies the statistics rollups of migration 00007 (session_daily,
 // completion_slots, evaluation_daily, fraud_daily, identity_daily, candidate_daily, job_totals, job_daily,
 // candidate_journeys, candidate_media, journey_daily) and the score histograms of migration 00047
-// (evaluation_scores, job_evaluation_scores, fraud_scores, candidate_scores, candidate_score_counts).
+// (evaluation_scores, job_evaluation_scores, fraud_scores, candidate_scores, candidate_score_counts,
+// completion_slot_totals, media_candidates).
 // Statement-level triggers keep them exact as the source tables change; Rebuild recomputes a
 // company's from scratch (for loads that run with triggers off), and Check compares the stored
 // rows with a rebuild.
@@ -35,6 +36,8 @@ var Tables = []struct{ Name, NonZero string }{
 	{"fraud_scores", "verifications <> 0"},
 	{"candidate_scores", "true"},
 	{"candidate_score_counts", "candidates <> 0"},
+	{"completion_slot_totals", "completed <> 0"},
+	{"media_candidates", "candidates <> 0"},
 }
 
 type execer interface {

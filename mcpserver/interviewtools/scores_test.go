@@ -159,4 +159,22 @@ func TestScoreHistograms(t *testing.T) {
 	if fa.RiskBreakdown.Flagged != fb.RiskBreakdown.Flagged+1000 {
 		t.Errorf("fraud flagged = %d after 1000 were added to fraud_scores, was %d: not read from the histogram", fa.RiskBreakdown.Flagged, fb.RiskBreakdown.Flagged)
 	}
+
+	// The time-of-day breakdown and completedCandidates by one medium for all time read their
+	// rollups too.
+	tb, _ := call[todOut](t, f, nil, "getInterviewTimeOfDayBreakdown", map[string]any{"sinceDate": "2026-05-01", "timezone": "UTC"}, nil)
+	f.exec(t, `INSERT INTO completion_slot_totals VALUES ($1, '2026-05-11T07:15:00Z', 500)
+		ON CONFLICT (company_id, slot) DO UPDATE SET completed = completion_slot_totals.completed + 500`, f.acme.ID)
+	ta, _ := call[todOut](t, f, nil, "getInterviewTimeOfDayBreakdown", map[string]any{"sinceDate": "2026-05-01", "timezone": "UTC"}, nil)
+	if ta.Total != tb.Total+500 || ta.Buckets[7].Count != tb.Buckets[7].Count+500 {
+		t.Errorf("time of day = %d (07:00 %d) after 500 were added to completion_slot_totals, was %d (%d): not read from the rollup",
+			ta.Total, ta.Buckets[7].Count, tb.Total, tb.Buckets[7].Count)
+	}
+	video := map[string]any{"mediumType": []string{"VIDEO"}}
+	sb := metricCall[statsOut](t, f, "getInterviewStats", "completedCandidates", video)
+	f.exec(t, `UPDATE media_candidates SET candidates = candidates + 300 WHERE company_id = $1 AND medium_type = 'VIDEO'`, f.acme.ID)
+	if sa := metricCall[statsOut](t, f, "getInterviewStats", "completedCandidates", video); i64(sa.CompletedCandidates) != i64(sb.CompletedCandidates)+300 {
+		t.Errorf("completedCandidates by VIDEO = %d after 300 were added to media_candidates, was %d: not read from the rollup",
+			i64(sa.CompletedCandidates), i64(sb.CompletedCandidates))
+	}
 }

@@ -307,6 +307,9 @@ func completedCandidates(ctx context.Context, db toolkit.Querier, q *toolkit.Que
 		stmt = `SELECT coalesce(sum(candidates), 0)::bigint FROM journey_daily WHERE company_id = $1 AND completed`
 	case f.nMedia == 0:
 		stmt = spanCount(q, w, `candidate_journeys j WHERE j.company_id = $1 AND j.completed_n > 0`, "", false)
+	case f.nMedia == 1 && w.Since == nil && w.Until == nil:
+		// All time by one medium: the candidates of candidate_media per medium.
+		stmt = `SELECT coalesce(sum(candidates), 0)::bigint FROM media_candidates j WHERE j.company_id = $1` + f.on("j")
 	default:
 		// A candidate completed by one of the media in w when one of its rows for them did;
 		// with several media a candidate can have several such rows.

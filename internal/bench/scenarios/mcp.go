@@ -157,17 +157,26 @@ func mcpSize(ctx context.Context, env Env, o Options, n int, oauth bool) (map[st
 		return nil, err
 	}
 	dbURL := pg.URL("recruitd")
+	// Migrations run as recruitd migrate does, without the tool server's statement timeout: a
+	// kept cluster may have a pending migration that backfills a rollup over the whole pool.
+	admin, err := store.Open(ctx, dbURL, 2, nil)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := migrations.Up(ctx, admin.SQL(), nil); err != nil {
+		admin.Close()
+		return nil, err
+	}
+	_, err = docsearch.Sync(ctx, admin.SQL(), docs.FS) // as recruitd migrate does
+	admin.Close()
+	if err != nil {
+		return nil, err
+	}
 	st, err := store.Open(ctx, dbURL, 8, nil, mcpserver.PostgresSettings(cfg))
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close()
-	if _, err := migrations.Up(ctx, st.SQL(), nil); err != nil {
-		return nil, err
-	}
-	if _, err := docsearch.Sync(ctx, st.SQL(), docs.FS); err != nil { // as recruitd migrate does
-		return nil, err
-	}
 
 	// Seed with the CLI users run (its progress shows); it skips data that already exists.
 	if err := env.Seed(ctx, cfg, dbURL, o.Candidates); err != nil {

@@ -2,7 +2,7 @@
 // completion_slots, evaluation_daily, fraud_daily, identity_daily, candidate_daily, job_totals, job_daily,
 // candidate_journeys, candidate_media, journey_daily) and the score histograms of migration 00047
 // (evaluation_scores, job_evaluation_scores, fraud_scores, candidate_scores, candidate_score_counts,
-// completion_slot_totals, media_candidates).
+// completion_slot_totals, media_candidates, journey_last_daily).
 // Statement-level triggers keep them exact as the source tables change; Rebuild recomputes a
 // company's from scratch (for loads that run with triggers off), and Check compares the stored
 // rows with a rebuild.
@@ -38,6 +38,7 @@ var Tables = []struct{ Name, NonZero string }{
 	{"candidate_score_counts", "candidates <> 0"},
 	{"completion_slot_totals", "completed <> 0"},
 	{"media_candidates", "candidates <> 0"},
+	{"journey_last_daily", "candidates <> 0"},
 }
 
 type execer interface {

@@ -177,4 +177,12 @@ func TestScoreHistograms(t *testing.T) {
 		t.Errorf("completedCandidates by VIDEO = %d after 300 were added to media_candidates, was %d: not read from the rollup",
 			i64(sa.CompletedCandidates), i64(sb.CompletedCandidates))
 	}
+	since := map[string]any{"sinceDate": "2026-05-01"}
+	cb2 := metricCall[statsOut](t, f, "getInterviewStats", "completedCandidates", since)
+	f.exec(t, `INSERT INTO journey_last_daily VALUES ($1, '2026-05-20', 40)
+		ON CONFLICT (company_id, day) DO UPDATE SET candidates = journey_last_daily.candidates + 40`, f.acme.ID)
+	if ca := metricCall[statsOut](t, f, "getInterviewStats", "completedCandidates", since); i64(ca.CompletedCandidates) != i64(cb2.CompletedCandidates)+40 {
+		t.Errorf("completedCandidates since 2026-05-01 = %d after 40 were added to journey_last_daily, was %d: not read from the rollup",
+			i64(ca.CompletedCandidates), i64(cb2.CompletedCandidates))
+	}
 }

@@ -187,12 +187,14 @@ END $$;
 SELECT rollup_attach('candidate_scores', 'rollup_candidate_score_counts_trigger');
 
 -- Completed sessions by 15-minute slot of completion, all media together: the time-of-day
--- breakdown has no medium filter, and completion_slots holds up to 8 rows per slot (one per
+-- breakdown and the completion counts and durations without a medium filter read it, and completion_slots holds up to 8 rows per slot (one per
 -- medium): a year of it was 225k rows at 1M candidates, this is at most 35k whatever the pool.
 CREATE TABLE completion_slot_totals (
-    company_id uuid NOT NULL REFERENCES companies (id) ON DELETE CASCADE,
-    slot       timestamptz NOT NULL,
-    completed  bigint NOT NULL,
+    company_id   uuid NOT NULL REFERENCES companies (id) ON DELETE CASCADE,
+    slot         timestamptz NOT NULL,
+    completed    bigint NOT NULL,
+    duration_n   bigint NOT NULL, -- completed sessions with a duration
+    duration_sum bigint NOT NULL, -- seconds
     PRIMARY KEY (company_id, slot)
 );
 -- +goose StatementBegin
@@ -200,10 +202,14 @@ CREATE FUNCTION rollup_completion_slot_totals_trigger() RETURNS trigger LANGUAGE
 BEGIN
     EXECUTE format($q$
         INSERT INTO completion_slot_totals AS d
-        SELECT company_id, date_bin('15 minutes', completed_at, timestamptz '2000-01-01 00:00Z'), sum(sign)
+        SELECT company_id, date_bin('15 minutes', completed_at, timestamptz '2000-01-01 00:00Z'),
+               sum(sign), coalesce(sum(sign) FILTER (WHERE duration_seconds IS NOT NULL), 0), coalesce(sum(sign * duration_seconds), 0)
         FROM (%s) r WHERE status = 'COMPLETED' AND EXISTS (SELECT 1 FROM companies c WHERE c.id = r.company_id)
-        GROUP BY 1, 2 HAVING sum(sign) <> 0 ORDER BY 1, 2
-        ON CONFLICT (company_id, slot) DO UPDATE SET completed = d.completed + excluded.completed
+        GROUP BY 1, 2
+        HAVING sum(sign) <> 0 OR sum(sign) FILTER (WHERE duration_seconds IS NOT NULL) <> 0 OR sum(sign * duration_seconds) <> 0
+        ORDER BY 1, 2
+        ON CONFLICT (company_id, slot) DO UPDATE SET completed = d.completed + excluded.completed,
+            duration_n = d.duration_n + excluded.duration_n, duration_sum = d.duration_sum + excluded.duration_sum
     $q$, rollup_signed(TG_OP));
     RETURN NULL;
 END $$;
@@ -376,7 +382,8 @@ BEGIN
         DELETE FROM candidate_score_counts WHERE company_id = p_company;
         DELETE FROM completion_slot_totals WHERE company_id = p_company;
         INSERT INTO completion_slot_totals
-        SELECT company_id, date_bin('15 minutes', completed_at, timestamptz '2000-01-01 00:00Z'), count(*)
+        SELECT company_id, date_bin('15 minutes', completed_at, timestamptz '2000-01-01 00:00Z'), count(*),
+               count(duration_seconds), coalesce(sum(duration_seconds), 0)
         FROM interview_sessions WHERE company_id = p_company AND status = 'COMPLETED' GROUP BY 1, 2;
         INSERT INTO evaluation_scores
         SELECT company_id, floor(cheating_score)::smallint, (created_at AT TIME ZONE 'UTC')::date, count(*)

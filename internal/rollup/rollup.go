@@ -36,7 +36,7 @@ var Tables = []struct{ Name, NonZero string }{
 	{"fraud_scores", "verifications <> 0"},
 	{"candidate_scores", "true"},
 	{"candidate_score_counts", "candidates <> 0"},
-	{"completion_slot_totals", "completed <> 0"},
+	{"completion_slot_totals", "completed <> 0 OR duration_n <> 0 OR duration_sum <> 0"},
 	{"media_candidates", "candidates <> 0"},
 	{"journey_last_daily", "candidates <> 0"},
 }

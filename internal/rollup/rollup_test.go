@@ -156,7 +156,7 @@ func TestCheckFindsDrift(t *testing.T) {
 			"job_evaluation_scores":  "UPDATE job_evaluation_scores SET evaluated = evaluated + 1 WHERE ctid = (SELECT ctid FROM job_evaluation_scores WHERE company_id = $1 LIMIT 1)",
 			"fraud_scores":           "DELETE FROM fraud_scores WHERE ctid = (SELECT ctid FROM fraud_scores WHERE company_id = $1 LIMIT 1)",
 			"journey_last_daily":     "UPDATE journey_last_daily SET candidates = candidates + 2 WHERE ctid = (SELECT ctid FROM journey_last_daily WHERE company_id = $1 LIMIT 1)",
-			"completion_slot_totals": "UPDATE completion_slot_totals SET completed = completed + 1 WHERE ctid = (SELECT ctid FROM completion_slot_totals WHERE company_id = $1 LIMIT 1)",
+			"completion_slot_totals": "UPDATE completion_slot_totals SET duration_sum = duration_sum + 1 WHERE ctid = (SELECT ctid FROM completion_slot_totals WHERE company_id = $1 LIMIT 1)",
 			"media_candidates":       "UPDATE media_candidates SET candidates = candidates - 1 WHERE ctid = (SELECT ctid FROM media_candidates WHERE company_id = $1 LIMIT 1)",
 			"candidate_scores":       "UPDATE candidate_scores SET max_cheating = CASE WHEN max_cheating > 50 THEN 1 ELSE 99 END WHERE ctid = (SELECT ctid FROM candidate_scores WHERE company_id = $1 AND max_cheating IS NOT NULL LIMIT 1)",
 			"candidate_score_counts": "UPDATE candidate_score_counts SET candidates = candidates + 1 WHERE ctid = (SELECT ctid FROM candidate_score_counts WHERE company_id = $1 LIMIT 1)",

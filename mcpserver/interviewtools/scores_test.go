@@ -163,8 +163,13 @@ func TestScoreHistograms(t *testing.T) {
 	// The time-of-day breakdown and completedCandidates by one medium for all time read their
 	// rollups too.
 	tb, _ := call[todOut](t, f, nil, "getInterviewTimeOfDayBreakdown", map[string]any{"sinceDate": "2026-05-01", "timezone": "UTC"}, nil)
-	f.exec(t, `INSERT INTO completion_slot_totals VALUES ($1, '2026-05-11T07:15:00Z', 500)
+	ib := metricCall[statsOut](t, f, "getInterviewStats", "completedInterviews", map[string]any{"sinceDate": "2026-05-01"})
+	f.exec(t, `INSERT INTO completion_slot_totals VALUES ($1, '2026-05-11T07:15:00Z', 500, 0, 0)
 		ON CONFLICT (company_id, slot) DO UPDATE SET completed = completion_slot_totals.completed + 500`, f.acme.ID)
+	if ia := metricCall[statsOut](t, f, "getInterviewStats", "completedInterviews", map[string]any{"sinceDate": "2026-05-01"}); i64(ia.CompletedInterviews) != i64(ib.CompletedInterviews)+500 {
+		t.Errorf("completedInterviews = %d after 500 were added to completion_slot_totals, was %d: not read from the rollup",
+			i64(ia.CompletedInterviews), i64(ib.CompletedInterviews))
+	}
 	ta, _ := call[todOut](t, f, nil, "getInterviewTimeOfDayBreakdown", map[string]any{"sinceDate": "2026-05-01", "timezone": "UTC"}, nil)
 	if ta.Total != tb.Total+500 || ta.Buckets[7].Count != tb.Buckets[7].Count+500 {
 		t.Errorf("time of day = %d (07:00 %d) after 500 were added to completion_slot_totals, was %d (%d): not read from the rollup",

@@ -268,7 +268,8 @@ type completionCounts struct {
 	seconds int64 // sum of the recorded durations
 }
 
-// completions counts the sessions completed in w: company-wide from completion_slots for the
+// completions counts the sessions completed in w: company-wide from completion_slot_totals
+// (completion_slots with a medium filter) for the
 // whole slots and the sessions of the partial slots at the ends, for a job from its sessions.
 func completions(ctx context.Context, db toolkit.Querier, q *toolkit.Query, f filters, w toolkit.Window) (completionCounts, error) {
 	source := func(w toolkit.Window) string {
@@ -279,9 +280,14 @@ func completions(ctx context.Context, db toolkit.Querier, q *toolkit.Query, f fi
 	if f.job != "" {
 		stmt = source(w)
 	} else {
+		// All media: completion_slot_totals (one row per slot, migration 00047).
+		table := "completion_slot_totals"
+		if f.media != "" {
+			table = "completion_slots"
+		}
 		rollup := func(w toolkit.Window) string {
 			return `SELECT sum(r.completed), sum(r.duration_n), sum(r.duration_sum)
-				FROM completion_slots r WHERE r.company_id = $1` + f.on("r") + q.Range("r.slot", w)
+				FROM ` + table + ` r WHERE r.company_id = $1` + f.on("r") + q.Range("r.slot", w)
 		}
 		stmt = `SELECT coalesce(sum(n), 0)::bigint, coalesce(sum(timed), 0)::bigint, coalesce(sum(seconds), 0)::bigint
 			FROM (` + toolkit.SplitUnion(w, toolkit.Slot, rollup, source) + `) x(n, timed, seconds)`

@@ -185,8 +185,8 @@ func printScale(w io.Writer, r *seed.ScaleResult) {
 		total += t.Rows
 	}
 	fmt.Fprintf(w, "%-24s %12d\n", "total", total)
-	fmt.Fprintf(w, "loaded %d rows in %s (%s mode: load %s, analyze %s)\n", total, r.Elapsed.Round(100*time.Millisecond),
-		r.Mode, r.Load.Round(100*time.Millisecond), r.Analyze.Round(100*time.Millisecond))
+	fmt.Fprintf(w, "loaded %d rows in %s (%s mode: load %s, rollups %s, analyze %s)\n", total, r.Elapsed.Round(100*time.Millisecond),
+		r.Mode, r.Load.Round(100*time.Millisecond), r.Rollups.Round(100*time.Millisecond), r.Analyze.Round(100*time.Millisecond))
 }
 
 var slugRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)

@@ -63,6 +63,7 @@ func benchCmd(e *env) *cobra.Command {
 	f.IntVar(&o.Burst, "burst", 300, "workflows (floor) and jobs or submissions (throughput) per burst")
 	f.IntVar(&o.Concurrency, "concurrency", 20, "calls in flight during bursts")
 	f.IntVar(&o.Candidates, "candidates", 1_000_000, "mcp: candidates of the bench company")
+	f.IntSliceVar(&o.Sizes, "sizes", nil, "mcp: candidate counts to run one after the other (each its own kept cluster), e.g. 100000,1000000,3000000; prints each tool's growth")
 	f.IntVar(&o.Iterations, "iterations", 40, "mcp: measured calls per tool")
 	f.StringVar(&o.Dir, "dir", ".bench", "mcp: folder of the kept Postgres cluster")
 	f.IntVar(&o.Interviews, "interviews", 200, "interview: candidates taking their interviews at once")

@@ -1,6 +1,8 @@
 // Package rollup rebuilds and verifies the statistics rollups of migration 00007 (session_daily,
 // completion_slots, evaluation_daily, fraud_daily, identity_daily, candidate_daily, job_totals, job_daily,
-// candidate_journeys, candidate_media, journey_daily).
+// candidate_journeys, candidate_media, journey_daily) and the score histograms of migration 00047
+// (evaluation_scores, job_evaluation_scores, fraud_scores, candidate_scores, candidate_score_counts,
+// completion_slot_totals, media_candidates, journey_last_daily).
 // Statement-level triggers keep them exact as the source tables change; Rebuild recomputes a
 // company's from scratch (for loads that run with triggers off), and Check compares the stored
 // rows with a rebuild.
@@ -29,6 +31,14 @@ var Tables = []struct{ Name, NonZero string }{
 	{"candidate_journeys", "true"},
 	{"candidate_media", "true"},
 	{"journey_daily", "candidates <> 0"},
+	{"evaluation_scores", "evaluated <> 0"},
+	{"job_evaluation_scores", "evaluated <> 0"},
+	{"fraud_scores", "verifications <> 0"},
+	{"candidate_scores", "true"},
+	{"candidate_score_counts", "candidates <> 0"},
+	{"completion_slot_totals", "completed <> 0 OR duration_n <> 0 OR duration_sum <> 0"},
+	{"media_candidates", "candidates <> 0"},
+	{"journey_last_daily", "candidates <> 0"},
 }
 
 type execer interface {
@@ -38,7 +48,7 @@ type execer interface {
 // Parts are the independent parts of a rebuild, each a set of rollup tables computed from its own
 // sources, so a loader can run them on separate connections at once.
 // The two largest come first.
-var Parts = []string{"journeys", "media", "sessions", "other"}
+var Parts = []string{"journeys", "media", "sessions", "other", "scores"}
 
 // Rebuild recomputes every rollup of the company from the source tables.
 func Rebuild(ctx context.Context, db execer, company uuid.UUID) error {

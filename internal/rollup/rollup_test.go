@@ -88,9 +88,13 @@ func TestTriggersKeepRollupsExact(t *testing.T) {
 			FROM applications WHERE company_id = $1 AND id::text LIKE '%6'`},
 		{"evaluations change", `UPDATE cheating_evaluations SET cheating_score = 99, created_at = created_at + interval '2 days'
 			WHERE company_id = $1 AND id::text LIKE '%7'`},
+		{"evaluations move within and across whole score points", `UPDATE cheating_evaluations SET cheating_score = CASE WHEN cheating_score < 99.5
+			THEN cheating_score + 0.5 ELSE cheating_score - 30 END WHERE company_id = $1 AND id::text LIKE '%f'`},
 		{"evaluations are deleted", `DELETE FROM cheating_evaluations WHERE company_id = $1 AND id::text LIKE '%8'`},
 		{"fraud checks change", `UPDATE fraud_verifications SET overall_verification_score = 24.99, vpn_proxy_ip = NOT vpn_proxy_ip,
 			created_at = created_at - interval '1 day' WHERE company_id = $1 AND id::text LIKE '%9'`},
+		{"fraud scores move by a fraction of a point", `UPDATE fraud_verifications SET overall_verification_score = CASE
+			WHEN overall_verification_score >= 0.3 THEN overall_verification_score - 0.3 ELSE 70 END WHERE company_id = $1 AND id::text LIKE '%0'`},
 		{"fraud checks are deleted", `DELETE FROM fraud_verifications WHERE company_id = $1 AND id::text LIKE '%a'`},
 		{"identity checks conclude", `UPDATE identity_verifications SET status = 'FAILED', failure_reason = ' Selfie does not match ',
 			completed_at = created_at + interval '1 hour' WHERE company_id = $1 AND id::text LIKE '%b'`},
@@ -137,17 +141,25 @@ func TestCheckFindsDrift(t *testing.T) {
 	db, ids := seeded(t)
 	for _, tb := range rollup.Tables {
 		corrupt := map[string]string{
-			"session_daily":      "UPDATE session_daily SET sessions = sessions + 1 WHERE ctid = (SELECT ctid FROM session_daily WHERE company_id = $1 LIMIT 1)",
-			"completion_slots":   "UPDATE completion_slots SET duration_sum = duration_sum - 1 WHERE ctid = (SELECT ctid FROM completion_slots WHERE company_id = $1 LIMIT 1)",
-			"evaluation_daily":   "DELETE FROM evaluation_daily WHERE ctid = (SELECT ctid FROM evaluation_daily WHERE company_id = $1 LIMIT 1)",
-			"fraud_daily":        "UPDATE fraud_daily SET band_50_75 = band_50_75 + 1 WHERE ctid = (SELECT ctid FROM fraud_daily WHERE company_id = $1 LIMIT 1)",
-			"identity_daily":     "UPDATE identity_daily SET verifications = verifications + 1 WHERE ctid = (SELECT ctid FROM identity_daily WHERE company_id = $1 LIMIT 1)",
-			"job_totals":         "UPDATE job_totals SET applicants = applicants + 1 WHERE ctid = (SELECT ctid FROM job_totals WHERE company_id = $1 LIMIT 1)",
-			"job_daily":          "UPDATE job_daily SET completed = completed + 1 WHERE ctid = (SELECT ctid FROM job_daily WHERE company_id = $1 LIMIT 1)",
-			"candidate_daily":    "UPDATE candidate_daily SET status = 'x' || status WHERE ctid = (SELECT ctid FROM candidate_daily WHERE company_id = $1 LIMIT 1)",
-			"journey_daily":      "UPDATE journey_daily SET candidates = candidates - 1 WHERE ctid = (SELECT ctid FROM journey_daily WHERE company_id = $1 LIMIT 1)",
-			"candidate_media":    "UPDATE candidate_media SET completed_n = completed_n + 1 WHERE ctid = (SELECT ctid FROM candidate_media WHERE company_id = $1 LIMIT 1)",
-			"candidate_journeys": "UPDATE candidate_journeys SET hired = NOT hired WHERE ctid = (SELECT ctid FROM candidate_journeys WHERE company_id = $1 LIMIT 1)",
+			"session_daily":          "UPDATE session_daily SET sessions = sessions + 1 WHERE ctid = (SELECT ctid FROM session_daily WHERE company_id = $1 LIMIT 1)",
+			"completion_slots":       "UPDATE completion_slots SET duration_sum = duration_sum - 1 WHERE ctid = (SELECT ctid FROM completion_slots WHERE company_id = $1 LIMIT 1)",
+			"evaluation_daily":       "DELETE FROM evaluation_daily WHERE ctid = (SELECT ctid FROM evaluation_daily WHERE company_id = $1 LIMIT 1)",
+			"fraud_daily":            "UPDATE fraud_daily SET band_50_75 = band_50_75 + 1 WHERE ctid = (SELECT ctid FROM fraud_daily WHERE company_id = $1 LIMIT 1)",
+			"identity_daily":         "UPDATE identity_daily SET verifications = verifications + 1 WHERE ctid = (SELECT ctid FROM identity_daily WHERE company_id = $1 LIMIT 1)",
+			"job_totals":             "UPDATE job_totals SET applicants = applicants + 1 WHERE ctid = (SELECT ctid FROM job_totals WHERE company_id = $1 LIMIT 1)",
+			"job_daily":              "UPDATE job_daily SET completed = completed + 1 WHERE ctid = (SELECT ctid FROM job_daily WHERE company_id = $1 LIMIT 1)",
+			"candidate_daily":        "UPDATE candidate_daily SET status = 'x' || status WHERE ctid = (SELECT ctid FROM candidate_daily WHERE company_id = $1 LIMIT 1)",
+			"journey_daily":          "UPDATE journey_daily SET candidates = candidates - 1 WHERE ctid = (SELECT ctid FROM journey_daily WHERE company_id = $1 LIMIT 1)",
+			"candidate_media":        "UPDATE candidate_media SET completed_n = completed_n + 1 WHERE ctid = (SELECT ctid FROM candidate_media WHERE company_id = $1 LIMIT 1)",
+			"candidate_journeys":     "UPDATE candidate_journeys SET hired = NOT hired WHERE ctid = (SELECT ctid FROM candidate_journeys WHERE company_id = $1 LIMIT 1)",
+			"evaluation_scores":      "UPDATE evaluation_scores SET score = score + 101 WHERE ctid = (SELECT ctid FROM evaluation_scores WHERE company_id = $1 LIMIT 1)",
+			"job_evaluation_scores":  "UPDATE job_evaluation_scores SET evaluated = evaluated + 1 WHERE ctid = (SELECT ctid FROM job_evaluation_scores WHERE company_id = $1 LIMIT 1)",
+			"fraud_scores":           "DELETE FROM fraud_scores WHERE ctid = (SELECT ctid FROM fraud_scores WHERE company_id = $1 LIMIT 1)",
+			"journey_last_daily":     "UPDATE journey_last_daily SET candidates = candidates + 2 WHERE ctid = (SELECT ctid FROM journey_last_daily WHERE company_id = $1 LIMIT 1)",
+			"completion_slot_totals": "UPDATE completion_slot_totals SET duration_sum = duration_sum + 1 WHERE ctid = (SELECT ctid FROM completion_slot_totals WHERE company_id = $1 LIMIT 1)",
+			"media_candidates":       "UPDATE media_candidates SET candidates = candidates - 1 WHERE ctid = (SELECT ctid FROM media_candidates WHERE company_id = $1 LIMIT 1)",
+			"candidate_scores":       "UPDATE candidate_scores SET max_cheating = CASE WHEN max_cheating > 50 THEN 1 ELSE 99 END WHERE ctid = (SELECT ctid FROM candidate_scores WHERE company_id = $1 AND max_cheating IS NOT NULL LIMIT 1)",
+			"candidate_score_counts": "UPDATE candidate_score_counts SET candidates = candidates + 1 WHERE ctid = (SELECT ctid FROM candidate_score_counts WHERE company_id = $1 LIMIT 1)",
 		}[tb.Name]
 		tx, err := db.Begin()
 		if err != nil {

@@ -51,6 +51,7 @@ type ScaleResult struct {
 	Rows      []TableRows // rows loaded per table, in load order; empty when nothing was loaded
 	Mode      string      // "parallel" or "checked"
 	Load      time.Duration
+	Rollups   time.Duration // computing the rollups after a parallel load (its triggers were off)
 	Analyze   time.Duration
 	Elapsed   time.Duration
 }
@@ -205,12 +206,14 @@ func Scale(ctx context.Context, st *store.Store, o ScaleOptions) (*ScaleResult, 
 	if !o.Checked {
 		// Triggers were off during the load: compute the statistics rollups in one pass each.
 		l.prog.SetPhase("rollups")
+		rollupsStart := time.Now()
 		for _, c := range load {
 			if err := l.rebuildRollups(ctx, c.id.UUID()); err != nil {
 				l.prog.Finish("rollups failed")
 				return nil, err
 			}
 		}
+		res.Rollups = time.Since(rollupsStart)
 	}
 	analyzeStart := time.Now()
 	l.prog.SetPhase("analyze")

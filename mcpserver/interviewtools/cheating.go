@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
+	"github.com/recruitd/recruitd/models"
 )
 
 type cheatingMetric string
@@ -170,8 +171,14 @@ func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInpu
 	db := call.DB
 	switch metric {
 	case cheatFlaggedCandidates:
+		// Company-wide for all time from candidate_scores; otherwise the flagged evaluations.
 		var n int64
-		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT DISTINCT ce.candidate_id`+from+` AND `+flagged+`) x`, q.Args...).Scan(&n); err != nil {
+		stmt, args := `SELECT count(*) FROM (SELECT DISTINCT ce.candidate_id`+from+` AND `+flagged+`) x`, q.Args
+		if job == nil && w.Since == nil && w.Until == nil {
+			cq := toolkit.NewQuery(co.ID)
+			stmt, args = flaggedCandidates(cq, "cheating", co.CheatThreshold), cq.Args
+		}
+		if err := db.QueryRowContext(ctx, stmt, args...).Scan(&n); err != nil {
 			return out, nil, err
 		}
 		out.FlaggedCandidates = &n
@@ -179,34 +186,47 @@ func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInpu
 		t.Line("(distinct candidates with at least one flagged interview)")
 	case cheatFlaggedInterviews:
 		var n int64
-		if err := db.QueryRowContext(ctx, `SELECT count(*)`+from+` AND `+flagged, q.Args...).Scan(&n); err != nil {
+		stmt, args := flaggedStmt(q, from, flagged, job, w, co)
+		if err := db.QueryRowContext(ctx, stmt, args...).Scan(&n); err != nil {
 			return out, nil, err
 		}
 		out.FlaggedInterviews = &n
 		t.KV("Flagged interviews", count(n))
 	case cheatFlaggedPercentage:
 		var evaluated, flaggedN int64
-		// A job's evaluations in one pass; company-wide, the flagged ones and evaluation_daily.
-		stmt := `SELECT count(*) FILTER (WHERE ` + flagged + `), count(*)` + from
+		// A job's evaluations in one pass; company-wide, evaluation_scores and evaluation_daily.
+		stmt, args := `SELECT count(*) FILTER (WHERE `+flagged+`), count(*)`+from, q.Args
 		if job == nil {
-			stmt = `SELECT (SELECT count(*)` + from + ` AND ` + flagged + `), (` + evaluatedCount(q, w) + `)`
+			cq := toolkit.NewQuery(co.ID)
+			stmt, args = `SELECT (`+evaluationScores.flaggedCount(cq, w, co.CheatThreshold)+`), (`+evaluatedCount(cq, w)+`)`, cq.Args
 		}
-		if err := db.QueryRowContext(ctx, stmt, q.Args...).Scan(&flaggedN, &evaluated); err != nil {
+		if err := db.QueryRowContext(ctx, stmt, args...).Scan(&flaggedN, &evaluated); err != nil {
 			return out, nil, err
 		}
 		out.FlaggedInterviews, out.Evaluated = &flaggedN, &evaluated
 		out.FlaggedPercentage = toolkit.Percent(flaggedN, evaluated)
 		t.KV("Flagged percentage", toolkit.Pct(out.FlaggedPercentage), "Flagged interviews", count(flaggedN), "Evaluated interviews", count(evaluated))
 	case cheatByJob:
-		if err := cheatingByJob(ctx, call, q, from, flagged, job, w, sort, &out, t); err != nil {
+		if err := cheatingByJob(ctx, call, q, from, thr, flagged, job, w, sort, &out, t); err != nil {
 			return out, nil, err
 		}
 	case cheatFlaggedDetails:
-		if err := cheatingDetails(ctx, call, db, q, from, flagged, &out, t); err != nil {
+		if err := cheatingDetails(ctx, call, db, q, from, flagged, job, w, &out, t); err != nil {
 			return out, nil, err
 		}
 	}
 	return out, t, nil
+}
+
+// flaggedStmt is the statement counting the flagged evaluations in scope, with its arguments: a
+// job's from its evaluations (q's), the company's from evaluation_scores (see
+// scoreHistogram.flaggedCount).
+func flaggedStmt(q *toolkit.Query, from, flagged string, job *uuid.UUID, w toolkit.Window, co *models.Company) (string, []any) {
+	if job != nil {
+		return `SELECT count(*)` + from + ` AND ` + flagged, q.Args
+	}
+	cq := toolkit.NewQuery(co.ID)
+	return evaluationScores.flaggedCount(cq, w, co.CheatThreshold), cq.Args
 }
 
 // evaluatedCount is the statement counting the company's evaluations in w: evaluation_daily for
@@ -222,9 +242,10 @@ func evaluatedCount(q *toolkit.Query, w toolkit.Window) string {
 }
 
 // cheatingByJob lists jobs by flag rate or count. Company-wide for all time, the evaluated counts
-// are job_totals' and the flagged counts come from the flagged evaluations alone; in a window (no
-// rollup has evaluations by job and day) or for one job, one pass over the evaluations in scope.
-func cheatingByJob(ctx context.Context, call *toolkit.Call, q *toolkit.Query, from, flagged string, job *uuid.UUID, w toolkit.Window,
+// are job_totals' and the flagged counts job_evaluation_scores'; in a window (no rollup has
+// evaluations by job, score and day) the flagged evaluations of the window; for one job, one pass
+// over its evaluations.
+func cheatingByJob(ctx context.Context, call *toolkit.Call, q *toolkit.Query, from, thr, flagged string, job *uuid.UUID, w toolkit.Window,
 	sort jobSort, out *CheatingStatsOutput, t *toolkit.Text) error {
 	agg := `SELECT ce.job_id, count(*) AS evaluated, count(*) FILTER (WHERE ` + flagged + `) AS flagged` + from + ` GROUP BY ce.job_id`
 	if job == nil {
@@ -238,9 +259,14 @@ func cheatingByJob(ctx context.Context, call *toolkit.Call, q *toolkit.Query, fr
 				return `SELECT ce.job_id, count(*) FROM cheating_evaluations ce WHERE ce.company_id = $1` + q.Range("ce.created_at", w) + ` GROUP BY 1`
 			}) + `) u(job_id, n) GROUP BY job_id HAVING sum(n) > 0`
 		}
+		// Flagged: all time from job_evaluation_scores; in a window from the flagged evaluations.
+		flaggedJobs := `SELECT ce.job_id, count(*) AS flagged` + from + ` AND ` + flagged + ` GROUP BY ce.job_id`
+		if w.Since == nil && w.Until == nil {
+			flaggedJobs = flaggedByJob(q, thr+"::numeric", call.Company.CheatThreshold)
+		}
 		agg = `SELECT t.job_id, t.evaluated, coalesce(f.flagged, 0) AS flagged
 			FROM (` + evaluated + `) t
-			LEFT JOIN (SELECT ce.job_id, count(*) AS flagged` + from + ` AND ` + flagged + ` GROUP BY ce.job_id) f ON f.job_id = t.job_id`
+			LEFT JOIN (` + flaggedJobs + `) f ON f.job_id = t.job_id`
 	}
 	order := "a.part::float8 / a.count DESC, a.part DESC, a.count DESC"
 	if sort == sortByCount {
@@ -261,9 +287,11 @@ func cheatingByJob(ctx context.Context, call *toolkit.Call, q *toolkit.Query, fr
 	return nil
 }
 
-func cheatingDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q *toolkit.Query, from, flagged string, out *CheatingStatsOutput, t *toolkit.Text) error {
+func cheatingDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q *toolkit.Query, from, flagged string, job *uuid.UUID, w toolkit.Window,
+	out *CheatingStatsOutput, t *toolkit.Text) error {
 	var total int64
-	if err := db.QueryRowContext(ctx, `SELECT count(*)`+from+` AND `+flagged, q.Args...).Scan(&total); err != nil {
+	stmt, args := flaggedStmt(q, from, flagged, job, w, call.Company)
+	if err := db.QueryRowContext(ctx, stmt, args...).Scan(&total); err != nil {
 		return err
 	}
 	// The top rows first (an index walk on the score), then their candidates and jobs.

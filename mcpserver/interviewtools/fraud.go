@@ -170,13 +170,18 @@ func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (Fr
 	switch metric {
 	case fraudFlaggedCandidates:
 		var fc int64
-		// The distinct candidates of the flagged rows only (a range of the score index), and
-		// plain counts for the context.
-		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT DISTINCT f.candidate_id FROM fraud_verifications f
-			WHERE f.company_id = $1 AND `+flagged+q.And()+`) x`, q.Args...).Scan(&fc); err != nil {
+		// For all time from candidate_scores; in a window the distinct candidates of the flagged
+		// rows (a range of the score index). Plain counts for the context.
+		stmt, args := `SELECT count(*) FROM (SELECT DISTINCT f.candidate_id FROM fraud_verifications f
+			WHERE f.company_id = $1 AND `+flagged+q.And()+`) x`, q.Args
+		if w.Since == nil && w.Until == nil {
+			cq := toolkit.NewQuery(co.ID)
+			stmt, args = flaggedCandidates(cq, "fraud", threshold), cq.Args
+		}
+		if err := db.QueryRowContext(ctx, stmt, args...).Scan(&fc); err != nil {
 			return out, nil, err
 		}
-		fv, err := flaggedCount(ctx, db, q, flagged)
+		fv, err := flaggedCount(ctx, db, co.ID, w, threshold)
 		if err != nil {
 			return out, nil, err
 		}
@@ -190,7 +195,7 @@ func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (Fr
 		t.Line("(a candidate is flagged when any verification in the window scored below the threshold)")
 	case fraudRiskBreakdown:
 		rb := &RiskBreakdown{Signals: []SignalCount{}, ScoreBands: []ScoreBand{}}
-		if rb.Flagged, err = flaggedCount(ctx, db, q, flagged); err != nil {
+		if rb.Flagged, err = flaggedCount(ctx, db, co.ID, w, threshold); err != nil {
 			return out, nil, err
 		}
 		tot, err := fraudTotals(ctx, db, co.ID, w)
@@ -219,18 +224,19 @@ func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (Fr
 		t.Table([]string{"Score", "Verifications", "Share"}, bandRows, "")
 	case fraudFlaggedDetails:
 		out.Limit = &limit
-		if err := fraudDetails(ctx, call, db, q, flagged, limit, &out, t); err != nil {
+		if err := fraudDetails(ctx, call, db, q, flagged, w, threshold, limit, &out, t); err != nil {
 			return out, nil, err
 		}
 	}
 	return out, t, nil
 }
 
-// flaggedCount counts the verifications of q's window that match flagged: a range of the score
-// index, which holds the time too.
-func flaggedCount(ctx context.Context, db toolkit.Querier, q *toolkit.Query, flagged string) (int64, error) {
+// flaggedCount counts the company's verifications in w scored below threshold, from fraud_scores
+// (see scoreHistogram.flaggedCount).
+func flaggedCount(ctx context.Context, db toolkit.Querier, company uuid.UUID, w toolkit.Window, threshold float64) (int64, error) {
+	q := toolkit.NewQuery(company)
 	var n int64
-	err := db.QueryRowContext(ctx, `SELECT count(*) FROM fraud_verifications f WHERE f.company_id = $1 AND `+flagged+q.And(), q.Args...).Scan(&n)
+	err := db.QueryRowContext(ctx, fraudScores.flaggedCount(q, w, threshold), q.Args...).Scan(&n)
 	return n, err
 }
 
@@ -273,8 +279,9 @@ func fraudTotals(ctx context.Context, db toolkit.Querier, company uuid.UUID, w t
 	return n, err
 }
 
-func fraudDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q *toolkit.Query, flagged string, limit int, out *FraudStatsOutput, t *toolkit.Text) error {
-	total, err := flaggedCount(ctx, db, q, flagged)
+func fraudDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q *toolkit.Query, flagged string, w toolkit.Window, threshold float64,
+	limit int, out *FraudStatsOutput, t *toolkit.Text) error {
+	total, err := flaggedCount(ctx, db, call.Company.ID, w, threshold)
 	if err != nil {
 		return err
 	}

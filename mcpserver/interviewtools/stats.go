@@ -268,7 +268,8 @@ type completionCounts struct {
 	seconds int64 // sum of the recorded durations
 }
 
-// completions counts the sessions completed in w: company-wide from completion_slots for the
+// completions counts the sessions completed in w: company-wide from completion_slot_totals
+// (completion_slots with a medium filter) for the
 // whole slots and the sessions of the partial slots at the ends, for a job from its sessions.
 func completions(ctx context.Context, db toolkit.Querier, q *toolkit.Query, f filters, w toolkit.Window) (completionCounts, error) {
 	source := func(w toolkit.Window) string {
@@ -279,9 +280,14 @@ func completions(ctx context.Context, db toolkit.Querier, q *toolkit.Query, f fi
 	if f.job != "" {
 		stmt = source(w)
 	} else {
+		// All media: completion_slot_totals (one row per slot, migration 00047).
+		table := "completion_slot_totals"
+		if f.media != "" {
+			table = "completion_slots"
+		}
 		rollup := func(w toolkit.Window) string {
 			return `SELECT sum(r.completed), sum(r.duration_n), sum(r.duration_sum)
-				FROM completion_slots r WHERE r.company_id = $1` + f.on("r") + q.Range("r.slot", w)
+				FROM ` + table + ` r WHERE r.company_id = $1` + f.on("r") + q.Range("r.slot", w)
 		}
 		stmt = `SELECT coalesce(sum(n), 0)::bigint, coalesce(sum(timed), 0)::bigint, coalesce(sum(seconds), 0)::bigint
 			FROM (` + toolkit.SplitUnion(w, toolkit.Slot, rollup, source) + `) x(n, timed, seconds)`
@@ -306,11 +312,23 @@ func completedCandidates(ctx context.Context, db toolkit.Querier, q *toolkit.Que
 		// All time: the candidates whose journey reached a completion.
 		stmt = `SELECT coalesce(sum(candidates), 0)::bigint FROM journey_daily WHERE company_id = $1 AND completed`
 	case f.nMedia == 0:
-		stmt = spanCount(q, w, `candidate_journeys j WHERE j.company_id = $1 AND j.completed_n > 0`, "", false)
+		// The candidates whose last completion is in w (most of them) from journey_last_daily for
+		// the whole UTC days of w.
+		last := func() string {
+			return `SELECT coalesce(sum(n), 0)::bigint FROM (` + toolkit.SplitUnion(w, toolkit.Day, func(w toolkit.Window) string {
+				return `SELECT sum(r.candidates) FROM journey_last_daily r WHERE r.company_id = $1` + q.DayRange("r.day", w)
+			}, func(w toolkit.Window) string {
+				return `SELECT count(*) FROM candidate_journeys j WHERE j.company_id = $1 AND j.completed_n > 0` + q.Range("j.last_completed_at", w)
+			}) + `) x(n)`
+		}
+		stmt = spanCount(q, w, `candidate_journeys j WHERE j.company_id = $1 AND j.completed_n > 0`, "", false, last)
+	case f.nMedia == 1 && w.Since == nil && w.Until == nil:
+		// All time by one medium: the candidates of candidate_media per medium.
+		stmt = `SELECT coalesce(sum(candidates), 0)::bigint FROM media_candidates j WHERE j.company_id = $1` + f.on("j")
 	default:
 		// A candidate completed by one of the media in w when one of its rows for them did;
 		// with several media a candidate can have several such rows.
-		stmt = spanCount(q, w, `candidate_media j WHERE j.company_id = $1`+f.on("j"), f.on("s"), f.nMedia > 1)
+		stmt = spanCount(q, w, `candidate_media j WHERE j.company_id = $1`+f.on("j"), f.on("s"), f.nMedia > 1, nil)
 	}
 	var n int64
 	err := db.QueryRowContext(ctx, stmt, q.Args...).Scan(&n)
@@ -323,12 +341,19 @@ func completedCandidates(ctx context.Context, db toolkit.Querier, q *toolkit.Que
 // several rows, else rows. Disjoint parts, each an index range of its own: the last completion in
 // w; the first in w and the last after it; both outside w on either side with a completion in
 // between (three completions or more), checked on the sessions matching sessionFilter.
-func spanCount(q *toolkit.Query, w toolkit.Window, spans, sessionFilter string, distinct bool) string {
+//
+// last, when not nil, gives the statement counting the first part (not with distinct).
+func spanCount(q *toolkit.Query, w toolkit.Window, spans, sessionFilter string, distinct bool, last func() string) string {
 	sel := `SELECT count(*) FROM ` + spans
 	if distinct {
 		sel = `SELECT j.candidate_id FROM ` + spans
 	}
-	parts := []string{sel + q.Range("j.last_completed_at", w)}
+	var parts []string
+	if last != nil && !distinct {
+		parts = append(parts, last())
+	} else {
+		parts = append(parts, sel+q.Range("j.last_completed_at", w))
+	}
 	if w.Until != nil {
 		until := q.Arg(*w.Until)
 		parts = append(parts, sel+q.Range("j.first_completed_at", w)+" AND j.last_completed_at >= "+until)

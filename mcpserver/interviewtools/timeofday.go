@@ -170,7 +170,7 @@ func timeOfDay(ctx context.Context, call *toolkit.Call, in TimeOfDayInput) (Time
 }
 
 // hourCounts is the statement counting the sessions completed in w by local hour in zone:
-// company-wide from completion_slots for the whole slots (current IANA zones' offsets and clock
+// company-wide from completion_slot_totals (all media, migration 00047) for the whole slots (current IANA zones' offsets and clock
 // changes fall on 15-minute boundaries, so each slot lies in one local hour) and the sessions of
 // the partial slots at the ends, for a job from its sessions.
 func hourCounts(q *toolkit.Query, f filters, zone string, w toolkit.Window) string {
@@ -183,7 +183,7 @@ func hourCounts(q *toolkit.Query, f filters, zone string, w toolkit.Window) stri
 		return source(w)
 	}
 	rollup := func(w toolkit.Window) string {
-		return `SELECT ` + hour("r.slot") + `, sum(r.completed) FROM completion_slots r
+		return `SELECT ` + hour("r.slot") + `, sum(r.completed) FROM completion_slot_totals r
 			WHERE r.company_id = $1` + q.Range("r.slot", w) + ` GROUP BY 1`
 	}
 	return `SELECT h, sum(n)::bigint FROM (` + toolkit.SplitUnion(w, toolkit.Slot, rollup, source) + `) x(h, n) GROUP BY 1`

@@ -3,11 +3,14 @@ package scenarios
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
+	"math"
 	"net"
 	"net/http"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,24 +30,114 @@ import (
 	"github.com/recruitd/recruitd/migrations"
 )
 
-// mcpTargets are the issue's p95 targets; every other tool must stay under defaultMCPTarget.
-var mcpTargets = map[string]time.Duration{"searchCandidates": 500 * time.Millisecond, "searchDocumentation": 500 * time.Millisecond}
+// mcpTargets are p95 targets that differ from defaultMCPTarget (none today: issue 32 asks every
+// tool for 100 ms at 10M candidates).
+var mcpTargets = map[string]time.Duration{}
 
-const defaultMCPTarget = 250 * time.Millisecond
+const defaultMCPTarget = 100 * time.Millisecond
+
+// growthTarget is issue 32's bound on a tool's p95 growth from 1M to 10M candidates (10x data).
+const growthTarget = 1.5
 
 // slowPlanThreshold is auto_explain's log_min_duration during the bench: plans of statements
 // slower than this land in the Postgres log, and the slowest three are printed.
 const slowPlanThreshold = "40ms"
 
-// MCP seeds (once, kept in o.Dir) one company with o.Candidates candidates and three sessions
-// each, serves the tool server in this process, and calls every tool o.Iterations times with
-// varied arguments through the real Streamable HTTP transport. Then the OAuth run (mcpOAuth):
-// one tool with an API key and with an OAuth access token, the p95 difference against its target.
+// MCP runs mcpSize for each of o.Sizes (o.Candidates when empty), smallest first, and then prints
+// each tool's p95 per size and its growth between consecutive sizes beside growthTarget (scaled
+// to a tenfold growth of the data: g^(1/log10(ratio))). The OAuth run follows the largest size.
 func MCP(ctx context.Context, env Env, o Options) error {
+	sizes := slices.Sorted(slices.Values(o.Sizes))
+	if len(sizes) == 0 {
+		sizes = []int{o.Candidates}
+	}
+	sizes = slices.Compact(sizes)
+	p95s := make([]map[string]time.Duration, len(sizes))
+	for i, n := range sizes {
+		if len(sizes) > 1 {
+			fmt.Fprintf(env.Out, "\n== %d candidates ==\n", n)
+		}
+		var err error
+		if p95s[i], err = mcpSize(ctx, env, o, n, i == len(sizes)-1); err != nil {
+			return err
+		}
+	}
+	if len(sizes) > 1 {
+		printGrowth(env.Out, sizes, p95s)
+	}
+	return nil
+}
+
+// printGrowth prints each tool's p95 at every size and its growth from one size to the next,
+// with that growth scaled to ten times the data beside growthTarget.
+func printGrowth(out io.Writer, sizes []int, p95s []map[string]time.Duration) {
+	fmt.Fprintf(out, "\np95 by size; growth from each size to the next, and that growth scaled to 10x the data (target <= %.1fx per 10x)\n", growthTarget)
+	fmt.Fprintf(out, "%-32s", "tool")
+	for _, n := range sizes {
+		fmt.Fprintf(out, " %10s", humanCount(n))
+	}
+	for i := 1; i < len(sizes); i++ {
+		fmt.Fprintf(out, " %14s", humanCount(sizes[i-1])+"->"+humanCount(sizes[i]))
+	}
+	fmt.Fprintf(out, "  %s\n", "verdict")
+	failed := 0
+	for _, tool := range slices.Sorted(maps.Keys(p95s[len(p95s)-1])) {
+		fmt.Fprintf(out, "%-32s", tool)
+		for i := range sizes {
+			fmt.Fprintf(out, " %10s", ms(p95s[i][tool]))
+		}
+		ok := true
+		for i := 1; i < len(sizes); i++ {
+			g, g10 := growth(p95s[i-1][tool], p95s[i][tool], sizes[i-1], sizes[i])
+			if g10 > growthTarget {
+				ok = false
+			}
+			fmt.Fprintf(out, " %5.2fx(%5.2fx)", g, g10)
+		}
+		if !ok {
+			failed++
+		}
+		fmt.Fprintf(out, "  %s\n", verdict(ok))
+	}
+	if failed > 0 {
+		fmt.Fprintf(out, "%d tool(s) grow faster than %.1fx per 10x the data\n", failed, growthTarget)
+	} else {
+		fmt.Fprintf(out, "every tool grows at most %.1fx per 10x the data\n", growthTarget)
+	}
+}
+
+// growth is the ratio of p95 b at size nb to p95 a at size na, and that ratio scaled to ten times
+// the data (a power law through both points).
+func growth(a, b time.Duration, na, nb int) (g, g10 float64) {
+	if a <= 0 || b <= 0 || na <= 0 || nb <= na {
+		return 0, 0
+	}
+	g = float64(b) / float64(a)
+	return g, math.Pow(g, 1/math.Log10(float64(nb)/float64(na)))
+}
+
+func humanCount(n int) string {
+	switch {
+	case n >= 1_000_000 && n%100_000 == 0:
+		return strconv.FormatFloat(float64(n)/1e6, 'f', -1, 64) + "M"
+	case n >= 1000 && n%100 == 0:
+		return strconv.FormatFloat(float64(n)/1e3, 'f', -1, 64) + "k"
+	}
+	return strconv.Itoa(n)
+}
+
+// mcpSize seeds (once, kept in o.Dir) one company with n candidates and three sessions each,
+// serves the tool server in this process, and calls every tool o.Iterations times with varied
+// arguments through the real Streamable HTTP transport; it returns each tool's p95. With oauth,
+// the OAuth run (mcpOAuth) follows: one tool with an API key and with an OAuth access token, the
+// p95 difference against its target.
+func mcpSize(ctx context.Context, env Env, o Options, n int, oauth bool) (map[string]time.Duration, error) {
+	o.Candidates = n
+	p95s := map[string]time.Duration{}
 	cfg, log, out := env.config(), env.Log, env.Out
 	dir, err := filepath.Abs(filepath.Join(o.Dir, fmt.Sprintf("mcp-%d", o.Candidates)))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	fmt.Fprintf(out, "Postgres cluster in %s (kept between runs; delete it to reseed)…\n", dir)
 	pg, err := devstack.StartPostgres(ctx, devstack.PostgresOptions{
@@ -57,60 +150,69 @@ func MCP(ctx context.Context, env Env, o Options) error {
 		},
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer pg.Stop(context.WithoutCancel(ctx))
 	if err := pg.EnsureDatabase(ctx, "recruitd"); err != nil {
-		return err
+		return nil, err
 	}
 	dbURL := pg.URL("recruitd")
+	// Migrations run as recruitd migrate does, without the tool server's statement timeout: a
+	// kept cluster may have a pending migration that backfills a rollup over the whole pool.
+	admin, err := store.Open(ctx, dbURL, 2, nil)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := migrations.Up(ctx, admin.SQL(), nil); err != nil {
+		admin.Close()
+		return nil, err
+	}
+	_, err = docsearch.Sync(ctx, admin.SQL(), docs.FS) // as recruitd migrate does
+	admin.Close()
+	if err != nil {
+		return nil, err
+	}
 	st, err := store.Open(ctx, dbURL, 8, nil, mcpserver.PostgresSettings(cfg))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer st.Close()
-	if _, err := migrations.Up(ctx, st.SQL(), nil); err != nil {
-		return err
-	}
-	if _, err := docsearch.Sync(ctx, st.SQL(), docs.FS); err != nil { // as recruitd migrate does
-		return err
-	}
 
 	// Seed with the CLI users run (its progress shows); it skips data that already exists.
 	if err := env.Seed(ctx, cfg, dbURL, o.Candidates); err != nil {
-		return fmt.Errorf("seed: %w", err)
+		return nil, fmt.Errorf("seed: %w", err)
 	}
 	co, err := st.CompanyBySlug(ctx, seed.DemoSlug)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var candidates, sessions int64
 	db := st.SQL()
 	if err := db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM candidates WHERE company_id = $1), (SELECT count(*) FROM interview_sessions WHERE company_id = $1)`, co.ID).Scan(&candidates, &sessions); err != nil {
-		return err
+		return nil, err
 	}
 	fmt.Fprintf(out, "company %s: %d candidates, %d interview sessions\n", co.Slug, candidates, sessions)
 	key, err := apikey.Generate()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := st.CreateAPIKey(ctx, co.ID, "bench-mcp", key); err != nil {
-		return err
+		return nil, err
 	}
 	args, err := mcpArguments(ctx, st, co.ID.String())
 	if err != nil {
-		return err
+		return nil, err
 	}
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	base := "http://" + ln.Addr().String()
 	cfg.MCPBaseURL = base
 	issuer, stopIdP, err := startBenchIdP(ctx, st, co.ID, base) // for the OAuth run
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer stopIdP()
 	cfg.OIDCIssuer, cfg.OIDCClientID, cfg.OIDCClientSecret = issuer, benchOIDCClient, benchOIDCSecret
@@ -121,7 +223,7 @@ func MCP(ctx context.Context, env Env, o Options) error {
 		Metrics: httpmetrics.New(reg),
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
@@ -132,7 +234,7 @@ func MCP(ctx context.Context, env Env, o Options) error {
 		Endpoint: base + "/mcp", HTTPClient: &http.Client{Transport: bearerTransport{key}}, DisableStandaloneSSE: true,
 	}, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer cs.Close()
 
@@ -142,7 +244,7 @@ func MCP(ctx context.Context, env Env, o Options) error {
 	for range 200 {
 		begin := time.Now()
 		if _, err := cs.ListTools(ctx, nil); err != nil {
-			return err
+			return nil, err
 		}
 		floor = append(floor, time.Since(begin))
 	}
@@ -156,7 +258,7 @@ func MCP(ctx context.Context, env Env, o Options) error {
 		sets := args[tool]
 		for _, a := range sets { // warm-up: each argument set once
 			if _, err := callTool(ctx, cs, tool, a); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		var lat bench.Latencies
@@ -164,7 +266,7 @@ func MCP(ctx context.Context, env Env, o Options) error {
 		for i := range o.Iterations {
 			begin := time.Now()
 			if _, err := callTool(ctx, cs, tool, sets[i%len(sets)]); err != nil {
-				return err
+				return nil, err
 			}
 			lat = append(lat, time.Since(begin))
 		}
@@ -175,6 +277,7 @@ func MCP(ctx context.Context, env Env, o Options) error {
 			target = t
 		}
 		p95 := lat.Percentile(95)
+		p95s[tool] = p95
 		if p95 >= target {
 			failed++
 		}
@@ -188,7 +291,10 @@ func MCP(ctx context.Context, env Env, o Options) error {
 		fmt.Fprintln(out, "every tool meets its p95 target")
 	}
 	printSlowPlans(out, pg.LogPath(), measured, 3)
-	return mcpOAuth(ctx, out, log, st, base, cs, key)
+	if !oauth {
+		return p95s, nil
+	}
+	return p95s, mcpOAuth(ctx, out, log, st, base, cs, key)
 }
 
 // callTool calls a tool and turns a tool error into an error: the bench measures answers.

@@ -42,7 +42,8 @@ var All = []Scenario{
 		"through the Streamable HTTP transport: p50/p95 per tool against the targets and the tools/list round-trip floor,\n" +
 		"then the plans of the three slowest statements (auto_explain); then an OAuth run: the go-sdk client signs in\n" +
 		"at a local identity provider and getCompanyFeatures is timed with that token and with an API key, interleaved:\n" +
-		"p95 of both, their difference against the 2 ms target, and the two bearer validations alone."},
+		"p95 of both, their difference against the 2 ms target, and the two bearer validations alone. --sizes runs\n" +
+		"several candidate counts in one sitting and prints each tool's p95 growth beside the 1.5x-per-10x target."},
 	{Name: "import", Run: Import, Help: "the bulk upserts alone of 10,000 jobs and of 10,000 candidates and applications; 10,000 jobs at the\n" +
 		"aggregator simulator, timed from first-sync-complete to every job imported and its 'New Job from ATS' run started\n" +
 		"(jobs/s as a ratio of the floor); then 10,000 applications of an ATS-D company the same way, to every application\n" +
@@ -84,6 +85,7 @@ type Options struct {
 	Burst       int           // jobs, partner: workflows (floor) and jobs or submissions (throughput) per burst
 	Concurrency int           // jobs, partner: calls in flight during bursts
 	Candidates  int           // mcp: candidates of the bench company
+	Sizes       []int         // mcp: candidate counts to run in one sitting (Candidates when empty), with the growth per tool
 	Iterations  int           // mcp: measured calls per tool
 	Dir         string        // mcp: folder of the kept Postgres cluster
 	Interviews  int           // interview: candidates taking interviews at once

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -301,7 +302,7 @@ func TestNoPersonalDataInTemporal(t *testing.T) {
 	needles := append(slices.Clone(personalMarkers), tokens...)
 	needles = append(needles, assessmentMarker)
 
-	execs := listWorkflows(t, f.tc, fmt.Sprintf("TaskQueue = %q", f.queue), len(cases))
+	execs := listWorkflows(t, f.tc, everyQueue(f.queue), len(cases))
 	bySlug := listWorkflows(t, f.tc, fmt.Sprintf("CompanySlug = %q", f.acme.Slug), len(cases))
 	seen := map[string]bool{}
 	for _, e := range bySlug {
@@ -372,7 +373,7 @@ func (f *fixture) scanThreadHistories(t *testing.T, sim *twiliosim.Server, phone
 		t.Fatalf("%d messages in the thread of %s to look for, want the interview's", bodies, phone)
 	}
 	events := 0
-	execs := listWorkflows(t, f.tc, fmt.Sprintf("TaskQueue = %q", f.queue), min)
+	execs := listWorkflows(t, f.tc, everyQueue(f.queue), min)
 	for _, e := range execs {
 		events += scanHistory(t, f.tc, e.GetExecution().GetWorkflowId(), e.GetExecution().GetRunId(), needles)
 	}
@@ -393,6 +394,15 @@ func (c cleanupOn) Cleanup(f func()) { c.outer.Cleanup(f) }
 
 // listWorkflows lists open and closed workflows matching query, waiting (visibility is
 // eventually consistent) until at least min are listed.
+// everyQueue is the visibility query of the runs on every task queue of the test's prefix.
+func everyQueue(prefix string) string {
+	names := make([]string, len(kinds.Queues))
+	for i, q := range kinds.Queues {
+		names[i] = strconv.Quote(q.TaskQueue(prefix))
+	}
+	return "TaskQueue IN (" + strings.Join(names, ", ") + ")"
+}
+
 func listWorkflows(t *testing.T, tc client.Client, query string, min int) []*workflowpb.WorkflowExecutionInfo {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)

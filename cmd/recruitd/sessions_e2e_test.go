@@ -178,10 +178,10 @@ func TestSessionLifecycleEndToEnd(t *testing.T) {
 		slices.Sort(ids)
 		return slices.Compact(ids)
 	}
-	if ids := listed(fmt.Sprintf(`TaskQueue = %q AND CompanySlug = "acme" AND SessionStatus = "CANCELLED"`, queue)); !slices.Equal(ids, []string{kinds.Interview.ID("acme", cancelled)}) {
+	if ids := listed(fmt.Sprintf(`TaskQueue = %q AND CompanySlug = "acme" AND SessionStatus = "CANCELLED"`, kinds.Interview.TaskQueue(queue))); !slices.Equal(ids, []string{kinds.Interview.ID("acme", cancelled)}) {
 		t.Errorf("workflows listed with SessionStatus CANCELLED = %q", ids)
 	}
-	if ids := listed(fmt.Sprintf(`TaskQueue = %q AND SessionStatus = "INCOMPLETE"`, queue)); !slices.Equal(ids, []string{kinds.Interview.ID("acme", started)}) {
+	if ids := listed(fmt.Sprintf(`TaskQueue = %q AND SessionStatus = "INCOMPLETE"`, kinds.Interview.TaskQueue(queue))); !slices.Equal(ids, []string{kinds.Interview.ID("acme", started)}) {
 		t.Errorf("workflows listed with SessionStatus INCOMPLETE = %q", ids)
 	}
 

@@ -175,6 +175,9 @@ func TestDecisionMovesAggregatorStage(t *testing.T) {
 	}
 	agg.awaitState(t, models.IntegrationConnected)
 	agg.awaitImported(t, 1, 30*time.Second) // the import creates job J-1 the session is for
+	// The application exists before the aggregator has it, so the sync (which may run any time
+	// from now) finds it rather than creating it.
+	sess := sessionFor(t, f, f.acme, "J-1", "APP-1")
 	if err := agg.sim.PutApplications(id, aggsim.Application{RemoteID: "APP-1", CandidateRemoteID: "C-1", JobRemoteID: "J-1"}); err != nil {
 		t.Fatal(err)
 	}
@@ -182,9 +185,8 @@ func TestDecisionMovesAggregatorStage(t *testing.T) {
 	useATS(t, f, f.acme, models.ATSTypeD, "https://ats-d.invalid", []models.SyncField{
 		{Field: "stage", Value: "kmb_stage_Interview Passed", Decision: models.DecisionAccepted},
 		{Field: "stage", Value: "kmb_stage_Nope", Decision: models.DecisionRejected}})
-	sess := sessionFor(t, f, f.acme, "J-1", "APP-1")
-	// The application sync's record of it (the aggregator's id).
-	if err := f.st.DB().Exec(`INSERT INTO aggregator_applications (company_id, remote_id, ats_application_id, application_id) VALUES (?, ?, ?, ?)`,
+	// The application sync's record of it (the aggregator's id), unless the sync wrote it first.
+	if err := f.st.DB().Exec(`INSERT INTO aggregator_applications (company_id, remote_id, ats_application_id, application_id) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
 		f.acme.ID, "kmb_app_APP-1", "APP-1", *sess.ApplicationID).Error; err != nil {
 		t.Fatal(err)
 	}

@@ -95,9 +95,18 @@ type fixtureOpts struct {
 	dbURL    string    // a migrated database instead of a pgtest one
 	log      io.Writer // the worker's log (activities and the Temporal SDK), text; none when nil
 	eval     report.Evaluator
+	// production: the production bounds of a request's database work (DB_REQUEST_TIMEOUT 3s)
+	// and of its workflow start (2s), for the outage tests; others get longer ones.
+	production bool
 }
 
 type fixtureOpt func(*fixtureOpts)
+
+// withProductionBounds gives requests the production bounds on their database work and their
+// workflow starts, for the tests of what a client sees when Postgres or Temporal is away.
+func withProductionBounds() fixtureOpt {
+	return func(o *fixtureOpts) { o.production, o.env["DB_REQUEST_TIMEOUT"] = true, "3s" }
+}
 
 // withEnv sets configuration variables ("NAME=value").
 func withEnv(kv ...string) fixtureOpt {
@@ -158,7 +167,8 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		o.env["PUBLIC_BASE_URL"] = "http://" + ln.Addr().String()
 	}
 	// The whole suite shares two cores: a request's database work may wait longer than the
-	// production bound without anything being wrong. The outage tests set the real one.
+	// production bound without anything being wrong. The outage tests set the real one
+	// (withProductionBounds).
 	if o.env["DB_REQUEST_TIMEOUT"] == "" {
 		o.env["DB_REQUEST_TIMEOUT"] = "15s"
 	}
@@ -208,6 +218,11 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 		return w
 	}
 	f.launcher = &outbox.Launcher{Store: st, Starter: starter.Starter{Client: tc, QueuePrefix: cfg.TemporalTaskQueue}, Log: log}
+	if !o.production {
+		// The whole suite shares two cores: Temporal may take longer than the production bound
+		// to take a start without being away.
+		f.launcher.Timeout = 10 * time.Second
+	}
 	f.worker = f.startWorker()
 	f.interviews = &interview.Sessions{Store: st, Interviewer: interview.NewLocal(), Launcher: f.launcher, Signals: &integrity.Service{Store: st}}
 	f.h = httpapi.NewServer(httpapi.Deps{

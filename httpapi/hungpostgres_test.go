@@ -69,7 +69,7 @@ func TestHungPostgres(t *testing.T) {
 	pg, startPostgres := privatePostgres(t, "recruitd-pg-hung-")
 	dbURL := pg.URL("recruitd")
 
-	f := newFixture(t, withDatabase(dbURL), withEnv("INTERVIEW_RATE_BURST=1000", "DB_REQUEST_TIMEOUT=3s"))
+	f := newFixture(t, withDatabase(dbURL), withEnv("INTERVIEW_RATE_BURST=1000"), withProductionBounds())
 	c, sessionID := f.invite(t, f.acmeKey, "iv-hung")
 	turn := turnOf(t, c.post(t, "consent", nil))
 	job, err := f.st.JobByExternalID(ctx, f.acme.ID, "iv-hung")

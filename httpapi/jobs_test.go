@@ -439,10 +439,15 @@ func TestInviteCandidateByEmailWithSMSFallback(t *testing.T) {
 	}
 	mu.Unlock()
 
+	// The SMTP server has the message; its outcome is recorded once the client hears it back.
 	var msgs []models.Message
-	if err := f.st.DB().Where("candidate_id = ?", inv.CandidateID).Order("created_at").Find(&msgs).Error; err != nil {
-		t.Fatal(err)
-	}
+	await(t, 20*time.Second, "the e-mail's outcome recorded", func() bool {
+		msgs = nil
+		if err := f.st.DB().Where("candidate_id = ?", inv.CandidateID).Order("created_at").Find(&msgs).Error; err != nil {
+			t.Fatal(err)
+		}
+		return len(msgs) == 2 && msgs[1].Status != models.MessageStatusQueued
+	})
 	if len(msgs) != 2 || msgs[0].Channel != models.MessageChannelSMS || msgs[0].Status != models.MessageStatusFailed || msgs[0].Error == nil ||
 		msgs[1].Channel != models.MessageChannelEmail || msgs[1].Status != models.MessageStatusSent || msgs[1].ProviderMessageID == nil {
 		t.Fatalf("conversation = %+v, want a failed SMS then a sent e-mail", msgs)

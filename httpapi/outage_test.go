@@ -68,7 +68,7 @@ func TestTemporalOutage(t *testing.T) {
 	port, _ := strconv.Atoi(portText)
 	t.Cleanup(func() { _ = tmp.Stop(context.WithoutCancel(ctx)) })
 
-	f := newPartnerFixtureWith(t, withTemporal(&temporaltest.Server{Address: tmp.Address(), Namespace: tmp.Namespace()}))
+	f := newPartnerFixtureWith(t, withTemporal(&temporaltest.Server{Address: tmp.Address(), Namespace: tmp.Namespace()}), withProductionBounds())
 	l := newOutageLoad(t, f)
 	var company []time.Duration
 	var inUse []int
@@ -351,7 +351,7 @@ func TestPostgresOutage(t *testing.T) {
 	pg, startPostgres := privatePostgres(t, "recruitd-pg-outage-")
 	url := pg.URL("recruitd")
 
-	f := newPartnerFixtureWith(t, withDatabase(url), withEnv("DB_REQUEST_TIMEOUT=3s"))
+	f := newPartnerFixtureWith(t, withDatabase(url), withProductionBounds())
 	l := newOutageLoad(t, f)
 	l.run(t, "before", 2*time.Second, nil)
 	if err := pg.Stop(ctx); err != nil {

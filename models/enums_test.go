@@ -79,6 +79,7 @@ func TestEnumsMatchCheckConstraints(t *testing.T) {
 		"interview_turns.source":                   strs(AllTurnSources()),
 		"interview_turns.channel":                  strs(AllAnswerChannels()),
 		"interview_thread_signals.channel":         strs(ThreadChannels()),
+		"thread_windows.channel":                   strs(ThreadChannels()),
 		"identity_webhook_deliveries.outcome":      IdentityWebhookOutcomes(),
 		"jobs.status":                              strs(AllJobStatuses()),
 		"companies.default_job_status":             {string(JobStatusActive), string(JobStatusPaused)},

@@ -113,3 +113,74 @@ func Check(ctx context.Context, db *sql.DB, company uuid.UUID) error {
 	}
 	return nil
 }
+
+// PerCandidate are the rollups with a row per candidate. A loader that generates every row of
+// its candidates may compute these itself and load them with the sources (triggers off), then
+// rebuild the rest with LoadParts.
+var PerCandidate = []string{"candidate_journeys", "candidate_media", "candidate_scores"}
+
+// LoadParts are the independent parts of rebuilding every rollup of a company but PerCandidate,
+// whose rows must be loaded already (the part "derived" aggregates them). They may run on
+// separate connections at once.
+var LoadParts = []string{"sessions", "other", "histograms", "derived"}
+
+// loadPartSQL are the statements of the parts of LoadParts that rollup_rebuild has no part for:
+// its part 'scores' without candidate_scores, and the rollups its parts 'journeys', 'media' and
+// 'scores' derive from the per-candidate ones. They follow rollup_rebuild (migration 00047);
+// Check compares the result with it.
+var loadPartSQL = map[string][]string{
+	"histograms": {
+		`DELETE FROM completion_slot_totals WHERE company_id = $1`,
+		`INSERT INTO completion_slot_totals
+		 SELECT company_id, date_bin('15 minutes', completed_at, timestamptz '2000-01-01 00:00Z'), count(*),
+		        count(duration_seconds), coalesce(sum(duration_seconds), 0)
+		 FROM interview_sessions WHERE company_id = $1 AND status = 'COMPLETED' GROUP BY 1, 2`,
+		`DELETE FROM evaluation_scores WHERE company_id = $1`,
+		`DELETE FROM job_evaluation_scores WHERE company_id = $1`,
+		`WITH e AS MATERIALIZED (
+		     SELECT floor(cheating_score)::smallint AS score, (created_at AT TIME ZONE 'UTC')::date AS day, job_id, count(*) AS n
+		     FROM cheating_evaluations WHERE company_id = $1 GROUP BY 1, 2, 3
+		 ), d AS (
+		     INSERT INTO evaluation_scores SELECT $1, score, day, sum(n) FROM e GROUP BY 2, 3
+		 )
+		 INSERT INTO job_evaluation_scores SELECT $1, score, job_id, sum(n) FROM e GROUP BY 2, 3`,
+		`DELETE FROM fraud_scores WHERE company_id = $1`,
+		`INSERT INTO fraud_scores
+		 SELECT company_id, floor(overall_verification_score)::smallint, (created_at AT TIME ZONE 'UTC')::date, count(*)
+		 FROM fraud_verifications WHERE company_id = $1 GROUP BY 1, 2, 3`,
+	},
+	"derived": {
+		`DELETE FROM media_candidates WHERE company_id = $1`,
+		`INSERT INTO media_candidates
+		 SELECT company_id, medium_type, count(*) FROM candidate_media WHERE company_id = $1 GROUP BY 1, 2`,
+		`DELETE FROM journey_daily WHERE company_id = $1`,
+		`INSERT INTO journey_daily
+		 SELECT company_id, (entered_at AT TIME ZONE 'UTC')::date, invited, started, completed, positive, hired, count(*)
+		 FROM candidate_journeys WHERE company_id = $1 GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+		`DELETE FROM journey_last_daily WHERE company_id = $1`,
+		`INSERT INTO journey_last_daily
+		 SELECT company_id, (last_completed_at AT TIME ZONE 'UTC')::date, count(*)
+		 FROM candidate_journeys WHERE company_id = $1 AND completed_n > 0 GROUP BY 1, 2`,
+		`DELETE FROM candidate_score_counts WHERE company_id = $1`,
+		`INSERT INTO candidate_score_counts
+		 SELECT company_id, 'cheating', floor(max_cheating)::smallint, count(*) FROM candidate_scores
+		 WHERE company_id = $1 AND max_cheating IS NOT NULL GROUP BY 1, 2, 3
+		 UNION ALL
+		 SELECT company_id, 'fraud', floor(min_fraud)::smallint, count(*) FROM candidate_scores
+		 WHERE company_id = $1 AND min_fraud IS NOT NULL GROUP BY 1, 2, 3`,
+	},
+}
+
+// RebuildLoadPart recomputes one of LoadParts.
+func RebuildLoadPart(ctx context.Context, db execer, company uuid.UUID, part string) error {
+	stmts, ok := loadPartSQL[part]
+	if !ok {
+		return RebuildPart(ctx, db, company, part)
+	}
+	for _, q := range stmts {
+		if _, err := db.ExecContext(ctx, q, company); err != nil {
+			return fmt.Errorf("rebuild rollups (%s) of company %s: %w", part, company, err)
+		}
+	}
+	return nil
+}

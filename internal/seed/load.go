@@ -51,7 +51,7 @@ func (l *loader) planIndexes(ctx context.Context) error {
 		return nil
 	}
 	s := float64(l.o.SessionsPerCandidate)
-	factor := [numBig]float64{1, s, s, 0.2, 0.5 * s, 0.5, 0.1 * s}
+	factor := [numBig]float64{1, s, s, 0.2, 0.5 * s, 0.5, 0.1 * s, 1, 0.5 * s, 1}
 	for t := range numBig {
 		var existing int64
 		err := l.db.QueryRowContext(ctx, "SELECT reltuples::bigint FROM pg_class WHERE oid = $1::regclass", bigTables[t].Name).Scan(&existing)
@@ -255,15 +255,16 @@ func (l *loader) loadTable(ctx context.Context, tx pgx.Tx, t int, in <-chan bulk
 }
 
 // bgRank is the order in which tables other than candidates build their indexes.
-var bgRank = [numBig]int{tSessions: 0, tApplications: 1, tCheating: 2, tFraud: 3, tIdentity: 4, tNotes: 5}
+var bgRank = [numBig]int{tSessions: 0, tApplications: 1, tJourneys: 2, tCheating: 3, tMedia: 4, tScores: 5, tFraud: 6, tIdentity: 7, tNotes: 8}
 
 // loadChecked loads everything through one transaction, table after table in foreign-key
-// order, generating the candidates again for each big table.
+// order, generating the candidates again for each big table. The rollup triggers maintain the
+// per-candidate rollups.
 func (l *loader) loadChecked(ctx context.Context) error {
 	return bulkload.WithConn(ctx, l.db, func(c *pgx.Conn) error {
 		return bulkload.InTx(ctx, c, false, func(tx pgx.Tx) error {
 			var defs [numBig][]bulkload.IndexDef
-			for t := range numBig {
+			for t := range numSource {
 				if l.drop[t] {
 					var err error
 					if defs[t], err = bulkload.DropIndexes(ctx, tx, bigTables[t].Name); err != nil {
@@ -274,7 +275,7 @@ func (l *loader) loadChecked(ctx context.Context) error {
 			if err := l.copyHead(ctx, tx); err != nil {
 				return err
 			}
-			for t := range numBig {
+			for t := range numSource {
 				var sinks [numBig]chan bulkload.Part
 				var mask [numBig]bool
 				sinks[t], mask[t] = make(chan bulkload.Part, 4), true
@@ -291,7 +292,7 @@ func (l *loader) loadChecked(ctx context.Context) error {
 					return err
 				}
 			}
-			for t := range numBig {
+			for t := range numSource {
 				p := l.bigProg[t]
 				if len(defs[t]) > 0 {
 					p.SetState(bulkload.Indexing)
@@ -307,14 +308,14 @@ func (l *loader) loadChecked(ctx context.Context) error {
 	})
 }
 
-// rebuildRollups computes a loaded company's statistics rollups, the parts of a rebuild two at a
-// time, each in its own transaction. Foreign-key checks are off as during the load (the rollups
-// are derived from rows that passed them), and the aggregate over every candidate gets the
-// memory to stay in one pass.
+// rebuildRollups computes a loaded company's statistics rollups other than the per-candidate
+// ones the generator computed (rollup.PerCandidate), the parts two at a time, each in its own
+// transaction. Foreign-key checks are off as during the load (the rollups are derived from rows
+// that passed them), and the aggregates get the memory to stay in one pass.
 func (l *loader) rebuildRollups(ctx context.Context, company uuid.UUID) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(2)
-	for _, part := range rollup.Parts {
+	for _, part := range rollup.LoadParts {
 		g.Go(func() error {
 			tx, err := l.db.BeginTx(gctx, nil)
 			if err != nil {
@@ -324,7 +325,7 @@ func (l *loader) rebuildRollups(ctx context.Context, company uuid.UUID) error {
 			if _, err := tx.ExecContext(gctx, "SET LOCAL session_replication_role = replica; SET LOCAL work_mem = '256MB'"); err != nil {
 				return err
 			}
-			if err := rollup.RebuildPart(gctx, tx, company, part); err != nil {
+			if err := rollup.RebuildLoadPart(gctx, tx, company, part); err != nil {
 				return err
 			}
 			return tx.Commit()
@@ -339,7 +340,7 @@ func (l *loader) analyze(ctx context.Context) error {
 	for _, t := range rollup.Tables {
 		tables = append(tables, t.Name)
 	}
-	for t := range numBig {
+	for t := range numSource {
 		tables = append(tables, bigTables[t].Name)
 	}
 	for t := range numHead {

@@ -182,7 +182,9 @@ func Scale(ctx context.Context, st *store.Store, o ScaleOptions) (*ScaleResult, 
 		l.headProg[t] = l.prog.Add(headTables[t].Name, int64(l.head[t].Rows()))
 	}
 	for t := range numBig {
-		l.bigProg[t] = l.prog.Add(bigTables[t].Name, -1)
+		if t < numSource || !o.Checked {
+			l.bigProg[t] = l.prog.Add(bigTables[t].Name, -1)
+		}
 	}
 	l.prog.Start()
 	loadStart := time.Now()
@@ -227,7 +229,9 @@ func Scale(ctx context.Context, st *store.Store, o ScaleOptions) (*ScaleResult, 
 		res.Rows = append(res.Rows, TableRows{headTables[t].Name, l.headProg[t].Rows()})
 	}
 	for t := range numBig {
-		res.Rows = append(res.Rows, TableRows{bigTables[t].Name, l.bigProg[t].Rows()})
+		if t < numSource || !o.Checked {
+			res.Rows = append(res.Rows, TableRows{bigTables[t].Name, l.bigProg[t].Rows()})
+		}
 	}
 	res.Elapsed = time.Since(began)
 	return res, nil

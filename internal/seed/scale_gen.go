@@ -19,8 +19,16 @@ const (
 	tCheating
 	tFraud
 	tIdentity
+	// The rollups with a row per candidate, computed by the generator for a parallel load (whose
+	// rollup triggers are off); a checked load leaves them to the triggers.
+	tJourneys
+	tMedia
+	tScores
 	numBig
 )
+
+// numSource is the number of big tables that are not rollups.
+const numSource = tJourneys
 
 // The company-level tables, in foreign-key order.
 const (
@@ -44,6 +52,9 @@ var bigTables = [numBig]bulkload.Table{
 	tCheating:     {Name: "cheating_evaluations", Columns: "id, company_id, session_id, candidate_id, job_id, cheating_score, eye_tracking_score, head_tracking_score, voice_score, transcript_score, multi_person_score, created_at"},
 	tFraud:        {Name: "fraud_verifications", Columns: "id, company_id, candidate_id, session_id, overall_verification_score, disposable_email, voip_phone, vpn_proxy_ip, thin_profile, footprint_anomaly, signals, created_at"},
 	tIdentity:     {Name: "identity_verifications", Columns: "id, company_id, candidate_id, session_id, job_id, status, failure_reason, created_at, completed_at"},
+	tJourneys:     {Name: "candidate_journeys", Columns: "company_id, candidate_id, entered_at, invited, started, completed, positive, hired, first_completed_at, last_completed_at, completed_n"},
+	tMedia:        {Name: "candidate_media", Columns: "company_id, candidate_id, medium_type, first_completed_at, last_completed_at, completed_n"},
+	tScores:       {Name: "candidate_scores", Columns: "company_id, candidate_id, max_cheating, min_fraud"},
 }
 
 var headTables = [numHead]bulkload.Table{
@@ -293,6 +304,7 @@ type worker struct {
 	zip       []byte
 	ext       []byte
 	signals   []byte
+	media     []mediaRow
 }
 
 func newWorker() *worker { return &worker{g: newRNG()} }
@@ -532,15 +544,16 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 		}
 	}
 	// The integrity checks and notes draw after everything above, in this order.
+	maxCheating, minFraud := -1, -1
 	if c.cheat {
 		for k := range w.sess {
 			if w.sess[k].status == models.SessionStatusCompleted && g.chance(0.92) {
-				w.cheating(c, id, &w.sess[k], out[tCheating])
+				maxCheating = max(maxCheating, w.cheating(c, id, &w.sess[k], out[tCheating]))
 			}
 		}
 	}
 	if c.fraud && len(w.sess) > 0 && g.chance(0.95) {
-		w.fraud(c, id, ct, out[tFraud])
+		minFraud = w.fraud(c, id, ct, out[tFraud])
 	}
 	for k := range w.sess {
 		if w.sess[k].job.iv {
@@ -552,6 +565,92 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 			w.note(c, id, f, n, out[tNotes])
 		}
 	}
+	w.rollups(c, id, maxCheating, minFraud, out)
+}
+
+// rollups writes the candidate's rows of the per-candidate rollups from its sessions (each with
+// its application) and the extremes of its cheating and fraud scores (-1 for none), as the
+// rollups' rebuild (rollup_rebuild) computes them.
+func (w *worker) rollups(c *companyGen, id uuidv, maxCheating, minFraud int, out *[numBig]*bulkload.Buf) {
+	if b := out[tJourneys]; b != nil && len(w.sess) > 0 {
+		entered := int64(math.MaxInt64)
+		var started, completed, positive, hired bool
+		var first, last int64
+		n := 0
+		for k := range w.sess {
+			s := &w.sess[k]
+			entered = min(entered, s.appCreated, s.invited)
+			started = started || s.started != 0 || s.status == models.SessionStatusStarted || s.status == models.SessionStatusCompleted
+			if s.status == models.SessionStatusCompleted {
+				if n == 0 || s.completed < first {
+					first = s.completed
+				}
+				if n == 0 || s.completed > last {
+					last = s.completed
+				}
+				completed = true
+				n++
+			}
+			switch s.decision {
+			case models.DecisionAccepted, models.DecisionSubmitted, models.DecisionPlaced:
+				positive = true
+			case models.DecisionHired:
+				positive, hired = true, true
+			}
+		}
+		b.Row(11)
+		b.UUID(c.id)
+		b.UUID(id)
+		b.TS(entered)
+		b.Bool(true)
+		b.Bool(started)
+		b.Bool(completed)
+		b.Bool(positive)
+		b.Bool(hired)
+		b.OptTS(first)
+		b.OptTS(last)
+		b.Int4(n)
+	}
+	if b := out[tMedia]; b != nil {
+		w.media = w.media[:0]
+	sessions:
+		for k := range w.sess {
+			s := &w.sess[k]
+			if s.status != models.SessionStatusCompleted {
+				continue
+			}
+			for m := range w.media {
+				if r := &w.media[m]; r.medium == s.medium {
+					r.first, r.last, r.n = min(r.first, s.completed), max(r.last, s.completed), r.n+1
+					continue sessions
+				}
+			}
+			w.media = append(w.media, mediaRow{medium: s.medium, first: s.completed, last: s.completed, n: 1})
+		}
+		for _, r := range w.media {
+			b.Row(6)
+			b.UUID(c.id)
+			b.UUID(id)
+			b.Text(string(r.medium))
+			b.TS(r.first)
+			b.TS(r.last)
+			b.Int4(r.n)
+		}
+	}
+	if b := out[tScores]; b != nil && (maxCheating >= 0 || minFraud >= 0) {
+		b.Row(4)
+		b.UUID(c.id)
+		b.UUID(id)
+		b.OptHundredths(maxCheating)
+		b.OptHundredths(minFraud)
+	}
+}
+
+// mediaRow is a candidate's completions by one medium.
+type mediaRow struct {
+	medium      models.MediumType
+	first, last int64
+	n           int
 }
 
 func containsString(list []string, s string) bool {
@@ -786,10 +885,9 @@ func (w *worker) candidateStatus() string {
 	return pick([]string{"withdrawn", "screening", "rejected"}, []int{50, 25, 25})
 }
 
-func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *bulkload.Buf) {
+func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *bulkload.Buf) (score int) {
 	g := w.g
 	thr := c.threshold
-	var score int
 	switch p := g.r.Float64(); {
 	case p < 0.07: // flagged
 		score = int(g.between(int64(thr), 9999))
@@ -832,13 +930,13 @@ func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *bulkloa
 	b.OptHundredths(transcript)
 	b.OptHundredths(multi)
 	b.TS(created)
+	return score
 }
 
-func (w *worker) fraud(c *companyGen, candidate uuidv, ct *city, b *bulkload.Buf) {
+func (w *worker) fraud(c *companyGen, candidate uuidv, ct *city, b *bulkload.Buf) (score int) {
 	g := w.g
 	s := &w.sess[0]
 	id := g.id(idPrefix(c.index, uint64(w.cand)))
-	var score int
 	var p float64
 	switch r := g.r.Float64(); {
 	case r < 0.08:
@@ -916,6 +1014,7 @@ func (w *worker) fraud(c *companyGen, candidate uuidv, ct *city, b *bulkload.Buf
 	b.Bool(footprint)
 	b.JSONB(js)
 	b.TS(created)
+	return score
 }
 
 var identityStatuses = []models.IdentityStatus{models.IdentityStatusPending, models.IdentityStatusVerified, models.IdentityStatusFailed, models.IdentityStatusExpired}

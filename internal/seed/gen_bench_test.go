@@ -1,0 +1,29 @@
+package seed
+
+import (
+	"testing"
+	"time"
+
+	"github.com/recruitd/recruitd/internal/bulkload"
+)
+
+// BenchmarkGenerate measures generating one candidate with every row that hangs off it.
+func BenchmarkGenerate(b *testing.B) {
+	o := ScaleOptions{Companies: 2, Candidates: b.N, SessionsPerCandidate: 3, Seed: 1, AsOf: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	c := planCompany(1, 2, &o, o.AsOf.UnixMicro())
+	c.buildCompany()
+	w := newWorker()
+	var bufs [numBig]*bulkload.Buf
+	for t := range numBig {
+		bufs[t] = &bulkload.Buf{}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%1000 == 0 {
+			for t := range numBig {
+				bufs[t].Reset()
+			}
+		}
+		w.candidate(c, i, &bufs)
+	}
+}

@@ -76,17 +76,21 @@ func (t *terminal) settle(ctx workflow.Context, status, reason string, session u
 	}
 	// The first attempt runs here, so a partner that answers at once gets the callback without a
 	// child workflow's start; only a failed first attempt hands the retries to DeliverCallback.
+	// A first attempt that could not even run (its recording failed for an hour) leaves the
+	// delivery to the child from attempt 1: the decision is stored, the callback still goes.
 	var first activities.AttemptResult
+	next := 2
 	if err := workflow.ExecuteLocalActivity(attemptLocal(ctx), a.AttemptCallback, activities.AttemptInput{
 		CompanyID: t.in.CompanyID, CallbackID: settled.CallbackID, Number: 1,
 	}).Get(ctx, &first); err != nil {
-		return err
+		workflow.GetLogger(ctx).Warn("first callback attempt not made; the delivery workflow makes it", "err", err)
+		first, next = activities.AttemptResult{}, 1
 	}
 	if first.Final {
 		return nil
 	}
 	fut := workflow.ExecuteChildWorkflow(callbackChild(ctx, t.slug, settled.CallbackID), DeliverCallback, kinds.CallbackInput{
-		CompanyID: t.in.CompanyID, CallbackID: settled.CallbackID, FirstAttempt: 2, FirstDelay: first.NextDelay,
+		CompanyID: t.in.CompanyID, CallbackID: settled.CallbackID, FirstAttempt: next, FirstDelay: first.NextDelay,
 	})
 	return fut.GetChildWorkflowExecution().Get(ctx, nil)
 }
@@ -198,10 +202,7 @@ func (t *terminal) fail(ctx workflow.Context, cause error) (PartnerResult, error
 
 // attemptLocal runs a callback attempt as a local activity: one bounded HTTP request.
 func attemptLocal(ctx workflow.Context) workflow.Context {
-	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-		StartToCloseTimeout: time.Minute,
-		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}},
-	})
+	return localOptions(ctx, time.Minute, &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}})
 }
 
 // DeliverCallback delivers one callback at least once: an attempt now, then on the retry schedule

@@ -241,6 +241,11 @@ func TestInterviewTakenOverHTTP(t *testing.T) {
 	if r := c.post(t, "answer", url.Values{"turn": {strconv.Itoa(last.Seq)}, "answer": {"changed my mind"}}); r.status != http.StatusConflict {
 		t.Errorf("changing an answer of a completed interview = %d, want 409", r.status)
 	}
+	// The last answer sent again (its first request completed the session, but its response was
+	// lost) is a repeat: the completed page follows.
+	if r := c.post(t, "answer", url.Values{"turn": {strconv.Itoa(last.Seq)}, "answer": {*last.Answer}}); r.status != http.StatusOK || !strings.Contains(r.body, "Interview complete") {
+		t.Errorf("the last answer sent again after completion = %d, want the completed page", r.status)
+	}
 	after, _ := f.st.Interview(t.Context(), f.acme.ID, sessionID)
 	if *after.Turns[len(after.Turns)-1].Answer != *last.Answer {
 		t.Error("an answer of a completed interview changed")

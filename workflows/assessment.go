@@ -62,12 +62,9 @@ func deliverAssessmentLink(ctx workflow.Context, in kinds.AssessmentLinkInput, r
 	}
 	// A local activity: one send (bounded by the providers' 15 s timeouts) is short enough, and
 	// it saves the run an activity task and a workflow task, most of its latency.
-	send := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-		StartToCloseTimeout: time.Minute,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 5,
-			NonRetryableErrorTypes: []string{activities.ErrTypePermanent},
-		},
+	send := localOptions(ctx, time.Minute, &temporal.RetryPolicy{
+		InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 5,
+		NonRetryableErrorTypes: []string{activities.ErrTypePermanent},
 	})
 	for _, ch := range plan.Channels {
 		var sent activities.SendAssessmentLinkResult

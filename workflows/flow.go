@@ -66,10 +66,7 @@ func localActivities(ctx workflow.Context) bool {
 // shortLocal runs quick Postgres work as a local activity: no task-queue round trip per call,
 // which is most of a short workflow's latency.
 func shortLocal(ctx workflow.Context) workflow.Context {
-	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-		StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}},
-	})
+	return localOptions(ctx, 30*time.Second, &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}})
 }
 
 // shortActivity is for quick Postgres activities.
@@ -137,7 +134,7 @@ func (e *executor) Invite(step flow.InviteStep) (flow.InviteResult, error) {
 	send := func(in activities.SendInviteInput) workflow.Future {
 		if e.local {
 			ctx, _ := workflow.NewDisconnectedContext(e.ctx)
-			ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: time.Minute, RetryPolicy: retry})
+			ctx = localOptions(ctx, time.Minute, retry)
 			return workflow.ExecuteLocalActivity(ctx, a.SendInvite, in)
 		}
 		ctx := workflow.WithActivityOptions(e.ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute, WaitForCancellation: true, RetryPolicy: retry})

@@ -43,12 +43,9 @@ func InterviewSession(ctx workflow.Context, in kinds.InterviewInput) error {
 	changed := workflow.GetSignalChannel(ctx, kinds.Interview.Signal)
 	shown, _ := workflow.GetTypedSearchAttributes(ctx).GetKeyword(kinds.SessionStatusKey)
 	local := shortLocal(ctx)
-	send := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-		StartToCloseTimeout: time.Minute,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval: 2 * time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute, MaximumAttempts: 5,
-			NonRetryableErrorTypes: []string{activities.ErrTypePermanent},
-		},
+	send := localOptions(ctx, time.Minute, &temporal.RetryPolicy{
+		InitialInterval: 2 * time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute, MaximumAttempts: 5,
+		NonRetryableErrorTypes: []string{activities.ErrTypePermanent},
 	})
 	last := ""         // the action of the previous round
 	completed := false // the step after COMPLETED ran in this run
@@ -174,10 +171,7 @@ func completeInterview(ctx workflow.Context, in kinds.InterviewInput) error {
 	// worker that dies in the middle of it leaves the workflow task to time out, and another
 	// worker evaluates again; the report is stored once whatever happens. The evaluator may call
 	// a model (LLM_TIMEOUT, then the local fallback), so its bound is above the evaluator's own.
-	evaluate := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-		StartToCloseTimeout: 5 * time.Minute,
-		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}},
-	})
+	evaluate := localOptions(ctx, 5*time.Minute, &temporal.RetryPolicy{MaximumInterval: time.Minute, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}})
 	var rep activities.ReportResult
 	ref := activities.SessionRef{CompanyID: in.CompanyID, SessionID: in.SessionID}
 	if err := workflow.ExecuteLocalActivity(evaluate, a.ProduceReport, ref).Get(ctx, &rep); err != nil {

@@ -32,7 +32,7 @@ func JobGeneration(ctx workflow.Context, in JobGenerationInput) (string, error) 
 	local := localActivities(ctx)
 	run := func(timeout time.Duration, retry *temporal.RetryPolicy, fn any, args ...any) workflow.Future {
 		if local {
-			return workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: timeout, RetryPolicy: retry}), fn, args...)
+			return workflow.ExecuteLocalActivity(localOptions(ctx, timeout, retry), fn, args...)
 		}
 		return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: timeout, RetryPolicy: retry}), fn, args...)
 	}

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"errors"
 	"time"
 
 	"github.com/google/uuid"
@@ -71,25 +72,43 @@ func (t *terminal) settle(ctx workflow.Context, status, reason string, session u
 	if err := workflow.UpsertTypedSearchAttributes(ctx, kinds.ApplicationStatusKey.ValueSet(status)); err != nil {
 		workflow.GetLogger(ctx).Warn("search attribute not recorded", "err", err)
 	}
-	if settled.AlreadySettled {
+	// Already settled: this run's own decision, stored by a worker that died before the callback
+	// went out (only the application's run settles it). The attempt leaves a callback that is no
+	// longer pending alone, and a delivery run already under way keeps its ID, so the callback
+	// goes out at least once and under one id. Runs recorded before replay as they ran.
+	if settled.AlreadySettled && workflow.GetVersion(ctx, settledAttemptsChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return nil
 	}
 	// The first attempt runs here, so a partner that answers at once gets the callback without a
 	// child workflow's start; only a failed first attempt hands the retries to DeliverCallback.
+	// A first attempt that could not even run (its recording failed for an hour) leaves the
+	// delivery to the child from attempt 1: the decision is stored, the callback still goes.
 	var first activities.AttemptResult
+	next := 2
 	if err := workflow.ExecuteLocalActivity(attemptLocal(ctx), a.AttemptCallback, activities.AttemptInput{
 		CompanyID: t.in.CompanyID, CallbackID: settled.CallbackID, Number: 1,
 	}).Get(ctx, &first); err != nil {
-		return err
+		workflow.GetLogger(ctx).Warn("first callback attempt not made; the delivery workflow makes it", "err", err)
+		first, next = activities.AttemptResult{}, 1
 	}
 	if first.Final {
 		return nil
 	}
 	fut := workflow.ExecuteChildWorkflow(callbackChild(ctx, t.slug, settled.CallbackID), DeliverCallback, kinds.CallbackInput{
-		CompanyID: t.in.CompanyID, CallbackID: settled.CallbackID, FirstAttempt: 2, FirstDelay: first.NextDelay,
+		CompanyID: t.in.CompanyID, CallbackID: settled.CallbackID, FirstAttempt: next, FirstDelay: first.NextDelay,
 	})
-	return fut.GetChildWorkflowExecution().Get(ctx, nil)
+	err := fut.GetChildWorkflowExecution().Get(ctx, nil)
+	var started *temporal.ChildWorkflowExecutionAlreadyStartedError
+	if settled.AlreadySettled && errors.As(err, &started) {
+		return nil
+	}
+	return err
 }
+
+// settledAttemptsChange is the workflow version of runs that attempt their callback when they
+// find their application settled already (a crash between the decision and its callback)
+// instead of taking the callback as sent.
+const settledAttemptsChange = "settled-attempts-callback"
 
 // PartnerApplication runs the company's partner_application workflow for one applicant and sends
 // exactly one terminal callback: the one the definition sends; not_eligible with reason
@@ -198,10 +217,7 @@ func (t *terminal) fail(ctx workflow.Context, cause error) (PartnerResult, error
 
 // attemptLocal runs a callback attempt as a local activity: one bounded HTTP request.
 func attemptLocal(ctx workflow.Context) workflow.Context {
-	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-		StartToCloseTimeout: time.Minute,
-		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}},
-	})
+	return localOptions(ctx, time.Minute, &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, NonRetryableErrorTypes: []string{activities.ErrTypePermanent}})
 }
 
 // DeliverCallback delivers one callback at least once: an attempt now, then on the retry schedule

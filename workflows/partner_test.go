@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/internal/callbacks"
@@ -174,5 +175,59 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSettledBeforeACrashStillCallsBack: a run whose decision was stored by a worker that died
+// before the callback went out finds its application settled already; it still makes the
+// callback attempt (the callback's own state keeps it to one).
+func TestSettledBeforeACrashStillCallsBack(t *testing.T) {
+	e := partnerEnv(t, `{"trigger":"partner_application","enabled":true,"steps":[
+	 {"type":"partner_callback","partner_callback":{"status":"not_eligible","reason":"screened out"}}]}`)
+	var a *activities.Activities
+	cb := uuid.New()
+	e.OnActivity(a.SettlePartner, mock.Anything, mock.Anything).Return(activities.SettleResult{CallbackID: cb, AlreadySettled: true}, nil)
+	e.ExecuteWorkflow(PartnerApplication, kinds.PartnerInput{CompanyID: company, PartnerApplicationID: paID, Deadline: 10 * time.Minute})
+	if err := e.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	e.AssertActivityNumberOfCalls(t, "AttemptCallback", 1)
+}
+
+// TestFirstAttemptFailingHandsOver: a first callback attempt that fails for good (not the
+// partner's answer: the attempt itself) leaves the delivery to DeliverCallback from attempt 1,
+// and the run does not fail.
+func TestFirstAttemptFailingHandsOver(t *testing.T) {
+	e := env(t)
+	e.RegisterWorkflow(DeliverCallback)
+	var a *activities.Activities
+	def := `{"trigger":"partner_application","enabled":true,"steps":[
+	 {"type":"partner_callback","partner_callback":{"status":"not_eligible","reason":"screened out"}}]}`
+	e.OnActivity(a.PreparePartner, mock.Anything, mock.Anything).Return(activities.PartnerRun{
+		CompanySlug: "acme", JobID: uuid.New(), CandidateID: uuid.New(), ApplicationID: uuid.New(),
+		Flow: activities.FlowContext{Definition: json.RawMessage(def), Verdicts: verdicts(t, def, map[string]any{})},
+	}, nil)
+	var settled []activities.SettleInput
+	settledWith(e, &settled)
+	var numbers []int
+	e.OnActivity(a.AttemptCallback, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.AttemptInput) (activities.AttemptResult, error) {
+		numbers = append(numbers, in.Number)
+		return activities.AttemptResult{}, temporal.NewNonRetryableApplicationError("callbacks table unreadable", activities.ErrTypePermanent, nil)
+	})
+	var delivery []kinds.CallbackInput
+	e.OnWorkflow(DeliverCallback, mock.Anything, mock.Anything).Return(func(_ workflow.Context, in kinds.CallbackInput) (string, error) {
+		delivery = append(delivery, in)
+		return string(models.CallbackStateDelivered), nil
+	})
+	e.ExecuteWorkflow(PartnerApplication, kinds.PartnerInput{CompanyID: company, PartnerApplicationID: paID, Deadline: 10 * time.Minute})
+	var res PartnerResult
+	if err := e.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if len(settled) != 1 || res.Status != "not_eligible" {
+		t.Fatalf("settled %+v, result %+v; want one not_eligible", settled, res)
+	}
+	if len(numbers) != 1 || len(delivery) != 1 || delivery[0].FirstAttempt != 1 || delivery[0].FirstDelay != 0 {
+		t.Errorf("attempts %v, delivery runs %+v; want the failed first attempt, then a delivery run from attempt 1 at once", numbers, delivery)
 	}
 }

@@ -272,11 +272,23 @@ func TestFleet(t *testing.T) {
 	if bad := receiver.badSignatures.Load(); bad != 0 {
 		t.Errorf("%d callbacks failed the signature check", bad)
 	}
+	// A crashed worker or api is no processing failure: its runs go on elsewhere.
+	var failed int
+	fx.st.SQL().QueryRow(`SELECT count(*) FROM partner_applications WHERE company_id = $1 AND status = 'error'`, fx.co.ID).Scan(&failed)
+	if failed != 0 {
+		t.Errorf("%d partner applications settled error (processing_failed) in a fleet that lost one worker and one api", failed)
+	}
 	// One invitation per application: the partner's and the HR suite's.
-	waitFor(t, 2*time.Minute, "every acknowledged HR-suite delivery ingested", func() bool {
+	f.waitFor(fx, 2*time.Minute, "every acknowledged HR-suite delivery ingested", func() bool {
 		var pending int
 		fx.st.SQL().QueryRow(`SELECT count(*) FROM hrsuite_deliveries WHERE company_id = $1 AND processed_at IS NULL`, fx.co.ID).Scan(&pending)
 		return pending == 0
+	}, func() string {
+		var pending string
+		fx.st.SQL().QueryRow(`SELECT string_agg(format('%s (stored %s; start %s, attempts %s)', d.id, d.created_at, coalesce(ws.started_at::text, 'not made'), ws.attempts), '; ')
+			FROM hrsuite_deliveries d LEFT JOIN workflow_starts ws ON ws.workflow_id LIKE '%' || d.id::text
+			WHERE d.company_id = $1 AND d.processed_at IS NULL`, fx.co.ID).Scan(&pending)
+		return "not ingested: " + pending
 	})
 	var stored int
 	fx.st.SQL().QueryRow(`SELECT count(*) FROM hrsuite_deliveries WHERE company_id = $1`, fx.co.ID).Scan(&stored)

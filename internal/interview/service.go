@@ -214,7 +214,8 @@ func (s *Sessions) Decline(ctx context.Context, ref Ref) error {
 
 // Answer stores the answer to turn seq and moves the interview on: a follow-up, the next
 // question, or the end (the surface opens the session next to say what follows). A repeat of a
-// stored answer (a double submit, a redelivered message) changes nothing;
+// stored answer (a double submit, a redelivered message, the last answer of a session it
+// completed) changes nothing but asks the next question if that was not asked yet;
 // an answer for a question answered otherwise, or not current, is ErrAnswerConflict; one for a
 // session that is not STARTED is ErrInterviewClosed; an answer the question does not take is an
 // *AnswerError. Nothing is stored from a refused answer.
@@ -226,14 +227,21 @@ func (s *Sessions) Answer(ctx context.Context, ref Ref, seq int, answer string, 
 	if err != nil {
 		return err
 	}
-	if iv.Session.Status != models.SessionStatusStarted || s.overdue(iv) {
-		return ErrInterviewClosed
-	}
 	var turn *models.InterviewTurn
 	for i := range iv.Turns {
 		if iv.Turns[i].Seq == seq {
 			turn = &iv.Turns[i]
 		}
+	}
+	if iv.Session.Status == models.SessionStatusCompleted && turn != nil && turn.Answer != nil {
+		// The last answer again, after a request that completed the session but whose response
+		// was lost (a timeout, a replica gone): a repeat, not a conflict.
+		if clean, err := CheckAnswer(stepOf(turn), answer); err == nil && clean == *turn.Answer {
+			return nil
+		}
+	}
+	if iv.Session.Status != models.SessionStatusStarted || s.overdue(iv) {
+		return ErrInterviewClosed
 	}
 	if turn == nil {
 		return ErrAnswerConflict
@@ -260,7 +268,9 @@ func (s *Sessions) Answer(ctx context.Context, ref Ref, seq int, answer string, 
 	case err != nil:
 		return err
 	}
-	if repeat {
+	// A repeat moves on too when its turn is still the transcript's last: the request that stored
+	// the answer may have ended (a timeout, a replica gone) before it asked the next question.
+	if repeat && turn.Seq != iv.Turns[len(iv.Turns)-1].Seq {
 		return nil
 	}
 	turn.Answer = &clean

@@ -117,13 +117,30 @@ var (
 	ErrNotCurrentTurn = errors.New("this is not the current question")
 )
 
-// lockSession locks a company's session row for the rest of tx.
+// lockSession locks a company's session row, and its job's rollup row (lockJobRollup), for the
+// rest of tx.
 func lockSession(tx *gorm.DB, companyID, sessionID uuid.UUID) (*models.InterviewSession, error) {
 	var sess models.InterviewSession
 	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(&sess, "company_id = ? AND id = ?", companyID, sessionID).Error; err != nil {
 		return nil, notFound(err, "session "+sessionID.String())
 	}
+	if err := lockJobRollup(tx, companyID, sess.JobID); err != nil {
+		return nil, err
+	}
 	return &sess, nil
+}
+
+// lockJobRollup locks the job's job_totals row (when it exists) before a transaction changes one
+// of the job's sessions. The sessions' rollup trigger locks the company's session_daily row and
+// then the job's job_totals row, while an invitation's transaction has locked job_totals already
+// (its new application's applicant count) when its session's trigger wants session_daily: two
+// such transactions deadlocked (40P01). Taking the job's row first puts every session change of
+// a job in the invitation's order.
+func lockJobRollup(tx *gorm.DB, companyID, jobID uuid.UUID) error {
+	if err := tx.Exec(`SELECT 1 FROM job_totals WHERE company_id = ? AND job_id = ? FOR NO KEY UPDATE`, companyID, jobID).Error; err != nil {
+		return fmt.Errorf("lock rollup of job %s: %w", jobID, err)
+	}
+	return nil
 }
 
 // StartInterviewInput is a consent: the plan fixed for the session, its first question, the
@@ -255,7 +272,7 @@ const MaxTurnSeconds = 600
 // duration_seconds the time spent answering (each turn from asked to answered, at most
 // MaxTurnSeconds). ErrSessionClosed when it is not STARTED (a second tab completed it).
 func (s *Store) CompleteInterview(ctx context.Context, companyID, sessionID uuid.UUID, signal models.WorkflowStart) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.transactionRetryingDeadlocks(ctx, func(tx *gorm.DB) error {
 		sess, err := lockSession(tx, companyID, sessionID)
 		if err != nil {
 			return err

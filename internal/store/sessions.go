@@ -38,10 +38,14 @@ type OpenSessionInput struct {
 func (s *Store) OpenSession(ctx context.Context, in OpenSessionInput) (out *models.InterviewSession, created bool, err error) {
 	companyID, applicationID, medium := in.CompanyID, in.ApplicationID, in.Medium
 	out = new(models.InterviewSession)
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err = s.transactionRetryingDeadlocks(ctx, func(tx *gorm.DB) error {
+		created = false
 		var app models.Application
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(&app, "company_id = ? AND id = ?", companyID, applicationID).Error; err != nil {
 			return notFound(err, "application "+applicationID.String())
+		}
+		if err := lockJobRollup(tx, companyID, app.JobID); err != nil {
+			return err
 		}
 		var open []models.InterviewSession
 		if err := tx.Where("company_id = ? AND application_id = ? AND status IN ?", companyID, applicationID,

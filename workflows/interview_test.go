@@ -604,3 +604,56 @@ func TestInterviewContinuesAsNew(t *testing.T) {
 		t.Errorf("status = %s, want INVITED still", got.Status)
 	}
 }
+
+// TestInterviewReminderAfterStop: the candidate texts STOP after the first reminder went (the run
+// skips in time past the last reminder's date): the last reminder is skipped as opted_out and
+// nothing more reaches the number. A candidate who opted out and texted START before a reminder
+// gets it again.
+func TestInterviewReminderAfterStop(t *testing.T) {
+	const phone = "+12125550123"
+	invited := at("2027-06-10T14:00:00Z")
+	for _, tt := range []struct {
+		name     string
+		stopped  bool // opted out at the invitation
+		at3Days  func(f *lifeFixture) error
+		want     []string
+		messages []string
+	}{
+		{"STOP after the first reminder", false, func(f *lifeFixture) error {
+			_, err := f.st.OptOut(context.Background(), f.co.ID, phone, "STOP")
+			return err
+		}, []string{"reminder_sent first 2027-06-11T14:00:00Z", "reminder_skipped last opted_out", "expired"}, []string{"sms sent"}},
+		{"START before the last reminder", true, func(f *lifeFixture) error {
+			_, err := f.st.OptIn(context.Background(), f.co.ID, phone)
+			return err
+		}, []string{"reminder_skipped first opted_out", "reminder_sent last 2027-06-16T14:00:00Z", "expired"}, []string{"sms sent"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newLifeFixture(t, "Registered Nurse", nil)
+			sess := f.session(t, invited, phone, models.SessionStatusInvited, true)
+			if tt.stopped {
+				if _, err := f.st.OptOut(t.Context(), f.co.ID, phone, "STOP"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := f.env(t, invited.Add(time.Second), sess)
+			r.e.RegisterDelayedCallback(func() {
+				if err := tt.at3Days(f); err != nil {
+					t.Error(err)
+				}
+			}, 3*24*time.Hour)
+			if err := r.run(t, f, sess); err != nil {
+				t.Fatalf("workflow: %v", err)
+			}
+			if got := f.events(t, sess); !slices.Equal(got, tt.want) {
+				t.Errorf("events = %q, want %q", got, tt.want)
+			}
+			if got := f.reminderMessages(t, sess); !slices.Equal(got, tt.messages) {
+				t.Errorf("reminder messages = %q, want %q", got, tt.messages)
+			}
+			if n := strings.Count(f.out.String(), "Reminder from Acme"); n != 1 {
+				t.Errorf("%d reminders reached the outbox, want 1", n)
+			}
+		})
+	}
+}

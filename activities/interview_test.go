@@ -8,8 +8,6 @@ import (
 
 	"github.com/recruitd/recruitd/internal/channels"
 	"github.com/recruitd/recruitd/internal/links"
-	"github.com/recruitd/recruitd/internal/pgtest"
-	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -19,19 +17,8 @@ import (
 // Once recorded, the reminder is no longer due. A session cancelled meanwhile, or a time inside
 // the candidate's quiet hours, gets nothing.
 func TestSendReminderOnce(t *testing.T) {
-	st, err := store.FromSQL(pgtest.New(t).SQL, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, co, job := acmeNurse(t)
 	ctx := t.Context()
-	co := &models.Company{Slug: "acme", Name: "Acme", DefaultJobStatus: models.JobStatusActive}
-	if err := st.CreateCompany(ctx, co); err != nil {
-		t.Fatal(err)
-	}
-	job := &models.Job{CompanyID: co.ID, ExternalID: "J-1", InterviewerID: "acme-J-1", Title: "Nurse", ExternalTitle: "Nurse", Description: "d", Status: models.JobStatusActive, IsOpen: true}
-	if err := st.DB().Create(job).Error; err != nil {
-		t.Fatal(err)
-	}
 	invited := time.Date(2027, 6, 10, 14, 0, 0, 0, time.UTC) // 10:00 in New York
 	session := func(phone string, status models.SessionStatus) *models.InterviewSession {
 		t.Helper()

@@ -23,6 +23,24 @@ import (
 	"github.com/recruitd/recruitd/workflows/starter"
 )
 
+// acmeNurse is a store on a fresh database with company acme and its active job J-1.
+func acmeNurse(t *testing.T) (*store.Store, *models.Company, *models.Job) {
+	t.Helper()
+	st, err := store.FromSQL(pgtest.New(t).SQL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	co := &models.Company{Slug: "acme", Name: "Acme", DefaultJobStatus: models.JobStatusActive}
+	if err := st.CreateCompany(t.Context(), co); err != nil {
+		t.Fatal(err)
+	}
+	job := &models.Job{CompanyID: co.ID, ExternalID: "J-1", InterviewerID: "acme-J-1", Title: "Nurse", ExternalTitle: "Nurse", Description: "d", Status: models.JobStatusActive, IsOpen: true}
+	if err := st.DB().Create(job).Error; err != nil {
+		t.Fatal(err)
+	}
+	return st, co, job
+}
+
 type lockedBuffer struct {
 	mu sync.Mutex
 	b  strings.Builder
@@ -44,19 +62,8 @@ func (l *lockedBuffer) String() string {
 // provider took the message, before Temporal heard of it) returns the sent message instead of
 // inviting the candidate again. Another activity of the same session sends its own message.
 func TestSendInviteRetryDoesNotResend(t *testing.T) {
-	st, err := store.FromSQL(pgtest.New(t).SQL, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, co, job := acmeNurse(t)
 	ctx := t.Context()
-	co := &models.Company{Slug: "acme", Name: "Acme", DefaultJobStatus: models.JobStatusActive}
-	if err := st.CreateCompany(ctx, co); err != nil {
-		t.Fatal(err)
-	}
-	job := &models.Job{CompanyID: co.ID, ExternalID: "J-1", InterviewerID: "acme-J-1", Title: "Nurse", ExternalTitle: "Nurse", Description: "d", Status: models.JobStatusActive, IsOpen: true}
-	if err := st.DB().Create(job).Error; err != nil {
-		t.Fatal(err)
-	}
 	_, app, err := st.CreateApplication(ctx, co.ID, job.ID, store.CandidateInput{FirstName: "Ada", Email: "ada@example.com"}, models.ApplicationSourceManual, "A-1")
 	if err != nil {
 		t.Fatal(err)
@@ -115,19 +122,8 @@ func TestSendInviteRetryDoesNotResend(t *testing.T) {
 // same activity ids, and the retry may plan a newer link than the first attempt sent. The newer
 // link goes out with its own message; only a repeat of the same link finds the message it sent.
 func TestAssessmentLinkSendKeyedByLink(t *testing.T) {
-	st, err := store.FromSQL(pgtest.New(t).SQL, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, co, job := acmeNurse(t)
 	ctx := t.Context()
-	co := &models.Company{Slug: "acme", Name: "Acme", DefaultJobStatus: models.JobStatusActive}
-	if err := st.CreateCompany(ctx, co); err != nil {
-		t.Fatal(err)
-	}
-	job := &models.Job{CompanyID: co.ID, ExternalID: "J-1", InterviewerID: "acme-J-1", Title: "Nurse", ExternalTitle: "Nurse", Description: "d", Status: models.JobStatusActive, IsOpen: true}
-	if err := st.DB().Create(job).Error; err != nil {
-		t.Fatal(err)
-	}
 	_, app, err := st.CreateApplication(ctx, co.ID, job.ID, store.CandidateInput{FirstName: "Dana", Email: "dana@example.com"}, models.ApplicationSourceManual, "A-1")
 	if err != nil {
 		t.Fatal(err)

@@ -61,21 +61,10 @@ func (f *fixture) inviteByText(t *testing.T, ext, phone string) uuid.UUID {
 	return uuid.MustParse(decode[httpapi.InviteCandidateResponse](t, resp).SessionID)
 }
 
-// say replies body as the candidate and returns what recruitd sent back in the thread.
+// say replies body as the candidate by SMS and returns what recruitd sent back in the thread.
 func say(t *testing.T, sim *twiliosim.Server, from, body string) string {
 	t.Helper()
-	res, err := sim.Reply(twiliosim.Reply{From: from, To: ourSMS, Body: body})
-	if err != nil {
-		t.Fatalf("reply %q: %v", body, err)
-	}
-	if res.Delivery.HTTPStatus != http.StatusOK {
-		t.Fatalf("reply %q: the webhook answered %d %s", body, res.Delivery.HTTPStatus, res.Delivery.Error)
-	}
-	var out []string
-	for _, m := range res.Replies {
-		out = append(out, m.Body)
-	}
-	return strings.Join(out, "\n")
+	return reply(t, sim, twiliosim.Reply{From: from, Body: body})
 }
 
 // TestTextInterviewBySMS takes a whole interview in the candidate's SMS thread through the Twilio

@@ -66,6 +66,7 @@ func benchCmd(e *env) *cobra.Command {
 	f.IntSliceVar(&o.Sizes, "sizes", nil, "mcp: candidate counts to run one after the other (each its own kept cluster), e.g. 100000,1000000,3000000; prints each tool's growth")
 	f.IntVar(&o.Iterations, "iterations", 40, "mcp: measured calls per tool")
 	f.StringVar(&o.Dir, "dir", ".bench", "mcp: folder of the kept Postgres cluster")
+	f.BoolVar(&o.Explain, "explain", false, "mcp: log every statement's plan (auto_explain, slower calls) and print each tool's rows read and pages touched per call, and their growth between sizes")
 	f.IntVar(&o.Interviews, "interviews", 200, "interview: candidates taking their interviews at once")
 	f.IntVar(&o.Expiring, "expiring", 1000, "interview: sessions with a one-minute expiry")
 	f.DurationVar(&o.Think, "think", 5*time.Second, "interview: a candidate's pause between screens in the latency phase (jittered by half)")

@@ -53,17 +53,21 @@ func MCP(ctx context.Context, env Env, o Options) error {
 	}
 	sizes = slices.Compact(sizes)
 	p95s := make([]map[string]time.Duration, len(sizes))
+	work := make([]map[string]toolWork, len(sizes))
 	for i, n := range sizes {
 		if len(sizes) > 1 {
 			fmt.Fprintf(env.Out, "\n== %d candidates ==\n", n)
 		}
 		var err error
-		if p95s[i], err = mcpSize(ctx, env, o, n, i == len(sizes)-1); err != nil {
+		if p95s[i], work[i], err = mcpSize(ctx, env, o, n, i == len(sizes)-1); err != nil {
 			return err
 		}
 	}
 	if len(sizes) > 1 {
 		printGrowth(env.Out, sizes, p95s)
+		if o.Explain {
+			printWorkGrowth(env.Out, sizes, work)
+		}
 	}
 	return nil
 }
@@ -128,16 +132,22 @@ func humanCount(n int) string {
 
 // mcpSize seeds (once, kept in o.Dir) one company with n candidates and three sessions each,
 // serves the tool server in this process, and calls every tool o.Iterations times with varied
-// arguments through the real Streamable HTTP transport; it returns each tool's p95. With oauth,
+// arguments through the real Streamable HTTP transport; it returns each tool's p95 and, with
+// o.Explain, the work of its calls (every statement's plan is logged, which slows them). With oauth,
 // the OAuth run (mcpOAuth) follows: one tool with an API key and with an OAuth access token, the
 // p95 difference against its target.
-func mcpSize(ctx context.Context, env Env, o Options, n int, oauth bool) (map[string]time.Duration, error) {
+func mcpSize(ctx context.Context, env Env, o Options, n int, oauth bool) (map[string]time.Duration, map[string]toolWork, error) {
 	o.Candidates = n
 	p95s := map[string]time.Duration{}
+	work := map[string]toolWork{}
+	explainAbove := slowPlanThreshold
+	if o.Explain {
+		explainAbove = "0"
+	}
 	cfg, log, out := env.config(), env.Log, env.Out
 	dir, err := filepath.Abs(filepath.Join(o.Dir, fmt.Sprintf("mcp-%d", o.Candidates)))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	fmt.Fprintf(out, "Postgres cluster in %s (kept between runs; delete it to reseed)…\n", dir)
 	pg, err := devstack.StartPostgres(ctx, devstack.PostgresOptions{
@@ -145,74 +155,74 @@ func mcpSize(ctx context.Context, env Env, o Options, n int, oauth bool) (map[st
 		Settings: map[string]string{
 			"shared_buffers": "2GB", "effective_cache_size": "8GB", "work_mem": "32MB",
 			"maintenance_work_mem": "1GB", "max_wal_size": "8GB", "random_page_cost": "1.1",
-			"shared_preload_libraries": "auto_explain", "auto_explain.log_min_duration": slowPlanThreshold,
+			"shared_preload_libraries": "auto_explain", "auto_explain.log_min_duration": explainAbove,
 			"auto_explain.log_analyze": "on", "auto_explain.log_buffers": "on", "auto_explain.log_timing": "off",
 		},
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer pg.Stop(context.WithoutCancel(ctx))
 	if err := pg.EnsureDatabase(ctx, "recruitd"); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	dbURL := pg.URL("recruitd")
 	// Migrations run as recruitd migrate does, without the tool server's statement timeout: a
 	// kept cluster may have a pending migration that backfills a rollup over the whole pool.
 	admin, err := store.Open(ctx, dbURL, 2, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := migrations.Up(ctx, admin.SQL(), nil); err != nil {
 		admin.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	_, err = docsearch.Sync(ctx, admin.SQL(), docs.FS) // as recruitd migrate does
 	admin.Close()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	st, err := store.Open(ctx, dbURL, 8, nil, mcpserver.PostgresSettings(cfg))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer st.Close()
 
 	// Seed with the CLI users run (its progress shows); it skips data that already exists.
 	if err := env.Seed(ctx, cfg, dbURL, o.Candidates); err != nil {
-		return nil, fmt.Errorf("seed: %w", err)
+		return nil, nil, fmt.Errorf("seed: %w", err)
 	}
 	co, err := st.CompanyBySlug(ctx, seed.DemoSlug)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var candidates, sessions int64
 	db := st.SQL()
 	if err := db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM candidates WHERE company_id = $1), (SELECT count(*) FROM interview_sessions WHERE company_id = $1)`, co.ID).Scan(&candidates, &sessions); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	fmt.Fprintf(out, "company %s: %d candidates, %d interview sessions\n", co.Slug, candidates, sessions)
 	key, err := apikey.Generate()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := st.CreateAPIKey(ctx, co.ID, "bench-mcp", key); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	args, err := mcpArguments(ctx, st, co.ID.String())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	base := "http://" + ln.Addr().String()
 	cfg.MCPBaseURL = base
 	issuer, stopIdP, err := startBenchIdP(ctx, st, co.ID, base) // for the OAuth run
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer stopIdP()
 	cfg.OIDCIssuer, cfg.OIDCClientID, cfg.OIDCClientSecret = issuer, benchOIDCClient, benchOIDCSecret
@@ -223,7 +233,7 @@ func mcpSize(ctx context.Context, env Env, o Options, n int, oauth bool) (map[st
 		Metrics: httpmetrics.New(reg),
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
@@ -234,7 +244,7 @@ func mcpSize(ctx context.Context, env Env, o Options, n int, oauth bool) (map[st
 		Endpoint: base + "/mcp", HTTPClient: &http.Client{Transport: bearerTransport{key}}, DisableStandaloneSSE: true,
 	}, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer cs.Close()
 
@@ -244,7 +254,7 @@ func mcpSize(ctx context.Context, env Env, o Options, n int, oauth bool) (map[st
 	for range 200 {
 		begin := time.Now()
 		if _, err := cs.ListTools(ctx, nil); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		floor = append(floor, time.Since(begin))
 	}
@@ -258,7 +268,7 @@ func mcpSize(ctx context.Context, env Env, o Options, n int, oauth bool) (map[st
 		sets := args[tool]
 		for _, a := range sets { // warm-up: each argument set once
 			if _, err := callTool(ctx, cs, tool, a); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		var lat bench.Latencies
@@ -266,12 +276,15 @@ func mcpSize(ctx context.Context, env Env, o Options, n int, oauth bool) (map[st
 		for i := range o.Iterations {
 			begin := time.Now()
 			if _, err := callTool(ctx, cs, tool, sets[i%len(sets)]); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			lat = append(lat, time.Since(begin))
 		}
 		span.to = fileSize(pg.LogPath())
 		measured = append(measured, span)
+		if o.Explain {
+			work[tool] = readToolWork(pg.LogPath(), span, len(lat))
+		}
 		target := defaultMCPTarget
 		if t, ok := mcpTargets[tool]; ok {
 			target = t
@@ -290,11 +303,15 @@ func mcpSize(ctx context.Context, env Env, o Options, n int, oauth bool) (map[st
 	} else {
 		fmt.Fprintln(out, "every tool meets its p95 target")
 	}
-	printSlowPlans(out, pg.LogPath(), measured, 3)
-	if !oauth {
-		return p95s, nil
+	if o.Explain {
+		printWork(out, work)
+	} else {
+		printSlowPlans(out, pg.LogPath(), measured, 3)
 	}
-	return p95s, mcpOAuth(ctx, out, log, st, base, cs, key)
+	if !oauth {
+		return p95s, work, nil
+	}
+	return p95s, work, mcpOAuth(ctx, out, log, st, base, cs, key)
 }
 
 // callTool calls a tool and turns a tool error into an error: the bench measures answers.

@@ -88,6 +88,7 @@ type Options struct {
 	Sizes       []int         // mcp: candidate counts to run in one sitting (Candidates when empty), with the growth per tool
 	Iterations  int           // mcp: measured calls per tool
 	Dir         string        // mcp: folder of the kept Postgres cluster
+	Explain     bool          // mcp: log every statement's plan and print the rows and pages each tool's calls read
 	Interviews  int           // interview: candidates taking interviews at once
 	Expiring    int           // interview: sessions with a one-minute expiry
 	Think       time.Duration // interview: a candidate's pause between screens in the latency phase

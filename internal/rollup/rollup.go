@@ -2,7 +2,8 @@
 // completion_slots, evaluation_daily, fraud_daily, identity_daily, candidate_daily, job_totals, job_daily,
 // candidate_journeys, candidate_media, journey_daily) and the score histograms of migration 00047
 // (evaluation_scores, job_evaluation_scores, fraud_scores, candidate_scores, candidate_score_counts,
-// completion_slot_totals, media_candidates, journey_last_daily).
+// completion_slot_totals, media_candidates, journey_last_daily) and the last-flag steps of migration
+// 00052 (flag_last_daily).
 // Statement-level triggers keep them exact as the source tables change; Rebuild recomputes a
 // company's from scratch (for loads that run with triggers off), and Check compares the stored
 // rows with a rebuild.
@@ -39,6 +40,7 @@ var Tables = []struct{ Name, NonZero string }{
 	{"completion_slot_totals", "completed <> 0 OR duration_n <> 0 OR duration_sum <> 0"},
 	{"media_candidates", "candidates <> 0"},
 	{"journey_last_daily", "candidates <> 0"},
+	{"flag_last_daily", "candidates <> 0"},
 }
 
 type execer interface {
@@ -125,7 +127,7 @@ var PerCandidate = []string{"candidate_journeys", "candidate_media", "candidate_
 var LoadParts = []string{"sessions", "other", "histograms", "derived"}
 
 // loadPartSQL are the statements of the parts of LoadParts that rollup_rebuild has no part for:
-// its part 'scores' without candidate_scores, and the rollups its parts 'journeys', 'media' and
+// its part 'scores' without candidate_scores (with flag_last_daily, migration 00052), and the rollups its parts 'journeys', 'media' and
 // 'scores' derive from the per-candidate ones. They follow rollup_rebuild (migration 00047);
 // Check compares the result with it.
 var loadPartSQL = map[string][]string{
@@ -148,6 +150,7 @@ var loadPartSQL = map[string][]string{
 		`INSERT INTO fraud_scores
 		 SELECT company_id, floor(overall_verification_score)::smallint, (created_at AT TIME ZONE 'UTC')::date, count(*)
 		 FROM fraud_verifications WHERE company_id = $1 GROUP BY 1, 2, 3`,
+		`SELECT rollup_flag_last_daily_rebuild($1)`,
 	},
 	"derived": {
 		`DELETE FROM media_candidates WHERE company_id = $1`,

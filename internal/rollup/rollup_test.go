@@ -91,11 +91,20 @@ func TestTriggersKeepRollupsExact(t *testing.T) {
 		{"evaluations move within and across whole score points", `UPDATE cheating_evaluations SET cheating_score = CASE WHEN cheating_score < 99.5
 			THEN cheating_score + 0.5 ELSE cheating_score - 30 END WHERE company_id = $1 AND id::text LIKE '%f'`},
 		{"evaluations are deleted", `DELETE FROM cheating_evaluations WHERE company_id = $1 AND id::text LIKE '%8'`},
+		{"candidates get a later evaluation", `INSERT INTO cheating_evaluations (company_id, session_id, candidate_id, job_id, cheating_score, created_at)
+			SELECT company_id, id, candidate_id, job_id, 88.5, completed_at + interval '20 days' FROM interview_sessions s
+			WHERE company_id = $1 AND status = 'COMPLETED' AND NOT EXISTS (SELECT 1 FROM cheating_evaluations e WHERE e.session_id = s.id)`},
+		{"an evaluation becomes a candidate's first", `UPDATE cheating_evaluations SET created_at = created_at - interval '400 days'
+			WHERE id = (SELECT id FROM cheating_evaluations WHERE company_id = $1 AND cheating_score >= 50 ORDER BY id LIMIT 1)`},
 		{"fraud checks change", `UPDATE fraud_verifications SET overall_verification_score = 24.99, vpn_proxy_ip = NOT vpn_proxy_ip,
 			created_at = created_at - interval '1 day' WHERE company_id = $1 AND id::text LIKE '%9'`},
 		{"fraud scores move by a fraction of a point", `UPDATE fraud_verifications SET overall_verification_score = CASE
 			WHEN overall_verification_score >= 0.3 THEN overall_verification_score - 0.3 ELSE 70 END WHERE company_id = $1 AND id::text LIKE '%0'`},
 		{"fraud checks are deleted", `DELETE FROM fraud_verifications WHERE company_id = $1 AND id::text LIKE '%a'`},
+		{"candidates get a later fraud check", `INSERT INTO fraud_verifications (company_id, candidate_id, overall_verification_score, created_at)
+			SELECT company_id, candidate_id, 12.5, created_at + interval '3 days' FROM fraud_verifications WHERE company_id = $1 AND id::text LIKE '%2'`},
+		{"a fraud check moves before the candidate's others", `UPDATE fraud_verifications SET created_at = created_at - interval '30 days'
+			WHERE company_id = $1 AND id::text LIKE '%3'`},
 		{"identity checks conclude", `UPDATE identity_verifications SET status = 'FAILED', failure_reason = ' Selfie does not match ',
 			completed_at = created_at + interval '1 hour' WHERE company_id = $1 AND id::text LIKE '%b'`},
 		{"failure reasons change and checks move a day", `UPDATE identity_verifications SET failure_reason = NULL,
@@ -160,6 +169,7 @@ func TestCheckFindsDrift(t *testing.T) {
 			"media_candidates":       "UPDATE media_candidates SET candidates = candidates - 1 WHERE ctid = (SELECT ctid FROM media_candidates WHERE company_id = $1 LIMIT 1)",
 			"candidate_scores":       "UPDATE candidate_scores SET max_cheating = CASE WHEN max_cheating > 50 THEN 1 ELSE 99 END WHERE ctid = (SELECT ctid FROM candidate_scores WHERE company_id = $1 AND max_cheating IS NOT NULL LIMIT 1)",
 			"candidate_score_counts": "UPDATE candidate_score_counts SET candidates = candidates + 1 WHERE ctid = (SELECT ctid FROM candidate_score_counts WHERE company_id = $1 LIMIT 1)",
+			"flag_last_daily":        "UPDATE flag_last_daily SET point = point + 101 WHERE ctid = (SELECT ctid FROM flag_last_daily WHERE company_id = $1 AND kind = 'fraud' LIMIT 1)",
 		}[tb.Name]
 		tx, err := db.Begin()
 		if err != nil {

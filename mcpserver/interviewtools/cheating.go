@@ -171,12 +171,17 @@ func cheatingStats(ctx context.Context, call *toolkit.Call, in CheatingStatsInpu
 	db := call.DB
 	switch metric {
 	case cheatFlaggedCandidates:
-		// Company-wide for all time from candidate_scores; otherwise the flagged evaluations.
+		// Company-wide for all time from candidate_scores, since a date from flag_last_daily;
+		// otherwise (a job, a window with an end) the flagged evaluations.
 		var n int64
 		stmt, args := `SELECT count(*) FROM (SELECT DISTINCT ce.candidate_id`+from+` AND `+flagged+`) x`, q.Args
-		if job == nil && w.Since == nil && w.Until == nil {
+		switch {
+		case job == nil && w.Since == nil && w.Until == nil:
 			cq := toolkit.NewQuery(co.ID)
 			stmt, args = flaggedCandidates(cq, "cheating", co.CheatThreshold), cq.Args
+		case job == nil && w.Until == nil:
+			cq := toolkit.NewQuery(co.ID)
+			stmt, args = evaluationScores.flaggedCandidatesSince(cq, "cheating", w, co.CheatThreshold), cq.Args
 		}
 		if err := db.QueryRowContext(ctx, stmt, args...).Scan(&n); err != nil {
 			return out, nil, err

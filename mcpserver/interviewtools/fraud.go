@@ -170,13 +170,18 @@ func fraudStats(ctx context.Context, call *toolkit.Call, in FraudStatsInput) (Fr
 	switch metric {
 	case fraudFlaggedCandidates:
 		var fc int64
-		// For all time from candidate_scores; in a window the distinct candidates of the flagged
-		// rows (a range of the score index). Plain counts for the context.
+		// For all time from candidate_scores, since a date from flag_last_daily; in a window with
+		// an end the distinct candidates of the flagged rows (a range of the score index). Plain
+		// counts for the context.
 		stmt, args := `SELECT count(*) FROM (SELECT DISTINCT f.candidate_id FROM fraud_verifications f
 			WHERE f.company_id = $1 AND `+flagged+q.And()+`) x`, q.Args
-		if w.Since == nil && w.Until == nil {
+		switch {
+		case w.Since == nil && w.Until == nil:
 			cq := toolkit.NewQuery(co.ID)
 			stmt, args = flaggedCandidates(cq, "fraud", threshold), cq.Args
+		case w.Until == nil:
+			cq := toolkit.NewQuery(co.ID)
+			stmt, args = fraudScores.flaggedCandidatesSince(cq, "fraud", w, threshold), cq.Args
 		}
 		if err := db.QueryRowContext(ctx, stmt, args...).Scan(&fc); err != nil {
 			return out, nil, err

@@ -606,3 +606,82 @@ func TestVerificationRollupWindowEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestFlaggedCandidatesSince compares the flagged candidates since a date (flag_last_daily,
+// migration 00052, and the source rows of a partial first day or a fraction of a point) with the
+// distinct candidates of the flagged rows, for whole and fractional thresholds, windows opening
+// at midnight and within a day, before and after rows change; globex's rows in the window never
+// count.
+func TestFlaggedCandidatesSince(t *testing.T) {
+	f := setup(t)
+	rows := []struct {
+		cand, at       string
+		cheat, fraudSc float64
+	}{
+		{"Clone01", "2026-05-05T09:00:00Z", 90, 10},
+		{"Clone01", "2026-05-12T09:00:00Z", 40, 45},
+		{"Clone02", "2026-05-11T09:00:00Z", 75, 30},
+		{"Clone02", "2026-05-15T09:00:00Z", 72.3, 29.9},
+		{"Clone03", "2026-05-10T12:00:00Z", 80, 20},
+		{"Clone03", "2026-05-10T14:00:00Z", 60, 35.5},
+		{"Clone04", "2026-05-20T00:00:00Z", 70.5, 30.25},
+		{"Clone04", "2026-05-21T09:00:00Z", 10, 80},
+		{"Clone05", "2026-05-09T23:59:59Z", 99, 1},
+		{"Clone05", "2026-05-22T09:00:00Z", 70.2, 30.7},
+		{"Clone06", "2026-05-10T13:30:00Z", 71, 29},
+		{"Clone07", "2026-05-02T09:00:00Z", 100, 100},
+		{"Clone07", "2026-05-24T09:00:00Z", 69.99, 0},
+		{"Clone08", "2026-05-23T09:00:00Z", 12.25, 12.25},
+		{"Clone08", "2026-05-23T09:00:00Z", 70, 12.24},
+	}
+	for _, r := range rows {
+		f.addCompleted(t, r.cand, r.at, "VIDEO", 600, r.cheat)
+		f.exec(t, `INSERT INTO fraud_verifications (company_id, candidate_id, overall_verification_score, created_at) VALUES ($1, $2, $3, $4)`,
+			f.acme.ID, f.cand[r.cand], r.fraudSc, ts(r.at))
+	}
+	// globex: a candidate flagged at every threshold in every window.
+	g := f.insertID(t, `INSERT INTO interview_sessions (company_id, candidate_id, job_id, status, medium_type, invited_at, completed_at, created_at)
+		VALUES ($1, $2, $3, 'COMPLETED', 'VIDEO', $4, $4, $4) RETURNING id`, f.globex.ID, f.cand["Z"], f.job["G1"], ts("2026-05-21T10:00:00Z"))
+	f.exec(t, `INSERT INTO cheating_evaluations (company_id, session_id, cheating_score, created_at) VALUES ($1, $2, 100, $3)`, f.globex.ID, g, ts("2026-05-21T10:00:00Z"))
+	f.exec(t, `INSERT INTO fraud_verifications (company_id, candidate_id, overall_verification_score, created_at) VALUES ($1, $2, 0, $3)`,
+		f.globex.ID, f.cand["Z"], ts("2026-05-21T10:00:00Z"))
+
+	db := f.h.Store.SQL()
+	check := func(step string) {
+		t.Helper()
+		for _, since := range []string{"2026-03-01", "2026-05-10", "2026-05-10T13:00:00Z", "2026-05-20T00:00:01Z", "2026-05-25"} {
+			for _, thr := range []float64{0, 12.25, 29.9, 30, 30.5, 50, 69.99, 70, 70.5, 100} {
+				var fraudWant int64
+				if err := db.QueryRowContext(t.Context(), `SELECT count(DISTINCT candidate_id) FROM fraud_verifications
+					WHERE company_id = $1 AND overall_verification_score < $2 AND created_at >= $3::timestamptz`, f.acme.ID, thr, since).Scan(&fraudWant); err != nil {
+					t.Fatal(err)
+				}
+				o, _ := call[fraudOut](t, f, nil, "getFraudVerificationStats", map[string]any{"metric": "flaggedCandidates", "threshold": thr, "sinceDate": since}, nil)
+				if i64(o.FlaggedCandidates) != fraudWant {
+					t.Errorf("%s: fraud flaggedCandidates below %v since %s = %d, source %d", step, thr, since, i64(o.FlaggedCandidates), fraudWant)
+				}
+				f.exec(t, `UPDATE companies SET cheat_threshold = $2 WHERE id = $1`, f.acme.ID, thr)
+				var cheatWant int64
+				if err := db.QueryRowContext(t.Context(), `SELECT count(DISTINCT candidate_id) FROM cheating_evaluations
+					WHERE company_id = $1 AND cheating_score >= $2 AND created_at >= $3::timestamptz`, f.acme.ID, thr, since).Scan(&cheatWant); err != nil {
+					t.Fatal(err)
+				}
+				c, _ := call[cheatOut](t, f, nil, "getCheatingDetectionStats", map[string]any{"metric": "flaggedCandidates", "sinceDate": since}, nil)
+				if c.Threshold != thr || i64(c.FlaggedCandidates) != cheatWant {
+					t.Errorf("%s: cheating flaggedCandidates at %v (tool's threshold %v) since %s = %d, source %d", step, thr, c.Threshold, since,
+						i64(c.FlaggedCandidates), cheatWant)
+				}
+			}
+		}
+		if t.Failed() {
+			t.FailNow()
+		}
+	}
+	check("the inserts")
+	// A candidate's last flagged row moves before the window; another row's score drops; one goes.
+	f.exec(t, `UPDATE cheating_evaluations SET created_at = '2026-05-01T00:00:00Z' WHERE company_id = $1 AND cheating_score = 72.3`, f.acme.ID)
+	f.exec(t, `UPDATE fraud_verifications SET created_at = '2026-05-01T00:00:00Z' WHERE company_id = $1 AND overall_verification_score = 29.9`, f.acme.ID)
+	f.exec(t, `UPDATE cheating_evaluations SET cheating_score = 5 WHERE company_id = $1 AND cheating_score = 71`, f.acme.ID)
+	f.exec(t, `DELETE FROM fraud_verifications WHERE company_id = $1 AND overall_verification_score = 30.25`, f.acme.ID)
+	check("the changes")
+}

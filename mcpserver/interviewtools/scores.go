@@ -3,6 +3,7 @@ package interviewtools
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/recruitd/recruitd/mcpserver/toolkit"
 )
@@ -69,6 +70,15 @@ func flaggedByJob(q *toolkit.Query, thr string, threshold float64) string {
 		) u(job_id, n) GROUP BY 1`
 }
 
+// flaggedOp is the comparison of a flagged score with the threshold (an argument is added only
+// where it is used: one a statement leaves unused has no type).
+func (h scoreHistogram) flaggedOp() string {
+	if h.flaggedIsBelow {
+		return " < "
+	}
+	return " >= "
+}
+
 // numArg adds v as a numeric argument (exact decimal, as the score columns hold it).
 func numArg(q *toolkit.Query, v float64) string {
 	return q.Arg(strconv.FormatFloat(v, 'f', -1, 64)) + "::numeric"
@@ -95,4 +105,45 @@ func flaggedCandidates(q *toolkit.Query, kind string, threshold float64) string 
 			UNION ALL
 			SELECT count(*) FROM candidate_scores s WHERE s.company_id = $1 AND ` + part + `
 		) x(n)`
+}
+
+// flaggedCandidatesSince is the statement counting the company's candidates with a source row
+// on the flagged side of threshold at or after w.Since (w has no end; kind is "cheating" or
+// "fraud"). The candidates whose last row flagged at the whole threshold p (cheating: the next
+// whole point up; fraud: the whole point down, both as strict as the threshold or stricter) falls
+// on a whole UTC day of w come from flag_last_daily (migration 00052): at most 101 rows a day.
+// The source rows add the others: rows flagged at the threshold but not at p (the fraction of a
+// point between them, none for a whole threshold) and rows of the partial day before w's first
+// midnight, of candidates with no row flagged at p from that midnight on.
+func (h scoreHistogram) flaggedCandidatesSince(q *toolkit.Query, kind string, w toolkit.Window, threshold float64) string {
+	midnight := *toolkit.SplitWindow(w, toolkit.Day).Inner.Since
+	p := math.Ceil(threshold)
+	if h.flaggedIsBelow {
+		p = math.Floor(threshold)
+	}
+	day := toolkit.Window{Since: &midnight}
+	stmt := `SELECT coalesce(sum(r.candidates), 0)::bigint FROM flag_last_daily r
+		WHERE r.company_id = $1 AND r.kind = ` + q.Arg(kind) + q.DayRange("r.day", day) + ` AND r.point >= ` + q.Arg(int16(p))
+	score := "s." + h.score
+	at := "s." + h.at
+	var parts []string
+	if p != threshold {
+		lo, hi := threshold, p
+		if h.flaggedIsBelow {
+			lo, hi = p, threshold
+		}
+		band := score + " >= " + numArg(q, lo) + " AND " + score + " < " + numArg(q, hi)
+		parts = append(parts, `SELECT s.candidate_id FROM `+h.source+` s WHERE s.company_id = $1 AND `+band+q.Range(at, w))
+	}
+	if w.Since.Before(midnight) {
+		flagged := score + h.flaggedOp() + numArg(q, threshold)
+		parts = append(parts, `SELECT s.candidate_id FROM `+h.source+` s WHERE s.company_id = $1 AND `+flagged+q.Range(at, toolkit.Window{Since: w.Since, Until: &midnight}))
+	}
+	if len(parts) == 0 {
+		return stmt
+	}
+	flaggedAtP := "o." + h.score + h.flaggedOp() + numArg(q, p)
+	return `SELECT (` + stmt + `) + (SELECT count(*) FROM (SELECT DISTINCT candidate_id FROM (` + strings.Join(parts, " UNION ALL ") + `) u) c
+		WHERE NOT EXISTS (SELECT 1 FROM ` + h.source + ` o WHERE o.company_id = $1 AND o.candidate_id = c.candidate_id
+			AND ` + flaggedAtP + ` AND o.` + h.at + ` >= ` + q.Arg(midnight) + `))`
 }

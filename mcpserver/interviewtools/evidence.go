@@ -182,11 +182,20 @@ func fraudEvidence(ctx context.Context, call *toolkit.Call, db toolkit.Querier, 
 	} else {
 		out.NotChecked = append(out.NotChecked, NotCheckedSignal{Signal: "all", Reason: "the verification was made without recruitd's evidence (imported or seeded)"})
 	}
-	rows, err := db.QueryContext(ctx, `SELECT o.id, coalesce(lower(o.email) = lower(c.email), false), coalesce(o.phone = c.phone, false)
-		FROM candidates c JOIN candidates o ON o.company_id = $1 AND o.id <> c.id
-			AND ((c.email IS NOT NULL AND lower(o.email) = lower(c.email)) OR (c.phone IS NOT NULL AND o.phone = c.phone))
-		WHERE c.company_id = $1 AND c.id = $2
-		ORDER BY o.created_at, o.id LIMIT $3`, call.Company.ID, candidateID, maxSharedWith)
+	// The first of the candidates sharing the e-mail and the first sharing the phone, each a walk
+	// of its index in (created_at, id) order (migration 00052) that stops at the limit: a common
+	// address or number is shared by a number of candidates that grows with the pool.
+	rows, err := db.QueryContext(ctx, `WITH c AS MATERIALIZED (SELECT lower(email) AS email, phone FROM candidates WHERE company_id = $1 AND id = $2),
+		o AS (
+			(SELECT o.id, o.created_at, o.email, o.phone FROM candidates o
+			 WHERE o.company_id = $1 AND lower(o.email) = (SELECT email FROM c) AND o.id <> $2
+			 ORDER BY o.created_at, o.id LIMIT $3)
+			UNION
+			(SELECT o.id, o.created_at, o.email, o.phone FROM candidates o
+			 WHERE o.company_id = $1 AND o.phone = (SELECT phone FROM c) AND o.id <> $2
+			 ORDER BY o.created_at, o.id LIMIT $3))
+		SELECT o.id, coalesce(lower(o.email) = c.email, false), coalesce(o.phone = c.phone, false)
+		FROM o, c ORDER BY o.created_at, o.id LIMIT $3`, call.Company.ID, candidateID, maxSharedWith)
 	if err != nil {
 		return nil, err
 	}

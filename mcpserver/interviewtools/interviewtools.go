@@ -53,7 +53,7 @@ func whereName(q *toolkit.Query, c string, tokens []string) error {
 }
 
 // whereEmail adds the exact, case-insensitive e-mail match on candidates alias c (index
-// candidates_company_email_idx on (company_id, lower(email))).
+// candidates_company_email_idx on (company_id, lower(email), created_at, id)).
 func whereEmail(q *toolkit.Query, c, email string) {
 	q.Where("lower(%s.email) = lower(%s)", c, q.Arg(strings.TrimSpace(email)))
 }

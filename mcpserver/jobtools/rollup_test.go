@@ -319,6 +319,22 @@ func TestPipelineRollupsFollowWrites(t *testing.T) {
 		}
 		return out
 	}
+	// getJobsSummary's session counts (job_totals) against the sessions.
+	checkSummary := func(step string) {
+		t.Helper()
+		want := countsBy(t, f.h.Store.SQL(), `SELECT j.id::text || ' ' || count(s.id) || ' ' || count(s.id) FILTER (WHERE s.status = 'COMPLETED'), 1
+			FROM jobs j LEFT JOIN interview_sessions s ON s.company_id = j.company_id AND s.job_id = j.id
+			WHERE j.company_id = $1 AND NOT j.is_deleted GROUP BY j.id`, f.acme.ID)
+		m, _ := f.decode(t, "getJobsSummary", nil)
+		got := map[string]float64{}
+		for _, j := range jsonPath(t, m, "jobs").([]any) {
+			got[fmt.Sprintf("%s %v %v", jsonPath(t, j, "id"), num(t, j, "sessions"), num(t, j, "completedSessions"))] = 1
+		}
+		if !sameCounts(got, want) {
+			t.Errorf("%s: getJobsSummary sessions = %v, source %v", step, got, want)
+		}
+	}
+	checkSummary("fixture")
 	checkDec("fixture", all, decisionMap(3, 1, 1, 0, 0, 1))
 	checkDec("fixture", carolsDay, decisionMap(1, 0, 0, 0, 0, 0))
 	checkFunnel("fixture", all, [6]float64{4, 4, 3, 3, 2, 1})
@@ -330,6 +346,7 @@ func TestPipelineRollupsFollowWrites(t *testing.T) {
 	checkDec("s3 hired", carolsDay, decisionMap(0, 0, 0, 0, 0, 1))
 	checkFunnel("s3 hired", all, [6]float64{4, 4, 4, 4, 3, 2})
 	checkFunnel("s3 hired, J1", map[string]any{"positionId": f.j[1].String()}, [6]float64{3, 3, 3, 3, 3, 2})
+	checkSummary("s3 hired")
 
 	// Bob's hired session s2 is deleted: he keeps s4 (STARTED), so he started but completed nothing.
 	f.exec(t, `DELETE FROM interview_sessions WHERE id = $1`, f.s[2])
@@ -359,6 +376,7 @@ func TestPipelineRollupsFollowWrites(t *testing.T) {
 	f.exec(t, `DELETE FROM candidates WHERE id = $1`, f.c[1])
 	checkDec("Alice deleted", all, decisionMap(1, 0, 1, 0, 0, 1))
 	checkFunnel("Alice deleted", all, [6]float64{3, 3, 3, 2, 1, 1})
+	checkSummary("Alice deleted")
 	if got := applicants(); got[f.j[1].String()] != 2 || got[f.j[2].String()] != 0 {
 		t.Errorf("applicants after Alice's deletion: J1 %v, J2 %v; want 2, 0", got[f.j[1].String()], got[f.j[2].String()])
 	}

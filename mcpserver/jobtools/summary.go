@@ -300,7 +300,8 @@ func resolveCreator(ctx context.Context, call *toolkit.Call, userID, userName st
 	return &id, nil
 }
 
-// pageSessionCounts fills the page's session counts with one grouped index-only scan.
+// pageSessionCounts fills the page's session counts from job_totals (kept exact by the
+// sessions' triggers, migration 00007): a row per job of the page, not its sessions.
 func pageSessionCounts(ctx context.Context, call *toolkit.Call, ids []string, jobs []jobSummary) error {
 	if len(ids) == 0 {
 		return nil
@@ -310,9 +311,8 @@ func pageSessionCounts(ctx context.Context, call *toolkit.Call, ids []string, jo
 		byID[jobs[i].ID] = &jobs[i]
 	}
 	return collect(ctx, call.DB, `
-		SELECT job_id, count(*), count(*) FILTER (WHERE status = 'COMPLETED')
-		FROM interview_sessions WHERE company_id = $1 AND job_id = ANY ($2::uuid[])
-		GROUP BY job_id`, []any{call.Company.ID, textArray(ids)}, func(r *sql.Rows) error {
+		SELECT job_id, sessions, completed
+		FROM job_totals WHERE company_id = $1 AND job_id = ANY ($2::uuid[])`, []any{call.Company.ID, textArray(ids)}, func(r *sql.Rows) error {
 		var id uuid.UUID
 		var n, completed int
 		if err := r.Scan(&id, &n, &completed); err != nil {

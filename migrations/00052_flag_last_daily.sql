@@ -133,12 +133,16 @@ DROP INDEX candidates_company_email_idx;
 CREATE INDEX candidates_company_email_idx ON candidates (company_id, lower(email), created_at, id);
 DROP INDEX candidates_company_phone_idx;
 CREATE INDEX candidates_company_phone_idx ON candidates (company_id, phone, created_at, id);
+-- A dropped expression index takes the statistics of lower(email) with it: without them an
+-- e-mail lookup is estimated at 0.5% of the candidates and walks another index.
+ANALYZE candidates;
 
 -- +goose Down
 DROP INDEX candidates_company_email_idx;
 CREATE INDEX candidates_company_email_idx ON candidates (company_id, lower(email));
 DROP INDEX candidates_company_phone_idx;
 CREATE INDEX candidates_company_phone_idx ON candidates (company_id, phone);
+ANALYZE candidates;
 DROP FUNCTION rollup_rebuild(uuid, text);
 ALTER FUNCTION rollup_rebuild_00051(uuid, text) RENAME TO rollup_rebuild;
 DROP FUNCTION rollup_flag_last_daily_rebuild(uuid);

@@ -12,9 +12,9 @@ import (
 	"strings"
 )
 
-// planWork is the work of one logged plan: the rows its table scans returned (rows times loops
-// of every Seq, Index, Index Only, Bitmap Heap and Tid Scan) and the pages its top node touched
-// (shared hit plus read). Unlike latency it does not depend on the machine's load.
+// planWork is the work of one logged plan: the rows its table scans read (the rows they
+// returned and the rows their filters removed, times loops, of every Seq, Index, Index Only,
+// Bitmap Heap and Tid Scan) and the pages its top node touched (shared hit plus read). Unlike latency it does not depend on the machine's load.
 type planWork struct {
 	rows, pages int64
 	query       string
@@ -22,6 +22,8 @@ type planWork struct {
 
 var (
 	scanRows    = regexp.MustCompile(`(?:->\s+|^\s*)(?:Parallel )?(?:Seq|Index|Index Only|Bitmap Heap|Tid|Tid Range) Scan\b.*\(actual rows=([0-9]+) loops=([0-9]+)\)`)
+	planNode    = regexp.MustCompile(`\(actual rows=`)
+	removedRows = regexp.MustCompile(`Rows Removed by (?:Filter|Index Recheck): ([0-9]+)`)
 	bufferPages = regexp.MustCompile(`Buffers: shared(?: hit=([0-9]+))?(?: read=([0-9]+))?`)
 )
 
@@ -30,11 +32,19 @@ func workOf(entry string) planWork {
 	w := planWork{query: strings.Join(strings.Fields(queryText(entry)), " ")}
 	w.query = strings.TrimPrefix(w.query, "Query Text: ")
 	pagesSeen := false
+	var loops int64 // of the last plan node when it is a table scan, else 0
 	for _, line := range strings.Split(entry, "\n") {
+		if planNode.MatchString(line) {
+			loops = 0
+		}
 		if m := scanRows.FindStringSubmatch(line); m != nil {
 			r, _ := strconv.ParseInt(m[1], 10, 64)
-			l, _ := strconv.ParseInt(m[2], 10, 64)
-			w.rows += r * l
+			loops, _ = strconv.ParseInt(m[2], 10, 64)
+			w.rows += r * loops
+		}
+		if m := removedRows.FindStringSubmatch(line); m != nil && loops > 0 {
+			r, _ := strconv.ParseInt(m[1], 10, 64)
+			w.rows += r * loops
 		}
 		if m := bufferPages.FindStringSubmatch(line); m != nil && !pagesSeen {
 			pagesSeen = true // the first Buffers line is the top node's: the statement's total

@@ -16,16 +16,19 @@ func TestWorkOf(t *testing.T) {
 		"\t        Buffers: shared hit=100\n" +
 		"\t        ->  Index Only Scan using x_idx on x  (cost=0.42..8 rows=10 width=16) (actual rows=10 loops=1)\n" +
 		"\t        ->  Bitmap Heap Scan on y  (cost=1..2 rows=4 width=0) (actual rows=4 loops=10)\n" +
+		"\t              Rows Removed by Filter: 3\n" +
 		"\t              ->  Bitmap Index Scan on y_idx  (cost=0..1 rows=4 width=0) (actual rows=4 loops=10)\n" +
-		"\t  ->  Function Scan on unnest  (cost=0.02..3.08 rows=245 width=204) (actual rows=245 loops=1)\n"
+		"\t  ->  Function Scan on unnest  (cost=0.02..3.08 rows=245 width=204) (actual rows=245 loops=1)\n" +
+		"\t        Rows Removed by Filter: 1000\n"
 	plans := readPlans(strings.NewReader(log))
 	if len(plans) != 1 {
 		t.Fatalf("readPlans found %d plans, want 1", len(plans))
 	}
 	w := workOf(plans[0].text)
-	// 10 index rows, 4x10 heap rows; the bitmap index scan and the function scan read no table rows.
-	if w.rows != 50 || w.pages != 150 || w.query != "SELECT count(*) FROM x JOIN y ON true" {
-		t.Errorf("workOf = %+v, want rows 50, pages 150, the query on one line", w)
+	// 10 index rows, 4x10 heap rows and 3x10 filtered out; the bitmap index scan and the function
+	// scan read no table rows.
+	if w.rows != 80 || w.pages != 150 || w.query != "SELECT count(*) FROM x JOIN y ON true" {
+		t.Errorf("workOf = %+v, want rows 80, pages 150, the query on one line", w)
 	}
 }
 

@@ -177,11 +177,12 @@ type tsDoc struct {
 	comp    uint16 // positions taken up by the current component's pieces so far
 	compMax uint16 // the highest position of the current component
 	weight  uint16
-	missing string // a string not in the vocabulary, if any
+	missing string // the first string not in the vocabulary, if any; kept until read
 }
 
+// reset starts a new document.
 func (d *tsDoc) reset() {
-	d.entries, d.shift, d.missing = d.entries[:0], 0, ""
+	d.entries, d.shift = d.entries[:0], 0
 }
 
 // begin starts setweight(to_tsvector('english', text), weight) where text is the pieces added

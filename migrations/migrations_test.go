@@ -131,3 +131,67 @@ func TestDecisionsScopeGranted(t *testing.T) {
 		t.Errorf("a new key's default scopes hold decisions = %v (%v)", def, err)
 	}
 }
+
+// TestCandidateSearchTrigger: after migration 00051 candidates.search is what the generated
+// column gave, for rows stored before it and through every insert and update after it; a
+// direct write of the column is recomputed too.
+func TestCandidateSearchTrigger(t *testing.T) {
+	ctx := context.Background()
+	db := testDB(t)
+	if _, err := migrations.Up(ctx, db, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := migrations.DownTo(ctx, db, 50, nil); err != nil {
+		t.Fatal(err)
+	}
+	var company string
+	if err := db.QueryRow(`INSERT INTO companies (slug, name) VALUES ('searchy', 'Searchy') RETURNING id`).Scan(&company); err != nil {
+		t.Fatal(err)
+	}
+	insert := func(ext string) {
+		t.Helper()
+		if _, err := db.Exec(`INSERT INTO candidates (company_id, external_id, title, skills, employers, education, location)
+			VALUES ($1, $2, 'Senior Backend Developer', '{Go,PostgreSQL,"Node.js"}', '{Google,"AT&T"}', 'BS Computer Science, MIT', 'Austin, TX')`,
+			company, ext); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exact := func(when string, want int) {
+		t.Helper()
+		var n, ok int
+		if err := db.QueryRow(`SELECT count(*), count(*) FILTER (WHERE search = candidate_search_document(title, skills, employers, education, location))
+			FROM candidates`).Scan(&n, &ok); err != nil {
+			t.Fatal(err)
+		}
+		if n != want || ok != n {
+			t.Errorf("%s: %d of %d candidates have the exact search document, want %d", when, ok, n, want)
+		}
+	}
+	insert("before")
+	if _, err := migrations.Up(ctx, db, nil); err != nil {
+		t.Fatal(err)
+	}
+	exact("a row stored by the generated column", 1)
+	insert("after")
+	exact("inserted", 2)
+	for _, q := range []string{
+		`UPDATE candidates SET skills = '{Rust,Kubernetes}' WHERE external_id = 'after'`,
+		`UPDATE candidates SET title = 'Nurse', location = 'Boise, ID' WHERE external_id = 'before'`,
+		`UPDATE candidates SET status = 'screening'`,
+		`UPDATE candidates SET search = to_tsvector('english', 'forged')`,
+		`UPDATE candidates SET search = NULL, status = 'new'`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+		exact(q, 2)
+	}
+	var hits int
+	if err := db.QueryRow(`SELECT count(*) FROM candidates WHERE search @@ websearch_to_tsquery('english', 'kubernetes')`).Scan(&hits); err != nil || hits != 1 {
+		t.Errorf("a search for an updated skill finds %d (%v), want 1", hits, err)
+	}
+	if _, err := migrations.DownTo(ctx, db, 50, nil); err != nil {
+		t.Fatal(err)
+	}
+	exact("generated again", 2)
+}

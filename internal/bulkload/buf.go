@@ -213,3 +213,9 @@ func (c *Buf) JSONB(js []byte) {
 	c.b = append(c.b, 1)
 	c.b = append(c.b, js...)
 }
+
+// Binary writes a value already in its type's binary format (the receive function's input).
+func (c *Buf) Binary(v []byte) {
+	c.b = binary.BigEndian.AppendUint32(c.b, uint32(len(v)))
+	c.b = append(c.b, v...)
+}

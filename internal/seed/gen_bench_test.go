@@ -1,6 +1,7 @@
 package seed
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -12,7 +13,7 @@ func BenchmarkGenerate(b *testing.B) {
 	o := ScaleOptions{Companies: 2, Candidates: b.N, SessionsPerCandidate: 3, Seed: 1, AsOf: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	c := planCompany(1, 2, &o, o.AsOf.UnixMicro())
 	c.buildCompany()
-	w := newWorker()
+	w := newWorker(plainVocab())
 	var bufs [numBig]*bulkload.Buf
 	for t := range numBig {
 		bufs[t] = &bulkload.Buf{}
@@ -26,4 +27,19 @@ func BenchmarkGenerate(b *testing.B) {
 		}
 		w.candidate(c, i, &bufs)
 	}
+}
+
+// plainVocab stands in for loadSearchVocab without a database: a lexeme per word, the word in
+// lower case.
+func plainVocab() searchVocab {
+	v := searchVocab{}
+	for _, s := range searchStrings() {
+		p := &tsPiece{}
+		for i, f := range strings.Fields(s) {
+			p.lexemes = append(p.lexemes, tsLexeme{strings.ToLower(f), []uint16{uint16(i + 1)}})
+			p.span++
+		}
+		v[s] = p
+	}
+	return v
 }

@@ -27,6 +27,7 @@ type loader struct {
 	bigProg    [numBig]*bulkload.TableProgress
 	pools      [numBig]sync.Pool
 	bgIndex    *bulkload.Turnstile // orders the index builds of the tables other than candidates
+	vocab      searchVocab         // the lexemes of the candidates' search documents
 }
 
 // batchSize is the number of candidates per generated batch.
@@ -112,13 +113,16 @@ func (l *loader) generate(ctx context.Context, mask [numBig]bool, sinks *[numBig
 	})
 	for range workers {
 		g.Go(func() error {
-			w := newWorker()
+			w := newWorker(l.vocab)
 			for b := range work {
 				for i := b.from; i < b.to; i++ {
 					w.candidate(b.c, i, &b.bufs)
 					if i&255 == 0 && gctx.Err() != nil {
 						return gctx.Err()
 					}
+				}
+				if w.doc.missing != "" {
+					return fmt.Errorf("search document: %q is not in the vocabulary", w.doc.missing)
 				}
 				close(b.done)
 			}
@@ -181,9 +185,10 @@ func (l *loader) free(t int) func(*bulkload.Buf) {
 // foreign-key triggers off; the company-level tables go through one more. The transactions
 // commit once every one of them has loaded and indexed its table.
 //
-// The candidates are the critical path: their search document (a generated tsvector column,
-// about 40 µs of CPU per row) makes their COPY the slowest, and their GiST and GIN indexes the
-// slowest to build, single-threaded. So one generator feeds the candidates and another the other
+// The candidates are the critical path: their GiST and GIN indexes are the slowest to build,
+// single-threaded, and must wait for their COPY (measured: one generator feeding every table
+// saves the second generation of the candidates but delays their indexes, 57 s against 37 s of
+// load at 100k candidates). So one generator feeds the candidates and another the other
 // tables, which need not keep pace with them and build their indexes early; and since Postgres
 // backends share the cores evenly, the other tables build their indexes one at a time, biggest
 // first, without parallel workers (bgIndex), which leaves the candidates a core.
@@ -233,6 +238,9 @@ func (l *loader) loadTable(ctx context.Context, tx pgx.Tx, t int, in <-chan bulk
 	}
 	p.SetState(bulkload.Indexing)
 	if t == tCandidates {
+		if err := l.checkSearch(ctx, tx); err != nil {
+			return err
+		}
 		if err := bulkload.CreateIndexes(ctx, tx, p, defs); err != nil {
 			return err
 		}
@@ -251,6 +259,28 @@ func (l *loader) loadTable(ctx context.Context, tx pgx.Tx, t int, in <-chan bulk
 		}
 	}
 	p.SetState(bulkload.Ready)
+	return nil
+}
+
+// checkSearch compares the search documents of some candidates of each company loaded with
+// candidate_search_document, which the trigger of migration 00051 would have stored.
+func (l *loader) checkSearch(ctx context.Context, tx pgx.Tx) error {
+	for _, c := range l.comps {
+		var differ int
+		var example *string
+		err := tx.QueryRow(ctx, `
+			SELECT count(*), min(id::text) FROM (
+				SELECT id, search, title, skills, employers, education, location FROM candidates
+				WHERE company_id = $1 ORDER BY company_id, id LIMIT 1000) c
+			WHERE search IS DISTINCT FROM candidate_search_document(title, skills, employers, education, location)`,
+			c.id.UUID()).Scan(&differ, &example)
+		if err != nil {
+			return fmt.Errorf("check search documents: %w", err)
+		}
+		if differ > 0 {
+			return fmt.Errorf("check search documents: %d of the first 1000 candidates of %s differ from candidate_search_document (candidate %s)", differ, c.slug, *example)
+		}
+	}
 	return nil
 }
 

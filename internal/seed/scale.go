@@ -154,7 +154,11 @@ func Scale(ctx context.Context, st *store.Store, o ScaleOptions) (*ScaleResult, 
 		c.buildCompany()
 	}
 
-	l := &loader{db: db, o: &o, comps: load, bgIndex: bulkload.NewTurnstile(1)}
+	vocab, err := loadSearchVocab(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	l := &loader{db: db, o: &o, comps: load, bgIndex: bulkload.NewTurnstile(1), vocab: vocab}
 	for _, c := range load {
 		c.writeHead(&l.head)
 		l.totalCands += int64(c.candidates)

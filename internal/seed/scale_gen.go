@@ -45,7 +45,7 @@ const (
 )
 
 var bigTables = [numBig]bulkload.Table{
-	tCandidates:   {Name: "candidates", Columns: "id, company_id, external_id, first_name, last_name, email, phone, title, location, city, state, postal_code, country, latitude, longitude, skills, employers, education, years_experience, status, created_at, updated_at"},
+	tCandidates:   {Name: "candidates", Columns: "id, company_id, external_id, first_name, last_name, email, phone, title, location, city, state, postal_code, country, latitude, longitude, skills, employers, education, years_experience, status, created_at, updated_at, search"},
 	tApplications: {Name: "applications", Columns: "id, company_id, candidate_id, job_id, external_id, source, status, created_at, updated_at"},
 	tSessions:     {Name: "interview_sessions", Columns: "id, company_id, application_id, candidate_id, job_id, status, medium_type, link_token, invited_at, started_at, completed_at, duration_seconds, decision, recruiter_rating, service_rating, recruiter_review, service_review, created_at, updated_at"},
 	tNotes:        {Name: "recruiter_notes", Columns: "id, company_id, candidate_id, session_id, author_user_id, body, created_at"},
@@ -305,9 +305,48 @@ type worker struct {
 	ext       []byte
 	signals   []byte
 	media     []mediaRow
+	doc       tsDoc
+	tsv       []byte
 }
 
-func newWorker() *worker { return &worker{g: newRNG()} }
+func newWorker(vocab searchVocab) *worker { return &worker{g: newRNG(), doc: tsDoc{vocab: vocab}} }
+
+// searchDoc puts the candidate's search document in w.tsv (see tsDoc): title and skills weigh A,
+// employers B, education C and location D. The education is "degree, school" when school is set,
+// degree being the length of "degree," at the start of w.edu.
+func (w *worker) searchDoc(senior bool, title string, degree int, school string) {
+	d := &w.doc
+	d.reset()
+	d.begin(weightA)
+	if senior {
+		d.pieceBytes(w.scratch)
+	} else {
+		d.piece(title)
+	}
+	d.end()
+	d.begin(weightA)
+	for _, s := range w.skills {
+		d.piece(s)
+	}
+	d.end()
+	d.begin(weightB)
+	for _, s := range w.employers {
+		d.piece(s)
+	}
+	d.end()
+	d.begin(weightC)
+	if school != "" {
+		d.pieceBytes(w.edu[:degree])
+		d.piece(school)
+	} else {
+		d.pieceBytes(w.edu)
+	}
+	d.end()
+	d.begin(weightD)
+	d.pieceBytes(w.loc)
+	d.end()
+	w.tsv = d.encode(w.tsv[:0])
+}
 
 // sample puts k distinct indices of [0, n) into w.perm.
 func (w *worker) sample(n, k int) []int {
@@ -392,14 +431,17 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 	}
 	w.edu = w.edu[:0]
 	edu := g.pick(f.education)
+	school, degree := "", 0 // degree: the length of "degree," at the start of w.edu
 	if n := len(edu); n > 2 && edu[n-2] == '|' {
 		w.edu = append(w.edu, edu[:n-2]...)
 		w.edu = append(w.edu, ", "...)
+		degree = n - 1
 		if edu[n-1] == 'U' {
-			w.edu = append(w.edu, g.pick(universities)...)
+			school = g.pick(universities)
 		} else {
-			w.edu = append(w.edu, g.pick(communityColleges)...)
+			school = g.pick(communityColleges)
 		}
+		w.edu = append(w.edu, school...)
 	} else {
 		w.edu = append(w.edu, edu...)
 	}
@@ -463,7 +505,7 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 	}
 
 	if b := out[tCandidates]; b != nil {
-		b.Row(22)
+		b.Row(23)
 		b.UUID(id)
 		b.UUID(c.id)
 		w.ext = strconv.AppendInt(w.ext[:0], c.firstCandidate+int64(i), 10)
@@ -500,6 +542,8 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 		b.Text(status)
 		b.TS(created)
 		b.TS(updated)
+		w.searchDoc(senior, title, degree, school)
+		b.Binary(w.tsv)
 	}
 	for k := range w.sess {
 		s := &w.sess[k]

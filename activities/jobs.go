@@ -46,10 +46,6 @@ func (a *Activities) GenerateGuide(ctx context.Context, companyID, jobID uuid.UU
 	default:
 		return GenerateResult{Status: string(job.Status)}, nil
 	}
-	company, err := a.Store.Company(ctx, companyID)
-	if err != nil {
-		return GenerateResult{}, err
-	}
 	opts := job.GenerationOptions.V
 	req := generate.Request{
 		Title: job.Title, Description: job.Description, AdditionalContext: opts.AdditionalGenerationContext,
@@ -67,28 +63,25 @@ func (a *Activities) GenerateGuide(ctx context.Context, companyID, jobID uuid.UU
 		}
 		return GenerateResult{}, fmt.Errorf("generate interview for %s: %w", job.InterviewerID, err)
 	}
-	status, err := a.Store.SaveGuide(ctx, companyID, jobID, guideContent(job, g), job.GuideVersion, company.DefaultJobStatus)
+	// The company's default status is read with the job's lock, and the waiting runs with the
+	// guide's write: one transaction of four round trips stores the guide.
+	saved, err := a.Store.SaveGuide(ctx, companyID, jobID, guideContent(job, g), job.GuideVersion, "")
 	if errors.Is(err, store.ErrGuideCurrent) {
-		return GenerateResult{Status: string(status)}, nil
+		return GenerateResult{Status: string(saved.Status)}, nil
 	}
 	if err != nil {
 		return GenerateResult{}, permanentIfMissing(err)
 	}
-	a.Log.InfoContext(ctx, "interview generated", "company", company.Slug, "interviewer_id", job.InterviewerID,
-		"status", status, "version", job.GuideVersion, "questions", len(g.Questions), "duration_ms", time.Since(begin).Milliseconds())
-	a.wakeJobWaiters(ctx, companyID, jobID)
-	return GenerateResult{Status: string(status)}, nil
+	a.Log.InfoContext(ctx, "interview generated", "company_id", companyID, "interviewer_id", job.InterviewerID,
+		"status", saved.Status, "version", job.GuideVersion, "questions", len(g.Questions), "duration_ms", time.Since(begin).Milliseconds())
+	a.wakeJobWaiters(ctx, saved.Waiters)
+	return GenerateResult{Status: string(saved.Status)}, nil
 }
 
-// wakeJobWaiters signals the flow runs whose invitations wait for the job's interview. Best
-// effort: a run that misses the signal looks again on its own timer.
-func (a *Activities) wakeJobWaiters(ctx context.Context, companyID, jobID uuid.UUID) {
+// wakeJobWaiters signals the flow runs (ids) whose invitations wait for the job's interview.
+// Best effort: a run that misses the signal looks again on its own timer.
+func (a *Activities) wakeJobWaiters(ctx context.Context, ids []string) {
 	if a.Launcher == nil {
-		return
-	}
-	ids, err := a.Store.JobWaiters(ctx, companyID, jobID)
-	if err != nil {
-		a.Log.WarnContext(ctx, "waiting invitations not woken; their runs look again on their own", "job_id", jobID, "err", err)
 		return
 	}
 	for _, id := range ids {

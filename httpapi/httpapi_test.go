@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"crypto/rand"
+	"database/sql"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -93,6 +94,7 @@ type fixtureOpts struct {
 	msg      channels.Config
 	temporal *temporaltest.Server
 	dbURL    string    // a migrated database instead of a pgtest one
+	pool     *sql.DB   // a pool on a migrated database (pgtest.DB.Counted) instead of a pgtest one
 	log      io.Writer // the worker's log (activities and the Temporal SDK), text; none when nil
 	eval     report.Evaluator
 	// production: the production bounds of a request's database work (DB_REQUEST_TIMEOUT 3s)
@@ -126,6 +128,9 @@ func withTemporal(srv *temporaltest.Server) fixtureOpt {
 // withDatabase uses the migrated database at url instead of a fresh pgtest one.
 func withDatabase(url string) fixtureOpt { return func(o *fixtureOpts) { o.dbURL = url } }
 
+// withPool uses pool, on a migrated database, instead of a fresh pgtest one.
+func withPool(pool *sql.DB) fixtureOpt { return func(o *fixtureOpts) { o.pool = pool } }
+
 // withWorkerLog writes the worker's log, its activities' and the Temporal SDK's, to w.
 func withWorkerLog(w io.Writer) fixtureOpt { return func(o *fixtureOpts) { o.log = w } }
 
@@ -146,12 +151,15 @@ func newFixture(t *testing.T, opts ...fixtureOpt) *fixture {
 	}
 	var st *store.Store
 	var err error
-	if o.dbURL != "" {
+	switch {
+	case o.pool != nil:
+		st, err = store.FromSQL(o.pool, nil)
+	case o.dbURL != "":
 		st, err = store.Open(t.Context(), o.dbURL, 10, nil)
 		if err == nil {
 			t.Cleanup(func() { st.Close() })
 		}
-	} else {
+	default:
 		st, err = store.FromSQL(pgtest.New(t).SQL, nil)
 	}
 	if err != nil {

@@ -48,14 +48,3 @@ func (s *Store) StopWaitingForJob(ctx context.Context, companyID uuid.UUID, work
 	}
 	return nil
 }
-
-// JobWaiters lists the runs waiting for the job's interview.
-func (s *Store) JobWaiters(ctx context.Context, companyID, jobID uuid.UUID) ([]string, error) {
-	var ids []string
-	err := s.db.WithContext(ctx).Raw(`SELECT workflow_id FROM job_ready_waits WHERE company_id = ? AND job_id = ? ORDER BY since`, companyID, jobID).
-		Scan(&ids).Error
-	if err != nil {
-		return nil, fmt.Errorf("list waits for job %s: %w", jobID, err)
-	}
-	return ids, nil
-}

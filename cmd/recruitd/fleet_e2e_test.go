@@ -229,16 +229,31 @@ func TestFleet(t *testing.T) {
 			mix.accepted(applicant)
 		})
 	}
+	var hrRedelivered atomic.Int64
 	loop(time.Second, func() { // HR-suite deliveries of two applications each
 		n := deliveries.Add(1)
-		r := f.api("POST", "/webhook/hrsuite", fx.key, hrSuiteDelivery(n))
-		var resp struct{ DeliveryID string }
-		if r.status != 200 || json.Unmarshal([]byte(r.body), &resp) != nil || resp.DeliveryID == "" {
-			fail("HR-suite delivery", r)
-			return
+		var first string
+		// Every fifth is sent again once acknowledged, as a suite that lost the answer does (the
+		// front retries one whose replica died on it the same way): the repeat is acknowledged
+		// as a duplicate of the first, whose processing ingests it.
+		for try := range 1 + btoi(n%5 == 0) {
+			r := f.api("POST", "/webhook/hrsuite", fx.key, hrSuiteDelivery(n))
+			var resp struct{ DeliveryID, DuplicateOf string }
+			if r.status != 200 || json.Unmarshal([]byte(r.body), &resp) != nil || resp.DeliveryID == "" {
+				fail("HR-suite delivery", r)
+				return
+			}
+			if try == 1 {
+				if resp.DuplicateOf != first {
+					fail("HR-suite redelivery (want duplicateOf the first)", r)
+					return
+				}
+				hrRedelivered.Add(1)
+			}
+			first = resp.DeliveryID
+			hrAcked.Add(1)
+			hrAckedIDs.Store(resp.DeliveryID, true)
 		}
-		hrAcked.Add(1)
-		hrAckedIDs.Store(resp.DeliveryID, true)
 	})
 	for range 3 { // candidates taking their interviews over HTTP, one after another
 		wg.Add(1)
@@ -359,28 +374,38 @@ func TestFleet(t *testing.T) {
 	if failed != 0 {
 		t.Errorf("%d partner applications settled error (processing_failed) in a fleet that lost one worker and one api", failed)
 	}
-	// One invitation per application: the partner's and the HR suite's.
+	// One invitation per application: the partner's and the HR suite's. A delivery repeating an
+	// earlier body (a redelivery, or the front's retry of one whose replica died after storing
+	// it) is stored as a duplicate of the first and never processed itself (docs/decisions.md,
+	// "Identical bodies"): the first's processing ingests it.
 	f.waitFor(fx, 2*time.Minute, "every acknowledged HR-suite delivery ingested", func() bool {
 		var pending int
-		fx.st.SQL().QueryRow(`SELECT count(*) FROM hrsuite_deliveries WHERE company_id = $1 AND processed_at IS NULL`, fx.co.ID).Scan(&pending)
+		fx.st.SQL().QueryRow(`SELECT count(*) FROM hrsuite_deliveries WHERE company_id = $1 AND processed_at IS NULL AND duplicate_of IS NULL`, fx.co.ID).Scan(&pending)
 		return pending == 0
 	}, func() string {
 		var pending string
 		fx.st.SQL().QueryRow(`SELECT string_agg(format('%s (stored %s; start %s, attempts %s)', d.id, d.created_at, coalesce(ws.started_at::text, 'not made'), ws.attempts), '; ')
 			FROM hrsuite_deliveries d LEFT JOIN workflow_starts ws ON ws.workflow_id LIKE '%' || d.id::text
-			WHERE d.company_id = $1 AND d.processed_at IS NULL`, fx.co.ID).Scan(&pending)
+			WHERE d.company_id = $1 AND d.processed_at IS NULL AND d.duplicate_of IS NULL`, fx.co.ID).Scan(&pending)
 		return "not ingested: " + pending
 	})
-	var stored int
-	fx.st.SQL().QueryRow(`SELECT count(*) FROM hrsuite_deliveries WHERE company_id = $1`, fx.co.ID).Scan(&stored)
+	var stored, duplicates int
+	fx.st.SQL().QueryRow(`SELECT count(*), count(duplicate_of) FROM hrsuite_deliveries WHERE company_id = $1`, fx.co.ID).Scan(&stored, &duplicates)
 	hrAckedIDs.Range(func(k, _ any) bool {
+		var first string
 		var rows, accepted int
-		fx.st.SQL().QueryRow(`SELECT count(*), count(*) FILTER (WHERE application_id IS NOT NULL) FROM hrsuite_rows WHERE company_id = $1 AND delivery_id = $2`, fx.co.ID, k).Scan(&rows, &accepted)
+		fx.st.SQL().QueryRow(`SELECT coalesce(duplicate_of, id) FROM hrsuite_deliveries WHERE company_id = $1 AND id = $2`, fx.co.ID, k).Scan(&first)
+		fx.st.SQL().QueryRow(`SELECT count(*), count(*) FILTER (WHERE r.application_id IS NOT NULL) FROM hrsuite_rows r JOIN hrsuite_deliveries d ON d.id = r.delivery_id
+			WHERE r.company_id = $1 AND r.delivery_id = $2 AND d.processed_at IS NOT NULL`, fx.co.ID, first).Scan(&rows, &accepted)
 		if rows != 4 || accepted != 4 {
-			t.Errorf("HR-suite delivery %s: %d rows ingested, %d with an application; want 4 and 4", k, rows, accepted)
+			t.Errorf("HR-suite delivery %s (its body first stored as %q): %d rows ingested, %d with an application; want 4 and 4", k, first, rows, accepted)
 		}
 		return true
 	})
+	if int64(duplicates) < hrRedelivered.Load() || hrRedelivered.Load() == 0 {
+		t.Errorf("%d HR-suite deliveries stored as duplicates, %d redelivered on purpose (want at least one, each a duplicate)", duplicates, hrRedelivered.Load())
+	}
+	fmt.Printf("TestFleet: %d HR-suite deliveries stored, %d of them duplicates (%d redelivered on purpose)\n", stored, duplicates, hrRedelivered.Load())
 	if int64(stored) < hrAcked.Load() {
 		t.Errorf("%d HR-suite deliveries stored, %d acknowledged", stored, hrAcked.Load())
 	}
@@ -517,7 +542,7 @@ type fleet struct {
 	env                 []string
 	apis, workers, mcps []*replica
 	mcpPorts            []string
-	mcpBase             string // the tool server's public URL: replica 0's
+	mcpBase             string     // the tool server's public URL: replica 0's
 	all                 []*replica // every process started, killed ones too
 	retried             atomic.Int64
 	tc                  client.Client

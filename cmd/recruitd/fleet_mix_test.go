@@ -67,7 +67,7 @@ type fleetMix struct {
 	ats *atssim.Server
 
 	smsTaken, lostReplies, atsTaken, pushesAcked atomic.Int64
-	nextPhone, nextATS, nextPush                atomic.Int64
+	nextPhone, nextATS, nextPush                 atomic.Int64
 
 	mu          sync.Mutex
 	smsSessions []string
@@ -503,4 +503,11 @@ func (m *fleetMix) decisions() int {
 		n += len(ds)
 	}
 	return n
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

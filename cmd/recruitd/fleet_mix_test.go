@@ -310,13 +310,28 @@ func (m *fleetMix) checkAssessments(t *testing.T) {
 			WHERE l.company_id = $1 AND a.external_id = $2 AND l.replaced_at IS NULL`, m.fx.co.ID, applicant).Scan(&u, &sent)
 		return u, sent
 	}
-	waitFor(t, 2*time.Minute, "every applicant's last assessment link sent", func() bool {
+	m.f.waitFor(m.fx, 2*time.Minute, "every applicant's last assessment link sent", func() bool {
 		for applicant, links := range pushed {
 			if u, sent := current(applicant); u != links[len(links)-1] || !sent {
 				return false
 			}
 		}
 		return true
+	}, func() string {
+		var b strings.Builder
+		for applicant, links := range pushed {
+			if u, sent := current(applicant); u == links[len(links)-1] && sent {
+				continue
+			}
+			var state, holds string
+			m.fx.st.SQL().QueryRow(`SELECT string_agg(format('%s received %s sent %s replaced %s', l.url, l.received_at, l.sent_at, l.replaced_at), '; ' ORDER BY l.received_at)
+				FROM assessment_links l JOIN applications a ON a.company_id = l.company_id AND a.id = l.application_id WHERE l.company_id = $1 AND a.external_id = $2`,
+				m.fx.co.ID, applicant).Scan(&state)
+			m.fx.st.SQL().QueryRow(`SELECT string_agg(to_jsonb(h)::text, '; ') FROM assessment_link_holds h WHERE h.company_id = $1 AND h.application_ref = $2`,
+				m.fx.co.ID, applicant).Scan(&holds)
+			fmt.Fprintf(&b, "applicant %s pushed %q: links [%s], holds [%s]\n", applicant, links, state, holds)
+		}
+		return b.String()
 	})
 	time.Sleep(time.Second) // a second message, if any, would go out now
 	for applicant, links := range pushed {

@@ -55,14 +55,20 @@ const (
 // three api, three worker and two mcp processes. The workers split the task queues (one serves
 // only ingest, two serve interview and default). Requests go round-robin over the replicas,
 // as a front would send them (a replica that refuses the connection is skipped), under a steady
-// mix of partner submissions (a signed callback receiver), HR-suite deliveries, interviews taken
-// over HTTP and MCP calls with API keys; in the middle one worker and one api are killed with
-// SIGKILL and started again. Afterwards every 202 has exactly one terminal callback (one webhook
-// id, however often it was delivered), every application one invitation, every acknowledged
+// mix of partner submissions (a signed callback receiver), HR-suite deliveries (some sent twice),
+// interviews taken over HTTP and in the SMS thread (the Twilio simulator's signed webhooks
+// through the front), assessment links pushed for the partner's applications (three each),
+// decisions on an ATS company's interviews written back to its ATS (the ATS simulator, which
+// records every request), and MCP calls with an API key and with an OAuth token (issued through
+// one mcp replica, used on both); in the middle one worker and one api are killed with SIGKILL
+// and started again. Afterwards every 202 has exactly one terminal callback (one webhook id,
+// however often it was delivered), every application one invitation, every acknowledged
 // HR-suite delivery is ingested, every completed interview has its transcript final once and
-// its report. Then, on the settled fleet, interview turns are timed idle and again while the
-// ingest worker imports 10,000 jobs from the aggregator simulator: the p50 during the import
-// stays within 3x idle + 50 ms.
+// its report (an SMS one with its answers by SMS), every applicant's last assessment link went
+// out once, and the ATS got each decision's stage once, in order, ending on the last, and each
+// interview's report note once. Then, on the settled fleet, interview turns are timed idle and
+// again while the ingest worker imports 10,000 jobs from the aggregator simulator: the p50
+// during the import stays within 3x idle + 50 ms.
 func TestFleet(t *testing.T) {
 	began := time.Now()
 	t.Cleanup(func() { fmt.Printf("TestFleet: runtime %s\n", time.Since(began).Round(100*time.Millisecond)) })

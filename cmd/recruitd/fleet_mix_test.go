@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -281,12 +282,12 @@ func (m *fleetMix) checkSMS(t *testing.T) {
 	for _, id := range m.smsSessions {
 		var status string
 		var finals, reports, smsAnswers, otherAnswers int
-		m.fx.st.SQL().QueryRow(`SELECT status FROM interview_sessions WHERE company_id = $1 AND id = $2`, m.fx.co.ID, id).Scan(&status)
-		m.fx.st.SQL().QueryRow(`SELECT count(*) FROM interview_events WHERE company_id = $1 AND session_id = $2 AND kind = $3`,
-			m.fx.co.ID, id, models.EventTranscriptFinal).Scan(&finals)
-		m.fx.st.SQL().QueryRow(`SELECT count(*) FROM interview_reports WHERE company_id = $1 AND session_id = $2`, m.fx.co.ID, id).Scan(&reports)
-		m.fx.st.SQL().QueryRow(`SELECT count(*) FILTER (WHERE channel = 'sms'), count(*) FILTER (WHERE channel <> 'sms')
-			FROM interview_turns WHERE company_id = $1 AND session_id = $2 AND answer IS NOT NULL`, m.fx.co.ID, id).Scan(&smsAnswers, &otherAnswers)
+		mustScan(t, m.fx.st.SQL().QueryRow(`SELECT status FROM interview_sessions WHERE company_id = $1 AND id = $2`, m.fx.co.ID, id).Scan(&status))
+		mustScan(t, m.fx.st.SQL().QueryRow(`SELECT count(*) FROM interview_events WHERE company_id = $1 AND session_id = $2 AND kind = $3`,
+			m.fx.co.ID, id, models.EventTranscriptFinal).Scan(&finals))
+		mustScan(t, m.fx.st.SQL().QueryRow(`SELECT count(*) FROM interview_reports WHERE company_id = $1 AND session_id = $2`, m.fx.co.ID, id).Scan(&reports))
+		mustScan(t, m.fx.st.SQL().QueryRow(`SELECT count(*) FILTER (WHERE channel = 'sms'), count(*) FILTER (WHERE channel <> 'sms')
+			FROM interview_turns WHERE company_id = $1 AND session_id = $2 AND answer IS NOT NULL`, m.fx.co.ID, id).Scan(&smsAnswers, &otherAnswers))
 		if status != string(models.SessionStatusCompleted) || finals != 1 || reports != 1 || smsAnswers < 3 || otherAnswers != 0 {
 			t.Errorf("SMS interview %s: %s, %d transcripts final, %d reports, %d answers by SMS and %d otherwise; want COMPLETED, 1, 1, the whole interview by SMS",
 				id, status, finals, reports, smsAnswers, otherAnswers)
@@ -306,8 +307,11 @@ func (m *fleetMix) checkAssessments(t *testing.T) {
 	current := func(applicant string) (string, bool) {
 		var u string
 		var sent bool
-		m.fx.st.SQL().QueryRow(`SELECT l.url, l.sent_at IS NOT NULL FROM assessment_links l JOIN applications a ON a.company_id = l.company_id AND a.id = l.application_id
+		err := m.fx.st.SQL().QueryRow(`SELECT l.assessment_url, l.sent_at IS NOT NULL FROM assessment_links l JOIN applications a ON a.company_id = l.company_id AND a.id = l.application_id
 			WHERE l.company_id = $1 AND a.external_id = $2 AND l.replaced_at IS NULL`, m.fx.co.ID, applicant).Scan(&u, &sent)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			t.Fatal(err)
+		}
 		return u, sent
 	}
 	m.f.waitFor(m.fx, 2*time.Minute, "every applicant's last assessment link sent", func() bool {
@@ -323,13 +327,17 @@ func (m *fleetMix) checkAssessments(t *testing.T) {
 			if u, sent := current(applicant); u == links[len(links)-1] && sent {
 				continue
 			}
-			var state, holds string
-			m.fx.st.SQL().QueryRow(`SELECT string_agg(format('%s received %s sent %s replaced %s', l.url, l.received_at, l.sent_at, l.replaced_at), '; ' ORDER BY l.received_at)
+			var state, holds sql.NullString
+			if err := m.fx.st.SQL().QueryRow(`SELECT string_agg(format('%s received %s sent %s replaced %s failed %s', l.assessment_url, l.received_at, l.sent_at, l.replaced_at, l.failed_at), '; ' ORDER BY l.received_at)
 				FROM assessment_links l JOIN applications a ON a.company_id = l.company_id AND a.id = l.application_id WHERE l.company_id = $1 AND a.external_id = $2`,
-				m.fx.co.ID, applicant).Scan(&state)
-			m.fx.st.SQL().QueryRow(`SELECT string_agg(to_jsonb(h)::text, '; ') FROM assessment_link_holds h WHERE h.company_id = $1 AND h.application_ref = $2`,
-				m.fx.co.ID, applicant).Scan(&holds)
-			fmt.Fprintf(&b, "applicant %s pushed %q: links [%s], holds [%s]\n", applicant, links, state, holds)
+				m.fx.co.ID, applicant).Scan(&state); err != nil {
+				return err.Error()
+			}
+			if err := m.fx.st.SQL().QueryRow(`SELECT string_agg(to_jsonb(h)::text, '; ') FROM assessment_link_holds h WHERE h.company_id = $1 AND h.application_ref = $2`,
+				m.fx.co.ID, applicant).Scan(&holds); err != nil {
+				return err.Error()
+			}
+			fmt.Fprintf(&b, "applicant %s pushed %q: links [%s], holds [%s]\n", applicant, links, state.String, holds.String)
 		}
 		return b.String()
 	})
@@ -381,12 +389,12 @@ func (m *fleetMix) checkATS(t *testing.T) {
 	m.mu.Unlock()
 	waitFor(t, 2*time.Minute, "every ATS write of the ATS company settled", func() bool {
 		var open, notes int
-		m.fx.st.SQL().QueryRow(`SELECT count(*) FILTER (WHERE status NOT IN ('done', 'failed', 'superseded')), count(*) FILTER (WHERE op = 'note')
-			FROM ats_writes WHERE company_id = $1`, m.fx.atsCo.ID).Scan(&open, &notes)
+		mustScan(t, m.fx.st.SQL().QueryRow(`SELECT count(*) FILTER (WHERE status NOT IN ('done', 'failed', 'superseded')), count(*) FILTER (WHERE op = 'note')
+			FROM ats_writes WHERE company_id = $1`, m.fx.atsCo.ID).Scan(&open, &notes))
 		return open == 0 && notes >= len(sessions)
 	})
 	var failed int
-	m.fx.st.SQL().QueryRow(`SELECT count(*) FROM ats_writes WHERE company_id = $1 AND status <> 'done'`, m.fx.atsCo.ID).Scan(&failed)
+	mustScan(t, m.fx.st.SQL().QueryRow(`SELECT count(*) FROM ats_writes WHERE company_id = $1 AND status <> 'done'`, m.fx.atsCo.ID).Scan(&failed))
 	if failed != 0 {
 		t.Errorf("%d writes to the ATS not done", failed)
 	}
@@ -420,7 +428,7 @@ func (m *fleetMix) checkATS(t *testing.T) {
 			t.Errorf("ATS applicant %d: the ATS holds %q, the last decision is %s (%q)", applicant, v, last, fleetStage(last))
 		}
 		var stored string
-		m.fx.st.SQL().QueryRow(`SELECT decision FROM interview_sessions WHERE company_id = $1 AND id = $2`, m.fx.atsCo.ID, id).Scan(&stored)
+		mustScan(t, m.fx.st.SQL().QueryRow(`SELECT decision FROM interview_sessions WHERE company_id = $1 AND id = $2`, m.fx.atsCo.ID, id).Scan(&stored))
 		if stored != string(last) {
 			t.Errorf("ATS applicant %d: recruitd holds decision %s, the last taken is %s", applicant, stored, last)
 		}
@@ -525,4 +533,12 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// mustScan ends the test when a check's query failed, so a query that cannot run never passes.
+func mustScan(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -82,8 +82,9 @@ func newFleetMix(f *fleet, fx *fleetFixture, sim *twiliosim.Server, ats *atssim.
 	return &fleetMix{f: f, fx: fx, sim: sim, ats: ats, pushed: map[string][]string{}, decided: map[int64][]models.Decision{}, atsSessions: map[int64]string{}}
 }
 
-// front is what a load balancer in front of the api replicas does for the Twilio simulator's
-// webhooks: each request goes to the next replica, a refused one to the one after.
+// front is what a load balancer in front of the api replicas (PUBLIC_BASE_URL) does for the
+// simulators' webhooks: each request goes to the next replica, a refused one to the one after,
+// with its headers.
 func (f *fleet) front() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
@@ -92,9 +93,11 @@ func (f *fleet) front() http.Handler {
 			return
 		}
 		h := map[string]string{}
-		for _, k := range []string{"Content-Type", "X-Twilio-Signature", "User-Agent"} {
-			if v := r.Header.Get(k); v != "" {
-				h[k] = v
+		for k := range r.Header {
+			switch k {
+			case "Connection", "Content-Length", "Accept-Encoding", "Transfer-Encoding":
+			default:
+				h[k] = r.Header.Get(k)
 			}
 		}
 		resp := f.send(f.pick(f.apis), r.Method, r.URL.RequestURI(), h, string(body))
@@ -102,9 +105,11 @@ func (f *fleet) front() http.Handler {
 			http.Error(w, resp.body, http.StatusBadGateway)
 			return
 		}
-		for _, k := range []string{"Content-Type", "Retry-After"} {
-			if v := resp.header.Get(k); v != "" {
-				w.Header().Set(k, v)
+		for k := range resp.header {
+			switch k {
+			case "Connection", "Content-Length", "Transfer-Encoding":
+			default:
+				w.Header()[k] = resp.header[k]
 			}
 		}
 		w.WriteHeader(resp.status)

@@ -331,9 +331,14 @@ func TestFleet(t *testing.T) {
 		}()
 	}
 	time.Sleep(10 * time.Second)
+	smsAtKill, atsAtKill, pushesAtKill := mix.smsActive.Load(), mix.atsActive.Load(), mix.pushesAcked.Load()
 	f.kill(f.workers[1])
 	f.kill(f.apis[1])
-	fmt.Printf("TestFleet: killed worker 1 and api 1 (SIGKILL) %s into the mix\n", time.Since(mixBegin).Round(100*time.Millisecond))
+	fmt.Printf("TestFleet: killed worker 1 and api 1 (SIGKILL) %s into the mix, with %d SMS and %d ATS interviews under way, %d assessment links pushed so far\n",
+		time.Since(mixBegin).Round(100*time.Millisecond), smsAtKill, atsAtKill, pushesAtKill)
+	if smsAtKill == 0 || atsAtKill == 0 || pushesAtKill == 0 {
+		t.Errorf("the kill came with %d SMS interviews, %d ATS interviews under way and %d links pushed: want each in flight", smsAtKill, atsAtKill, pushesAtKill)
+	}
 	time.Sleep(3 * time.Second)
 	f.workers[1] = f.startWorker("interview,default")
 	f.apis[1] = f.startAPI(f.apis[1].port)

@@ -69,6 +69,7 @@ type fleetMix struct {
 
 	smsTaken, lostReplies, atsTaken, pushesAcked atomic.Int64
 	nextPhone, nextATS, nextPush                 atomic.Int64
+	smsActive, atsActive                         atomic.Int64 // interviews under way
 
 	mu          sync.Mutex
 	smsSessions []string
@@ -139,6 +140,8 @@ func (m *fleetMix) say(phone, body string) (string, error) {
 // the closing text. A text that got no answer (a replica died with it) is sent again, as a
 // candidate would.
 func (m *fleetMix) smsInterview() (string, error) {
+	m.smsActive.Add(1)
+	defer m.smsActive.Add(-1)
 	n := m.nextPhone.Add(1)
 	phone := fmt.Sprintf("+1628555%04d", 100+n)
 	r := m.f.api("POST", "/v1/api/inviteCandidate", m.fx.key, fmt.Sprintf(`{"interviewerId":%q,"channels":["sms"],"mediumType":"SMS",
@@ -227,6 +230,8 @@ func (m *fleetMix) atsInterview(ctx context.Context) error {
 		return nil
 	}
 	applicant := int64(fleetATSApplicant) + n
+	m.atsActive.Add(1)
+	defer m.atsActive.Add(-1)
 	r := m.f.api("POST", "/v1/api/inviteCandidate", m.fx.atsKey, fmt.Sprintf(`{"interviewerId":%q,"candidate":{"firstName":"Ada","lastName":"Fleet %d","email":"ats-%d@example.com"}}`,
 		"fleet-ats-"+fleetATSJob, n, applicant))
 	var inv struct{ SessionID, InterviewLink string }

@@ -196,12 +196,13 @@ func (m *fleetMix) accepted(applicant string) {
 }
 
 // pushNext pushes the next assessment link: three links, one after the other, for each partner
-// applicant acknowledged a while ago (its application stored, or on its way).
+// applicant acknowledged, in order (its application stored, or on its way: a push that comes
+// first is held until it is).
 func (m *fleetMix) pushNext() (response, bool) {
 	m.mu.Lock()
 	c := m.nextPush.Load()
 	i, k := int(c/3), int(c%3)+1
-	if i >= len(m.acceptedSeq)-10 {
+	if i >= len(m.acceptedSeq) {
 		m.mu.Unlock()
 		return response{}, true
 	}

@@ -218,8 +218,8 @@ func TestFleet(t *testing.T) {
 			}
 		}()
 	}
-	for range 2 { // partner submissions, about 10/s in all
-		loop(200*time.Millisecond, func() {
+	for range 4 { // partner submissions, about 10/s in all (four senders, so one slow answer does not slow the rate)
+		loop(400*time.Millisecond, func() {
 			n := nextApplicant.Add(1) - 1
 			if n >= partnerTotal {
 				return

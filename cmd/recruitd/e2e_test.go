@@ -37,6 +37,16 @@ var (
 	buildErr  error
 )
 
+// TestMain removes the binary the run built (75 MB a run, left in the temporary directory
+// otherwise).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
 // binary builds cmd/recruitd once per test run.
 func binary(t *testing.T) string {
 	t.Helper()

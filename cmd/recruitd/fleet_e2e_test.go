@@ -37,6 +37,7 @@ import (
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/internal/temporaltest"
+	"github.com/recruitd/recruitd/internal/twiliosim"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -54,14 +55,20 @@ const (
 // three api, three worker and two mcp processes. The workers split the task queues (one serves
 // only ingest, two serve interview and default). Requests go round-robin over the replicas,
 // as a front would send them (a replica that refuses the connection is skipped), under a steady
-// mix of partner submissions (a signed callback receiver), HR-suite deliveries, interviews taken
-// over HTTP and MCP calls with API keys; in the middle one worker and one api are killed with
-// SIGKILL and started again. Afterwards every 202 has exactly one terminal callback (one webhook
-// id, however often it was delivered), every application one invitation, every acknowledged
+// mix of partner submissions (a signed callback receiver), HR-suite deliveries (some sent twice),
+// interviews taken over HTTP and in the SMS thread (the Twilio simulator's signed webhooks
+// through the front), assessment links pushed for the partner's applications (three each),
+// decisions on an ATS company's interviews written back to its ATS (the ATS simulator, which
+// records every request), and MCP calls with an API key and with an OAuth token (issued through
+// one mcp replica, used on both); in the middle one worker and one api are killed with SIGKILL
+// and started again. Afterwards every 202 has exactly one terminal callback (one webhook id,
+// however often it was delivered), every application one invitation, every acknowledged
 // HR-suite delivery is ingested, every completed interview has its transcript final once and
-// its report. Then, on the settled fleet, interview turns are timed idle and again while the
-// ingest worker imports 10,000 jobs from the aggregator simulator: the p50 during the import
-// stays within 3x idle + 50 ms.
+// its report (an SMS one with its answers by SMS), every applicant's last assessment link went
+// out once, and the ATS got each decision's stage once, in order, ending on the last, and each
+// interview's report note once. Then, on the settled fleet, interview turns are timed idle and
+// again while the ingest worker imports 10,000 jobs from the aggregator simulator: the p50
+// during the import stays within 3x idle + 50 ms.
 func TestFleet(t *testing.T) {
 	began := time.Now()
 	t.Cleanup(func() { fmt.Printf("TestFleet: runtime %s\n", time.Since(began).Round(100*time.Millisecond)) })
@@ -75,9 +82,30 @@ func TestFleet(t *testing.T) {
 		records[i] = atssim.Record{ATSType: models.ATSTypeA, ApplicantID: int64(300000 + i), JobID: 5001, CandidateID: int64(400000 + i),
 			FirstName: "Fleet", LastName: fmt.Sprint(i), Email: fmt.Sprintf("fleet%d@example.com", i)}
 	}
+	for i := range fleetATSRecords {
+		records = append(records, atssim.Record{ATSType: models.ATSTypeA, ApplicantID: int64(fleetATSApplicant + i), JobID: 7001, CandidateID: int64(600000 + i),
+			FirstName: "Ada", LastName: fmt.Sprint(i), Email: fmt.Sprintf("ats-%d@example.com", fleetATSApplicant+i)})
+	}
 	atsCreds := atssim.Credentials{RestToken: "fleet-ats-token"}
-	ats := httptest.NewServer(atssim.New(records, atsCreds).Handler())
+	atsSim := atssim.New(records, atsCreds)
+	// Every write request is recorded, a repeated Idempotency-Key too, as the real ATS APIs do:
+	// a write repeated after a crash shows.
+	atsSim.SetWriteFaults(atssim.WriteFaults{IgnoreIdempotencyKey: true})
+	ats := httptest.NewServer(atsSim.Handler())
 	t.Cleanup(ats.Close)
+	// The front of the api replicas, where the Twilio simulator posts the candidates' texts
+	// (PUBLIC_BASE_URL, whose URL the signatures cover).
+	f := &fleet{t: t}
+	front := httptest.NewServer(f.front())
+	t.Cleanup(front.Close)
+	sim := twiliosim.New(twiliosim.Options{AccountSID: twiliosimAccountSID, AuthToken: twiliosimAuthToken, InboundURL: front.URL + twilioInboundPath,
+		Client: &http.Client{Timeout: 2 * time.Minute}})
+	t.Cleanup(sim.Close)
+	// The tool server's replicas share one public URL (replica 0 answers there) and sign users in
+	// with one identity provider.
+	f.mcpPorts = []string{freePort(t), freePort(t)}
+	f.mcpBase = "http://127.0.0.1:" + f.mcpPorts[0]
+	issuer := fleetIDP(t, f.mcpBase)
 	receiver := &callbackReceiver{byApp: map[string]map[string]int{}}
 	recv := httptest.NewServer(receiver)
 	t.Cleanup(recv.Close)
@@ -99,11 +127,16 @@ func TestFleet(t *testing.T) {
 		"API_RATE_LIMIT=0", "PARTNER_RATE_LIMIT=100000", "PARTNER_RATE_BURST=100000", "INTERVIEW_RATE_LIMIT=0",
 		"INTERVIEW_ADDR_RATE_LIMIT=0", "AUTH_FAILURE_LIMIT=0",
 		"API_METRICS_ADDR=127.0.0.1:0", "MCP_METRICS_ADDR=127.0.0.1:0", "WORKER_METRICS_ADDR=127.0.0.1:0",
+		// Texts: the webhooks come signed through the front; the invitations are the outbox's.
+		"PUBLIC_BASE_URL=" + front.URL, "TWILIO_ACCOUNT_SID=" + twiliosimAccountSID, "TWILIO_AUTH_TOKEN=" + twiliosimAuthToken, "TWILIO_FROM=" + twiliosimFrom,
+		"OIDC_ISSUER=" + issuer, "OIDC_CLIENT_ID=recruitd-mcp", "OIDC_CLIENT_SECRET=" + fleetOIDCSecret,
 	}
 	runCmd(t, env, "migrate")
 	fx := setUpFleetCompanies(t, db.URL, ats.URL, atsCreds.RestToken, recv.URL, "http://"+aggLn.Addr().String())
+	setUpATSCompany(t, fx, ats.URL, atsCreds.RestToken)
+	mix := newFleetMix(f, fx, sim, atsSim)
 
-	f := &fleet{t: t, env: env, tc: tmp.Client(t)}
+	f.env, f.tc = env, tmp.Client(t)
 	t.Cleanup(func() {
 		if !t.Failed() {
 			return
@@ -119,8 +152,8 @@ func TestFleet(t *testing.T) {
 		f.apis = append(f.apis, f.startAPI(freePort(t)))
 	}
 	f.workers = append(f.workers, f.startWorker("ingest"), f.startWorker("interview,default"), f.startWorker("interview,default"))
-	for range 2 {
-		f.mcps = append(f.mcps, f.startMCP(freePort(t)))
+	for _, port := range f.mcpPorts {
+		f.mcps = append(f.mcps, f.startMCP(port))
 	}
 	for _, w := range f.workers {
 		w.p.await(t, `"msg":"worker started"`, 2*time.Minute)
@@ -131,16 +164,24 @@ func TestFleet(t *testing.T) {
 	fmt.Printf("TestFleet: 3 api, 3 worker, 2 mcp up after %s\n", time.Since(began).Round(100*time.Millisecond))
 
 	// The partner's job and the HR suite's, their interviews generated on the ingest queue; the
-	// HR suite's is known as imported from the suite (an aggregator record).
+	// HR suite's is known as imported from the suite (an aggregator record). The ATS company's job.
 	for _, ext := range []string{fleetPartnerJob, fleetHRSuiteJob} {
 		if r := f.api("POST", "/v1/api/createJob", fx.key, fmt.Sprintf(`{"externalJobId":%q,"jobDescription":%q}`, ext, fleetJobDescription)); r.status != 200 {
 			t.Fatalf("createJob = %d %s", r.status, r.body)
 		}
 	}
+	if r := f.api("POST", "/v1/api/createJob", fx.atsKey, fmt.Sprintf(`{"externalJobId":%q,"jobDescription":%q}`, fleetATSJob, fleetJobDescription)); r.status != 200 {
+		t.Fatalf("createJob of the ATS company = %d %s", r.status, r.body)
+	}
+	// Texts go at once, whatever the hour.
+	if _, err := fx.st.SQL().Exec(`UPDATE companies SET quiet_hours_start = '00:00', quiet_hours_end = '00:00' WHERE id = $1`, fx.co.ID); err != nil {
+		t.Fatal(err)
+	}
+	oauthToken := f.oauthToken(fx)
 	waitFor(t, 2*time.Minute, "the jobs generated", func() bool {
 		var active int
-		fx.st.SQL().QueryRow(`SELECT count(*) FROM jobs WHERE company_id = $1 AND status = 'ACTIVE'`, fx.co.ID).Scan(&active)
-		return active == 2
+		fx.st.SQL().QueryRow(`SELECT count(*) FROM jobs WHERE company_id IN ($1, $2) AND status = 'ACTIVE'`, fx.co.ID, fx.atsCo.ID).Scan(&active)
+		return active == 3
 	})
 	if _, err := fx.st.SQL().Exec(`INSERT INTO aggregator_jobs (company_id, remote_id, ats_job_id, job_id, name, remote_status)
 		SELECT company_id, 'kmb_' || external_id, external_id, id, 'Nurse', 'OPEN' FROM jobs WHERE company_id = $1 AND external_id = $2`, fx.co.ID, fleetHRSuiteJob); err != nil {
@@ -177,8 +218,8 @@ func TestFleet(t *testing.T) {
 			}
 		}()
 	}
-	for range 2 { // partner submissions, about 10/s in all
-		loop(200*time.Millisecond, func() {
+	for range 4 { // partner submissions, about 10/s in all (four senders, so one slow answer does not slow the rate)
+		loop(400*time.Millisecond, func() {
 			n := nextApplicant.Add(1) - 1
 			if n >= partnerTotal {
 				return
@@ -191,18 +232,36 @@ func TestFleet(t *testing.T) {
 				return
 			}
 			accepted.Store(resp.ApplicationID, applicant)
+			mix.accepted(applicant)
 		})
 	}
+	var hrRedelivered atomic.Int64
 	loop(time.Second, func() { // HR-suite deliveries of two applications each
 		n := deliveries.Add(1)
-		r := f.api("POST", "/webhook/hrsuite", fx.key, hrSuiteDelivery(n))
-		var resp struct{ DeliveryID string }
-		if r.status != 200 || json.Unmarshal([]byte(r.body), &resp) != nil || resp.DeliveryID == "" {
-			fail("HR-suite delivery", r)
-			return
+		var first string
+		// Every fifth is sent again once acknowledged, as a suite that lost the answer does (the
+		// front retries one whose replica died on it the same way): the repeat is acknowledged
+		// as a duplicate of the first, whose processing ingests it.
+		for try := range 1 + btoi(n%5 == 0) {
+			r := f.api("POST", "/webhook/hrsuite", fx.key, hrSuiteDelivery(n))
+			var resp struct{ DeliveryID, DuplicateOf string }
+			if r.status != 200 || json.Unmarshal([]byte(r.body), &resp) != nil || resp.DeliveryID == "" {
+				fail("HR-suite delivery", r)
+				return
+			}
+			if try == 1 {
+				if resp.DuplicateOf != first {
+					fail("HR-suite redelivery (want duplicateOf the first)", r)
+					return
+				}
+				hrRedelivered.Add(1)
+			}
+			if first = resp.DeliveryID; resp.DuplicateOf != "" {
+				first = resp.DuplicateOf // the front retried a request whose replica died after storing it
+			}
+			hrAcked.Add(1)
+			hrAckedIDs.Store(resp.DeliveryID, true)
 		}
-		hrAcked.Add(1)
-		hrAckedIDs.Store(resp.DeliveryID, true)
 	})
 	for range 3 { // candidates taking their interviews over HTTP, one after another
 		wg.Add(1)
@@ -224,18 +283,64 @@ func TestFleet(t *testing.T) {
 			}
 		}()
 	}
-	loop(300*time.Millisecond, func() { // the tool server with an API key, round-robin
-		r := f.mcpCall(fx.key, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"getInterviewStats","arguments":{"metric":"completedInterviews"}}}`)
-		if r.status != 200 || strings.Contains(r.body, `"isError":true`) || !strings.Contains(r.body, "completedInterviews") {
-			fail("MCP call", r)
-			return
+	var mcpOAuthCalls atomic.Int64
+	for _, bearer := range []struct{ what, token string }{{"MCP call with an API key", fx.key}, {"MCP call with an OAuth token", oauthToken}} {
+		loop(300*time.Millisecond, func() { // the tool server, round-robin
+			r := f.mcpCall(bearer.token, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"getInterviewStats","arguments":{"metric":"completedInterviews"}}}`)
+			if r.status != 200 || strings.Contains(r.body, `"isError":true`) || !strings.Contains(r.body, "completedInterviews") {
+				fail(bearer.what, r)
+				return
+			}
+			if bearer.token == oauthToken {
+				mcpOAuthCalls.Add(1)
+			} else {
+				mcpCalls.Add(1)
+			}
+		})
+	}
+	for range 2 { // candidates taking their interviews in the SMS thread, through the front
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				id, err := mix.smsInterview()
+				if err != nil {
+					t.Errorf("SMS interview %s: %v", id, err)
+					return
+				}
+				mix.mu.Lock()
+				mix.smsSessions = append(mix.smsSessions, id)
+				mix.mu.Unlock()
+				mix.smsTaken.Add(1)
+			}
+		}()
+	}
+	loop(400*time.Millisecond, func() { // assessment links for the partner's applications, three each
+		if r, ok := mix.pushNext(); !ok {
+			fail("assessment-link push", r)
 		}
-		mcpCalls.Add(1)
 	})
+	for range 2 { // interviews of the ATS company, then decisions written back to its ATS
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				if err := mix.atsInterview(ctx); err != nil {
+					t.Errorf("ATS company: %v", err)
+					return
+				}
+			}
+		}()
+	}
 	time.Sleep(10 * time.Second)
+	smsAtKill, atsAtKill, pushesAtKill := mix.smsActive.Load(), mix.atsActive.Load(), mix.pushesAcked.Load()
 	f.kill(f.workers[1])
 	f.kill(f.apis[1])
-	fmt.Printf("TestFleet: killed worker 1 and api 1 (SIGKILL) %s into the mix\n", time.Since(mixBegin).Round(100*time.Millisecond))
+	fmt.Printf("TestFleet: killed worker 1 and api 1 (SIGKILL) %s into the mix, with %d SMS and %d ATS interviews under way, %d assessment links pushed so far\n",
+		time.Since(mixBegin).Round(100*time.Millisecond), smsAtKill, atsAtKill, pushesAtKill)
+	if smsAtKill == 0 || atsAtKill == 0 || pushesAtKill == 0 {
+		t.Errorf("the kill came with %d SMS interviews, %d ATS interviews under way and %d links pushed: want each in flight", smsAtKill, atsAtKill, pushesAtKill)
+	}
 	time.Sleep(3 * time.Second)
 	f.workers[1] = f.startWorker("interview,default")
 	f.apis[1] = f.startAPI(f.apis[1].port)
@@ -248,10 +353,14 @@ func TestFleet(t *testing.T) {
 	})
 	var nAccepted int
 	accepted.Range(func(any, any) bool { nAccepted++; return true })
-	fmt.Printf("TestFleet: mix of %s: %d partner 202s, %d HR-suite deliveries acknowledged, %d interviews taken, %d MCP calls (%d requests retried after a 503)\n",
-		time.Since(mixBegin).Round(100*time.Millisecond), nAccepted, hrAcked.Load(), interviews.Load(), mcpCalls.Load(), f.retried.Load())
-	if nAccepted < 100 || hrAcked.Load() < 10 || interviews.Load() < 3 || mcpCalls.Load() < 30 {
-		t.Errorf("the mix was too thin to prove anything: %d 202s, %d deliveries, %d interviews, %d MCP calls", nAccepted, hrAcked.Load(), interviews.Load(), mcpCalls.Load())
+	fmt.Printf("TestFleet: mix of %s: %d partner 202s, %d HR-suite deliveries acknowledged, %d interviews taken over HTTP, %d by SMS (%d texts resent unanswered), "+
+		"%d assessment links pushed, %d ATS interviews with %d decisions, %d MCP calls with an API key and %d with an OAuth token (%d requests retried after a 503)\n",
+		time.Since(mixBegin).Round(100*time.Millisecond), nAccepted, hrAcked.Load(), interviews.Load(), mix.smsTaken.Load(), mix.lostReplies.Load(),
+		mix.pushesAcked.Load(), mix.atsTaken.Load(), mix.decisions(), mcpCalls.Load(), mcpOAuthCalls.Load(), f.retried.Load())
+	if nAccepted < 100 || hrAcked.Load() < 10 || interviews.Load() < 3 || mcpCalls.Load() < 30 || mcpOAuthCalls.Load() < 30 ||
+		mix.smsTaken.Load() < 2 || mix.pushesAcked.Load() < 20 || mix.atsTaken.Load() < 2 {
+		t.Errorf("the mix was too thin to prove anything: %d 202s, %d deliveries, %d interviews, %d MCP calls (%d OAuth), %d SMS interviews, %d pushes, %d ATS interviews",
+			nAccepted, hrAcked.Load(), interviews.Load(), mcpCalls.Load(), mcpOAuthCalls.Load(), mix.smsTaken.Load(), mix.pushesAcked.Load(), mix.atsTaken.Load())
 	}
 
 	// Exactly one terminal callback per 202.
@@ -278,28 +387,38 @@ func TestFleet(t *testing.T) {
 	if failed != 0 {
 		t.Errorf("%d partner applications settled error (processing_failed) in a fleet that lost one worker and one api", failed)
 	}
-	// One invitation per application: the partner's and the HR suite's.
+	// One invitation per application: the partner's and the HR suite's. A delivery repeating an
+	// earlier body (a redelivery, or the front's retry of one whose replica died after storing
+	// it) is stored as a duplicate of the first and never processed itself (docs/decisions.md,
+	// "Identical bodies"): the first's processing ingests it.
 	f.waitFor(fx, 2*time.Minute, "every acknowledged HR-suite delivery ingested", func() bool {
 		var pending int
-		fx.st.SQL().QueryRow(`SELECT count(*) FROM hrsuite_deliveries WHERE company_id = $1 AND processed_at IS NULL`, fx.co.ID).Scan(&pending)
+		fx.st.SQL().QueryRow(`SELECT count(*) FROM hrsuite_deliveries WHERE company_id = $1 AND processed_at IS NULL AND duplicate_of IS NULL`, fx.co.ID).Scan(&pending)
 		return pending == 0
 	}, func() string {
 		var pending string
 		fx.st.SQL().QueryRow(`SELECT string_agg(format('%s (stored %s; start %s, attempts %s)', d.id, d.created_at, coalesce(ws.started_at::text, 'not made'), ws.attempts), '; ')
 			FROM hrsuite_deliveries d LEFT JOIN workflow_starts ws ON ws.workflow_id LIKE '%' || d.id::text
-			WHERE d.company_id = $1 AND d.processed_at IS NULL`, fx.co.ID).Scan(&pending)
+			WHERE d.company_id = $1 AND d.processed_at IS NULL AND d.duplicate_of IS NULL`, fx.co.ID).Scan(&pending)
 		return "not ingested: " + pending
 	})
-	var stored int
-	fx.st.SQL().QueryRow(`SELECT count(*) FROM hrsuite_deliveries WHERE company_id = $1`, fx.co.ID).Scan(&stored)
+	var stored, duplicates int
+	fx.st.SQL().QueryRow(`SELECT count(*), count(duplicate_of) FROM hrsuite_deliveries WHERE company_id = $1`, fx.co.ID).Scan(&stored, &duplicates)
 	hrAckedIDs.Range(func(k, _ any) bool {
+		var first string
 		var rows, accepted int
-		fx.st.SQL().QueryRow(`SELECT count(*), count(*) FILTER (WHERE application_id IS NOT NULL) FROM hrsuite_rows WHERE company_id = $1 AND delivery_id = $2`, fx.co.ID, k).Scan(&rows, &accepted)
+		fx.st.SQL().QueryRow(`SELECT coalesce(duplicate_of, id) FROM hrsuite_deliveries WHERE company_id = $1 AND id = $2`, fx.co.ID, k).Scan(&first)
+		fx.st.SQL().QueryRow(`SELECT count(*), count(*) FILTER (WHERE r.application_id IS NOT NULL) FROM hrsuite_rows r JOIN hrsuite_deliveries d ON d.id = r.delivery_id
+			WHERE r.company_id = $1 AND r.delivery_id = $2 AND d.processed_at IS NOT NULL`, fx.co.ID, first).Scan(&rows, &accepted)
 		if rows != 4 || accepted != 4 {
-			t.Errorf("HR-suite delivery %s: %d rows ingested, %d with an application; want 4 and 4", k, rows, accepted)
+			t.Errorf("HR-suite delivery %s (its body first stored as %q): %d rows ingested, %d with an application; want 4 and 4", k, first, rows, accepted)
 		}
 		return true
 	})
+	if int64(duplicates) < hrRedelivered.Load() || hrRedelivered.Load() == 0 {
+		t.Errorf("%d HR-suite deliveries stored as duplicates, %d redelivered on purpose (want at least one, each a duplicate)", duplicates, hrRedelivered.Load())
+	}
+	fmt.Printf("TestFleet: %d HR-suite deliveries stored, %d of them duplicates (%d redelivered on purpose)\n", stored, duplicates, hrRedelivered.Load())
 	if int64(stored) < hrAcked.Load() {
 		t.Errorf("%d HR-suite deliveries stored, %d acknowledged", stored, hrAcked.Load())
 	}
@@ -356,9 +475,13 @@ func TestFleet(t *testing.T) {
 	fx.st.SQL().QueryRow(`SELECT count(*) FROM interview_sessions WHERE company_id = $1 AND status = 'COMPLETED'`, fx.co.ID).Scan(&completed)
 	fx.st.SQL().QueryRow(`SELECT count(*), count(*) - count(DISTINCT session_id) FROM interview_events WHERE company_id = $1 AND kind = $2`,
 		fx.co.ID, models.EventTranscriptFinal).Scan(&finals, &doubled)
-	if int64(completed) < interviews.Load() || finals != completed || doubled != 0 {
-		t.Errorf("%d interviews taken, %d sessions COMPLETED, %d transcripts final (%d twice); want each once", interviews.Load(), completed, finals, doubled)
+	if int64(completed) < interviews.Load()+mix.smsTaken.Load() || finals != completed || doubled != 0 {
+		t.Errorf("%d interviews taken (%d by SMS), %d sessions COMPLETED, %d transcripts final (%d twice); want each once",
+			interviews.Load()+mix.smsTaken.Load(), mix.smsTaken.Load(), completed, finals, doubled)
 	}
+	mix.checkSMS(t)
+	mix.checkAssessments(t)
+	mix.checkATS(t)
 	var settled string
 	fx.st.SQL().QueryRow(`SELECT string_agg(status || ' ' || n, ', ') FROM (SELECT status, count(*) n FROM partner_applications WHERE company_id = $1 GROUP BY status) x`, fx.co.ID).Scan(&settled)
 	fmt.Printf("TestFleet: settled after %s: %d callbacks (partner applications %s), %d applications, %d completed interviews with their reports\n",
@@ -370,9 +493,10 @@ func TestFleet(t *testing.T) {
 // fleetFixture is the fleet's tenant: a company with an ATS (the partner's applicants), an HR
 // suite and a partner, and a second company that imports from the aggregator.
 type fleetFixture struct {
-	st                    *store.Store
-	co, importer          *models.Company
-	key, partnerKey, iKey string
+	st                            *store.Store
+	box                           *secretbox.Box
+	co, importer, atsCo           *models.Company
+	key, partnerKey, iKey, atsKey string
 }
 
 func setUpFleetCompanies(t *testing.T, dbURL, atsURL, atsToken, callbackURL, aggURL string) *fleetFixture {
@@ -389,7 +513,7 @@ func setUpFleetCompanies(t *testing.T, dbURL, atsURL, atsToken, callbackURL, agg
 		t.Fatal(err)
 	}
 	atsA := models.ATSTypeA
-	fx := &fleetFixture{st: st, co: &models.Company{Slug: "fleet", Name: "Fleet Co", ATSType: &atsA, DefaultJobStatus: models.JobStatusActive, HRSuiteAccount: true}}
+	fx := &fleetFixture{st: st, box: box, co: &models.Company{Slug: "fleet", Name: "Fleet Co", ATSType: &atsA, DefaultJobStatus: models.JobStatusActive, HRSuiteAccount: true}}
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
@@ -430,6 +554,8 @@ type fleet struct {
 	t                   *testing.T
 	env                 []string
 	apis, workers, mcps []*replica
+	mcpPorts            []string
+	mcpBase             string     // the tool server's public URL: replica 0's
 	all                 []*replica // every process started, killed ones too
 	retried             atomic.Int64
 	tc                  client.Client
@@ -459,7 +585,7 @@ func (f *fleet) startWorker(queues string) *replica {
 
 func (f *fleet) startMCP(port string) *replica {
 	r := &replica{port: port, args: []string{"mcp"}}
-	r.p = start(f.t, append(slices.Clone(f.env), "MCP_ADDR=127.0.0.1:"+port, "MCP_BASE_URL=http://127.0.0.1:"+port), "mcp")
+	r.p = start(f.t, append(slices.Clone(f.env), "MCP_ADDR=127.0.0.1:"+port, "MCP_BASE_URL="+f.mcpBase), "mcp")
 	f.all = append(f.all, r)
 	r.p.await(f.t, `"listener":"mcp","addr"`, 2*time.Minute)
 	return r

@@ -9,21 +9,45 @@ import (
 	"github.com/google/uuid"
 )
 
-// RecordInbound records a provider's inbound message id; first is false when it was recorded
-// before (a retried or replayed webhook), which then changes nothing.
-func (s *Store) RecordInbound(ctx context.Context, provider, messageID string) (first bool, err error) {
-	res := s.db.WithContext(ctx).Exec(`INSERT INTO inbound_messages (provider, message_id) VALUES (?, ?) ON CONFLICT DO NOTHING`, provider, messageID)
-	if res.Error != nil {
-		return false, fmt.Errorf("record inbound message: %w", res.Error)
-	}
-	return res.RowsAffected == 1, nil
+// InboundClaim is a provider's inbound message id taken for handling: TurnSeq is the question
+// an earlier attempt at the same message was answering (nil: none got that far), when that
+// attempt ended before the message was handled (its process died).
+type InboundClaim struct {
+	TurnSeq *int
 }
 
-// ForgetInbound removes a recorded message id whose handling failed, so the provider's retry is
-// handled.
-func (s *Store) ForgetInbound(ctx context.Context, provider, messageID string) error {
-	if err := s.db.WithContext(ctx).Exec(`DELETE FROM inbound_messages WHERE provider = ? AND message_id = ?`, provider, messageID).Error; err != nil {
-		return fmt.Errorf("forget inbound message: %w", err)
+// RecordInbound takes a provider's inbound message id for handling; first is false when it was
+// handled before (a retried or replayed webhook), which then changes nothing. An id recorded but
+// never marked handled (HandledInbound), because the process handling it died, is taken again,
+// with the turn that attempt recorded (InboundTurn). Two deliveries of one id at once may both
+// be taken: the turn's answer is idempotent (a repeat of a stored answer changes nothing).
+func (s *Store) RecordInbound(ctx context.Context, provider, messageID string) (claim InboundClaim, first bool, err error) {
+	var rows []struct{ TurnSeq *int }
+	err = s.db.WithContext(ctx).Raw(`INSERT INTO inbound_messages AS m (provider, message_id) VALUES (?, ?)
+ON CONFLICT (provider, message_id) DO UPDATE SET received_at = m.received_at WHERE m.handled_at IS NULL
+RETURNING m.turn_seq`, provider, messageID).Scan(&rows).Error
+	if err != nil {
+		return InboundClaim{}, false, fmt.Errorf("record inbound message: %w", err)
+	}
+	if len(rows) == 0 {
+		return InboundClaim{}, false, nil
+	}
+	return InboundClaim{TurnSeq: rows[0].TurnSeq}, true, nil
+}
+
+// InboundTurn records the question an inbound message answers, before its answer is stored.
+func (s *Store) InboundTurn(ctx context.Context, provider, messageID string, seq int) error {
+	if err := s.db.WithContext(ctx).Exec(`UPDATE inbound_messages SET turn_seq = ? WHERE provider = ? AND message_id = ?`, seq, provider, messageID).Error; err != nil {
+		return fmt.Errorf("record inbound message's turn: %w", err)
+	}
+	return nil
+}
+
+// HandledInbound marks an inbound message handled: a later delivery of its id is a duplicate.
+func (s *Store) HandledInbound(ctx context.Context, provider, messageID string) error {
+	if err := s.db.WithContext(ctx).Exec(`UPDATE inbound_messages SET handled_at = now() WHERE provider = ? AND message_id = ? AND handled_at IS NULL`,
+		provider, messageID).Error; err != nil {
+		return fmt.Errorf("mark inbound message handled: %w", err)
 	}
 	return nil
 }

@@ -48,19 +48,24 @@ type Timings interface {
 // ProviderTwilio names the provider of the message ids Receive records.
 const ProviderTwilio = "twilio"
 
+// consentTurn is the turn an inbound message records (store.InboundTurn) when it consents: no
+// question's.
+const consentTurn = -1
+
 // Receive handles one inbound message and returns the texts to send back in the thread (none for
 // a message id handled before, or after an opt-out's confirmation was sent once).
 func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []string, err error) {
 	received := t.now()
-	first, err := t.Store.RecordInbound(ctx, ProviderTwilio, in.MessageSID)
+	claim, first, err := t.Store.RecordInbound(ctx, ProviderTwilio, in.MessageSID)
 	if err != nil || !first {
 		return nil, err
 	}
 	defer func() {
-		if err != nil { // not handled: the provider's retry of the same id is handled again
-			if ferr := t.Store.ForgetInbound(context.WithoutCancel(ctx), ProviderTwilio, in.MessageSID); ferr != nil {
-				t.log().WarnContext(ctx, "inbound message id kept after a failure", "err", ferr)
-			}
+		if err != nil {
+			return // not handled: the provider's retry of the same id is handled again
+		}
+		if herr := t.Store.HandledInbound(context.WithoutCancel(ctx), ProviderTwilio, in.MessageSID); herr != nil {
+			t.log().WarnContext(ctx, "inbound message not marked handled; a redelivery repeats it", "err", herr)
 		}
 	}()
 	th, err := t.Store.ThreadSession(ctx, string(in.Channel), in.From)
@@ -113,10 +118,18 @@ func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []str
 		return nil, err
 	}
 	vars.Role = p.JobTitle
+	if movedOn(claim, p) {
+		// An earlier attempt at this message, whose process died before it was handled, took it
+		// (the consent or the answer of its turn): say what comes next.
+		return t.next(ctx, ref, in.Channel)
+	}
 	switch p.Stage {
 	case interview.StageConsent:
 		switch kw {
 		case conversation.KeywordYes:
+			if err := t.Store.InboundTurn(ctx, ProviderTwilio, in.MessageSID, consentTurn); err != nil {
+				return nil, err
+			}
 			if err := t.Interviews.Consent(ctx, ref); err != nil {
 				return nil, err
 			}
@@ -139,6 +152,9 @@ func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []str
 			}
 			answer = choices[i]
 		}
+		if err := t.Store.InboundTurn(ctx, ProviderTwilio, in.MessageSID, p.Question.Seq); err != nil {
+			return nil, err
+		}
 		err := t.Interviews.Answer(ctx, ref, p.Question.Seq, answer, nil)
 		if err == nil && p.Monitored && t.Timings != nil {
 			if terr := t.Timings.AnswerReceived(ctx, th.CompanyID, th.SessionID, p.Question.Seq, ref.Channel, received); terr != nil {
@@ -159,6 +175,18 @@ func (t *Threads) Receive(ctx context.Context, in channels.Inbound) (texts []str
 		return []string{fmt.Sprintf("%s: this interview starts with an identity check; please open the link in your invitation to continue.", th.CompanyName)}, nil
 	}
 	return []string{conversation.Fill(conversation.TextSessionClosed, vars)}, nil
+}
+
+// movedOn reports whether the session left the step an earlier attempt at the same message
+// recorded (claim.TurnSeq): the consent, or the question it answered. Nil: no attempt got there.
+func movedOn(claim store.InboundClaim, p *interview.Prompt) bool {
+	switch {
+	case claim.TurnSeq == nil:
+		return false
+	case *claim.TurnSeq == consentTurn:
+		return p.Stage != interview.StageConsent
+	}
+	return p.Stage != interview.StageQuestion || p.Question.Seq != *claim.TurnSeq
 }
 
 // next is the texts of what the session asks now on ch: the question (with the guide's intro

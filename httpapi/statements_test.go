@@ -104,10 +104,10 @@ func (f *partnerFixture) awaitAttemptRecorded(t *testing.T, applicant string) {
 }
 
 // Upper bounds of the statements one partner application costs (issue 32: "every scenario at
-// the floor"). Before the cuts: 15 statements to accept, 41 for its run.
+// the floor"). Before the cuts: 8 statements to accept, 42 for its run.
 const (
 	acceptStatements     = 8
-	partnerRunStatements = 42
+	partnerRunStatements = 30
 )
 
 // TestPartnerApplicationStatements counts the SQL statements of one partner application: the 202

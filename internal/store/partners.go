@@ -331,18 +331,62 @@ func (s *Store) Callback(ctx context.Context, companyID, id uuid.UUID) (*models.
 	return &cb, nil
 }
 
-// RecordAttempt stores a delivery attempt and the callback's state after it.
+// RecordAttempt stores a delivery attempt (once per callback and number) and the callback's
+// state after it, in one statement.
 func (s *Store) RecordAttempt(ctx context.Context, a *models.CallbackAttempt, state models.CallbackState) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(a).Error; err != nil {
-			return fmt.Errorf("record attempt: %w", err)
-		}
-		upd := map[string]any{"state": state, "attempts": gorm.Expr("GREATEST(attempts, ?)", a.Number)}
-		if state == models.CallbackStateDelivered {
-			upd["delivered_at"] = a.At
-		}
-		return tx.Model(&models.Callback{}).Where("company_id = ? AND id = ?", a.CompanyID, a.CallbackID).Updates(upd).Error
-	})
+	if a.ID == uuid.Nil {
+		a.ID = uuid.New()
+	}
+	var delivered *time.Time
+	if state == models.CallbackStateDelivered {
+		delivered = &a.At
+	}
+	err := s.db.WithContext(ctx).Exec(`
+WITH attempt AS (
+  INSERT INTO callback_attempts (id, company_id, callback_id, number, at, duration_ms, status_code, error_class, response_body)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING)
+UPDATE callbacks SET state = ?, attempts = GREATEST(attempts, ?), delivered_at = COALESCE(?::timestamptz, delivered_at)
+WHERE company_id = ? AND id = ?`,
+		a.ID, a.CompanyID, a.CallbackID, a.Number, a.At, a.DurationMS, a.StatusCode, a.ErrorClass, a.ResponseBody,
+		state, a.Number, delivered, a.CompanyID, a.CallbackID).Error
+	if err != nil {
+		return fmt.Errorf("record attempt: %w", err)
+	}
+	return nil
+}
+
+// CallbackDelivery is a callback with what its delivery needs of its partner.
+type CallbackDelivery struct {
+	models.Callback
+	Partner models.Partner
+}
+
+// callbackDeliveryRow is CallbackDelivery's one row.
+type callbackDeliveryRow struct {
+	models.Callback
+	PartnerName           string
+	PartnerCallbackURL    string
+	PartnerCallbackSecret []byte
+	PartnerSigningSecret  []byte
+}
+
+// CallbackDelivery loads a company's callback with its partner in one statement.
+func (s *Store) CallbackDelivery(ctx context.Context, companyID, id uuid.UUID) (*CallbackDelivery, error) {
+	var rows []callbackDeliveryRow
+	err := s.db.WithContext(ctx).Raw(`
+SELECT cb.*, p.name AS partner_name, p.callback_url AS partner_callback_url,
+       p.callback_secret AS partner_callback_secret, p.signing_secret AS partner_signing_secret
+FROM callbacks cb JOIN partners p ON p.company_id = cb.company_id AND p.id = cb.partner_id
+WHERE cb.company_id = ? AND cb.id = ?`, companyID, id).Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("read callback %s: %w", id, err)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("callback %s: %w", id, ErrNotFound)
+	}
+	r := rows[0]
+	return &CallbackDelivery{Callback: r.Callback, Partner: models.Partner{ID: r.PartnerID, CompanyID: companyID, Name: r.PartnerName,
+		CallbackURL: r.PartnerCallbackURL, CallbackSecret: r.PartnerCallbackSecret, SigningSecret: r.PartnerSigningSecret}}, nil
 }
 
 // CallbackView is a callback with its application's ATS applicant id, for operators.

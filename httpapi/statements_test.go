@@ -106,7 +106,7 @@ func (f *partnerFixture) awaitAttemptRecorded(t *testing.T, applicant string) {
 // Upper bounds of the statements one partner application costs (issue 32: "every scenario at
 // the floor"). Before the cuts: 8 statements to accept, 42 for its run.
 const (
-	acceptStatements     = 8
+	acceptStatements     = 6
 	partnerRunStatements = 30
 )
 

@@ -416,3 +416,60 @@ func (s *Store) CallbackAttempts(ctx context.Context, companyID, callbackID uuid
 	}
 	return out, nil
 }
+
+// SubmissionLookup is what a partner submission checks before it calls the ATS: the company's
+// application for the applicant (nil when none), the job with the ATS job id (nil when none or
+// not asked for) and whether the company's partner_application workflow is enabled.
+type SubmissionLookup struct {
+	Previous       *models.PartnerApplication
+	Job            *models.Job
+	TriggerEnabled bool
+}
+
+// submissionLookupRow is SubmissionLookup's one row.
+type submissionLookupRow struct {
+	PaID             *uuid.UUID `gorm:"column:pa_id"`
+	PaPartnerID      *uuid.UUID `gorm:"column:pa_partner_id"`
+	PaJobID          *uuid.UUID `gorm:"column:pa_job_id"`
+	PaATSJobID       *string    `gorm:"column:pa_ats_job_id"`
+	PaATSCandidateID *string    `gorm:"column:pa_ats_candidate_id"`
+	JobID            *uuid.UUID `gorm:"column:job_id"`
+	JobStatus        *string    `gorm:"column:job_status"`
+	JobIsOpen        *bool      `gorm:"column:job_is_open"`
+	TriggerEnabled   *bool      `gorm:"column:trigger_enabled"`
+}
+
+// LookUpSubmission reads, in one statement, the company's partner application for the ATS
+// applicant, its job with the ATS job id unless atsJobID is empty (as JobByExternalID) and
+// whether its partner_application trigger is enabled (as EnabledTrigger).
+func (s *Store) LookUpSubmission(ctx context.Context, companyID uuid.UUID, atsApplicantID, atsJobID string) (*SubmissionLookup, error) {
+	var rows []submissionLookupRow
+	err := s.db.WithContext(ctx).Raw(`
+SELECT pa.id AS pa_id, pa.partner_id AS pa_partner_id, pa.job_id AS pa_job_id, pa.ats_job_id AS pa_ats_job_id,
+       pa.ats_candidate_id AS pa_ats_candidate_id,
+       j.id AS job_id, j.status AS job_status, j.is_open AS job_is_open, d.enabled AS trigger_enabled
+FROM (SELECT 1) one
+LEFT JOIN partner_applications pa ON pa.company_id = ? AND pa.ats_applicant_id = ?
+LEFT JOIN LATERAL (SELECT id, status, is_open FROM jobs
+  WHERE company_id = ? AND external_id = ? AND ? <> '' AND NOT is_deleted ORDER BY id LIMIT 1) j ON true
+LEFT JOIN LATERAL (SELECT enabled FROM workflow_definitions
+  WHERE company_id = ? AND trigger = ? ORDER BY version DESC, id LIMIT 1) d ON true`,
+		companyID, atsApplicantID, companyID, atsJobID, atsJobID, companyID, models.TriggerPartnerApplication).Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("look up submission of %s: %w", atsApplicantID, err)
+	}
+	out := &SubmissionLookup{}
+	if len(rows) == 0 {
+		return out, nil
+	}
+	r := rows[0]
+	if r.PaID != nil {
+		out.Previous = &models.PartnerApplication{ID: *r.PaID, CompanyID: companyID, PartnerID: orZero(r.PaPartnerID), ATSApplicantID: atsApplicantID,
+			ATSJobID: orZero(r.PaATSJobID), ATSCandidateID: r.PaATSCandidateID, JobID: orZero(r.PaJobID)}
+	}
+	if r.JobID != nil {
+		out.Job = &models.Job{ID: *r.JobID, CompanyID: companyID, ExternalID: atsJobID, Status: models.JobStatus(orZero(r.JobStatus)), IsOpen: orZero(r.JobIsOpen)}
+	}
+	out.TriggerEnabled = orZero(r.TriggerEnabled)
+	return out, nil
+}

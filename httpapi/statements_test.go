@@ -149,3 +149,44 @@ func TestPartnerApplicationStatements(t *testing.T) {
 		t.Errorf("the partner run ran %d statements, want at most %d:%s", n, partnerRunStatements, describe(run, "PartnerApplication"))
 	}
 }
+
+// Upper bound of the statements of one HR-suite application's invitation run (the flow from its
+// start to the invitation sent). Before the cuts: hrsuiteInviteStatementsBefore.
+const (
+	hrsuiteInviteStatementsBefore = 24
+	hrsuiteInviteStatements       = 15
+)
+
+// TestHRSuiteInvitationStatements counts the SQL statements of the run that invites one
+// HR-suite application: definition and facts, session opened, invitation sent by SMS.
+func TestHRSuiteInvitationStatements(t *testing.T) {
+	f := hrsuiteFixture(t)
+	count := countStatements(t, f.st)
+	count.start()
+	status, _, raw := f.deliver(t, f.acmeKey, []map[string]any{row("APP-1", "C-1", "REQ-1", "(201) 555-0123", "Mobile")})
+	if status != 200 {
+		t.Fatalf("deliver = %d %.200s", status, raw)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var n int
+		if err := f.st.SQL().QueryRowContext(t.Context(), `SELECT count(*) FROM messages WHERE company_id = $1 AND sent_at IS NOT NULL`, f.acme.ID).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no invitation sent after 60s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	got := count.take()
+	for who, list := range got {
+		t.Logf("%s: %d statements", who, len(list))
+	}
+	t.Logf("invitation run: %d statements%s", len(got["CustomerFlow"]), describe(got, "CustomerFlow"))
+	if n := len(got["CustomerFlow"]); n > hrsuiteInviteStatements || n == 0 {
+		t.Errorf("the invitation run ran %d statements, want 1 to %d:%s", n, hrsuiteInviteStatements, describe(got, "CustomerFlow"))
+	}
+}

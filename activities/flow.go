@@ -34,11 +34,17 @@ type FlowContext struct {
 // the company has none, and evaluates its conditions over the facts about the run's company,
 // job, candidate and application.
 func (a *Activities) LoadFlow(ctx context.Context, in kinds.FlowInput) (FlowContext, error) {
+	fc, _, err := a.loadFlow(ctx, in)
+	return fc, err
+}
+
+// loadFlow is LoadFlow, with the company's slug when the definition decodes ("" otherwise).
+func (a *Activities) loadFlow(ctx context.Context, in kinds.FlowInput) (FlowContext, string, error) {
 	var fc FlowContext
 	if in.SessionID != uuid.Nil && (in.CandidateID == uuid.Nil || in.ApplicationID == uuid.Nil) {
 		sess, err := a.Store.Session(ctx, in.CompanyID, in.SessionID)
 		if err != nil {
-			return fc, permanentIfMissing(err)
+			return fc, "", permanentIfMissing(err)
 		}
 		in.CandidateID = sess.CandidateID
 		if sess.ApplicationID != nil {
@@ -51,48 +57,42 @@ func (a *Activities) LoadFlow(ctx context.Context, in kinds.FlowInput) (FlowCont
 	case errors.Is(err, store.ErrNotFound):
 		def, ok := flow.Defaults()[in.Trigger]
 		if !ok {
-			return fc, temporal.NewNonRetryableApplicationError("no default workflow for "+string(in.Trigger), ErrTypePermanent, nil)
+			return fc, "", temporal.NewNonRetryableApplicationError("no default workflow for "+string(in.Trigger), ErrTypePermanent, nil)
 		}
 		if fc.Definition, err = json.Marshal(def); err != nil {
-			return fc, err
+			return fc, "", err
 		}
 	case err != nil:
-		return fc, err
+		return fc, "", err
 	default:
 		fc.Definition, fc.Version = d.Definition, d.Version
 	}
 	def, err := flow.Decode(fc.Definition)
 	if err != nil {
 		// The workflow reports the stored definition as invalid when it decodes it.
-		return fc, nil
+		return fc, "", nil
 	}
-	facts, err := a.facts(ctx, in)
+	facts, slug, err := a.facts(ctx, in)
 	if err != nil {
-		return fc, err
+		return fc, "", err
 	}
 	fc.Verdicts = flow.Evaluate(def, facts)
-	return fc, nil
+	return fc, slug, nil
 }
 
-func (a *Activities) facts(ctx context.Context, in kinds.FlowInput) (flow.Facts, error) {
-	co, err := a.Store.Company(ctx, in.CompanyID)
+// facts reads the facts about the run's company, job, candidate and application, in one
+// statement (store.FlowSubjects), and returns the company's slug with them.
+func (a *Activities) facts(ctx context.Context, in kinds.FlowInput) (flow.Facts, string, error) {
+	sub, err := a.Store.FlowSubjects(ctx, in.CompanyID, in.JobID, in.CandidateID, in.ApplicationID)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	f := flow.Facts{"company.slug": co.Slug, "company.name": co.Name, "trigger": string(in.Trigger)}
-	if in.JobID != uuid.Nil {
-		j, err := a.Store.Job(ctx, in.CompanyID, in.JobID)
-		if err != nil {
-			return nil, err
-		}
+	f := flow.Facts{"company.slug": sub.CompanySlug, "company.name": sub.CompanyName, "trigger": string(in.Trigger)}
+	if j := sub.Job; j != nil {
 		f["job.id"], f["job.externalId"], f["job.interviewerId"] = j.ID.String(), j.ExternalID, j.InterviewerID
 		f["job.title"], f["job.status"], f["job.isOpen"], f["job.isDeleted"] = j.Title, string(j.Status), j.IsOpen, j.IsDeleted
 	}
-	if in.CandidateID != uuid.Nil {
-		c, err := a.Store.Candidate(ctx, in.CompanyID, in.CandidateID)
-		if err != nil {
-			return nil, err
-		}
+	if c := sub.Candidate; c != nil {
 		f["candidate.id"], f["candidate.firstName"], f["candidate.lastName"], f["candidate.status"] = c.ID.String(), c.FirstName, c.LastName, c.Status
 		if c.Email != nil {
 			f["candidate.email"] = *c.Email
@@ -101,18 +101,14 @@ func (a *Activities) facts(ctx context.Context, in kinds.FlowInput) (flow.Facts,
 			f["candidate.phone"] = *c.Phone
 		}
 	}
-	if in.ApplicationID != uuid.Nil {
-		app, err := a.Store.Application(ctx, in.CompanyID, in.ApplicationID)
-		if err != nil {
-			return nil, err
-		}
+	if app := sub.Application; app != nil {
 		f["application.id"], f["application.source"], f["application.status"] = app.ID.String(), string(app.Source), app.Status
 		f["application.doNotHire"] = false
 	}
 	if in.SessionID != uuid.Nil {
 		f["session.id"] = in.SessionID.String()
 	}
-	return f, nil
+	return f, sub.CompanySlug, nil
 }
 
 // OpenSessionInput asks for an interview session of an application. FlowWorkflowID is the
@@ -139,11 +135,17 @@ func (a *Activities) OpenSession(ctx context.Context, in OpenSessionInput) (uuid
 	if err != nil {
 		return uuid.Nil, permanentIfMissing(err)
 	}
+	return a.openSession(ctx, co.Slug, co.InterviewExpirySeconds, app.JobID, in)
+}
+
+// openSession is OpenSession for the application of jobID, with the company's slug and
+// interview expiry read by the caller.
+func (a *Activities) openSession(ctx context.Context, slug string, expirySeconds int, jobID uuid.UUID, in OpenSessionInput) (uuid.UUID, error) {
 	id := uuid.New()
-	start := kinds.InterviewStart(co.Slug, co.ID, id, app.JobID, models.SessionStatusInvited)
+	start := kinds.InterviewStart(slug, in.CompanyID, id, jobID, models.SessionStatusInvited)
 	s, created, err := a.Store.OpenSession(ctx, store.OpenSessionInput{
 		CompanyID: in.CompanyID, ApplicationID: in.ApplicationID, Medium: in.MediumType, SessionID: id,
-		ExpiresAt: time.Now().UTC().Add(time.Duration(co.InterviewExpirySeconds) * time.Second), FlowWorkflowID: in.FlowWorkflowID,
+		ExpiresAt: time.Now().UTC().Add(time.Duration(expirySeconds) * time.Second), FlowWorkflowID: in.FlowWorkflowID,
 		Start: start,
 	})
 	if err != nil {
@@ -152,7 +154,7 @@ func (a *Activities) OpenSession(ctx context.Context, in OpenSessionInput) (uuid
 	if created {
 		// A refused start is resumed by the reconciler (kinds.Interview.ResumeRefused).
 		if err := a.Launcher.Launch(ctx, &start); err != nil {
-			a.Log.WarnContext(ctx, "interview start deferred to the reconciler", "company", co.Slug, "session_id", s.ID, "err", err)
+			a.Log.WarnContext(ctx, "interview start deferred to the reconciler", "company", slug, "session_id", s.ID, "err", err)
 		}
 	}
 	return s.ID, nil
@@ -184,20 +186,16 @@ type OpenSessionResult struct {
 // generation signals them) and answers Wait; past the wait, or for a job closed, deleted or
 // paused meanwhile, it sets the application's status to the reason and answers NotSent.
 func (a *Activities) OpenSessionWhenReady(ctx context.Context, in OpenSessionWhenReadyInput) (OpenSessionResult, error) {
-	r, err := a.Store.JobReadiness(ctx, in.CompanyID, in.JobID)
+	r, err := a.Store.InvitationReadiness(ctx, in.CompanyID, in.JobID)
 	if err != nil {
 		return OpenSessionResult{}, permanentIfMissing(err)
 	}
-	state, code, detail := interview.JobReady(r, in.Waited)
+	state, code, detail := interview.JobReady(&r.JobReadiness, in.Waited)
 	if state == interview.ReadyLater && !in.GiveUp {
-		co, err := a.Store.Company(ctx, in.CompanyID)
-		if err != nil {
-			return OpenSessionResult{}, permanentIfMissing(err)
-		}
 		if err := a.Store.WaitForJob(ctx, in.CompanyID, in.JobID, in.FlowWorkflowID); err != nil {
 			return OpenSessionResult{}, err
 		}
-		return OpenSessionResult{Wait: true, WaitSeconds: co.InvitationWaitSeconds, Detail: detail}, nil
+		return OpenSessionResult{Wait: true, WaitSeconds: r.InvitationWaitSeconds, Detail: detail}, nil
 	}
 	if in.Waited {
 		if err := a.Store.StopWaitingForJob(ctx, in.CompanyID, in.FlowWorkflowID); err != nil {
@@ -213,7 +211,12 @@ func (a *Activities) OpenSessionWhenReady(ctx context.Context, in OpenSessionWhe
 		a.Log.InfoContext(ctx, "invitation not sent", "job_id", in.JobID, "application_id", in.ApplicationID, "reason", code, "detail", detail)
 		return OpenSessionResult{NotSent: code, Detail: detail}, nil
 	}
-	id, err := a.OpenSession(ctx, in.OpenSessionInput)
+	if in.ApplicationID == uuid.Nil {
+		return OpenSessionResult{}, temporal.NewNonRetryableApplicationError("invite step without an application", ErrTypePermanent, nil)
+	}
+	// The run's job is its application's (the submission, delivery or sync that created the
+	// application named it), so the application is not read again for it.
+	id, err := a.openSession(ctx, r.CompanySlug, r.InterviewExpirySeconds, in.JobID, in.OpenSessionInput)
 	return OpenSessionResult{SessionID: id}, err
 }
 

@@ -33,24 +33,13 @@ type SendInviteResult struct {
 // a provider's permanent refusal, is a non-retryable error, so the workflow falls back to the
 // next channel at once.
 func (a *Activities) SendInvite(ctx context.Context, in SendInviteInput) (SendInviteResult, error) {
-	sess, err := a.Store.Session(ctx, in.CompanyID, in.SessionID)
+	sub, err := a.Store.InvitationSubjects(ctx, in.CompanyID, in.SessionID)
 	if err != nil {
 		return SendInviteResult{}, permanentIfMissing(err)
 	}
+	sess, cand, job, company := &sub.Session, &sub.Candidate, &sub.Job, &sub.Company
 	if sess.Status == models.SessionStatusCancelled {
 		return SendInviteResult{}, temporal.NewNonRetryableApplicationError("session "+sess.ID.String()+" was cancelled", ErrTypePermanent, nil)
-	}
-	cand, err := a.Store.Candidate(ctx, in.CompanyID, sess.CandidateID)
-	if err != nil {
-		return SendInviteResult{}, err
-	}
-	job, err := a.Store.Job(ctx, in.CompanyID, sess.JobID)
-	if err != nil {
-		return SendInviteResult{}, err
-	}
-	company, err := a.Store.Company(ctx, in.CompanyID)
-	if err != nil {
-		return SendInviteResult{}, err
 	}
 	link := a.Links.Interview(sess.LinkToken)
 	to, ok := channels.Address(in.Channel, deref(cand.Email), deref(cand.Phone))

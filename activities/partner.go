@@ -40,15 +40,19 @@ func (a *Activities) PreparePartner(ctx context.Context, in PrepareInput) (Partn
 	if err != nil {
 		return PartnerRun{}, permanentIfMissing(err)
 	}
-	co, err := a.Store.Company(ctx, in.CompanyID)
-	if err != nil {
-		return PartnerRun{}, err
-	}
-	run := PartnerRun{CompanySlug: co.Slug, JobID: pa.JobID, CandidateID: *pa.CandidateID, ApplicationID: *pa.ApplicationID}
-	run.Flow, err = a.LoadFlow(ctx, kinds.FlowInput{
+	run := PartnerRun{JobID: pa.JobID, CandidateID: *pa.CandidateID, ApplicationID: *pa.ApplicationID}
+	run.Flow, run.CompanySlug, err = a.loadFlow(ctx, kinds.FlowInput{
 		CompanyID: in.CompanyID, Trigger: models.TriggerPartnerApplication,
 		JobID: run.JobID, CandidateID: run.CandidateID, ApplicationID: run.ApplicationID,
 	})
+	if err == nil && run.CompanySlug == "" {
+		// A stored definition that does not decode reads no facts; the run still needs the slug.
+		co, cerr := a.Store.Company(ctx, in.CompanyID)
+		if cerr != nil {
+			return run, cerr
+		}
+		run.CompanySlug = co.Slug
+	}
 	return run, err
 }
 
@@ -110,20 +114,17 @@ type AttemptInput struct {
 // delivered or given up is left alone unless this is an operator's redelivery.
 func (a *Activities) AttemptCallback(ctx context.Context, in AttemptInput) (AttemptResult, error) {
 	companyID, number := in.CompanyID, in.Number
-	cb, err := a.Store.Callback(ctx, companyID, in.CallbackID)
+	d, err := a.Store.CallbackDelivery(ctx, companyID, in.CallbackID)
 	if err != nil {
 		return AttemptResult{}, err
 	}
+	cb, partner := &d.Callback, &d.Partner
 	if cb.State != models.CallbackStatePending && !in.Redeliver {
 		return AttemptResult{State: cb.State, Final: true}, nil
 	}
 	recorded := number
 	if in.Redeliver {
 		recorded = cb.Attempts + 1
-	}
-	partner, err := a.Store.Partner(ctx, companyID, cb.PartnerID)
-	if err != nil {
-		return AttemptResult{}, err
 	}
 	secrets, err := store.OpenPartnerSecrets(a.Box, partner)
 	if err != nil {

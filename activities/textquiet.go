@@ -19,13 +19,17 @@ type QuietUntilInput struct {
 	Now       time.Time
 }
 
+// QuietHoursHold reports whether quiet hours may hold an invitation on ch (texts and calls,
+// thread.Initiated); QuietUntil returns its input's Now for every other channel.
+func QuietHoursHold(ch models.MessageChannel) bool { return thread.Initiated(ch) }
+
 // QuietUntil returns when the session's invitation on in.Channel may go: in.Now, or the end of
 // the company's quiet hours in every zone of the candidate's (the reminders' rule) for a text or
 // a call (thread.Initiated). It holds nothing for e-mail, for a channel without a provider (the
 // attempt fails at once and the next channel is tried) and for the outbox, which reaches no
 // candidate.
 func (a *Activities) QuietUntil(ctx context.Context, in QuietUntilInput) (time.Time, error) {
-	if !thread.Initiated(in.Channel) || a.Channels == nil {
+	if !QuietHoursHold(in.Channel) || a.Channels == nil {
 		return in.Now, nil
 	}
 	if p, err := a.Channels.Provider(in.Channel); err != nil || p.Name() == "outbox" {

@@ -158,13 +158,20 @@ func (e *executor) Invite(step flow.InviteStep) (flow.InviteResult, error) {
 }
 
 // inviteQuietHoursChange is the workflow version of invitations by text or call that wait for
-// the end of the candidate's quiet hours.
+// the end of the candidate's quiet hours: version 1 asks QuietUntil for every channel, version
+// quietHoursOnlyTexts only for the channels quiet hours hold (activities.QuietHoursHold), so an
+// e-mail invitation runs no local activity for it.
 const inviteQuietHoursChange = "invite-quiet-hours"
+
+// quietHoursOnlyTexts is the version of inviteQuietHoursChange that skips the channels quiet
+// hours never hold.
+const quietHoursOnlyTexts = 2
 
 // holdForQuietHours waits (a durable timer) until an invitation on ch may go: texts and calls
 // wait for the end of the candidate's quiet hours, as reminders do (activities.QuietUntil).
 func (e *executor) holdForQuietHours(ch models.MessageChannel) error {
-	if workflow.GetVersion(e.ctx, inviteQuietHoursChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	v := workflow.GetVersion(e.ctx, inviteQuietHoursChange, workflow.DefaultVersion, quietHoursOnlyTexts)
+	if v == workflow.DefaultVersion || (v == quietHoursOnlyTexts && !activities.QuietHoursHold(ch)) {
 		return nil
 	}
 	var a *activities.Activities

@@ -39,6 +39,11 @@ var replayHistories = []struct {
 	{"flow-hrsuite-invite.local-activities.json", CustomerFlow},
 	{"partner-application.local-activities.json", PartnerApplication},
 	{"job-generation.local-activities.json", JobGeneration},
+	// Recorded with version 1 of invite-quiet-hours (QuietUntil asked for e-mail too), before
+	// version 2 skipped the channels quiet hours never hold.
+	{"flow-manual-invite.before-quiet-texts.json", CustomerFlow},
+	{"flow-hrsuite-invite.before-quiet-texts.json", CustomerFlow},
+	{"partner-application.before-quiet-texts.json", PartnerApplication},
 }
 
 // TestReplayRecordedHistories replays every recorded history with today's workflow code.
@@ -98,6 +103,7 @@ func TestRecordReplayHistories(t *testing.T) {
 		"OpenSessionWhenReady": func(context.Context, activities.OpenSessionWhenReadyInput) (activities.OpenSessionResult, error) {
 			return activities.OpenSessionResult{SessionID: sess}, nil
 		},
+		"QuietUntil": func(_ context.Context, in activities.QuietUntilInput) (time.Time, error) { return in.Now, nil },
 		"SendInvite": func(context.Context, activities.SendInviteInput) (activities.SendInviteResult, error) {
 			return activities.SendInviteResult{MessageID: uuid.New(), Provider: "outbox"}, nil
 		},

@@ -247,3 +247,25 @@ func TestJobGeneration(t *testing.T) {
 		e.AssertActivityNumberOfCalls(t, "GenerateGuide", 3)
 	})
 }
+
+// TestQuietHoursAskedOnlyForTexts: an invitation asks QuietUntil (a local activity) only for the
+// channels quiet hours hold, not for e-mail (version 2 of invite-quiet-hours).
+func TestQuietHoursAskedOnlyForTexts(t *testing.T) {
+	for _, tc := range []struct {
+		channel models.MessageChannel
+		asks    int
+	}{{models.MessageChannelEmail, 0}, {models.MessageChannelSMS, 1}} {
+		t.Run(string(tc.channel), func(t *testing.T) {
+			e := env(t)
+			var a *activities.Activities
+			loaded(t, e, `{"trigger":"manual_invite","enabled":true,"steps":[{"type":"invite","invite":{"channels":["`+string(tc.channel)+`"],"mediumType":"VIDEO"}}]}`, nil)
+			e.OnActivity(a.QuietUntil, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.QuietUntilInput) (time.Time, error) { return in.Now, nil })
+			e.OnActivity(a.SendInvite, mock.Anything, mock.Anything).Return(activities.SendInviteResult{}, nil)
+			e.ExecuteWorkflow(CustomerFlow, manual())
+			if out := outcome(t, e); out.Result != flow.ResultCompleted {
+				t.Fatalf("outcome = %+v", out)
+			}
+			e.AssertActivityNumberOfCalls(t, "QuietUntil", tc.asks)
+		})
+	}
+}

@@ -53,12 +53,14 @@ func (a *Applications) Submit(ctx context.Context, sub Submission) (*Accepted, e
 	if sub.PartnerID == nil {
 		return nil, ErrNoCallbackEndpoint
 	}
-	prev, err := a.Store.PartnerApplicationByApplicant(ctx, co.ID, sub.ApplicantID)
-	switch {
-	case err == nil:
-		return a.repeat(ctx, co, *sub.PartnerID, prev, sub.JobID, sub.CandidateID)
-	case !errors.Is(err, store.ErrNotFound):
+	// One statement reads the earlier application, the job and the trigger; they are checked in
+	// the order above.
+	look, err := a.Store.LookUpSubmission(ctx, co.ID, sub.ApplicantID, sub.JobID)
+	if err != nil {
 		return nil, err
+	}
+	if look.Previous != nil {
+		return a.repeat(ctx, co, *sub.PartnerID, look.Previous, sub.JobID, sub.CandidateID)
 	}
 	client, err := a.atsClient(co)
 	if errors.Is(err, ats.ErrUnsupported) {
@@ -69,7 +71,7 @@ func (a *Applications) Submit(ctx context.Context, sub Submission) (*Accepted, e
 	}
 	var job *models.Job
 	if sub.JobID != "" {
-		if job, err = a.job(ctx, co.ID, sub.JobID); err != nil {
+		if job, err = checkJob(look.Job, look.TriggerEnabled); err != nil {
 			return nil, err
 		}
 	}
@@ -178,7 +180,18 @@ func (a *Applications) job(ctx context.Context, companyID uuid.UUID, atsJobID st
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
+	return checkJob(job, ok)
+}
+
+// checkJob checks that the job (nil: not found) takes partner applications, its company's
+// partner_application trigger being enabled or not.
+func checkJob(job *models.Job, triggerEnabled bool) (*models.Job, error) {
+	switch {
+	case job == nil:
+		return nil, ErrJobNotFound
+	case job.Status != models.JobStatusActive || !job.IsOpen:
+		return nil, ErrJobClosed
+	case !triggerEnabled:
 		return nil, ErrNoPartnerTrigger
 	}
 	return job, nil

@@ -116,3 +116,45 @@ LIMIT ?`, companyID, string(source), string(source), limit).Scan(&out).Error
 	}
 	return out, nil
 }
+
+// InvitationReadiness is what an invitation's flow reads before it opens a session: its job's
+// readiness and the company's invitation settings.
+type InvitationReadiness struct {
+	JobReadiness
+	CompanySlug            string
+	InterviewExpirySeconds int
+	InvitationWaitSeconds  int
+}
+
+// invitationReadinessRow is InvitationReadiness' one row: the job's columns, its guide's
+// question count and the company's settings.
+type invitationReadinessRow struct {
+	models.Job
+	Questions              int
+	CompanySlug            string
+	InterviewExpirySeconds int
+	InvitationWaitSeconds  int
+}
+
+// InvitationReadiness loads the company's job (deleted ones too) with its guide's question
+// count (JobReadiness) and the company's slug, interview expiry and invitation wait, in one
+// statement.
+func (s *Store) InvitationReadiness(ctx context.Context, companyID, jobID uuid.UUID) (*InvitationReadiness, error) {
+	var rows []invitationReadinessRow
+	err := s.db.WithContext(ctx).Raw(`
+SELECT j.*,
+       (SELECT count(q.id) FROM interview_guides g JOIN interview_questions q ON q.company_id = g.company_id AND q.guide_id = g.id
+        WHERE g.company_id = j.company_id AND g.job_id = j.id) AS questions,
+       c.slug AS company_slug, c.interview_expiry_seconds, c.invitation_wait_seconds
+FROM jobs j JOIN companies c ON c.id = j.company_id
+WHERE j.company_id = ? AND j.id = ?`, companyID, jobID).Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("read readiness of job %s: %w", jobID, err)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("job %s: %w", jobID, ErrNotFound)
+	}
+	r := rows[0]
+	return &InvitationReadiness{JobReadiness: JobReadiness{Job: r.Job, Questions: r.Questions}, CompanySlug: r.CompanySlug,
+		InterviewExpirySeconds: r.InterviewExpirySeconds, InvitationWaitSeconds: r.InvitationWaitSeconds}, nil
+}

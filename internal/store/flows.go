@@ -60,3 +60,80 @@ func (s *Store) EnabledTrigger(ctx context.Context, companyID uuid.UUID, trigger
 	}
 	return d.Enabled, nil
 }
+
+// FlowSubjects is what a flow's conditions read about its run's company, job, candidate and
+// application (flow facts), read in one statement. The job, candidate and application are nil
+// when not asked for.
+type FlowSubjects struct {
+	CompanySlug, CompanyName string
+	Job                      *models.Job
+	Candidate                *models.Candidate
+	Application              *models.Application
+}
+
+// flowSubjectsRow is FlowSubjects' one row: what is not asked for, or not found, is NULL.
+type flowSubjectsRow struct {
+	Slug, Name                                         string
+	JobID                                              *uuid.UUID
+	JobExternalID, InterviewerID, Title, JobStatus     *string
+	IsOpen, IsDeleted                                  *bool
+	CandidateID                                        *uuid.UUID
+	FirstName, LastName, CandidateStatus, Email, Phone *string
+	ApplicationID                                      *uuid.UUID
+	Source, ApplicationStatus                          *string
+}
+
+// FlowSubjects reads the company and those of the job, candidate and application that are not
+// uuid.Nil, in one statement; ErrNotFound names the first one asked for that the company does
+// not have.
+func (s *Store) FlowSubjects(ctx context.Context, companyID, jobID, candidateID, applicationID uuid.UUID) (*FlowSubjects, error) {
+	var rows []flowSubjectsRow
+	err := s.db.WithContext(ctx).Raw(`
+SELECT c.slug, c.name,
+       j.id AS job_id, j.external_id AS job_external_id, j.interviewer_id, j.title, j.status AS job_status, j.is_open, j.is_deleted,
+       ca.id AS candidate_id, ca.first_name, ca.last_name, ca.status AS candidate_status, ca.email, ca.phone,
+       a.id AS application_id, a.source, a.status AS application_status
+FROM companies c
+LEFT JOIN jobs j ON j.company_id = c.id AND j.id = ?
+LEFT JOIN candidates ca ON ca.company_id = c.id AND ca.id = ?
+LEFT JOIN applications a ON a.company_id = c.id AND a.id = ?
+WHERE c.id = ?`, jobID, candidateID, applicationID, companyID).Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("read flow subjects: %w", err)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("company %s: %w", companyID, ErrNotFound)
+	}
+	r := rows[0]
+	out := &FlowSubjects{CompanySlug: r.Slug, CompanyName: r.Name}
+	if jobID != uuid.Nil {
+		if r.JobID == nil {
+			return nil, fmt.Errorf("job %s: %w", jobID, ErrNotFound)
+		}
+		out.Job = &models.Job{ID: *r.JobID, CompanyID: companyID, ExternalID: orZero(r.JobExternalID), InterviewerID: orZero(r.InterviewerID),
+			Title: orZero(r.Title), Status: models.JobStatus(orZero(r.JobStatus)), IsOpen: orZero(r.IsOpen), IsDeleted: orZero(r.IsDeleted)}
+	}
+	if candidateID != uuid.Nil {
+		if r.CandidateID == nil {
+			return nil, fmt.Errorf("candidate %s: %w", candidateID, ErrNotFound)
+		}
+		out.Candidate = &models.Candidate{ID: *r.CandidateID, CompanyID: companyID, FirstName: orZero(r.FirstName), LastName: orZero(r.LastName),
+			Status: orZero(r.CandidateStatus), Email: r.Email, Phone: r.Phone}
+	}
+	if applicationID != uuid.Nil {
+		if r.ApplicationID == nil {
+			return nil, fmt.Errorf("application %s: %w", applicationID, ErrNotFound)
+		}
+		out.Application = &models.Application{ID: *r.ApplicationID, CompanyID: companyID, Source: models.ApplicationSource(orZero(r.Source)), Status: orZero(r.ApplicationStatus)}
+	}
+	return out, nil
+}
+
+// orZero is *p, or the zero value for nil.
+func orZero[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}

@@ -331,18 +331,62 @@ func (s *Store) Callback(ctx context.Context, companyID, id uuid.UUID) (*models.
 	return &cb, nil
 }
 
-// RecordAttempt stores a delivery attempt and the callback's state after it.
+// RecordAttempt stores a delivery attempt (once per callback and number) and the callback's
+// state after it, in one statement.
 func (s *Store) RecordAttempt(ctx context.Context, a *models.CallbackAttempt, state models.CallbackState) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(a).Error; err != nil {
-			return fmt.Errorf("record attempt: %w", err)
-		}
-		upd := map[string]any{"state": state, "attempts": gorm.Expr("GREATEST(attempts, ?)", a.Number)}
-		if state == models.CallbackStateDelivered {
-			upd["delivered_at"] = a.At
-		}
-		return tx.Model(&models.Callback{}).Where("company_id = ? AND id = ?", a.CompanyID, a.CallbackID).Updates(upd).Error
-	})
+	if a.ID == uuid.Nil {
+		a.ID = uuid.New()
+	}
+	var delivered *time.Time
+	if state == models.CallbackStateDelivered {
+		delivered = &a.At
+	}
+	err := s.db.WithContext(ctx).Exec(`
+WITH attempt AS (
+  INSERT INTO callback_attempts (id, company_id, callback_id, number, at, duration_ms, status_code, error_class, response_body)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING)
+UPDATE callbacks SET state = ?, attempts = GREATEST(attempts, ?), delivered_at = COALESCE(?::timestamptz, delivered_at)
+WHERE company_id = ? AND id = ?`,
+		a.ID, a.CompanyID, a.CallbackID, a.Number, a.At, a.DurationMS, a.StatusCode, a.ErrorClass, a.ResponseBody,
+		state, a.Number, delivered, a.CompanyID, a.CallbackID).Error
+	if err != nil {
+		return fmt.Errorf("record attempt: %w", err)
+	}
+	return nil
+}
+
+// CallbackDelivery is a callback with what its delivery needs of its partner.
+type CallbackDelivery struct {
+	models.Callback
+	Partner models.Partner
+}
+
+// callbackDeliveryRow is CallbackDelivery's one row.
+type callbackDeliveryRow struct {
+	models.Callback
+	PartnerName           string
+	PartnerCallbackURL    string
+	PartnerCallbackSecret []byte
+	PartnerSigningSecret  []byte
+}
+
+// CallbackDelivery loads a company's callback with its partner in one statement.
+func (s *Store) CallbackDelivery(ctx context.Context, companyID, id uuid.UUID) (*CallbackDelivery, error) {
+	var rows []callbackDeliveryRow
+	err := s.db.WithContext(ctx).Raw(`
+SELECT cb.*, p.name AS partner_name, p.callback_url AS partner_callback_url,
+       p.callback_secret AS partner_callback_secret, p.signing_secret AS partner_signing_secret
+FROM callbacks cb JOIN partners p ON p.company_id = cb.company_id AND p.id = cb.partner_id
+WHERE cb.company_id = ? AND cb.id = ?`, companyID, id).Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("read callback %s: %w", id, err)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("callback %s: %w", id, ErrNotFound)
+	}
+	r := rows[0]
+	return &CallbackDelivery{Callback: r.Callback, Partner: models.Partner{ID: r.PartnerID, CompanyID: companyID, Name: r.PartnerName,
+		CallbackURL: r.PartnerCallbackURL, CallbackSecret: r.PartnerCallbackSecret, SigningSecret: r.PartnerSigningSecret}}, nil
 }
 
 // CallbackView is a callback with its application's ATS applicant id, for operators.
@@ -370,5 +414,62 @@ func (s *Store) CallbackAttempts(ctx context.Context, companyID, callbackID uuid
 	if err := s.db.WithContext(ctx).Where("company_id = ? AND callback_id = ?", companyID, callbackID).Order("number").Find(&out).Error; err != nil {
 		return nil, fmt.Errorf("list attempts: %w", err)
 	}
+	return out, nil
+}
+
+// SubmissionLookup is what a partner submission checks before it calls the ATS: the company's
+// application for the applicant (nil when none), the job with the ATS job id (nil when none or
+// not asked for) and whether the company's partner_application workflow is enabled.
+type SubmissionLookup struct {
+	Previous       *models.PartnerApplication
+	Job            *models.Job
+	TriggerEnabled bool
+}
+
+// submissionLookupRow is SubmissionLookup's one row.
+type submissionLookupRow struct {
+	PaID             *uuid.UUID `gorm:"column:pa_id"`
+	PaPartnerID      *uuid.UUID `gorm:"column:pa_partner_id"`
+	PaJobID          *uuid.UUID `gorm:"column:pa_job_id"`
+	PaATSJobID       *string    `gorm:"column:pa_ats_job_id"`
+	PaATSCandidateID *string    `gorm:"column:pa_ats_candidate_id"`
+	JobID            *uuid.UUID `gorm:"column:job_id"`
+	JobStatus        *string    `gorm:"column:job_status"`
+	JobIsOpen        *bool      `gorm:"column:job_is_open"`
+	TriggerEnabled   *bool      `gorm:"column:trigger_enabled"`
+}
+
+// LookUpSubmission reads, in one statement, the company's partner application for the ATS
+// applicant, its job with the ATS job id unless atsJobID is empty (as JobByExternalID) and
+// whether its partner_application trigger is enabled (as EnabledTrigger).
+func (s *Store) LookUpSubmission(ctx context.Context, companyID uuid.UUID, atsApplicantID, atsJobID string) (*SubmissionLookup, error) {
+	var rows []submissionLookupRow
+	err := s.db.WithContext(ctx).Raw(`
+SELECT pa.id AS pa_id, pa.partner_id AS pa_partner_id, pa.job_id AS pa_job_id, pa.ats_job_id AS pa_ats_job_id,
+       pa.ats_candidate_id AS pa_ats_candidate_id,
+       j.id AS job_id, j.status AS job_status, j.is_open AS job_is_open, d.enabled AS trigger_enabled
+FROM (SELECT 1) one
+LEFT JOIN partner_applications pa ON pa.company_id = ? AND pa.ats_applicant_id = ?
+LEFT JOIN LATERAL (SELECT id, status, is_open FROM jobs
+  WHERE company_id = ? AND external_id = ? AND ? <> '' AND NOT is_deleted ORDER BY id LIMIT 1) j ON true
+LEFT JOIN LATERAL (SELECT enabled FROM workflow_definitions
+  WHERE company_id = ? AND trigger = ? ORDER BY version DESC, id LIMIT 1) d ON true`,
+		companyID, atsApplicantID, companyID, atsJobID, atsJobID, companyID, models.TriggerPartnerApplication).Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("look up submission of %s: %w", atsApplicantID, err)
+	}
+	out := &SubmissionLookup{}
+	if len(rows) == 0 {
+		return out, nil
+	}
+	r := rows[0]
+	if r.PaID != nil {
+		out.Previous = &models.PartnerApplication{ID: *r.PaID, CompanyID: companyID, PartnerID: orZero(r.PaPartnerID), ATSApplicantID: atsApplicantID,
+			ATSJobID: orZero(r.PaATSJobID), ATSCandidateID: r.PaATSCandidateID, JobID: orZero(r.PaJobID)}
+	}
+	if r.JobID != nil {
+		out.Job = &models.Job{ID: *r.JobID, CompanyID: companyID, ExternalID: atsJobID, Status: models.JobStatus(orZero(r.JobStatus)), IsOpen: orZero(r.JobIsOpen)}
+	}
+	out.TriggerEnabled = orZero(r.TriggerEnabled)
 	return out, nil
 }

@@ -33,7 +33,8 @@ type Scenario struct {
 var All = []Scenario{
 	{Name: "jobs", Run: Jobs, Help: "createJob accept latency p50/p99 at --rate requests/s for --duration, then --burst jobs created\n" +
 		"--concurrency at a time and timed until all are generated (jobs/s as a ratio of the floor)."},
-	{Name: "partner", Run: Partner, Help: "202 latency p50/p99 at --rate submissions/s for --duration, time from 202 to callback received p50/p99,\n" +
+	{Name: "partner", Run: Partner, Help: "202 latency p50/p99 at --rate submissions/s for --duration, time from 202 to callback received p50/p99\n" +
+		"at --rate and at 20 submissions/s (a rate the pipeline settles; the target's) for --duration,\n" +
 		"then --burst submissions timed until every callback arrived (settled/s as a ratio of the floor)."},
 	{Name: "assessment", Run: Assessment, Help: "200 latency p50/p99 of assessment-link pushes at --rate requests/s for --duration, one per managed\n" +
 		"application, and time from push to the candidate's message sent p50/p99, beside the floor."},

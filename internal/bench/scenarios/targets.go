@@ -11,7 +11,8 @@ const (
 	floorRatioTarget  = 0.9                    // partner settled, jobs generated, HR-suite invited, interviews completed
 	acceptP99Target   = 25 * time.Millisecond  // partner 202 and createJob accept
 	targetRate        = 100.0                  // requests per second of the accept targets (the --rate default)
-	callbackP50Target = 100 * time.Millisecond // partner 202 -> callback received
+	callbackP50Target = 100 * time.Millisecond // partner 202 -> callback received, at callbackRate
+	callbackRate      = 20.0                   // submissions per second of the callback target: a rate the pipeline settles (docs/decisions.md)
 	smsTurnP99Target  = 100 * time.Millisecond // inbound SMS webhook -> next question handed to the provider (issue 31)
 )
 

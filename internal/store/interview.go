@@ -117,30 +117,15 @@ var (
 	ErrNotCurrentTurn = errors.New("this is not the current question")
 )
 
-// lockSession locks a company's session row, and its job's rollup row (lockJobRollup), for the
-// rest of tx.
+// lockSession locks a company's session row for the rest of tx. The job's rollups take no lock
+// of their own: the sessions' trigger appends the job's counts to job_rollup_deltas (migration
+// 00050), so the sessions of one job never wait on a shared row.
 func lockSession(tx *gorm.DB, companyID, sessionID uuid.UUID) (*models.InterviewSession, error) {
 	var sess models.InterviewSession
 	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(&sess, "company_id = ? AND id = ?", companyID, sessionID).Error; err != nil {
 		return nil, notFound(err, "session "+sessionID.String())
 	}
-	if err := lockJobRollup(tx, companyID, sess.JobID); err != nil {
-		return nil, err
-	}
 	return &sess, nil
-}
-
-// lockJobRollup locks the job's job_totals row (when it exists) before a transaction changes one
-// of the job's sessions. The sessions' rollup trigger locks the company's session_daily row and
-// then the job's job_totals row, while an invitation's transaction has locked job_totals already
-// (its new application's applicant count) when its session's trigger wants session_daily: two
-// such transactions deadlocked (40P01). Taking the job's row first puts every session change of
-// a job in the invitation's order.
-func lockJobRollup(tx *gorm.DB, companyID, jobID uuid.UUID) error {
-	if err := tx.Exec(`SELECT 1 FROM job_totals WHERE company_id = ? AND job_id = ? FOR NO KEY UPDATE`, companyID, jobID).Error; err != nil {
-		return fmt.Errorf("lock rollup of job %s: %w", jobID, err)
-	}
-	return nil
 }
 
 // StartInterviewInput is a consent: the plan fixed for the session, its first question, the
@@ -165,11 +150,6 @@ func (s *Store) StartInterview(ctx context.Context, in StartInterviewInput) erro
 		if sess.Status != models.SessionStatusInvited {
 			return ErrSessionClosed
 		}
-		err = tx.Model(&models.InterviewSession{}).Where("company_id = ? AND id = ?", in.CompanyID, in.SessionID).
-			Updates(map[string]any{"status": models.SessionStatusStarted, "consented_at": in.At, "started_at": in.At, "expires_at": in.ExpiresAt}).Error
-		if err != nil {
-			return fmt.Errorf("start session %s: %w", in.SessionID, err)
-		}
 		in.Plan.CompanyID, in.Plan.SessionID = in.CompanyID, in.SessionID
 		if err := tx.Omit("created_at").Create(&in.Plan).Error; err != nil {
 			return fmt.Errorf("store plan of session %s: %w", in.SessionID, err)
@@ -181,8 +161,17 @@ func (s *Store) StartInterview(ctx context.Context, in StartInterviewInput) erro
 		if err := insertInterviewEvent(tx, in.CompanyID, in.SessionID, models.EventConsented, nil, ""); err != nil {
 			return err
 		}
-		_, err = renewStart(tx, in.Signal)
-		return err
+		if _, err := renewStart(tx, in.Signal); err != nil {
+			return err
+		}
+		// The status change comes last: its rollup trigger updates the company's shared rows
+		// (session_daily, journey_daily), which stay locked only until the commit that follows.
+		err = tx.Model(&models.InterviewSession{}).Where("company_id = ? AND id = ?", in.CompanyID, in.SessionID).
+			Updates(map[string]any{"status": models.SessionStatusStarted, "consented_at": in.At, "started_at": in.At, "expires_at": in.ExpiresAt}).Error
+		if err != nil {
+			return fmt.Errorf("start session %s: %w", in.SessionID, err)
+		}
+		return nil
 	})
 }
 
@@ -280,6 +269,14 @@ func (s *Store) CompleteInterview(ctx context.Context, companyID, sessionID uuid
 		if sess.Status != models.SessionStatusStarted {
 			return ErrSessionClosed
 		}
+		if err := insertInterviewEvent(tx, companyID, sessionID, models.EventCompleted, nil, ""); err != nil {
+			return err
+		}
+		if _, err := renewStart(tx, signal); err != nil {
+			return err
+		}
+		// The status change comes last (its rollup trigger's shared rows stay locked only until
+		// the commit), the skipped identity step after it (a job without the check inserts nothing).
 		res := tx.Exec(`
 UPDATE interview_sessions s SET status = 'COMPLETED', completed_at = t.last, duration_seconds = t.seconds
 FROM (SELECT max(answered_at) AS last,
@@ -293,14 +290,7 @@ WHERE s.company_id = ? AND s.id = ? AND t.open = 0 AND t.last IS NOT NULL`, MaxT
 		if res.RowsAffected != 1 {
 			return fmt.Errorf("complete session %s: %w", sessionID, ErrNotCurrentTurn)
 		}
-		if err := insertInterviewEvent(tx, companyID, sessionID, models.EventCompleted, nil, ""); err != nil {
-			return err
-		}
-		if err := recordSkippedIdentity(tx, companyID, sessionID); err != nil {
-			return err
-		}
-		_, err = renewStart(tx, signal)
-		return err
+		return recordSkippedIdentity(tx, companyID, sessionID)
 	})
 }
 

@@ -9,18 +9,36 @@
 -- job_daily are views that add the pending deltas to the folded rows, so every reader stays exact
 -- at every moment. rollup_fold_jobs moves the deltas into the folded rows in one statement
 -- (recruitd's workers call it every few seconds: internal/rollup.FoldLoop); how often it runs
--- bounds only how many deltas a read adds up, never what it answers. The distinct applicants
--- are a recount, not a delta: the applications' trigger keeps them in job_totals_folded.
+-- bounds only how many deltas a read adds up, never what it answers.
+--
+-- The distinct applicants were a recount of the job's applications upserted into the job's row:
+-- a hot row for invitations to one job, and not exact under concurrency (two invitations at once
+-- each counted without the other's uncommitted application, and the second's count overwrote the
+-- first's). Now job_applicants counts each (job, candidate) pair's applications and a pair that
+-- becomes (or stops being) an applicant appends +1 (or -1) to the job's deltas.
 
 -- +goose Up
 ALTER TABLE job_totals RENAME TO job_totals_folded;
 ALTER TABLE job_daily RENAME TO job_daily_folded;
+
+-- Applications per job and candidate: the job's applicants are its pairs with applications > 0.
+CREATE TABLE job_applicants (
+    company_id   uuid NOT NULL,
+    job_id       uuid NOT NULL,
+    candidate_id uuid NOT NULL,
+    applications bigint NOT NULL,
+    PRIMARY KEY (company_id, job_id, candidate_id),
+    FOREIGN KEY (company_id, job_id) REFERENCES jobs (company_id, id) ON DELETE CASCADE
+);
+INSERT INTO job_applicants
+SELECT company_id, job_id, candidate_id, count(*) FROM applications WHERE job_id IS NOT NULL GROUP BY 1, 2, 3;
 
 -- Per-job deltas: a session's counts by its invitation day, an evaluation's by its day.
 CREATE TABLE job_rollup_deltas (
     company_id uuid NOT NULL,
     job_id     uuid NOT NULL,
     day        date NOT NULL,
+    applicants bigint NOT NULL DEFAULT 0, -- job_totals only
     sessions   bigint NOT NULL DEFAULT 0,
     completed  bigint NOT NULL DEFAULT 0,
     evaluated  bigint NOT NULL DEFAULT 0,
@@ -35,7 +53,7 @@ SELECT company_id, job_id, sum(applicants)::bigint AS applicants, sum(sessions):
        sum(completed)::bigint AS completed, sum(evaluated)::bigint AS evaluated
 FROM (SELECT company_id, job_id, applicants, sessions, completed, evaluated FROM job_totals_folded
       UNION ALL
-      SELECT company_id, job_id, 0, sessions, completed, evaluated FROM job_rollup_deltas) x
+      SELECT company_id, job_id, applicants, sessions, completed, evaluated FROM job_rollup_deltas) x
 GROUP BY company_id, job_id;
 
 CREATE VIEW job_daily AS
@@ -43,7 +61,8 @@ SELECT company_id, day, job_id, sum(sessions)::bigint AS sessions, sum(completed
        sum(evaluated)::bigint AS evaluated
 FROM (SELECT company_id, day, job_id, sessions, completed, evaluated FROM job_daily_folded
       UNION ALL
-      SELECT company_id, day, job_id, sessions, completed, evaluated FROM job_rollup_deltas) x
+      SELECT company_id, day, job_id, sessions, completed, evaluated FROM job_rollup_deltas
+      WHERE sessions <> 0 OR completed <> 0 OR evaluated <> 0) x
 GROUP BY company_id, day, job_id;
 
 -- rollup_fold_jobs moves the pending deltas (of one company, or of all when p_company is NULL)
@@ -60,16 +79,17 @@ BEGIN
     END IF;
     WITH d AS (
         DELETE FROM job_rollup_deltas WHERE p_company IS NULL OR company_id = p_company
-        RETURNING company_id, job_id, day, sessions, completed, evaluated
+        RETURNING company_id, job_id, day, applicants, sessions, completed, evaluated
     ), t AS (
-        INSERT INTO job_totals_folded AS f (company_id, job_id, sessions, completed, evaluated)
-        SELECT company_id, job_id, sum(sessions), sum(completed), sum(evaluated) FROM d
+        INSERT INTO job_totals_folded AS f (company_id, job_id, applicants, sessions, completed, evaluated)
+        SELECT company_id, job_id, sum(applicants), sum(sessions), sum(completed), sum(evaluated) FROM d
         GROUP BY 1, 2 ORDER BY 1, 2
-        ON CONFLICT (company_id, job_id) DO UPDATE SET sessions = f.sessions + excluded.sessions,
+        ON CONFLICT (company_id, job_id) DO UPDATE SET applicants = f.applicants + excluded.applicants, sessions = f.sessions + excluded.sessions,
             completed = f.completed + excluded.completed, evaluated = f.evaluated + excluded.evaluated
     ), j AS (
         INSERT INTO job_daily_folded AS f (company_id, day, job_id, sessions, completed, evaluated)
         SELECT company_id, day, job_id, sum(sessions), sum(completed), sum(evaluated) FROM d
+        WHERE sessions <> 0 OR completed <> 0 OR evaluated <> 0
         GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
         ON CONFLICT (company_id, day, job_id) DO UPDATE SET sessions = f.sessions + excluded.sessions,
             completed = f.completed + excluded.completed, evaluated = f.evaluated + excluded.evaluated
@@ -135,16 +155,24 @@ DECLARE
     companies uuid[];
     candidates uuid[];
 BEGIN
-    -- Distinct applicants per job: recount the changed jobs (a few thousand rows each at most).
+    -- Distinct applicants per job: each (job, candidate) pair counts its applications in
+    -- job_applicants (a row per pair, so no two candidates' applications wait on one row); a
+    -- pair whose count leaves or reaches zero appends +1 or -1 to the job's deltas. Pairs left
+    -- at zero stay (a later application counts from zero again).
     EXECUTE format($q$
-        INSERT INTO job_totals_folded AS d (company_id, job_id, applicants)
-        SELECT k.company_id, k.job_id,
-               (SELECT count(DISTINCT a.candidate_id) FROM applications a WHERE a.company_id = k.company_id AND a.job_id = k.job_id)
-        FROM (SELECT DISTINCT company_id, job_id FROM (%s) r WHERE job_id IS NOT NULL
-              GROUP BY company_id, job_id, candidate_id HAVING sum(sign) <> 0) k
-        WHERE EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = k.company_id AND j.id = k.job_id)
-        ORDER BY 1, 2
-        ON CONFLICT (company_id, job_id) DO UPDATE SET applicants = excluded.applicants
+        WITH c AS (
+            SELECT company_id, job_id, candidate_id, sum(sign) AS n FROM (%s) r
+            WHERE job_id IS NOT NULL AND EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = r.company_id AND j.id = r.job_id)
+            GROUP BY 1, 2, 3 HAVING sum(sign) <> 0
+        ), u AS (
+            INSERT INTO job_applicants AS p SELECT company_id, job_id, candidate_id, n FROM c ORDER BY 1, 2, 3
+            ON CONFLICT (company_id, job_id, candidate_id) DO UPDATE SET applications = p.applications + excluded.applications
+            RETURNING p.company_id, p.job_id, p.candidate_id, p.applications
+        )
+        INSERT INTO job_rollup_deltas (company_id, job_id, day, applicants)
+        SELECT u.company_id, u.job_id, current_date, sum((u.applications > 0)::int - (u.applications - c.n > 0)::int)
+        FROM u JOIN c USING (company_id, job_id, candidate_id)
+        GROUP BY 1, 2 HAVING sum((u.applications > 0)::int - (u.applications - c.n > 0)::int) <> 0
     $q$, src);
     EXECUTE format($q$
         SELECT array_agg(company_id), array_agg(candidate_id) FROM (
@@ -257,6 +285,10 @@ BEGIN
         DELETE FROM identity_daily WHERE company_id = p_company;
         DELETE FROM candidate_daily WHERE company_id = p_company;
         DELETE FROM job_totals_folded WHERE company_id = p_company;
+        DELETE FROM job_applicants WHERE company_id = p_company;
+        INSERT INTO job_applicants
+        SELECT company_id, job_id, candidate_id, count(*) FROM applications
+        WHERE company_id = p_company AND job_id IS NOT NULL GROUP BY 1, 2, 3;
         INSERT INTO evaluation_daily
         SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, count(*)
         FROM cheating_evaluations WHERE company_id = p_company GROUP BY 1, 2;
@@ -330,7 +362,7 @@ END $$;
 SELECT rollup_fold_jobs(id) FROM companies;
 DROP VIEW job_totals, job_daily;
 DROP FUNCTION rollup_fold_jobs(uuid);
-DROP TABLE job_rollup_deltas;
+DROP TABLE job_rollup_deltas, job_applicants;
 ALTER TABLE job_totals_folded RENAME TO job_totals;
 ALTER TABLE job_daily_folded RENAME TO job_daily;
 -- +goose StatementBegin

@@ -521,10 +521,10 @@ func TestReportMadeOnceWhenTheWorkerDies(t *testing.T) {
 
 // TestInterviewDoesNotWaitOnTheJobsRollup: a session's consent, answers and completion lock no
 // row that the job's other sessions and invitations share. While another transaction holds the
-// job's rollup row (an invitation to the same job in flight: its application's applicant count),
-// the candidate takes the whole interview, each request answered before the database timeout
-// (a 503 otherwise), and job_totals and job_daily count the completion exactly, before and after
-// the worker's fold.
+// job's rollup rows (an invitation to the same job in flight, and a fold of the job's deltas:
+// before migration 00050 every session change locked the job's row first and waited), the
+// candidate takes the whole interview, each request answered before the database timeout (a
+// 503 otherwise), and job_totals and job_daily count it exactly, before and after a fold.
 func TestInterviewDoesNotWaitOnTheJobsRollup(t *testing.T) {
 	f := newFixture(t, withEnv("INTERVIEW_RATE_BURST=1000", "DB_REQUEST_TIMEOUT=2s"))
 	c, sessionID := f.invite(t, f.acmeKey, "iv-hot")
@@ -533,6 +533,9 @@ func TestInterviewDoesNotWaitOnTheJobsRollup(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := f.st.SQL()
+	if _, err := rollup.Fold(t.Context(), db); err != nil { // the job's folded rows exist
+		t.Fatal(err)
+	}
 	tx, err := db.BeginTx(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -545,6 +548,10 @@ func TestInterviewDoesNotWaitOnTheJobsRollup(t *testing.T) {
 	}
 	if _, err := tx.Exec(`INSERT INTO applications (company_id, candidate_id, job_id, source) VALUES ($1, $2, $3, 'manual')`,
 		f.acme.ID, other, sess.JobID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`SELECT 1 FROM job_totals_folded t, job_daily_folded d
+		WHERE t.company_id = $1 AND t.job_id = $2 AND d.company_id = $1 AND d.job_id = $2 FOR UPDATE`, f.acme.ID, sess.JobID); err != nil {
 		t.Fatal(err)
 	}
 	// The row is held: another transaction cannot lock it.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -47,23 +48,64 @@ type Interview struct {
 // the one query of the interview that no company scopes, and every query after it is scoped by
 // the session's company. ErrNotFound for a token that opens nothing.
 func (s *Store) InterviewByToken(ctx context.Context, token string) (*Interview, error) {
-	db := s.db.WithContext(ctx)
-	var iv Interview
-	if err := db.First(&iv.Session, "link_token = ?", token).Error; err != nil {
-		return nil, notFound(err, "interview link")
-	}
-	if err := s.loadInterview(db, &iv); err != nil {
-		return nil, err
-	}
-	return &iv, nil
+	return s.interview(ctx, "s.link_token = ?", []any{token}, "interview link")
 }
 
 // Interview loads a company's session as InterviewByToken does.
 func (s *Store) Interview(ctx context.Context, companyID, sessionID uuid.UUID) (*Interview, error) {
+	return s.interview(ctx, "s.company_id = ? AND s.id = ?", []any{companyID, sessionID}, "session "+sessionID.String())
+}
+
+// sessionTurns is a session row with its transcript, in order, as a JSON array.
+type sessionTurns struct {
+	models.InterviewSession
+	Turns []byte `gorm:"column:turns_json"`
+}
+
+// turnJSON is a transcript row as json_agg writes it (the columns' names).
+type turnJSON struct {
+	ID         uuid.UUID             `json:"id"`
+	CompanyID  uuid.UUID             `json:"company_id"`
+	SessionID  uuid.UUID             `json:"session_id"`
+	Seq        int                   `json:"seq"`
+	StepIndex  int                   `json:"step_index"`
+	Source     string                `json:"source"`
+	QuestionID *uuid.UUID            `json:"question_id"`
+	Question   string                `json:"question"`
+	Skill      *string               `json:"skill"`
+	Choices    models.StringArray    `json:"choices"`
+	AskedAt    time.Time             `json:"asked_at"`
+	Answer     *string               `json:"answer"`
+	AnsweredAt *time.Time            `json:"answered_at"`
+	Engine     *string               `json:"engine"`
+	Reason     *string               `json:"reason"`
+	Channel    *models.AnswerChannel `json:"channel"`
+}
+
+// interview loads the session that where selects and its transcript in one statement (a page
+// request reads them on every screen), then its company, job and plan (cached: pageCache).
+func (s *Store) interview(ctx context.Context, where string, args []any, what string) (*Interview, error) {
 	db := s.db.WithContext(ctx)
-	var iv Interview
-	if err := db.First(&iv.Session, "company_id = ? AND id = ?", companyID, sessionID).Error; err != nil {
-		return nil, notFound(err, "session "+sessionID.String())
+	var rows []sessionTurns
+	err := db.Raw(`SELECT s.*, coalesce((SELECT json_agg(t ORDER BY t.seq) FROM interview_turns t
+        WHERE t.company_id = s.company_id AND t.session_id = s.id), '[]') AS turns_json
+FROM interview_sessions s WHERE `+where+` LIMIT 1`, args...).Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", what, err)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	iv := Interview{Session: rows[0].InterviewSession}
+	var turns []turnJSON
+	if err := json.Unmarshal(rows[0].Turns, &turns); err != nil {
+		return nil, fmt.Errorf("read transcript of session %s: %w", iv.Session.ID, err)
+	}
+	iv.Turns = make([]models.InterviewTurn, len(turns))
+	for i, t := range turns {
+		iv.Turns[i] = models.InterviewTurn{ID: t.ID, CompanyID: t.CompanyID, SessionID: t.SessionID, Seq: t.Seq, StepIndex: t.StepIndex,
+			Source: t.Source, QuestionID: t.QuestionID, Question: t.Question, Skill: t.Skill, Choices: t.Choices, AskedAt: t.AskedAt,
+			Answer: t.Answer, AnsweredAt: t.AnsweredAt, Engine: t.Engine, Reason: t.Reason, Channel: t.Channel}
 	}
 	if err := s.loadInterview(db, &iv); err != nil {
 		return nil, err
@@ -99,9 +141,6 @@ func (s *Store) loadInterview(db *gorm.DB, iv *Interview) error {
 			iv.Plan = &plans[0]
 			s.pages.putPlan(plans[0])
 		}
-	}
-	if err := db.Where("company_id = ? AND session_id = ?", co, id).Order("seq").Find(&iv.Turns).Error; err != nil {
-		return fmt.Errorf("load transcript of session %s: %w", id, err)
 	}
 	return nil
 }

@@ -17,7 +17,7 @@ import (
 // per answer (the answer's request and the next screen's) and per consent and completion
 // (issue 32: every round trip counts when 200 candidates answer at once). The bounds are the
 // counts since the session and its transcript load in one statement and no transition locks
-// the job's rollup row; before, an answer took 6 and a completion one more.
+// the job's rollup row; before, an answer took 6 and the last answer with the completion 11.
 func TestInterviewStatements(t *testing.T) {
 	st := newStore(t)
 	ctx := t.Context()
@@ -44,7 +44,13 @@ func TestInterviewStatements(t *testing.T) {
 	}
 
 	var n atomic.Int64
-	cb := func(*gorm.DB) { n.Add(1) }
+	// The company's and job's rows are not counted: the page caches them for 2 s, which a test
+	// on a loaded machine may outlive between two screens.
+	cb := func(db *gorm.DB) {
+		if t := db.Statement.Table; t != "companies" && t != "jobs" {
+			n.Add(1)
+		}
+	}
 	c := st.DB().Callback()
 	for name, err := range map[string]error{
 		"query": c.Query().After("gorm:query").Register("test:count", cb), "create": c.Create().After("gorm:create").Register("test:count", cb),

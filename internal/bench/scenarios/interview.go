@@ -142,6 +142,10 @@ WHERE s.company_id = ? AND s.completed_at >= ? AND s.completed_at < ?`, r.co.ID,
 	reportRows := make([]struct{}, nReports)
 	reportsPerSec := float64(len(reportRows)) / elapsed.Seconds()
 
+	// The web run's figures now, so that a failure of the runs after it loses nothing.
+	fmt.Fprintf(out, "  web: interviews completed %.1f /s (%d, %d failed), ratio %.2f of the floor (%.1f /s); answer -> next question p50 %s, p99 %s; %d requests answered 503\n",
+		perSec, done, failed, perSec/floor, floor, answers.Percentile(50).Round(100*time.Microsecond), answers.Percentile(99).Round(100*time.Microsecond), c.unavailable.Load())
+
 	sms, err := r.smsRun(ctx, "bench-iv-1", candidates, o.Concurrency, think)
 	if err != nil {
 		return err

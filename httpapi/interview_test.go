@@ -18,6 +18,7 @@ import (
 
 	"github.com/recruitd/recruitd/httpapi"
 	"github.com/recruitd/recruitd/internal/report"
+	"github.com/recruitd/recruitd/internal/rollup"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -516,4 +517,86 @@ func TestReportMadeOnceWhenTheWorkerDies(t *testing.T) {
 	if ev.calls.Load() < 2 {
 		t.Errorf("evaluations = %d, want the lost one and the one after", ev.calls.Load())
 	}
+}
+
+// TestInterviewDoesNotWaitOnTheJobsRollup: a session's consent, answers and completion lock no
+// row that the job's other sessions and invitations share. While another transaction holds the
+// job's rollup rows (an invitation to the same job in flight, and a fold of the job's deltas:
+// before migration 00050 every session change locked the job's row first and waited), the
+// candidate takes the whole interview, each request answered before the database timeout (a
+// 503 otherwise), and job_totals and job_daily count it exactly, before and after a fold.
+func TestInterviewDoesNotWaitOnTheJobsRollup(t *testing.T) {
+	f := newFixture(t, withEnv("INTERVIEW_RATE_BURST=1000", "DB_REQUEST_TIMEOUT=2s"))
+	c, sessionID := f.invite(t, f.acmeKey, "iv-hot")
+	sess, err := f.st.Session(t.Context(), f.acme.ID, sessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := f.st.SQL()
+	if _, err := rollup.Fold(t.Context(), db); err != nil { // the job's folded rows exist
+		t.Fatal(err)
+	}
+	tx, err := db.BeginTx(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	var other uuid.UUID
+	if err := tx.QueryRow(`INSERT INTO candidates (company_id, first_name, last_name, status, created_at, updated_at)
+		VALUES ($1, 'Other', 'Applicant', 'new', now(), now()) RETURNING id`, f.acme.ID).Scan(&other); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`INSERT INTO applications (company_id, candidate_id, job_id, source) VALUES ($1, $2, $3, 'manual')`,
+		f.acme.ID, other, sess.JobID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`SELECT 1 FROM job_totals_folded t, job_daily_folded d
+		WHERE t.company_id = $1 AND t.job_id = $2 AND d.company_id = $1 AND d.job_id = $2 FOR UPDATE`, f.acme.ID, sess.JobID); err != nil {
+		t.Fatal(err)
+	}
+	// The row is held: another transaction cannot lock it.
+	if _, err := db.ExecContext(t.Context(), `SELECT 1 FROM job_totals_folded WHERE company_id = $1 AND job_id = $2 FOR UPDATE NOWAIT`,
+		f.acme.ID, sess.JobID); err == nil || !strings.Contains(err.Error(), "55P03") {
+		t.Fatalf("the invitation's transaction does not hold the job's rollup row (%v): the test would prove nothing", err)
+	}
+
+	page := c.post(t, "consent", nil)
+	for i := 0; i < 40 && !strings.Contains(page.body, "Interview complete"); i++ {
+		if page.status != http.StatusOK {
+			t.Fatalf("request %d while the job's rollup row is held = %d, want 200:\n%s", i, page.status, page.body)
+		}
+		answer := goodAnswer
+		if m := choiceRE.FindAllStringSubmatch(page.body, -1); m != nil {
+			answer = html.UnescapeString(m[0][1])
+		}
+		page = c.post(t, "answer", url.Values{"turn": {turnOf(t, page)}, "answer": {answer}})
+	}
+	if page.status != http.StatusOK || !strings.Contains(page.body, "Interview complete") {
+		t.Fatalf("interview not completed while the job's rollup row is held: %d\n%s", page.status, page.body)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+
+	counts := func(when string) {
+		t.Helper()
+		var applicants, sessions, completed, dailySessions, dailyCompleted int64
+		if err := db.QueryRow(`SELECT applicants, sessions, completed FROM job_totals WHERE company_id = $1 AND job_id = $2`,
+			f.acme.ID, sess.JobID).Scan(&applicants, &sessions, &completed); err != nil {
+			t.Fatalf("%s: job_totals: %v", when, err)
+		}
+		if err := db.QueryRow(`SELECT sum(sessions), sum(completed) FROM job_daily WHERE company_id = $1 AND job_id = $2`,
+			f.acme.ID, sess.JobID).Scan(&dailySessions, &dailyCompleted); err != nil {
+			t.Fatalf("%s: job_daily: %v", when, err)
+		}
+		if applicants != 2 || sessions != 1 || completed != 1 || dailySessions != 1 || dailyCompleted != 1 {
+			t.Errorf("%s: job_totals = %d applicants, %d sessions, %d completed; job_daily = %d sessions, %d completed; want 2, 1, 1; 1, 1",
+				when, applicants, sessions, completed, dailySessions, dailyCompleted)
+		}
+	}
+	counts("before a fold")
+	if _, err := rollup.Fold(t.Context(), db); err != nil {
+		t.Fatal(err)
+	}
+	counts("after a fold")
 }

@@ -38,6 +38,7 @@ import (
 	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/partners"
 	"github.com/recruitd/recruitd/internal/report"
+	"github.com/recruitd/recruitd/internal/rollup"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/internal/thread"
 	"github.com/recruitd/recruitd/mcpserver"
@@ -327,6 +328,11 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		// them up (see internal/outbox).
 		g.Go(func() error {
 			launcher.Run(gctx, 15*time.Second)
+			return nil
+		})
+		// The per-job rollup deltas that session changes append (migration 00050).
+		g.Go(func() error {
+			rollup.FoldLoop(gctx, d.store.SQL(), rollup.FoldEvery, log)
 			return nil
 		})
 	}

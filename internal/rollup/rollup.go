@@ -3,7 +3,9 @@
 // candidate_journeys, candidate_media, journey_daily) and the score histograms of migration 00047
 // (evaluation_scores, job_evaluation_scores, fraud_scores, candidate_scores, candidate_score_counts,
 // completion_slot_totals, media_candidates, journey_last_daily) and the last-flag steps of migration
-// 00052 (flag_last_daily).
+// 00052 (flag_last_daily); since migration 00050 job_totals and job_daily are views over their
+// folded rows and the pending per-job deltas (Fold), and job_applicants counts each job's
+// applications per candidate.
 // Statement-level triggers keep them exact as the source tables change; Rebuild recomputes a
 // company's from scratch (for loads that run with triggers off), and Check compares the stored
 // rows with a rebuild.
@@ -28,6 +30,7 @@ var Tables = []struct{ Name, NonZero string }{
 	{"identity_daily", "verifications <> 0"},
 	{"job_totals", "applicants <> 0 OR sessions <> 0 OR completed <> 0 OR evaluated <> 0"},
 	{"job_daily", "sessions <> 0 OR completed <> 0 OR evaluated <> 0"},
+	{"job_applicants", "applications <> 0"},
 	{"candidate_daily", "candidates <> 0"},
 	{"candidate_journeys", "true"},
 	{"candidate_media", "true"},

@@ -155,8 +155,9 @@ func TestCheckFindsDrift(t *testing.T) {
 			"evaluation_daily":       "DELETE FROM evaluation_daily WHERE ctid = (SELECT ctid FROM evaluation_daily WHERE company_id = $1 LIMIT 1)",
 			"fraud_daily":            "UPDATE fraud_daily SET band_50_75 = band_50_75 + 1 WHERE ctid = (SELECT ctid FROM fraud_daily WHERE company_id = $1 LIMIT 1)",
 			"identity_daily":         "UPDATE identity_daily SET verifications = verifications + 1 WHERE ctid = (SELECT ctid FROM identity_daily WHERE company_id = $1 LIMIT 1)",
-			"job_totals":             "UPDATE job_totals SET applicants = applicants + 1 WHERE ctid = (SELECT ctid FROM job_totals WHERE company_id = $1 LIMIT 1)",
-			"job_daily":              "UPDATE job_daily SET completed = completed + 1 WHERE ctid = (SELECT ctid FROM job_daily WHERE company_id = $1 LIMIT 1)",
+			"job_totals":             "UPDATE job_totals_folded SET applicants = applicants + 1 WHERE ctid = (SELECT ctid FROM job_totals_folded WHERE company_id = $1 LIMIT 1)",
+			"job_daily":              "INSERT INTO job_rollup_deltas (company_id, job_id, day, completed) SELECT company_id, job_id, day, 1 FROM job_daily WHERE company_id = $1 LIMIT 1",
+			"job_applicants":         "UPDATE job_applicants SET applications = applications + 1 WHERE ctid = (SELECT ctid FROM job_applicants WHERE company_id = $1 LIMIT 1)",
 			"candidate_daily":        "UPDATE candidate_daily SET status = 'x' || status WHERE ctid = (SELECT ctid FROM candidate_daily WHERE company_id = $1 LIMIT 1)",
 			"journey_daily":          "UPDATE journey_daily SET candidates = candidates - 1 WHERE ctid = (SELECT ctid FROM journey_daily WHERE company_id = $1 LIMIT 1)",
 			"candidate_media":        "UPDATE candidate_media SET completed_n = completed_n + 1 WHERE ctid = (SELECT ctid FROM candidate_media WHERE company_id = $1 LIMIT 1)",
@@ -190,4 +191,113 @@ func TestCheckFindsDrift(t *testing.T) {
 		}
 	}
 	checkAll(t, db, ids, "rebuilds")
+}
+
+// TestFoldKeepsViewsExact: session changes and evaluations append per-job deltas, which the
+// views job_totals and job_daily count at once; a fold moves them into the folded rows and
+// changes nothing a reader sees; a second fold finds nothing.
+func TestFoldKeepsViewsExact(t *testing.T) {
+	db, ids := seeded(t)
+	if _, err := db.Exec(`UPDATE interview_sessions SET status = 'COMPLETED', completed_at = invited_at + interval '1 hour'
+		WHERE company_id = $1 AND status <> 'COMPLETED' AND id::text LIKE '%a'`, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DELETE FROM cheating_evaluations WHERE company_id = $1 AND id::text LIKE '%b'`, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	views := func() string {
+		t.Helper()
+		var s string
+		if err := db.QueryRow(`SELECT coalesce(string_agg(r, ';' ORDER BY r), '') FROM (
+			SELECT row_to_json(t)::text AS r FROM job_totals t WHERE company_id = ANY($1)
+			UNION ALL SELECT row_to_json(d)::text FROM job_daily d WHERE company_id = ANY($1)) x`, pq(ids)).Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	pending := func() (n int) {
+		t.Helper()
+		if err := db.QueryRow("SELECT count(*) FROM job_rollup_deltas").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if pending() == 0 {
+		t.Fatal("the changes appended no deltas: the test folds nothing")
+	}
+	checkAll(t, db, ids, "the changes, unfolded")
+	before := views()
+	n, err := rollup.Fold(context.Background(), db)
+	if err != nil || n == 0 {
+		t.Fatalf("Fold = %d, %v; want the pending deltas folded", n, err)
+	}
+	if pending() != 0 {
+		t.Error("deltas left after a fold")
+	}
+	if after := views(); after != before {
+		t.Errorf("a fold changed the views:\nbefore %s\nafter  %s", before, after)
+	}
+	if n, err := rollup.Fold(context.Background(), db); err != nil || n != 0 {
+		t.Errorf("second Fold = %d, %v; want 0", n, err)
+	}
+	checkAll(t, db, ids, "a fold")
+}
+
+// pq is ids as a Postgres uuid[] literal.
+func pq(ids []uuid.UUID) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = id.String()
+	}
+	return "{" + strings.Join(s, ",") + "}"
+}
+
+// TestConcurrentApplicationsCountExactly: two applications to one job in concurrent
+// transactions both count among the job's distinct applicants (a recount in each transaction
+// missed the other's uncommitted row, and the later write kept its count).
+func TestConcurrentApplicationsCountExactly(t *testing.T) {
+	db, ids := seeded(t)
+	var job uuid.UUID
+	if err := db.QueryRow("SELECT id FROM jobs WHERE company_id = $1 ORDER BY id LIMIT 1", ids[0]).Scan(&job); err != nil {
+		t.Fatal(err)
+	}
+	apply := func(tx *sql.Tx) error {
+		var cand uuid.UUID
+		if err := tx.QueryRow(`INSERT INTO candidates (company_id, first_name, last_name, status, created_at, updated_at)
+			VALUES ($1, 'Con', 'Current', 'new', now(), now()) RETURNING id`, ids[0]).Scan(&cand); err != nil {
+			return err
+		}
+		_, err := tx.Exec(`INSERT INTO applications (company_id, candidate_id, job_id, source) VALUES ($1, $2, $3, 'manual')`, ids[0], cand, job)
+		return err
+	}
+	first, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Rollback()
+	if err := apply(first); err != nil {
+		t.Fatal(err)
+	}
+	second := make(chan error, 1)
+	go func() {
+		tx, err := db.Begin()
+		if err != nil {
+			second <- err
+			return
+		}
+		defer tx.Rollback()
+		if err := apply(tx); err != nil {
+			second <- err
+			return
+		}
+		second <- tx.Commit()
+	}()
+	time.Sleep(300 * time.Millisecond) // the second has counted (or waits on the job's row)
+	if err := first.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-second; err != nil {
+		t.Fatal(err)
+	}
+	checkAll(t, db, ids, "two concurrent applications to one job")
 }

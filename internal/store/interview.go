@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -47,23 +48,64 @@ type Interview struct {
 // the one query of the interview that no company scopes, and every query after it is scoped by
 // the session's company. ErrNotFound for a token that opens nothing.
 func (s *Store) InterviewByToken(ctx context.Context, token string) (*Interview, error) {
-	db := s.db.WithContext(ctx)
-	var iv Interview
-	if err := db.First(&iv.Session, "link_token = ?", token).Error; err != nil {
-		return nil, notFound(err, "interview link")
-	}
-	if err := s.loadInterview(db, &iv); err != nil {
-		return nil, err
-	}
-	return &iv, nil
+	return s.interview(ctx, "s.link_token = ?", []any{token}, "interview link")
 }
 
 // Interview loads a company's session as InterviewByToken does.
 func (s *Store) Interview(ctx context.Context, companyID, sessionID uuid.UUID) (*Interview, error) {
+	return s.interview(ctx, "s.company_id = ? AND s.id = ?", []any{companyID, sessionID}, "session "+sessionID.String())
+}
+
+// sessionTurns is a session row with its transcript, in order, as a JSON array.
+type sessionTurns struct {
+	models.InterviewSession
+	Turns []byte `gorm:"column:turns_json"`
+}
+
+// turnJSON is a transcript row as json_agg writes it (the columns' names).
+type turnJSON struct {
+	ID         uuid.UUID             `json:"id"`
+	CompanyID  uuid.UUID             `json:"company_id"`
+	SessionID  uuid.UUID             `json:"session_id"`
+	Seq        int                   `json:"seq"`
+	StepIndex  int                   `json:"step_index"`
+	Source     string                `json:"source"`
+	QuestionID *uuid.UUID            `json:"question_id"`
+	Question   string                `json:"question"`
+	Skill      *string               `json:"skill"`
+	Choices    models.StringArray    `json:"choices"`
+	AskedAt    time.Time             `json:"asked_at"`
+	Answer     *string               `json:"answer"`
+	AnsweredAt *time.Time            `json:"answered_at"`
+	Engine     *string               `json:"engine"`
+	Reason     *string               `json:"reason"`
+	Channel    *models.AnswerChannel `json:"channel"`
+}
+
+// interview loads the session that where selects and its transcript in one statement (a page
+// request reads them on every screen), then its company, job and plan (cached: pageCache).
+func (s *Store) interview(ctx context.Context, where string, args []any, what string) (*Interview, error) {
 	db := s.db.WithContext(ctx)
-	var iv Interview
-	if err := db.First(&iv.Session, "company_id = ? AND id = ?", companyID, sessionID).Error; err != nil {
-		return nil, notFound(err, "session "+sessionID.String())
+	var rows []sessionTurns
+	err := db.Raw(`SELECT s.*, coalesce((SELECT json_agg(t ORDER BY t.seq) FROM interview_turns t
+        WHERE t.company_id = s.company_id AND t.session_id = s.id), '[]') AS turns_json
+FROM interview_sessions s WHERE `+where+` LIMIT 1`, args...).Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", what, err)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	iv := Interview{Session: rows[0].InterviewSession}
+	var turns []turnJSON
+	if err := json.Unmarshal(rows[0].Turns, &turns); err != nil {
+		return nil, fmt.Errorf("read transcript of session %s: %w", iv.Session.ID, err)
+	}
+	iv.Turns = make([]models.InterviewTurn, len(turns))
+	for i, t := range turns {
+		iv.Turns[i] = models.InterviewTurn{ID: t.ID, CompanyID: t.CompanyID, SessionID: t.SessionID, Seq: t.Seq, StepIndex: t.StepIndex,
+			Source: t.Source, QuestionID: t.QuestionID, Question: t.Question, Skill: t.Skill, Choices: t.Choices, AskedAt: t.AskedAt,
+			Answer: t.Answer, AnsweredAt: t.AnsweredAt, Engine: t.Engine, Reason: t.Reason, Channel: t.Channel}
 	}
 	if err := s.loadInterview(db, &iv); err != nil {
 		return nil, err
@@ -100,9 +142,6 @@ func (s *Store) loadInterview(db *gorm.DB, iv *Interview) error {
 			s.pages.putPlan(plans[0])
 		}
 	}
-	if err := db.Where("company_id = ? AND session_id = ?", co, id).Order("seq").Find(&iv.Turns).Error; err != nil {
-		return fmt.Errorf("load transcript of session %s: %w", id, err)
-	}
 	return nil
 }
 
@@ -117,30 +156,15 @@ var (
 	ErrNotCurrentTurn = errors.New("this is not the current question")
 )
 
-// lockSession locks a company's session row, and its job's rollup row (lockJobRollup), for the
-// rest of tx.
+// lockSession locks a company's session row for the rest of tx. The job's rollups take no lock
+// of their own: the sessions' trigger appends the job's counts to job_rollup_deltas (migration
+// 00050), so the sessions of one job never wait on a shared row.
 func lockSession(tx *gorm.DB, companyID, sessionID uuid.UUID) (*models.InterviewSession, error) {
 	var sess models.InterviewSession
 	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(&sess, "company_id = ? AND id = ?", companyID, sessionID).Error; err != nil {
 		return nil, notFound(err, "session "+sessionID.String())
 	}
-	if err := lockJobRollup(tx, companyID, sess.JobID); err != nil {
-		return nil, err
-	}
 	return &sess, nil
-}
-
-// lockJobRollup locks the job's job_totals row (when it exists) before a transaction changes one
-// of the job's sessions. The sessions' rollup trigger locks the company's session_daily row and
-// then the job's job_totals row, while an invitation's transaction has locked job_totals already
-// (its new application's applicant count) when its session's trigger wants session_daily: two
-// such transactions deadlocked (40P01). Taking the job's row first puts every session change of
-// a job in the invitation's order.
-func lockJobRollup(tx *gorm.DB, companyID, jobID uuid.UUID) error {
-	if err := tx.Exec(`SELECT 1 FROM job_totals WHERE company_id = ? AND job_id = ? FOR NO KEY UPDATE`, companyID, jobID).Error; err != nil {
-		return fmt.Errorf("lock rollup of job %s: %w", jobID, err)
-	}
-	return nil
 }
 
 // StartInterviewInput is a consent: the plan fixed for the session, its first question, the
@@ -165,11 +189,6 @@ func (s *Store) StartInterview(ctx context.Context, in StartInterviewInput) erro
 		if sess.Status != models.SessionStatusInvited {
 			return ErrSessionClosed
 		}
-		err = tx.Model(&models.InterviewSession{}).Where("company_id = ? AND id = ?", in.CompanyID, in.SessionID).
-			Updates(map[string]any{"status": models.SessionStatusStarted, "consented_at": in.At, "started_at": in.At, "expires_at": in.ExpiresAt}).Error
-		if err != nil {
-			return fmt.Errorf("start session %s: %w", in.SessionID, err)
-		}
 		in.Plan.CompanyID, in.Plan.SessionID = in.CompanyID, in.SessionID
 		if err := tx.Omit("created_at").Create(&in.Plan).Error; err != nil {
 			return fmt.Errorf("store plan of session %s: %w", in.SessionID, err)
@@ -181,8 +200,17 @@ func (s *Store) StartInterview(ctx context.Context, in StartInterviewInput) erro
 		if err := insertInterviewEvent(tx, in.CompanyID, in.SessionID, models.EventConsented, nil, ""); err != nil {
 			return err
 		}
-		_, err = renewStart(tx, in.Signal)
-		return err
+		if _, err := renewStart(tx, in.Signal); err != nil {
+			return err
+		}
+		// The status change comes last: its rollup trigger updates the company's shared rows
+		// (session_daily, journey_daily), which stay locked only until the commit that follows.
+		err = tx.Model(&models.InterviewSession{}).Where("company_id = ? AND id = ?", in.CompanyID, in.SessionID).
+			Updates(map[string]any{"status": models.SessionStatusStarted, "consented_at": in.At, "started_at": in.At, "expires_at": in.ExpiresAt}).Error
+		if err != nil {
+			return fmt.Errorf("start session %s: %w", in.SessionID, err)
+		}
+		return nil
 	})
 }
 
@@ -280,6 +308,14 @@ func (s *Store) CompleteInterview(ctx context.Context, companyID, sessionID uuid
 		if sess.Status != models.SessionStatusStarted {
 			return ErrSessionClosed
 		}
+		if err := insertInterviewEvent(tx, companyID, sessionID, models.EventCompleted, nil, ""); err != nil {
+			return err
+		}
+		if _, err := renewStart(tx, signal); err != nil {
+			return err
+		}
+		// The status change comes last (its rollup trigger's shared rows stay locked only until
+		// the commit), the skipped identity step after it (a job without the check inserts nothing).
 		res := tx.Exec(`
 UPDATE interview_sessions s SET status = 'COMPLETED', completed_at = t.last, duration_seconds = t.seconds
 FROM (SELECT max(answered_at) AS last,
@@ -293,14 +329,7 @@ WHERE s.company_id = ? AND s.id = ? AND t.open = 0 AND t.last IS NOT NULL`, MaxT
 		if res.RowsAffected != 1 {
 			return fmt.Errorf("complete session %s: %w", sessionID, ErrNotCurrentTurn)
 		}
-		if err := insertInterviewEvent(tx, companyID, sessionID, models.EventCompleted, nil, ""); err != nil {
-			return err
-		}
-		if err := recordSkippedIdentity(tx, companyID, sessionID); err != nil {
-			return err
-		}
-		_, err = renewStart(tx, signal)
-		return err
+		return recordSkippedIdentity(tx, companyID, sessionID)
 	})
 }
 

@@ -44,9 +44,6 @@ func (s *Store) OpenSession(ctx context.Context, in OpenSessionInput) (out *mode
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(&app, "company_id = ? AND id = ?", companyID, applicationID).Error; err != nil {
 			return notFound(err, "application "+applicationID.String())
 		}
-		if err := lockJobRollup(tx, companyID, app.JobID); err != nil {
-			return err
-		}
 		var open []models.InterviewSession
 		if err := tx.Where("company_id = ? AND application_id = ? AND status IN ?", companyID, applicationID,
 			[]models.SessionStatus{models.SessionStatusInvited, models.SessionStatusStarted}).Limit(1).Find(&open).Error; err != nil {

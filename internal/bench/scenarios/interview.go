@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/recruitd/recruitd/internal/bench"
@@ -141,6 +142,10 @@ WHERE s.company_id = ? AND s.completed_at >= ? AND s.completed_at < ?`, r.co.ID,
 	reportRows := make([]struct{}, nReports)
 	reportsPerSec := float64(len(reportRows)) / elapsed.Seconds()
 
+	// The web run's figures now, so that a failure of the runs after it loses nothing.
+	fmt.Fprintf(out, "  web: interviews completed %.1f /s (%d, %d failed), ratio %.2f of the floor (%.1f /s); answer -> next question p50 %s, p99 %s; %d requests answered 503\n",
+		perSec, done, failed, perSec/floor, floor, answers.Percentile(50).Round(100*time.Microsecond), answers.Percentile(99).Round(100*time.Microsecond), c.unavailable.Load())
+
 	sms, err := r.smsRun(ctx, "bench-iv-1", candidates, o.Concurrency, think)
 	if err != nil {
 		return err
@@ -197,6 +202,8 @@ WHERE s.company_id = ? AND s.completed_at >= ? AND s.completed_at < ?`, r.co.ID,
 		sms.full.Percentile(50).Round(100*time.Microsecond), sms.full.Percentile(99).Round(100*time.Microsecond), len(sms.full))
 	fmt.Fprintf(out, "  SMS interviews completed (transcript final): %.1f /s (%d, %d failed)\n", sms.perSec, sms.completed, sms.failed)
 	fmt.Fprintf(out, "  ratio SMS interviews/floor:                %.2f   %s\n", smsRatio, ratioTarget(smsRatio))
+	fmt.Fprintf(out, "  requests answered 503 (load-independent):  %d of the page, %d of the SMS webhook   target 0: %s\n",
+		c.unavailable.Load(), sms.unavailable, verdict(c.unavailable.Load() == 0 && sms.unavailable == 0))
 	fmt.Fprintf(out, "  expiry: %d sessions EXPIRED, deadline -> EXPIRED p50 %s, p99 %s, max %s   target max < 10s: %s\n",
 		len(late), late.Percentile(50).Round(time.Millisecond), late.Percentile(99).Round(time.Millisecond), worst.Round(time.Millisecond),
 		verdict(worst < 10*time.Second && len(late) == expiring))
@@ -237,7 +244,11 @@ func (r *rig) invite(ctx context.Context, interviewerID string, n, concurrency i
 }
 
 // pageClient is a candidate without a browser: GETs and form POSTs, redirects read by hand.
-type pageClient struct{ hc *http.Client }
+// unavailable counts the requests answered 503 (a statement or the pool past its timeout).
+type pageClient struct {
+	hc          *http.Client
+	unavailable atomic.Int64
+}
 
 var (
 	benchTurnRE   = regexp.MustCompile(`name="turn" value="(\d+)"`)
@@ -316,6 +327,9 @@ func (c *pageClient) do(ctx context.Context, method, u, form string) (string, er
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return "", err
+	}
+	if resp.StatusCode == http.StatusServiceUnavailable {
+		c.unavailable.Add(1)
 	}
 	if resp.StatusCode != want {
 		return "", fmt.Errorf("%s %s: %d", method, req.URL.Path[:min(len(req.URL.Path), 12)], resp.StatusCode)

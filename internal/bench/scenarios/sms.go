@@ -35,6 +35,8 @@ type smsClient struct {
 	endpoint string // where the webhook is POSTed
 	signed   string // the public URL the signature covers (PUBLIC_BASE_URL + path)
 	seq      atomic.Int64
+	// unavailable counts the webhooks answered 503 (a statement or the pool past its timeout).
+	unavailable atomic.Int64
 }
 
 // say texts body from the number and returns the texts the answer hands to the provider and how
@@ -60,6 +62,9 @@ func (c *smsClient) say(ctx context.Context, from, body string) (string, time.Du
 	took := time.Since(begin)
 	if err != nil {
 		return "", 0, err
+	}
+	if resp.StatusCode == http.StatusServiceUnavailable {
+		c.unavailable.Add(1)
 	}
 	if resp.StatusCode != http.StatusOK {
 		return "", 0, fmt.Errorf("webhook: %d %.80s", resp.StatusCode, b)
@@ -109,6 +114,7 @@ func (c *smsClient) take(ctx context.Context, from string, think time.Duration, 
 type smsResult struct {
 	paced, full         bench.Latencies // webhook latencies at a person's pace and at full speed
 	failedPaced, failed int
+	unavailable         int64 // webhooks answered 503
 	completed           int64
 	perSec              float64
 }
@@ -157,6 +163,7 @@ func (r *rig) smsRun(ctx context.Context, interviewerID string, candidates, conc
 		return res, fmt.Errorf("text interviews completed: %d of %d: %w", done, candidates-res.failed, err)
 	}
 	res.completed, res.perSec = done, float64(done)/time.Since(begin).Seconds()
+	res.unavailable = c.unavailable.Load()
 	return res, nil
 }
 

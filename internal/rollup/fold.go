@@ -1,0 +1,43 @@
+package rollup
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// FoldEvery is how often a worker folds the pending per-job deltas (FoldLoop). The views
+// job_totals and job_daily are exact whatever the interval; it bounds how many deltas a read of
+// them adds up (at most the job's session changes and evaluations of one interval, plus those of
+// a fold that failed).
+const FoldEvery = 5 * time.Second
+
+// Fold moves the pending per-job deltas (job_rollup_deltas, migration 00050) into
+// job_totals_folded and job_daily_folded, in one statement, and returns how many it folded; -1
+// when another fold was running (it will have folded them).
+func Fold(ctx context.Context, db *sql.DB) (int64, error) {
+	var n int64
+	if err := db.QueryRowContext(ctx, "SELECT rollup_fold_jobs()").Scan(&n); err != nil {
+		return 0, fmt.Errorf("fold per-job rollup deltas: %w", err)
+	}
+	return n, nil
+}
+
+// FoldLoop runs Fold every interval until ctx ends. A failed fold is logged and tried again at
+// the next tick; nothing is lost (the deltas stay, and the views count them).
+func FoldLoop(ctx context.Context, db *sql.DB, every time.Duration, log *slog.Logger) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if _, err := Fold(ctx, db); err != nil && ctx.Err() == nil {
+			log.Warn("per-job rollup deltas not folded; next tick tries again", "err", err)
+		}
+	}
+}

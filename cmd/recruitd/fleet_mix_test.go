@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"golang.org/x/oauth2"
 
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/atssim"
@@ -498,27 +497,10 @@ func (f *fleet) oauthToken(fx *fleetFixture) string {
 		t.Fatal(err)
 	}
 	front, other := "http://127.0.0.1:"+f.mcps[0].port, "http://127.0.0.1:"+f.mcps[1].port
-	const redirect = "http://127.0.0.1:43119/callback"
-	r := call(t, "POST", front+"/oauth/register", map[string]string{"Content-Type": "application/json"},
-		`{"client_name":"fleet","redirect_uris":["`+redirect+`"],"token_endpoint_auth_method":"none","grant_types":["authorization_code","refresh_token"],"response_types":["code"]}`)
-	var client struct {
-		ClientID string `json:"client_id"`
-	}
-	if r.status != 201 || json.Unmarshal([]byte(r.body), &client) != nil || client.ClientID == "" {
-		t.Fatalf("OAuth registration on mcp replica 0 = %d %s", r.status, r.body)
-	}
-	verifier := oauth2.GenerateVerifier()
-	auth := front + "/oauth/authorize?" + url.Values{
-		"response_type": {"code"}, "client_id": {client.ClientID}, "redirect_uri": {redirect}, "state": {"fleet"},
-		"code_challenge": {oauth2.S256ChallengeFromVerifier(verifier)}, "code_challenge_method": {"S256"}, "resource": {front + "/mcp"},
-	}.Encode()
-	q, err := devidp.SignIn(t.Context(), auth, redirect, devidp.Member.Email, devidp.Password)
-	if err != nil || q.Get("code") == "" {
-		t.Fatalf("sign-in through mcp replica 0: %v %v", err, q)
-	}
-	form := url.Values{"grant_type": {"authorization_code"}, "code": {q.Get("code")}, "redirect_uri": {redirect},
-		"code_verifier": {verifier}, "resource": {front + "/mcp"}, "client_id": {client.ClientID}}
-	r = call(t, "POST", other+"/oauth/token", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, form.Encode())
+	clientID, code, verifier := oauthCode(t, front, "fleet")
+	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {oauthRedirect},
+		"code_verifier": {verifier}, "resource": {front + "/mcp"}, "client_id": {clientID}}
+	r := call(t, "POST", other+"/oauth/token", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, form.Encode())
 	var tok struct {
 		AccessToken string `json:"access_token"`
 	}

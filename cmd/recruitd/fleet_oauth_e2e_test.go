@@ -56,33 +56,16 @@ func TestFleetOAuth(t *testing.T) {
 		p.await(t, `listening.*listener=mcp`, time.Minute)
 	}
 
-	const redirect = "http://127.0.0.1:43119/callback"
-	r := call(t, "POST", front+"/oauth/register", map[string]string{"Content-Type": "application/json"},
-		`{"client_name":"fleet","redirect_uris":["`+redirect+`"],"token_endpoint_auth_method":"none","grant_types":["authorization_code","refresh_token"],"response_types":["code"]}`)
-	var client struct {
-		ClientID string `json:"client_id"`
-	}
-	if r.status != 201 || json.Unmarshal([]byte(r.body), &client) != nil || client.ClientID == "" {
-		t.Fatalf("register on replica A = %d %s", r.status, r.body)
-	}
-	verifier := oauth2.GenerateVerifier()
-	auth := front + "/oauth/authorize?" + url.Values{
-		"response_type": {"code"}, "client_id": {client.ClientID}, "redirect_uri": {redirect}, "state": {"fleet-state"},
-		"code_challenge": {oauth2.S256ChallengeFromVerifier(verifier)}, "code_challenge_method": {"S256"}, "resource": {front + "/mcp"},
-	}.Encode()
-	q, err := devidp.SignIn(t.Context(), auth, redirect, devidp.Member.Email, devidp.Password)
-	if err != nil || q.Get("code") == "" {
-		t.Fatalf("sign-in through replica A: %v %v", err, q)
-	}
+	clientID, code, verifier := oauthCode(t, front, "fleet-state")
 	token := func(base string, form url.Values) (int, map[string]any) {
 		t.Helper()
-		form.Set("client_id", client.ClientID)
+		form.Set("client_id", clientID)
 		r := call(t, "POST", base+"/oauth/token", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, form.Encode())
 		var out map[string]any
 		json.Unmarshal([]byte(r.body), &out)
 		return r.status, out
 	}
-	status, first := token(replicaB, url.Values{"grant_type": {"authorization_code"}, "code": {q.Get("code")}, "redirect_uri": {redirect},
+	status, first := token(replicaB, url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {oauthRedirect},
 		"code_verifier": {verifier}, "resource": {front + "/mcp"}})
 	access, _ := first["access_token"].(string)
 	refresh, _ := first["refresh_token"].(string)
@@ -114,6 +97,34 @@ func TestFleetOAuth(t *testing.T) {
 	if r := list(replicaB, access2); r.status != 200 || strings.Contains(r.body, `"isError":true`) {
 		t.Errorf("the refreshed token on replica B = %d %.300s", r.status, r.body)
 	}
+}
+
+// oauthRedirect is the redirect URI of the MCP client the fleet tests register.
+const oauthRedirect = "http://127.0.0.1:43119/callback"
+
+// oauthCode registers a public MCP client through front and signs devidp.Member in as that client
+// does (authorization code with PKCE, the resource front/mcp); it returns the client id, the code
+// and its verifier.
+func oauthCode(t *testing.T, front, state string) (clientID, code, verifier string) {
+	t.Helper()
+	r := call(t, "POST", front+"/oauth/register", map[string]string{"Content-Type": "application/json"},
+		`{"client_name":"fleet","redirect_uris":["`+oauthRedirect+`"],"token_endpoint_auth_method":"none","grant_types":["authorization_code","refresh_token"],"response_types":["code"]}`)
+	var client struct {
+		ClientID string `json:"client_id"`
+	}
+	if r.status != 201 || json.Unmarshal([]byte(r.body), &client) != nil || client.ClientID == "" {
+		t.Fatalf("OAuth registration through %s = %d %s", front, r.status, r.body)
+	}
+	verifier = oauth2.GenerateVerifier()
+	auth := front + "/oauth/authorize?" + url.Values{
+		"response_type": {"code"}, "client_id": {client.ClientID}, "redirect_uri": {oauthRedirect}, "state": {state},
+		"code_challenge": {oauth2.S256ChallengeFromVerifier(verifier)}, "code_challenge_method": {"S256"}, "resource": {front + "/mcp"},
+	}.Encode()
+	q, err := devidp.SignIn(t.Context(), auth, oauthRedirect, devidp.Member.Email, devidp.Password)
+	if err != nil || q.Get("code") == "" {
+		t.Fatalf("sign-in through %s: %v %v", front, err, q)
+	}
+	return client.ClientID, q.Get("code"), verifier
 }
 
 func same(got any, want string) string {

@@ -34,13 +34,15 @@ type Workers struct {
 	stopOnce   sync.Once
 }
 
-// NewWorkers returns a worker for each of queues under prefix (TEMPORAL_TASK_QUEUE). On Stop,
+// NewWorkers returns a worker for each of queues under prefix (TEMPORAL_TASK_QUEUE), each running
+// at most slots activities and slots local activities at once (0: the SDK's default). On Stop,
 // running activities get stopTimeout to finish.
-func NewWorkers(c client.Client, prefix string, queues []kinds.Queue, acts *activities.Activities, stopTimeout time.Duration) *Workers {
+func NewWorkers(c client.Client, prefix string, queues []kinds.Queue, acts *activities.Activities, slots int, stopTimeout time.Duration) *Workers {
 	ws := &Workers{}
 	for _, q := range queues {
 		name := q.TaskQueue(prefix)
-		w := worker.New(c, name, worker.Options{WorkerStopTimeout: stopTimeout})
+		w := worker.New(c, name, worker.Options{WorkerStopTimeout: stopTimeout,
+			MaxConcurrentActivityExecutionSize: slots, MaxConcurrentLocalActivityExecutionSize: slots})
 		Register(w, acts)
 		ws.TaskQueues = append(ws.TaskQueues, name)
 		ws.workers = append(ws.workers, w)
@@ -51,7 +53,7 @@ func NewWorkers(c client.Client, prefix string, queues []kinds.Queue, acts *acti
 // NewWorker returns workers on every queue under prefix, what a process serving all the work
 // (recruitd dev, the tests) runs.
 func NewWorker(c client.Client, prefix string, acts *activities.Activities, stopTimeout time.Duration) *Workers {
-	return NewWorkers(c, prefix, kinds.Queues, acts, stopTimeout)
+	return NewWorkers(c, prefix, kinds.Queues, acts, 0, stopTimeout)
 }
 
 // Start starts every worker; if one does not start, those started are stopped.

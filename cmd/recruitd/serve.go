@@ -318,7 +318,7 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		if err != nil {
 			return fmt.Errorf("WORKER_QUEUES: %w", err)
 		}
-		w := rtemporal.NewWorkers(d.temporal, cfg.TemporalTaskQueue, queues, acts, cfg.ShutdownTimeout)
+		w := rtemporal.NewWorkers(d.temporal, cfg.TemporalTaskQueue, queues, acts, cfg.WorkerSlots, cfg.ShutdownTimeout)
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
 		}

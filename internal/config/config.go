@@ -34,6 +34,7 @@ type Config struct {
 	TemporalNamespace string `env:"TEMPORAL_NAMESPACE" default:"default" doc:"Temporal namespace."`
 	TemporalTaskQueue string `env:"TEMPORAL_TASK_QUEUE" default:"recruitd" doc:"Prefix of recruitd's task queues: the default queue is this name, the others this name, a dash and the queue's (recruitd-interview, recruitd-ingest)."`
 	WorkerQueues      string `env:"WORKER_QUEUES" default:"all" doc:"Comma-separated task queues recruitd worker serves (default, interview, ingest), or all; --queues overrides it. A worker runs one Temporal worker per queue. Keep at least one worker on each queue, and one on default while runs started before the queues were split are open (docs/queues.md)."`
+	WorkerSlots       int    `env:"WORKER_SLOTS" default:"0" doc:"How many activities, and how many local activities, each of a worker's queues runs at once (0: the Temporal SDK's default, 1000). Each holds at most one Postgres connection while it runs, so a value near DB_MAX_CONNS keeps a backlog waiting in Temporal rather than for the pool, where a process that also serves the api would make its requests wait (docs/operations.md)."`
 	TemporalAPIKey    string `env:"TEMPORAL_API_KEY" secret:"true" doc:"API key for Temporal Cloud (implies TLS)."`
 	TemporalTLS       bool   `env:"TEMPORAL_TLS" default:"false" doc:"Dial Temporal over TLS."`
 	TemporalTLSCert   string `env:"TEMPORAL_TLS_CERT" doc:"Client certificate file (mTLS)."`
@@ -275,6 +276,7 @@ func (c *Config) validate() []error {
 	if _, err := kinds.ParseQueues(c.WorkerQueues); err != nil {
 		check("WORKER_QUEUES", err)
 	}
+	check("WORKER_SLOTS", inRange(int64(c.WorkerSlots), 0, 10000))
 	if (c.TemporalTLSCert == "") != (c.TemporalTLSKey == "") {
 		check("TEMPORAL_TLS_CERT", errors.New("TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together"))
 	}

@@ -54,11 +54,12 @@ func TestLoadRejectsBadValuesTogether(t *testing.T) {
 		"RECRUITD_ENCRYPTION_KEY": "c2hvcnQ=",
 		"RECRUITD_DEMO_API_KEY":   "short",
 		"DATABASE_URL":            "mysql://u:hunter2@db/x",
+		"WORKER_SLOTS":            "-1",
 	}))
 	if err == nil {
 		t.Fatal("Load accepted invalid values")
 	}
-	for _, name := range []string{"API_ADDR", "LOG_LEVEL", "RECRUITD_ENCRYPTION_KEY", "RECRUITD_DEMO_API_KEY", "DATABASE_URL"} {
+	for _, name := range []string{"API_ADDR", "LOG_LEVEL", "RECRUITD_ENCRYPTION_KEY", "RECRUITD_DEMO_API_KEY", "DATABASE_URL", "WORKER_SLOTS"} {
 		if !strings.Contains(err.Error(), name) {
 			t.Errorf("error %q does not name %s", err, name)
 		}

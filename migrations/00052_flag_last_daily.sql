@@ -113,11 +113,11 @@ END $$;
 -- +goose StatementEnd
 
 -- rollup_rebuild's part 'scores' (and a whole rebuild) recomputes flag_last_daily too.
-ALTER FUNCTION rollup_rebuild(uuid, text) RENAME TO rollup_rebuild_00051;
+ALTER FUNCTION rollup_rebuild(uuid, text) RENAME TO rollup_rebuild_before_00052;
 -- +goose StatementBegin
 CREATE FUNCTION rollup_rebuild(p_company uuid, p_part text DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM rollup_rebuild_00051(p_company, p_part);
+    PERFORM rollup_rebuild_before_00052(p_company, p_part);
     IF p_part IS NULL OR p_part = 'scores' THEN
         PERFORM rollup_flag_last_daily_rebuild(p_company);
     END IF;
@@ -144,7 +144,7 @@ DROP INDEX candidates_company_phone_idx;
 CREATE INDEX candidates_company_phone_idx ON candidates (company_id, phone);
 ANALYZE candidates;
 DROP FUNCTION rollup_rebuild(uuid, text);
-ALTER FUNCTION rollup_rebuild_00051(uuid, text) RENAME TO rollup_rebuild;
+ALTER FUNCTION rollup_rebuild_before_00052(uuid, text) RENAME TO rollup_rebuild;
 DROP FUNCTION rollup_flag_last_daily_rebuild(uuid);
 DROP FUNCTION rollup_flag_last_daily_trigger() CASCADE;
 DROP FUNCTION flag_steps(text, text);

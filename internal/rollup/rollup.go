@@ -3,7 +3,8 @@
 // candidate_journeys, candidate_media, journey_daily) and the score histograms of migration 00047
 // (evaluation_scores, job_evaluation_scores, fraud_scores, candidate_scores, candidate_score_counts,
 // completion_slot_totals, media_candidates, journey_last_daily) and the last-flag steps of migration
-// 00052 (flag_last_daily); since migration 00050 job_totals and job_daily are views over their
+// 00052 (flag_last_daily) and the per-job running totals of migration 00059 (job_daily_running,
+// over job_daily_folded); since migration 00050 job_totals and job_daily are views over their
 // folded rows and the pending per-job deltas (Fold), and job_applicants counts each job's
 // applications per candidate.
 // Statement-level triggers keep them exact as the source tables change; Rebuild recomputes a
@@ -44,6 +45,7 @@ var Tables = []struct{ Name, NonZero string }{
 	{"media_candidates", "candidates <> 0"},
 	{"journey_last_daily", "candidates <> 0"},
 	{"flag_last_daily", "candidates <> 0"},
+	{"job_daily_running", "true"},
 }
 
 type execer interface {
@@ -79,6 +81,11 @@ func Check(ctx context.Context, db *sql.DB, company uuid.UUID) error {
 		return err
 	}
 	defer tx.Rollback()
+	// job_daily_running has the folded days only (readers add the pending deltas), and a rebuild
+	// folds them first: fold them before taking the stored rows too (rolled back with the rest).
+	if _, err := tx.ExecContext(ctx, "SELECT rollup_fold_jobs($1)", company); err != nil {
+		return fmt.Errorf("fold per-job rollup deltas of company %s: %w", company, err)
+	}
 	for _, t := range Tables {
 		stmt := fmt.Sprintf(`CREATE TEMP TABLE stored_%[1]s ON COMMIT DROP AS
 			SELECT * FROM %[1]s WHERE company_id = $1 AND (%[2]s)`, t.Name, t.NonZero)

@@ -171,6 +171,7 @@ func TestCheckFindsDrift(t *testing.T) {
 			"candidate_scores":       "UPDATE candidate_scores SET max_cheating = CASE WHEN max_cheating > 50 THEN 1 ELSE 99 END WHERE ctid = (SELECT ctid FROM candidate_scores WHERE company_id = $1 AND max_cheating IS NOT NULL LIMIT 1)",
 			"candidate_score_counts": "UPDATE candidate_score_counts SET candidates = candidates + 1 WHERE ctid = (SELECT ctid FROM candidate_score_counts WHERE company_id = $1 LIMIT 1)",
 			"flag_last_daily":        "UPDATE flag_last_daily SET point = point + 101 WHERE ctid = (SELECT ctid FROM flag_last_daily WHERE company_id = $1 AND kind = 'fraud' LIMIT 1)",
+			"job_daily_running":      "UPDATE job_daily_running SET completed = completed + 1 WHERE ctid = (SELECT ctid FROM job_daily_running WHERE company_id = $1 LIMIT 1)",
 		}[tb.Name]
 		tx, err := db.Begin()
 		if err != nil {

@@ -254,12 +254,13 @@ func cheatingByJob(ctx context.Context, call *toolkit.Call, q *toolkit.Query, fr
 	sort jobSort, out *CheatingStatsOutput, t *toolkit.Text) error {
 	agg := `SELECT ce.job_id, count(*) AS evaluated, count(*) FILTER (WHERE ` + flagged + `) AS flagged` + from + ` GROUP BY ce.job_id`
 	if job == nil {
-		// Evaluated from job_totals (all time) or job_daily (whole UTC days of w, the evaluations
-		// of the partial days); flagged from the evaluations above the threshold (the score index).
+		// Evaluated from job_totals (all time) or the running totals per job (whole UTC days of w,
+		// the evaluations of the partial days); flagged from the evaluations above the threshold
+		// (the score index).
 		evaluated := `SELECT t.job_id, t.evaluated FROM job_totals t WHERE t.company_id = $1 AND t.evaluated > 0`
 		if w.Since != nil || w.Until != nil {
 			evaluated = `SELECT job_id, sum(n)::bigint AS evaluated FROM (` + toolkit.SplitUnion(w, toolkit.Day, func(w toolkit.Window) string {
-				return `SELECT job_id, evaluated FROM job_daily WHERE company_id = $1 AND evaluated <> 0` + q.DayRange("day", w)
+				return `SELECT job_id, evaluated FROM (` + q.JobDays(w) + `) d(job_id, sessions, completed, evaluated)`
 			}, func(w toolkit.Window) string {
 				return `SELECT ce.job_id, count(*) FROM cheating_evaluations ce WHERE ce.company_id = $1` + q.Range("ce.created_at", w) + ` GROUP BY 1`
 			}) + `) u(job_id, n) GROUP BY job_id HAVING sum(n) > 0`

@@ -461,7 +461,8 @@ func byMediumType(counts map[statusMedium]int64, filter []models.MediumType, out
 }
 
 // byInterviewer counts sessions invited in w per job: company-wide without a medium filter from
-// job_totals (all time) or job_daily plus the sessions of the partial days at the window's ends;
+// job_totals (all time) or the running totals per job (toolkit.Query.JobDays) plus the sessions
+// of the partial days at the window's ends;
 // with a job or a medium filter from the sessions (job_daily has no medium).
 func byInterviewer(ctx context.Context, call *toolkit.Call, q *toolkit.Query, f filters, w toolkit.Window, out *InterviewStatsOutput, t *toolkit.Text) error {
 	source := func(w toolkit.Window) string {
@@ -475,10 +476,10 @@ func byInterviewer(ctx context.Context, call *toolkit.Call, q *toolkit.Query, f 
 		agg = source(w)
 	case w.Since == nil && w.Until == nil:
 		agg = `SELECT t.job_id, t.sessions, t.completed FROM job_totals t WHERE t.company_id = $1 AND t.sessions > 0`
-	default: // job_daily for the whole UTC days of w, the sessions of the partial days
+	default: // running totals for the whole UTC days of w, the sessions of the partial days
 		agg = `SELECT job_id, sum(sessions)::bigint AS sessions, sum(completed)::bigint AS completed FROM (` +
 			toolkit.SplitUnion(w, toolkit.Day, func(w toolkit.Window) string {
-				return `SELECT job_id, sessions, completed FROM job_daily WHERE company_id = $1 AND sessions <> 0` + q.DayRange("day", w)
+				return `SELECT job_id, sessions, completed FROM (` + q.JobDays(w) + `) d(job_id, sessions, completed, evaluated)`
 			}, source) + `) u GROUP BY job_id HAVING sum(sessions) > 0`
 	}
 	r, err := call.RankJobs(ctx, q, agg, "a.count DESC, a.part DESC", maxInterviewerRows, "sessions", "sessions")

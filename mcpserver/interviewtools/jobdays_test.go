@@ -132,6 +132,27 @@ func TestJobWindowsReadRunningTotals(t *testing.T) {
 	f.exec(t, `SELECT rollup_fold_jobs()`)
 	check("folded")
 
+	// Another company's window sees none of these jobs.
+	for _, w := range windows {
+		args := map[string]any{"metric": "byInterviewer", "sinceDate": "2026-01-01T00:00:00Z"}
+		if w[1] != "" {
+			args["untilDate"] = w[1]
+		}
+		o, _ := call[statsOut](t, f, f.globex, "getInterviewStats", args, nil)
+		args["metric"] = "byJob"
+		c, _ := call[cheatOut](t, f, f.globex, "getCheatingDetectionStats", args, nil)
+		for _, r := range o.ByInterviewer {
+			if r.JobID == f.job["J1"].String() || r.JobID == f.job["J2"].String() || r.JobID == f.job["J3"].String() {
+				t.Errorf("globex byInterviewer %v shows acme's job %s", w, r.JobTitle)
+			}
+		}
+		for _, r := range c.ByJob {
+			if r.JobID == f.job["J1"].String() || r.JobID == f.job["J2"].String() || r.JobID == f.job["J3"].String() {
+				t.Errorf("globex byJob %v shows acme's job %s", w, r.JobTitle)
+			}
+		}
+	}
+
 	// The work of one call: the per-job rollup rows read by the call, from the statistics once
 	// every connection has reported, against the jobs.
 	var jobs int64

@@ -15,14 +15,22 @@ import (
 const FoldEvery = 5 * time.Second
 
 // Fold moves the pending per-job deltas (job_rollup_deltas, migration 00050) into
-// job_totals_folded and job_daily_folded, in one statement, and returns how many it folded; -1
-// when another fold was running (it will have folded them).
+// job_totals_folded and job_daily_folded, in one statement, then the job count deltas
+// (job_count_deltas, migration 00059) into job_counts_folded, and returns how many it folded; -1
+// when another fold of the per-job deltas was running (it will have folded them).
 func Fold(ctx context.Context, db *sql.DB) (int64, error) {
 	var n int64
 	if err := db.QueryRowContext(ctx, "SELECT rollup_fold_jobs()").Scan(&n); err != nil {
 		return 0, fmt.Errorf("fold per-job rollup deltas: %w", err)
 	}
-	return n, nil
+	var counts int64
+	if err := db.QueryRowContext(ctx, "SELECT rollup_fold_job_counts()").Scan(&counts); err != nil {
+		return 0, fmt.Errorf("fold job count deltas: %w", err)
+	}
+	if n < 0 {
+		return n, nil
+	}
+	return n + counts, nil
 }
 
 // FoldLoop runs Fold every interval until ctx ends. A failed fold is logged and tried again at

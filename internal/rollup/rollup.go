@@ -3,8 +3,8 @@
 // candidate_journeys, candidate_media, journey_daily) and the score histograms of migration 00047
 // (evaluation_scores, job_evaluation_scores, fraud_scores, candidate_scores, candidate_score_counts,
 // completion_slot_totals, media_candidates, journey_last_daily) and the last-flag steps of migration
-// 00052 (flag_last_daily) and the per-job running totals of migration 00059 (job_daily_running,
-// over job_daily_folded); since migration 00050 job_totals and job_daily are views over their
+// 00052 (flag_last_daily) and, of migration 00059, the per-job running totals (job_daily_running,
+// over job_daily_folded) and the job counts (job_counts, a view like job_totals); since migration 00050 job_totals and job_daily are views over their
 // folded rows and the pending per-job deltas (Fold), and job_applicants counts each job's
 // applications per candidate.
 // Statement-level triggers keep them exact as the source tables change; Rebuild recomputes a
@@ -46,6 +46,7 @@ var Tables = []struct{ Name, NonZero string }{
 	{"journey_last_daily", "candidates <> 0"},
 	{"flag_last_daily", "candidates <> 0"},
 	{"job_daily_running", "true"},
+	{"job_counts", "jobs <> 0"},
 }
 
 type execer interface {

@@ -117,6 +117,8 @@ func TestTriggersKeepRollupsExact(t *testing.T) {
 			VALUES ($1, 'New', 'Person', 'new', now(), now())`},
 		{"a candidate is deleted (cascade)", `DELETE FROM candidates WHERE id = (
 			SELECT candidate_id FROM interview_sessions WHERE company_id = $1 ORDER BY id LIMIT 1)`},
+		{"jobs change status and are soft-deleted", `UPDATE jobs SET status = CASE status WHEN 'ACTIVE' THEN 'PAUSED' ELSE 'ACTIVE' END,
+			is_deleted = id::text < '8', enable_identity_verification = NOT enable_identity_verification WHERE company_id = $1`},
 		{"a job is deleted (cascade)", `DELETE FROM jobs WHERE id = (
 			SELECT job_id FROM interview_sessions WHERE company_id = $1 GROUP BY 1 ORDER BY count(*) DESC LIMIT 1)`},
 	}
@@ -171,6 +173,7 @@ func TestCheckFindsDrift(t *testing.T) {
 			"candidate_scores":       "UPDATE candidate_scores SET max_cheating = CASE WHEN max_cheating > 50 THEN 1 ELSE 99 END WHERE ctid = (SELECT ctid FROM candidate_scores WHERE company_id = $1 AND max_cheating IS NOT NULL LIMIT 1)",
 			"candidate_score_counts": "UPDATE candidate_score_counts SET candidates = candidates + 1 WHERE ctid = (SELECT ctid FROM candidate_score_counts WHERE company_id = $1 LIMIT 1)",
 			"flag_last_daily":        "UPDATE flag_last_daily SET point = point + 101 WHERE ctid = (SELECT ctid FROM flag_last_daily WHERE company_id = $1 AND kind = 'fraud' LIMIT 1)",
+			"job_counts":             "UPDATE job_counts_folded SET jobs = jobs + 1 WHERE ctid = (SELECT ctid FROM job_counts_folded WHERE company_id = $1 LIMIT 1)",
 			"job_daily_running":      "UPDATE job_daily_running SET completed = completed + 1 WHERE ctid = (SELECT ctid FROM job_daily_running WHERE company_id = $1 LIMIT 1)",
 		}[tb.Name]
 		tx, err := db.Begin()

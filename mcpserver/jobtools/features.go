@@ -109,9 +109,9 @@ func companyFeatures(ctx context.Context, call *toolkit.Call, in FeaturesInput) 
 	err := call.DB.QueryRowContext(ctx, `
 		SELECT c.fraud_detection_enabled, c.model_cheat_detection_enabled, c.cheat_threshold::float8,
 		       c.hr_suite_account, c.features,
-		       (SELECT count(*) FROM jobs j WHERE j.company_id = $1 AND j.status = 'ACTIVE' AND NOT j.is_deleted),
-		       (SELECT count(*) FROM jobs j WHERE j.company_id = $1 AND j.status = 'ACTIVE' AND NOT j.is_deleted
-		                                      AND j.enable_identity_verification)
+		       (SELECT coalesce(sum(n.jobs), 0) FROM job_counts n WHERE n.company_id = $1 AND n.status = 'ACTIVE' AND NOT n.is_deleted),
+		       (SELECT coalesce(sum(n.jobs), 0) FROM job_counts n WHERE n.company_id = $1 AND n.status = 'ACTIVE' AND NOT n.is_deleted
+		                                                        AND n.identity)
 		FROM companies c WHERE c.id = $1`, call.Company.ID).
 		Scan(&fraud, &cheat, &threshold, &hrSuite, &flagsJSON, &activeJobs, &ivJobs)
 	if err != nil {

@@ -7,7 +7,8 @@ import (
 
 // TestCompanyFeaturesReadJobCounts: getCompanyFeatures' active jobs (and those with identity
 // verification) follow job changes folded and pending (job_counts, migration 00059), and the
-// call reads no row of jobs (it counted the company's active jobs one by one).
+// call reads no row of jobs (it counted the company's active jobs one by one); so does
+// getPositionStats totalPositions without a window (it loaded every job).
 func TestCompanyFeaturesReadJobCounts(t *testing.T) {
 	f := newFixture(t)
 	db, ctx := f.h.DB.SQL, t.Context()
@@ -69,4 +70,17 @@ func TestCompanyFeaturesReadJobCounts(t *testing.T) {
 	if after := settle(); after != before {
 		t.Errorf("getCompanyFeatures read %d rows of jobs; want none (job_counts)", after-before)
 	}
+
+	// totalPositions without a window: the counts of the jobs, none of them read.
+	var total, open float64
+	if err := db.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE is_open) FROM jobs WHERE company_id = $1 AND NOT is_deleted`,
+		f.acme.ID).Scan(&total, &open); err != nil {
+		t.Fatal(err)
+	}
+	before = settle()
+	m, _ := f.decode(t, "getPositionStats", map[string]any{"metric": "totalPositions"})
+	if after := settle(); after != before {
+		t.Errorf("getPositionStats totalPositions read %d rows of jobs; want none (job_counts)", after-before)
+	}
+	expect(t, m, map[string]float64{"totalPositions.count": total, "totalPositions.open": open, "totalPositions.closed": total - open})
 }

@@ -125,7 +125,15 @@ func positionStats(ctx context.Context, call *toolkit.Call, in PositionStatsInpu
 	if metric == metricOpenPositions {
 		where += " AND is_open"
 	}
-	jobs, err := loadPositions(ctx, call, where, q.Args)
+	if metric != metricCandidatesPerPosition && w.Since == nil && w.Until == nil {
+		// Counts from job_counts (a few rows, whatever the company's jobs); the list of
+		// openPositions is its first page.
+		if err := positionCounts(ctx, call, metric, where, q.Args, out.Status, &out); err != nil {
+			return out, nil, err
+		}
+		return out, positionsText(&out), nil
+	}
+	jobs, err := loadPositions(ctx, call, where, q.Args, 0)
 	if err != nil {
 		return out, nil, err
 	}
@@ -153,13 +161,59 @@ func positionStats(ctx context.Context, call *toolkit.Call, in PositionStatsInpu
 	return out, positionsText(&out), nil
 }
 
+// positionCounts answers openPositions and totalPositions without a creation window from
+// job_counts (migration 00059): the company's non-deleted jobs by status and open, in the status
+// filter when set; openPositions lists the newest maxPositionsListed open ones.
+func positionCounts(ctx context.Context, call *toolkit.Call, metric positionMetric, where string, args []any, status *string, out *PositionStatsOutput) error {
+	byStatus := statusCounts(nil)
+	var open, closed int
+	err := collect(ctx, call.DB, `
+		SELECT status, is_open, sum(jobs)::bigint FROM job_counts
+		WHERE company_id = $1 AND NOT is_deleted AND jobs <> 0 AND ($2::text IS NULL OR status = $2)
+		GROUP BY 1, 2`, []any{call.Company.ID, status}, func(r *sql.Rows) error {
+		var st string
+		var isOpen bool
+		var n int
+		if err := r.Scan(&st, &isOpen, &n); err != nil {
+			return err
+		}
+		if isOpen {
+			open += n
+		} else if metric == metricOpenPositions {
+			return nil
+		} else {
+			closed += n
+		}
+		byStatus[st] += n
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if metric == metricTotalPositions {
+		out.TotalPositions = &totalPositions{Count: open + closed, Open: open, Closed: closed, ByStatus: byStatus}
+		return nil
+	}
+	jobs, err := loadPositions(ctx, call, where, args, maxPositionsListed)
+	if err != nil {
+		return err
+	}
+	out.OpenPositions = &openPositions{Count: open, ByStatus: byStatus, Positions: jobs, Truncated: open > len(jobs)}
+	return nil
+}
+
 // loadPositions returns the company's jobs matching where, newest first (at most ~2,000 per
-// company, read through jobs_company_created_idx / jobs_company_status_idx).
-func loadPositions(ctx context.Context, call *toolkit.Call, where string, args []any) ([]positionRow, error) {
+// company, read through jobs_company_created_idx / jobs_company_status_idx); the first limit
+// when limit > 0.
+func loadPositions(ctx context.Context, call *toolkit.Call, where string, args []any, limit int) ([]positionRow, error) {
 	jobs := []positionRow{}
+	page := ""
+	if limit > 0 {
+		page = fmt.Sprintf(" LIMIT %d", limit)
+	}
 	err := collect(ctx, call.DB, `
 		SELECT id, title, external_id, status, is_open, created_at FROM jobs
-		WHERE `+where+` ORDER BY created_at DESC, id DESC`, args, func(r *sql.Rows) error {
+		WHERE `+where+` ORDER BY created_at DESC, id DESC`+page, args, func(r *sql.Rows) error {
 		var p positionRow
 		var id uuid.UUID
 		if err := r.Scan(&id, &p.Title, &p.ExternalID, &p.Status, &p.IsOpen, &p.created); err != nil {

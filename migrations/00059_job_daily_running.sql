@@ -6,7 +6,8 @@
 -- job_daily_running holds, for each job and each day of job_daily_folded with a count, the job's
 -- counts of that day and every earlier one. A job's counts over the whole days [S, U) are its row
 -- with the last day before U minus its row with the last day before S (no row: zero), plus the
--- pending deltas of job_rollup_deltas in [S, U) (the folded side of job_daily; migration 00050).
+-- pending deltas of job_rollup_deltas in [S, U): job_daily_running covers the folded rows of the
+-- view job_daily (migration 00050) only.
 --
 -- A statement-level trigger on job_daily_folded recomputes the changed jobs' rows from the
 -- earliest changed day on, in the statement that changed them (a fold moves deltas into
@@ -15,7 +16,8 @@
 -- rebuild) recomputes the company's rows after job_daily_folded.
 --
 -- job_counts counts the company's jobs by status, open, deleted and identity verification, so
--- getCompanyFeatures counts its active jobs in a few rows, not one per job (3,029 rows at 1M).
+-- getCompanyFeatures counts its active jobs (and getPositionStats its positions without a
+-- creation window) in a few rows, not one per job (3,029 rows at 1M).
 -- As job_totals (migration 00050) it is a view over folded rows (job_counts_folded) plus the
 -- insert-only deltas of job_count_deltas that the jobs' statement-level trigger appends (no row
 -- shared by concurrent job writes); rollup_fold_job_counts folds them, with the per-job deltas

@@ -19,7 +19,7 @@ const FoldEvery = 5 * time.Second
 // when another fold was running (it will have folded them).
 func Fold(ctx context.Context, db *sql.DB) (int64, error) {
 	var n int64
-	if err := db.QueryRowContext(ctx, "SELECT rollup_fold_jobs()").Scan(&n); err != nil {
+	if err := db.QueryRowContext(ctx, "SELECT rollup_fold()").Scan(&n); err != nil {
 		return 0, fmt.Errorf("fold per-job rollup deltas: %w", err)
 	}
 	return n, nil

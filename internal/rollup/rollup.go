@@ -5,7 +5,10 @@
 // completion_slot_totals, media_candidates, journey_last_daily) and the last-flag steps of migration
 // 00052 (flag_last_daily); since migration 00050 job_totals and job_daily are views over their
 // folded rows and the pending per-job deltas (Fold), and job_applicants counts each job's
-// applications per candidate.
+// applications per candidate; since migration 00056 session_daily, completion_slots,
+// completion_slot_totals, journey_daily, journey_last_daily, media_candidates and candidate_daily
+// are views over <table>_folded and <table>_deltas the same way (their tables are listed in
+// rollup_folded).
 // Statement-level triggers keep them exact as the source tables change; Rebuild recomputes a
 // company's from scratch (for loads that run with triggers off), and Check compares the stored
 // rows with a rebuild.

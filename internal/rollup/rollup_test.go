@@ -325,3 +325,47 @@ func TestConcurrentApplicationsCountExactly(t *testing.T) {
 	}
 	checkAll(t, db, ids, "two concurrent applications to one job")
 }
+
+// TestConcurrentCandidatesDoNotWait: a new candidate and application in one transaction do not
+// wait for another company candidate's, uncommitted (before migration 00056 both updated the
+// company's candidate_daily and journey_daily rows of the day, and the second waited for the
+// first's commit), and both count exactly.
+func TestConcurrentCandidatesDoNotWait(t *testing.T) {
+	db, ids := seeded(t)
+	var job uuid.UUID
+	if err := db.QueryRow("SELECT id FROM jobs WHERE company_id = $1 ORDER BY id LIMIT 1", ids[0]).Scan(&job); err != nil {
+		t.Fatal(err)
+	}
+	apply := func(tx *sql.Tx) error {
+		_, err := tx.Exec(`WITH c AS (INSERT INTO candidates (company_id, first_name, last_name, status, created_at, updated_at)
+			VALUES ($1, 'Con', 'Current', 'new', now(), now()) RETURNING id)
+			INSERT INTO applications (company_id, candidate_id, job_id, source) SELECT $1, c.id, $2, 'manual' FROM c`, ids[0], job)
+		return err
+	}
+	first, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Rollback()
+	if err := apply(first); err != nil {
+		t.Fatal(err)
+	}
+	second, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Rollback()
+	if _, err := second.Exec("SET LOCAL lock_timeout = '2s'"); err != nil {
+		t.Fatal(err)
+	}
+	if err := apply(second); err != nil {
+		t.Fatalf("a candidate's application while another's is uncommitted: %v", err)
+	}
+	if err := second.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	checkAll(t, db, ids, "two concurrent candidates of one company")
+}

@@ -600,3 +600,89 @@ func TestInterviewDoesNotWaitOnTheJobsRollup(t *testing.T) {
 	}
 	counts("after a fold")
 }
+
+// TestInterviewDoesNotWaitOnTheCompanyRollups: a session's consent, answers and completion lock
+// no row that the company's other candidates share. While another transaction holds what an
+// interview of another candidate of the company and a new applicant change (before migration
+// 00056 the company's rows of session_daily, completion_slots, completion_slot_totals,
+// journey_daily, journey_last_daily, media_candidates and candidate_daily for the day, which the
+// candidate's consent and completion then waited on), the candidate takes the whole interview,
+// each request answered before the database timeout (a 503 otherwise), and the company's
+// rollups are exact afterwards, before and after a fold.
+func TestInterviewDoesNotWaitOnTheCompanyRollups(t *testing.T) {
+	f := newFixture(t, withEnv("INTERVIEW_RATE_BURST=1000", "DB_REQUEST_TIMEOUT=2s"))
+	c, sessionID := f.invite(t, f.acmeKey, "iv-company-hot")
+	_, otherID := f.invite(t, f.acmeKey, "iv-company-other")
+	db := f.st.SQL()
+	if _, err := rollup.Fold(t.Context(), db); err != nil {
+		t.Fatal(err)
+	}
+	completions := func(t *testing.T) (completed, slots int64) {
+		t.Helper()
+		if err := db.QueryRow(`SELECT coalesce(sum(sessions) FILTER (WHERE status = 'COMPLETED'), 0) FROM session_daily WHERE company_id = $1`,
+			f.acme.ID).Scan(&completed); err != nil {
+			t.Fatalf("session_daily: %v", err)
+		}
+		if err := db.QueryRow(`SELECT coalesce(sum(completed), 0) FROM completion_slots WHERE company_id = $1`, f.acme.ID).Scan(&slots); err != nil {
+			t.Fatalf("completion_slots: %v", err)
+		}
+		return completed, slots
+	}
+	completed0, slots0 := completions(t)
+	tx, err := db.BeginTx(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	// The other candidate consents and completes; a new candidate applies.
+	for _, q := range []string{
+		`UPDATE interview_sessions SET status = 'STARTED', consented_at = now(), started_at = now() WHERE company_id = $1 AND id = $2`,
+		`UPDATE interview_sessions SET status = 'COMPLETED', completed_at = now(), duration_seconds = 60 WHERE company_id = $1 AND id = $2`,
+	} {
+		if res, err := tx.Exec(q, f.acme.ID, otherID); err != nil {
+			t.Fatal(err)
+		} else if n, _ := res.RowsAffected(); n != 1 {
+			t.Fatalf("%d sessions changed by %q", n, q)
+		}
+	}
+	if _, err := tx.Exec(`WITH c AS (INSERT INTO candidates (company_id, first_name, last_name, status, created_at, updated_at)
+		VALUES ($1, 'Other', 'Applicant', 'new', now(), now()) RETURNING id)
+		INSERT INTO applications (company_id, candidate_id, job_id, source)
+		SELECT $1, c.id, s.job_id, 'manual' FROM c, interview_sessions s WHERE s.company_id = $1 AND s.id = $2`, f.acme.ID, sessionID); err != nil {
+		t.Fatal(err)
+	}
+
+	page := c.post(t, "consent", nil)
+	for i := 0; i < 40 && !strings.Contains(page.body, "Interview complete"); i++ {
+		if page.status != http.StatusOK {
+			t.Fatalf("request %d while another candidate's interview is in flight = %d, want 200:\n%s", i, page.status, page.body)
+		}
+		answer := goodAnswer
+		if m := choiceRE.FindAllStringSubmatch(page.body, -1); m != nil {
+			answer = html.UnescapeString(m[0][1])
+		}
+		page = c.post(t, "answer", url.Values{"turn": {turnOf(t, page)}, "answer": {answer}})
+	}
+	if page.status != http.StatusOK || !strings.Contains(page.body, "Interview complete") {
+		t.Fatalf("interview not completed while another candidate's interview is in flight: %d\n%s", page.status, page.body)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+
+	counts := func(when string, wantCompleted, wantSlots int64) {
+		t.Helper()
+		completed, slots := completions(t)
+		if completed != wantCompleted || slots != wantSlots {
+			t.Errorf("%s: session_daily = %d completed, completion_slots = %d; want %d, %d", when, completed, slots, wantCompleted, wantSlots)
+		}
+		if err := rollup.Check(t.Context(), db, f.acme.ID); err != nil {
+			t.Errorf("%s: %v", when, err)
+		}
+	}
+	counts("before a fold", completed0+2, slots0+2)
+	if _, err := rollup.Fold(t.Context(), db); err != nil {
+		t.Fatal(err)
+	}
+	counts("after a fold", completed0+2, slots0+2)
+}

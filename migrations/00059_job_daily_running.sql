@@ -19,9 +19,9 @@
 -- getCompanyFeatures counts its active jobs (and getPositionStats its positions without a
 -- creation window) in a few rows, not one per job (3,029 rows at 1M).
 -- As job_totals (migration 00050) it is a view over folded rows (job_counts_folded) plus the
--- insert-only deltas of job_count_deltas that the jobs' statement-level trigger appends (no row
--- shared by concurrent job writes); rollup_fold_job_counts folds them, with the per-job deltas
--- (internal/rollup.Fold); rollup_rebuild's part 'other' recomputes it.
+-- insert-only deltas of job_counts_deltas that the jobs' statement-level trigger appends (no row
+-- shared by concurrent job writes); it is one of the tables of rollup_folded (migration 00056),
+-- so rollup_fold folds it with the others; rollup_rebuild's part 'other' recomputes it.
 
 -- +goose Up
 CREATE TABLE job_daily_running (
@@ -113,7 +113,7 @@ CREATE TABLE job_counts_folded (
     jobs       bigint NOT NULL,
     PRIMARY KEY (company_id, status, is_open, is_deleted, identity)
 );
-CREATE TABLE job_count_deltas (
+CREATE TABLE job_counts_deltas (
     company_id uuid NOT NULL REFERENCES companies (id) ON DELETE CASCADE,
     status     text NOT NULL,
     is_open    boolean NOT NULL,
@@ -121,10 +121,10 @@ CREATE TABLE job_count_deltas (
     identity   boolean NOT NULL,
     jobs       bigint NOT NULL
 );
-CREATE INDEX job_count_deltas_company_idx ON job_count_deltas (company_id);
+CREATE INDEX job_counts_deltas_idx ON job_counts_deltas (company_id, status, is_open, is_deleted, identity);
 CREATE VIEW job_counts AS
 SELECT company_id, status, is_open, is_deleted, identity, sum(jobs)::bigint AS jobs
-FROM (SELECT * FROM job_counts_folded UNION ALL SELECT * FROM job_count_deltas) x
+FROM (SELECT * FROM job_counts_folded UNION ALL SELECT * FROM job_counts_deltas) x
 GROUP BY company_id, status, is_open, is_deleted, identity;
 
 -- +goose StatementBegin
@@ -132,7 +132,7 @@ CREATE FUNCTION rollup_jobs_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     -- Rows of companies being deleted (a cascade) are skipped: their rollups go with them.
     EXECUTE format($q$
-        INSERT INTO job_count_deltas
+        INSERT INTO job_counts_deltas
         SELECT company_id, status, is_open, is_deleted, enable_identity_verification, sum(sign)
         FROM (%s) r WHERE EXISTS (SELECT 1 FROM companies c WHERE c.id = r.company_id)
         GROUP BY 1, 2, 3, 4, 5 HAVING sum(sign) <> 0
@@ -142,30 +142,12 @@ END $$;
 -- +goose StatementEnd
 SELECT rollup_attach('jobs', 'rollup_jobs_trigger');
 
--- rollup_fold_job_counts moves the pending job count deltas (of one company, or of all when
--- p_company is NULL) into job_counts_folded in one statement; returns how many it folded.
--- +goose StatementBegin
-CREATE FUNCTION rollup_fold_job_counts(p_company uuid DEFAULT NULL) RETURNS bigint LANGUAGE plpgsql AS $$
-DECLARE
-    n bigint;
-BEGIN
-    WITH d AS (
-        DELETE FROM job_count_deltas WHERE p_company IS NULL OR company_id = p_company
-        RETURNING company_id, status, is_open, is_deleted, identity, jobs
-    ), f AS (
-        INSERT INTO job_counts_folded AS f
-        SELECT company_id, status, is_open, is_deleted, identity, sum(jobs) FROM d GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
-        ON CONFLICT (company_id, status, is_open, is_deleted, identity) DO UPDATE SET jobs = f.jobs + excluded.jobs
-    )
-    SELECT count(*) INTO n FROM d;
-    RETURN n;
-END $$;
--- +goose StatementEnd
+INSERT INTO rollup_folded VALUES ('job_counts', '{company_id,status,is_open,is_deleted,identity}', '{jobs}');
 
 -- +goose StatementBegin
 CREATE FUNCTION rollup_job_counts_rebuild(p_company uuid) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-    DELETE FROM job_count_deltas WHERE company_id = p_company;
+    DELETE FROM job_counts_deltas WHERE company_id = p_company;
     DELETE FROM job_counts_folded WHERE company_id = p_company;
     INSERT INTO job_counts_folded
     SELECT company_id, status, is_open, is_deleted, enable_identity_verification, count(*)
@@ -199,10 +181,10 @@ DROP TRIGGER jobs_rollup_insert ON jobs;
 DROP TRIGGER jobs_rollup_update ON jobs;
 DROP TRIGGER jobs_rollup_delete ON jobs;
 DROP FUNCTION rollup_jobs_trigger();
-DROP FUNCTION rollup_fold_job_counts(uuid);
+DELETE FROM rollup_folded WHERE name = 'job_counts';
 DROP FUNCTION rollup_job_counts_rebuild(uuid);
 DROP VIEW job_counts;
-DROP TABLE job_count_deltas;
+DROP TABLE job_counts_deltas;
 DROP TABLE job_counts_folded;
 DROP FUNCTION rollup_rebuild(uuid, text);
 ALTER FUNCTION rollup_rebuild_before_00059(uuid, text) RENAME TO rollup_rebuild;

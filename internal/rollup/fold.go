@@ -8,29 +8,24 @@ import (
 	"time"
 )
 
-// FoldEvery is how often a worker folds the pending per-job deltas (FoldLoop). The views
-// job_totals and job_daily are exact whatever the interval; it bounds how many deltas a read of
-// them adds up (at most the job's session changes and evaluations of one interval, plus those of
-// a fold that failed).
+// FoldEvery is how often a worker folds the pending deltas (FoldLoop). The views (job_totals,
+// job_daily, and since migration 00056 session_daily, completion_slots, completion_slot_totals,
+// journey_daily, journey_last_daily, media_candidates and candidate_daily, and since 00059 job_counts) are exact whatever the
+// interval; it bounds how many deltas a read of them adds up (at most the changes of one
+// interval, plus those of a fold that failed).
 const FoldEvery = 5 * time.Second
 
-// Fold moves the pending per-job deltas (job_rollup_deltas, migration 00050) into
-// job_totals_folded and job_daily_folded, in one statement, then the job count deltas
-// (job_count_deltas, migration 00059) into job_counts_folded, and returns how many it folded; -1
-// when another fold of the per-job deltas was running (it will have folded them).
+// Fold moves the pending deltas into the folded rows, each table's in one statement (the
+// per-job job_rollup_deltas of migration 00050 into job_totals_folded and job_daily_folded, and
+// each <table>_deltas of the tables of rollup_folded, migrations 00056 and 00059, into
+// <table>_folded), and returns how many it folded; -1 when another fold was running (it will
+// have folded them).
 func Fold(ctx context.Context, db *sql.DB) (int64, error) {
 	var n int64
-	if err := db.QueryRowContext(ctx, "SELECT rollup_fold_jobs()").Scan(&n); err != nil {
-		return 0, fmt.Errorf("fold per-job rollup deltas: %w", err)
+	if err := db.QueryRowContext(ctx, "SELECT rollup_fold()").Scan(&n); err != nil {
+		return 0, fmt.Errorf("fold rollup deltas: %w", err)
 	}
-	var counts int64
-	if err := db.QueryRowContext(ctx, "SELECT rollup_fold_job_counts()").Scan(&counts); err != nil {
-		return 0, fmt.Errorf("fold job count deltas: %w", err)
-	}
-	if n < 0 {
-		return n, nil
-	}
-	return n + counts, nil
+	return n, nil
 }
 
 // FoldLoop runs Fold every interval until ctx ends. A failed fold is logged and tried again at
@@ -45,7 +40,7 @@ func FoldLoop(ctx context.Context, db *sql.DB, every time.Duration, log *slog.Lo
 		case <-t.C:
 		}
 		if _, err := Fold(ctx, db); err != nil && ctx.Err() == nil {
-			log.Warn("per-job rollup deltas not folded; next tick tries again", "err", err)
+			log.Warn("rollup deltas not folded; next tick tries again", "err", err)
 		}
 	}
 }

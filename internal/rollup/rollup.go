@@ -6,7 +6,10 @@
 // 00052 (flag_last_daily) and, of migration 00059, the per-job running totals (job_daily_running,
 // over job_daily_folded) and the job counts (job_counts, a view like job_totals); since migration 00050 job_totals and job_daily are views over their
 // folded rows and the pending per-job deltas (Fold), and job_applicants counts each job's
-// applications per candidate.
+// applications per candidate; since migration 00056 session_daily, completion_slots,
+// completion_slot_totals, journey_daily, journey_last_daily, media_candidates and candidate_daily
+// are views over <table>_folded and <table>_deltas the same way (their tables are listed in
+// rollup_folded).
 // Statement-level triggers keep them exact as the source tables change; Rebuild recomputes a
 // company's from scratch (for loads that run with triggers off), and Check compares the stored
 // rows with a rebuild.
@@ -143,8 +146,9 @@ var LoadParts = []string{"sessions", "other", "histograms", "derived"}
 // Check compares the result with it.
 var loadPartSQL = map[string][]string{
 	"histograms": {
-		`DELETE FROM completion_slot_totals WHERE company_id = $1`,
-		`INSERT INTO completion_slot_totals
+		`DELETE FROM completion_slot_totals_deltas WHERE company_id = $1`,
+		`DELETE FROM completion_slot_totals_folded WHERE company_id = $1`,
+		`INSERT INTO completion_slot_totals_folded
 		 SELECT company_id, date_bin('15 minutes', completed_at, timestamptz '2000-01-01 00:00Z'), count(*),
 		        count(duration_seconds), coalesce(sum(duration_seconds), 0)
 		 FROM interview_sessions WHERE company_id = $1 AND status = 'COMPLETED' GROUP BY 1, 2`,
@@ -164,15 +168,18 @@ var loadPartSQL = map[string][]string{
 		`SELECT rollup_flag_last_daily_rebuild($1)`,
 	},
 	"derived": {
-		`DELETE FROM media_candidates WHERE company_id = $1`,
-		`INSERT INTO media_candidates
+		`DELETE FROM media_candidates_deltas WHERE company_id = $1`,
+		`DELETE FROM media_candidates_folded WHERE company_id = $1`,
+		`INSERT INTO media_candidates_folded
 		 SELECT company_id, medium_type, count(*) FROM candidate_media WHERE company_id = $1 GROUP BY 1, 2`,
-		`DELETE FROM journey_daily WHERE company_id = $1`,
-		`INSERT INTO journey_daily
+		`DELETE FROM journey_daily_deltas WHERE company_id = $1`,
+		`DELETE FROM journey_daily_folded WHERE company_id = $1`,
+		`INSERT INTO journey_daily_folded
 		 SELECT company_id, (entered_at AT TIME ZONE 'UTC')::date, invited, started, completed, positive, hired, count(*)
 		 FROM candidate_journeys WHERE company_id = $1 GROUP BY 1, 2, 3, 4, 5, 6, 7`,
-		`DELETE FROM journey_last_daily WHERE company_id = $1`,
-		`INSERT INTO journey_last_daily
+		`DELETE FROM journey_last_daily_deltas WHERE company_id = $1`,
+		`DELETE FROM journey_last_daily_folded WHERE company_id = $1`,
+		`INSERT INTO journey_last_daily_folded
 		 SELECT company_id, (last_completed_at AT TIME ZONE 'UTC')::date, count(*)
 		 FROM candidate_journeys WHERE company_id = $1 AND completed_n > 0 GROUP BY 1, 2`,
 		`DELETE FROM candidate_score_counts WHERE company_id = $1`,

@@ -152,24 +152,24 @@ func TestCheckFindsDrift(t *testing.T) {
 	db, ids := seeded(t)
 	for _, tb := range rollup.Tables {
 		corrupt := map[string]string{
-			"session_daily":          "UPDATE session_daily SET sessions = sessions + 1 WHERE ctid = (SELECT ctid FROM session_daily WHERE company_id = $1 LIMIT 1)",
-			"completion_slots":       "UPDATE completion_slots SET duration_sum = duration_sum - 1 WHERE ctid = (SELECT ctid FROM completion_slots WHERE company_id = $1 LIMIT 1)",
+			"session_daily":          "UPDATE session_daily_folded SET sessions = sessions + 1 WHERE ctid = (SELECT ctid FROM session_daily_folded WHERE company_id = $1 LIMIT 1)",
+			"completion_slots":       "UPDATE completion_slots_folded SET duration_sum = duration_sum - 1 WHERE ctid = (SELECT ctid FROM completion_slots_folded WHERE company_id = $1 LIMIT 1)",
 			"evaluation_daily":       "DELETE FROM evaluation_daily WHERE ctid = (SELECT ctid FROM evaluation_daily WHERE company_id = $1 LIMIT 1)",
 			"fraud_daily":            "UPDATE fraud_daily SET band_50_75 = band_50_75 + 1 WHERE ctid = (SELECT ctid FROM fraud_daily WHERE company_id = $1 LIMIT 1)",
 			"identity_daily":         "UPDATE identity_daily SET verifications = verifications + 1 WHERE ctid = (SELECT ctid FROM identity_daily WHERE company_id = $1 LIMIT 1)",
 			"job_totals":             "UPDATE job_totals_folded SET applicants = applicants + 1 WHERE ctid = (SELECT ctid FROM job_totals_folded WHERE company_id = $1 LIMIT 1)",
 			"job_daily":              "INSERT INTO job_rollup_deltas (company_id, job_id, day, completed) SELECT company_id, job_id, day, 1 FROM job_daily WHERE company_id = $1 LIMIT 1",
 			"job_applicants":         "UPDATE job_applicants SET applications = applications + 1 WHERE ctid = (SELECT ctid FROM job_applicants WHERE company_id = $1 LIMIT 1)",
-			"candidate_daily":        "UPDATE candidate_daily SET status = 'x' || status WHERE ctid = (SELECT ctid FROM candidate_daily WHERE company_id = $1 LIMIT 1)",
-			"journey_daily":          "UPDATE journey_daily SET candidates = candidates - 1 WHERE ctid = (SELECT ctid FROM journey_daily WHERE company_id = $1 LIMIT 1)",
+			"candidate_daily":        "UPDATE candidate_daily_folded SET status = 'x' || status WHERE ctid = (SELECT ctid FROM candidate_daily_folded WHERE company_id = $1 LIMIT 1)",
+			"journey_daily":          "UPDATE journey_daily_folded SET candidates = candidates - 1 WHERE ctid = (SELECT ctid FROM journey_daily_folded WHERE company_id = $1 LIMIT 1)",
 			"candidate_media":        "UPDATE candidate_media SET completed_n = completed_n + 1 WHERE ctid = (SELECT ctid FROM candidate_media WHERE company_id = $1 LIMIT 1)",
 			"candidate_journeys":     "UPDATE candidate_journeys SET hired = NOT hired WHERE ctid = (SELECT ctid FROM candidate_journeys WHERE company_id = $1 LIMIT 1)",
 			"evaluation_scores":      "UPDATE evaluation_scores SET score = score + 101 WHERE ctid = (SELECT ctid FROM evaluation_scores WHERE company_id = $1 LIMIT 1)",
 			"job_evaluation_scores":  "UPDATE job_evaluation_scores SET evaluated = evaluated + 1 WHERE ctid = (SELECT ctid FROM job_evaluation_scores WHERE company_id = $1 LIMIT 1)",
 			"fraud_scores":           "DELETE FROM fraud_scores WHERE ctid = (SELECT ctid FROM fraud_scores WHERE company_id = $1 LIMIT 1)",
-			"journey_last_daily":     "UPDATE journey_last_daily SET candidates = candidates + 2 WHERE ctid = (SELECT ctid FROM journey_last_daily WHERE company_id = $1 LIMIT 1)",
-			"completion_slot_totals": "UPDATE completion_slot_totals SET duration_sum = duration_sum + 1 WHERE ctid = (SELECT ctid FROM completion_slot_totals WHERE company_id = $1 LIMIT 1)",
-			"media_candidates":       "UPDATE media_candidates SET candidates = candidates - 1 WHERE ctid = (SELECT ctid FROM media_candidates WHERE company_id = $1 LIMIT 1)",
+			"journey_last_daily":     "UPDATE journey_last_daily_folded SET candidates = candidates + 2 WHERE ctid = (SELECT ctid FROM journey_last_daily_folded WHERE company_id = $1 LIMIT 1)",
+			"completion_slot_totals": "UPDATE completion_slot_totals_folded SET duration_sum = duration_sum + 1 WHERE ctid = (SELECT ctid FROM completion_slot_totals_folded WHERE company_id = $1 LIMIT 1)",
+			"media_candidates":       "UPDATE media_candidates_folded SET candidates = candidates - 1 WHERE ctid = (SELECT ctid FROM media_candidates_folded WHERE company_id = $1 LIMIT 1)",
 			"candidate_scores":       "UPDATE candidate_scores SET max_cheating = CASE WHEN max_cheating > 50 THEN 1 ELSE 99 END WHERE ctid = (SELECT ctid FROM candidate_scores WHERE company_id = $1 AND max_cheating IS NOT NULL LIMIT 1)",
 			"candidate_score_counts": "UPDATE candidate_score_counts SET candidates = candidates + 1 WHERE ctid = (SELECT ctid FROM candidate_score_counts WHERE company_id = $1 LIMIT 1)",
 			"flag_last_daily":        "UPDATE flag_last_daily SET point = point + 101 WHERE ctid = (SELECT ctid FROM flag_last_daily WHERE company_id = $1 AND kind = 'fraud' LIMIT 1)",
@@ -197,9 +197,15 @@ func TestCheckFindsDrift(t *testing.T) {
 	checkAll(t, db, ids, "rebuilds")
 }
 
-// TestFoldKeepsViewsExact: session changes and evaluations append per-job deltas, which the
-// views job_totals and job_daily count at once; a fold moves them into the folded rows and
-// changes nothing a reader sees; a second fold finds nothing.
+// folded are the rollups kept as folded rows and pending deltas behind a view: the per-job ones
+// (migration 00050) and the company-wide ones (00056).
+var folded = []string{"job_totals", "job_daily", "session_daily", "completion_slots", "completion_slot_totals",
+	"journey_daily", "journey_last_daily", "media_candidates", "candidate_daily"}
+
+// TestFoldKeepsViewsExact: session changes, evaluations, applications and new candidates append
+// per-job and company-wide deltas, which the views (job_totals, job_daily, session_daily,
+// completion_slots, ...) count at once; a fold moves them into the folded rows and changes
+// nothing a reader sees; a second fold finds nothing.
 func TestFoldKeepsViewsExact(t *testing.T) {
 	db, ids := seeded(t)
 	if _, err := db.Exec(`UPDATE interview_sessions SET status = 'COMPLETED', completed_at = invited_at + interval '1 hour'
@@ -209,25 +215,41 @@ func TestFoldKeepsViewsExact(t *testing.T) {
 	if _, err := db.Exec(`DELETE FROM cheating_evaluations WHERE company_id = $1 AND id::text LIKE '%b'`, ids[0]); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := db.Exec(`WITH c AS (INSERT INTO candidates (company_id, first_name, last_name, status, created_at, updated_at)
+		VALUES ($1, 'New', 'Applicant', 'new', now(), now()) RETURNING id)
+		INSERT INTO applications (company_id, candidate_id, job_id, source)
+		SELECT $1, c.id, (SELECT id FROM jobs WHERE company_id = $1 ORDER BY id LIMIT 1), 'manual' FROM c`, ids[1]); err != nil {
+		t.Fatal(err)
+	}
 	views := func() string {
 		t.Helper()
-		var s string
-		if err := db.QueryRow(`SELECT coalesce(string_agg(r, ';' ORDER BY r), '') FROM (
-			SELECT row_to_json(t)::text AS r FROM job_totals t WHERE company_id = ANY($1)
-			UNION ALL SELECT row_to_json(d)::text FROM job_daily d WHERE company_id = ANY($1)) x`, pq(ids)).Scan(&s); err != nil {
-			t.Fatal(err)
+		var parts []string
+		for _, v := range folded {
+			var s string
+			if err := db.QueryRow(`SELECT coalesce(string_agg(row_to_json(t)::text, ';' ORDER BY row_to_json(t)::text), '')
+				FROM `+v+` t WHERE company_id = ANY($1)`, pq(ids)).Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			parts = append(parts, v+": "+s)
 		}
-		return s
+		return strings.Join(parts, "\n")
 	}
-	pending := func() (n int) {
+	pending := func() map[string]int {
 		t.Helper()
-		if err := db.QueryRow("SELECT count(*) FROM job_rollup_deltas").Scan(&n); err != nil {
-			t.Fatal(err)
+		m := map[string]int{}
+		for _, tb := range append([]string{"job_rollup"}, folded[2:]...) {
+			var n int
+			if err := db.QueryRow("SELECT count(*) FROM " + tb + "_deltas").Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			m[tb] = n
 		}
-		return n
+		return m
 	}
-	if pending() == 0 {
-		t.Fatal("the changes appended no deltas: the test folds nothing")
+	for tb, n := range pending() {
+		if n == 0 {
+			t.Errorf("the changes appended no deltas to %s_deltas: the test folds nothing there", tb)
+		}
 	}
 	checkAll(t, db, ids, "the changes, unfolded")
 	before := views()
@@ -235,8 +257,10 @@ func TestFoldKeepsViewsExact(t *testing.T) {
 	if err != nil || n == 0 {
 		t.Fatalf("Fold = %d, %v; want the pending deltas folded", n, err)
 	}
-	if pending() != 0 {
-		t.Error("deltas left after a fold")
+	for tb, n := range pending() {
+		if n != 0 {
+			t.Errorf("%d deltas left in %s_deltas after a fold", n, tb)
+		}
 	}
 	if after := views(); after != before {
 		t.Errorf("a fold changed the views:\nbefore %s\nafter  %s", before, after)
@@ -304,4 +328,48 @@ func TestConcurrentApplicationsCountExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkAll(t, db, ids, "two concurrent applications to one job")
+}
+
+// TestConcurrentCandidatesDoNotWait: a new candidate and application in one transaction do not
+// wait for another company candidate's, uncommitted (before migration 00056 both updated the
+// company's candidate_daily and journey_daily rows of the day, and the second waited for the
+// first's commit), and both count exactly.
+func TestConcurrentCandidatesDoNotWait(t *testing.T) {
+	db, ids := seeded(t)
+	var job uuid.UUID
+	if err := db.QueryRow("SELECT id FROM jobs WHERE company_id = $1 ORDER BY id LIMIT 1", ids[0]).Scan(&job); err != nil {
+		t.Fatal(err)
+	}
+	apply := func(tx *sql.Tx) error {
+		_, err := tx.Exec(`WITH c AS (INSERT INTO candidates (company_id, first_name, last_name, status, created_at, updated_at)
+			VALUES ($1, 'Con', 'Current', 'new', now(), now()) RETURNING id)
+			INSERT INTO applications (company_id, candidate_id, job_id, source) SELECT $1, c.id, $2, 'manual' FROM c`, ids[0], job)
+		return err
+	}
+	first, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Rollback()
+	if err := apply(first); err != nil {
+		t.Fatal(err)
+	}
+	second, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Rollback()
+	if _, err := second.Exec("SET LOCAL lock_timeout = '2s'"); err != nil {
+		t.Fatal(err)
+	}
+	if err := apply(second); err != nil {
+		t.Fatalf("a candidate's application while another's is uncommitted: %v", err)
+	}
+	if err := second.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	checkAll(t, db, ids, "two concurrent candidates of one company")
 }

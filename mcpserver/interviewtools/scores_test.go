@@ -164,8 +164,7 @@ func TestScoreHistograms(t *testing.T) {
 	// rollups too.
 	tb, _ := call[todOut](t, f, nil, "getInterviewTimeOfDayBreakdown", map[string]any{"sinceDate": "2026-05-01", "timezone": "UTC"}, nil)
 	ib := metricCall[statsOut](t, f, "getInterviewStats", "completedInterviews", map[string]any{"sinceDate": "2026-05-01"})
-	f.exec(t, `INSERT INTO completion_slot_totals VALUES ($1, '2026-05-11T07:15:00Z', 500, 0, 0)
-		ON CONFLICT (company_id, slot) DO UPDATE SET completed = completion_slot_totals.completed + 500`, f.acme.ID)
+	f.exec(t, `INSERT INTO completion_slot_totals_deltas VALUES ($1, '2026-05-11T07:15:00Z', 500, 0, 0)`, f.acme.ID)
 	if ia := metricCall[statsOut](t, f, "getInterviewStats", "completedInterviews", map[string]any{"sinceDate": "2026-05-01"}); i64(ia.CompletedInterviews) != i64(ib.CompletedInterviews)+500 {
 		t.Errorf("completedInterviews = %d after 500 were added to completion_slot_totals, was %d: not read from the rollup",
 			i64(ia.CompletedInterviews), i64(ib.CompletedInterviews))
@@ -177,15 +176,14 @@ func TestScoreHistograms(t *testing.T) {
 	}
 	video := map[string]any{"mediumType": []string{"VIDEO"}}
 	sb := metricCall[statsOut](t, f, "getInterviewStats", "completedCandidates", video)
-	f.exec(t, `UPDATE media_candidates SET candidates = candidates + 300 WHERE company_id = $1 AND medium_type = 'VIDEO'`, f.acme.ID)
+	f.exec(t, `INSERT INTO media_candidates_deltas VALUES ($1, 'VIDEO', 300)`, f.acme.ID)
 	if sa := metricCall[statsOut](t, f, "getInterviewStats", "completedCandidates", video); i64(sa.CompletedCandidates) != i64(sb.CompletedCandidates)+300 {
 		t.Errorf("completedCandidates by VIDEO = %d after 300 were added to media_candidates, was %d: not read from the rollup",
 			i64(sa.CompletedCandidates), i64(sb.CompletedCandidates))
 	}
 	since := map[string]any{"sinceDate": "2026-05-01"}
 	cb2 := metricCall[statsOut](t, f, "getInterviewStats", "completedCandidates", since)
-	f.exec(t, `INSERT INTO journey_last_daily VALUES ($1, '2026-05-20', 40)
-		ON CONFLICT (company_id, day) DO UPDATE SET candidates = journey_last_daily.candidates + 40`, f.acme.ID)
+	f.exec(t, `INSERT INTO journey_last_daily_deltas VALUES ($1, '2026-05-20', 40)`, f.acme.ID)
 	if ca := metricCall[statsOut](t, f, "getInterviewStats", "completedCandidates", since); i64(ca.CompletedCandidates) != i64(cb2.CompletedCandidates)+40 {
 		t.Errorf("completedCandidates since 2026-05-01 = %d after 40 were added to journey_last_daily, was %d: not read from the rollup",
 			i64(ca.CompletedCandidates), i64(cb2.CompletedCandidates))

@@ -29,13 +29,13 @@ func TestCompanyFeaturesReadJobCounts(t *testing.T) {
 		}
 	}
 	want("the fixture")
-	f.exec(t, `SELECT rollup_fold_job_counts()`)
+	f.exec(t, `SELECT rollup_fold()`)
 	want("folded")
 	f.exec(t, `UPDATE jobs SET status = 'ACTIVE' WHERE id = $1`, f.j[3]) // paused, with the feature
 	f.exec(t, `UPDATE jobs SET enable_identity_verification = NOT enable_identity_verification WHERE id = $1`, f.j[2])
 	f.exec(t, `UPDATE jobs SET is_deleted = true WHERE id = $1`, f.j[1])
 	want("pending changes")
-	f.exec(t, `SELECT rollup_fold_job_counts()`)
+	f.exec(t, `SELECT rollup_fold()`)
 	want("folded changes")
 	f.exec(t, `DELETE FROM jobs WHERE id = $1`, f.j[6])
 	want("a deleted job")

@@ -28,7 +28,7 @@ type Config struct {
 	DatabaseURL string `env:"DATABASE_URL" default:"postgres://recruitd@127.0.0.1:5432/recruitd?sslmode=disable" secret:"true" doc:"Postgres connection URL. recruitd dev uses its private cluster instead unless this is set."`
 	DBMaxConns  int    `env:"DB_MAX_CONNS" default:"20" doc:"Maximum open Postgres connections per pool: one per process, two where a process runs the worker beside the api or tool server (recruitd dev, the bench), so that the worker's activities never make a request wait for a connection."`
 	// DBRequestTimeout bounds a request's database work (store.Bounded).
-	DBRequestTimeout time.Duration `env:"DB_REQUEST_TIMEOUT" default:"3s" doc:"How long one database statement or transaction of a REST or candidate-page request may take, the wait for a pooled connection included (100ms to 60s); past it the request is answered 503 SERVICE_UNAVAILABLE with Retry-After, so a hung Postgres is answered in seconds (in recruitd api, also the connections' statement_timeout)."`
+	DBRequestTimeout time.Duration `env:"DB_REQUEST_TIMEOUT" default:"3s" doc:"How long one database statement or transaction of a REST or candidate-page request may take, the wait for a pooled connection included (100ms to 60s); past it the request is answered 503 SERVICE_UNAVAILABLE with Retry-After, so a hung Postgres is answered in seconds (in recruitd api, and in the api's pool of a process that also runs the worker, also the connections' statement_timeout)."`
 
 	TemporalAddress   string `env:"TEMPORAL_ADDRESS" default:"127.0.0.1:7233" doc:"Temporal frontend host:port. recruitd dev starts its own dev server unless this is set."`
 	TemporalNamespace string `env:"TEMPORAL_NAMESPACE" default:"default" doc:"Temporal namespace."`

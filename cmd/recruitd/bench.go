@@ -95,10 +95,10 @@ func (e *env) benchEnv() (scenarios.Env, error) {
 			}
 			return &scenarios.Stack{Postgres: s.pg, TemporalAddress: s.temporal.Address(), Stop: s.stop}, nil
 		},
-		Serve: func(ctx context.Context, cfg *config.Config, ready func(string, client.Client)) error {
+		Serve: func(ctx context.Context, cfg *config.Config, ready func(string, client.Client, scenarios.Pools)) error {
 			cfg.APIMetricsAddr = "127.0.0.1:0" // nobody scrapes a bench; any free port
 			return serve(ctx, cfg, log, io.Discard, components{api: true, worker: true}, func(l *listeners, d *deps) error {
-				ready("http://"+l.api.Addr().String(), d.temporal)
+				ready("http://"+l.api.Addr().String(), d.temporal, scenarios.Pools{API: d.store.SQL(), Worker: d.worker.SQL()})
 				return nil
 			})
 		},

@@ -93,9 +93,13 @@ func serveCmd(e *env, which string) *cobra.Command {
 	return cmd
 }
 
-// deps are the connections one process shares between its components.
+// deps are the connections one process shares between its components. store is the pool of
+// the components that answer requests (api, mcp); worker is the worker's own pool when the
+// process also answers requests, so that a backlog of activities, each holding a connection,
+// never makes a request wait for one (worker is store in a process that runs only the worker).
 type deps struct {
 	store    *store.Store
+	worker   *store.Store
 	temporal client.Client
 	registry *prometheus.Registry
 	metrics  *httpmetrics.Recorder
@@ -103,9 +107,10 @@ type deps struct {
 	closers  []io.Closer
 }
 
-// connect opens Postgres and, when withTemporal, the Temporal client; the tool server alone
-// reads Postgres only.
-func connect(ctx context.Context, cfg *config.Config, log *slog.Logger, withTemporal bool, settings map[string]string) (*deps, error) {
+// connect opens Postgres (a second pool for the worker when the process also serves requests:
+// workerPool) and, when withTemporal, the Temporal client; the tool server alone reads Postgres
+// only.
+func connect(ctx context.Context, cfg *config.Config, log *slog.Logger, withTemporal, workerPool bool, settings map[string]string) (*deps, error) {
 	d := &deps{registry: prometheus.NewRegistry()}
 	d.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	d.metrics = httpmetrics.New(d.registry)
@@ -113,11 +118,22 @@ func connect(ctx context.Context, cfg *config.Config, log *slog.Logger, withTemp
 	if err != nil {
 		return nil, err
 	}
-	d.store = st
+	d.store, d.worker = st, st
 	// The pool's saturation: go_sql_in_use_connections against go_sql_max_open_connections, and
-	// go_sql_wait_duration_seconds_total (docs/operations.md).
+	// go_sql_wait_duration_seconds_total, by db_name (docs/operations.md).
 	d.registry.MustRegister(collectors.NewDBStatsCollector(st.SQL(), "recruitd"))
 	d.closers = append(d.closers, st)
+	if workerPool {
+		// No statement_timeout: the worker's passes run longer than a request's.
+		w, err := store.Open(ctx, cfg.DatabaseURL, cfg.DBMaxConns, log)
+		if err != nil {
+			d.close()
+			return nil, err
+		}
+		d.worker = w
+		d.registry.MustRegister(collectors.NewDBStatsCollector(w.SQL(), "recruitd-worker"))
+		d.closers = append(d.closers, w)
+	}
 	if !withTemporal {
 		d.health = health.New(3*time.Second, map[string]health.Check{"postgres": st.Ping})
 		return d, nil
@@ -211,12 +227,13 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 	switch {
 	case !comp.api && !comp.worker:
 		settings = mcpserver.PostgresSettings(cfg)
-	case comp.api && !comp.worker:
+	case comp.api && !comp.mcp:
 		// The API's statements are bounded by DB_REQUEST_TIMEOUT on the client; Postgres stops
-		// the work of one the client gave up on (the worker, whose passes run longer, has none).
+		// the work of one the client gave up on (the worker, whose passes run longer, has none:
+		// in a process that runs both it has a pool of its own).
 		settings = map[string]string{"statement_timeout": strconv.FormatInt(cfg.DBRequestTimeout.Milliseconds(), 10)}
 	}
-	d, err := connect(ctx, cfg, log, comp.api || comp.worker, settings)
+	d, err := connect(ctx, cfg, log, comp.api || comp.worker, comp.worker && (comp.api || comp.mcp), settings)
 	if err != nil {
 		return err
 	}
@@ -248,9 +265,10 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 	if err != nil && (comp.api || comp.worker) {
 		return err
 	}
-	var launcher *outbox.Launcher
+	var launcher, workerLauncher *outbox.Launcher
 	if d.temporal != nil {
 		launcher = &outbox.Launcher{Store: d.store, Starter: starter.Starter{Client: d.temporal, QueuePrefix: cfg.TemporalTaskQueue}, Log: log}
+		workerLauncher = &outbox.Launcher{Store: d.worker, Starter: launcher.Starter, Log: log}
 	}
 	if comp.api {
 		interviewer, err := interview.NewInterviewer(interview.Config{
@@ -306,19 +324,19 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 	mux.Handle("GET /metrics", httpmetrics.Guard(cfg.MetricsToken, promhttp.HandlerFor(d.registry, promhttp.HandlerOpts{})))
 	start("metrics", lns.metrics, d.metrics.Wrap("metrics", mux))
 	if comp.worker {
-		acts, err := newActivities(cfg, log, d.store, out)
+		acts, err := newActivities(cfg, log, d.worker, out)
 		if err != nil {
 			return err
 		}
 		acts.Box, acts.Metrics = sealed, activities.NewMetrics(d.registry)
-		acts.Launcher = launcher
+		acts.Launcher = workerLauncher
 		acts.ImportMetrics, acts.HRSuiteMetrics = activities.NewImportMetrics(d.registry), hrsuite.NewMetrics(d.registry)
 		acts.FullPassEvery = cfg.AggregatorFullPass
 		queues, err := kinds.ParseQueues(cfg.WorkerQueues)
 		if err != nil {
 			return fmt.Errorf("WORKER_QUEUES: %w", err)
 		}
-		w := rtemporal.NewWorkers(d.temporal, cfg.TemporalTaskQueue, queues, acts, cfg.WorkerSlots, cfg.ShutdownTimeout)
+		w := rtemporal.NewWorkers(d.temporal, cfg.TemporalTaskQueue, queues, acts, workerSlots(cfg, comp), cfg.ShutdownTimeout)
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
 		}
@@ -327,12 +345,12 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 		// Starts that a crash between commit and start left behind: the worker's process picks
 		// them up (see internal/outbox).
 		g.Go(func() error {
-			launcher.Run(gctx, 15*time.Second)
+			workerLauncher.Run(gctx, 15*time.Second)
 			return nil
 		})
 		// The per-job rollup deltas that session changes append (migration 00050).
 		g.Go(func() error {
-			rollup.FoldLoop(gctx, d.store.SQL(), rollup.FoldEvery, log)
+			rollup.FoldLoop(gctx, d.worker.SQL(), rollup.FoldEvery, log)
 			return nil
 		})
 	}
@@ -349,6 +367,17 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 	defer cancel()
 	stopServers(shutdownCtx, servers, log)
 	return g.Wait()
+}
+
+// workerSlots is how many activities, and how many local activities, each of the worker's
+// queues runs at once: WORKER_SLOTS, or, unset, the SDK's default in a process that runs only the
+// worker and the worker pool's size (DB_MAX_CONNS) in one that also answers requests, where a
+// backlog beyond it would only queue for the pool and take the requests' CPU.
+func workerSlots(cfg *config.Config, comp components) int {
+	if cfg.WorkerSlots == 0 && (comp.api || comp.mcp) {
+		return cfg.DBMaxConns
+	}
+	return cfg.WorkerSlots
 }
 
 func stopServers(ctx context.Context, servers []*http.Server, log *slog.Logger) {

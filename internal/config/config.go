@@ -26,15 +26,15 @@ import (
 // secret (masked in logs).
 type Config struct {
 	DatabaseURL string `env:"DATABASE_URL" default:"postgres://recruitd@127.0.0.1:5432/recruitd?sslmode=disable" secret:"true" doc:"Postgres connection URL. recruitd dev uses its private cluster instead unless this is set."`
-	DBMaxConns  int    `env:"DB_MAX_CONNS" default:"20" doc:"Maximum open Postgres connections per process."`
+	DBMaxConns  int    `env:"DB_MAX_CONNS" default:"20" doc:"Maximum open Postgres connections per pool: one per process, two where a process runs the worker beside the api or tool server (recruitd dev, the bench), so that the worker's activities never make a request wait for a connection."`
 	// DBRequestTimeout bounds a request's database work (store.Bounded).
-	DBRequestTimeout time.Duration `env:"DB_REQUEST_TIMEOUT" default:"3s" doc:"How long one database statement or transaction of a REST or candidate-page request may take, the wait for a pooled connection included (100ms to 60s); past it the request is answered 503 SERVICE_UNAVAILABLE with Retry-After, so a hung Postgres is answered in seconds (in recruitd api, also the connections' statement_timeout)."`
+	DBRequestTimeout time.Duration `env:"DB_REQUEST_TIMEOUT" default:"3s" doc:"How long one database statement or transaction of a REST or candidate-page request may take, the wait for a pooled connection included (100ms to 60s); past it the request is answered 503 SERVICE_UNAVAILABLE with Retry-After, so a hung Postgres is answered in seconds (in recruitd api, and in the api's pool of a process that also runs the worker, also the connections' statement_timeout)."`
 
 	TemporalAddress   string `env:"TEMPORAL_ADDRESS" default:"127.0.0.1:7233" doc:"Temporal frontend host:port. recruitd dev starts its own dev server unless this is set."`
 	TemporalNamespace string `env:"TEMPORAL_NAMESPACE" default:"default" doc:"Temporal namespace."`
 	TemporalTaskQueue string `env:"TEMPORAL_TASK_QUEUE" default:"recruitd" doc:"Prefix of recruitd's task queues: the default queue is this name, the others this name, a dash and the queue's (recruitd-interview, recruitd-ingest)."`
 	WorkerQueues      string `env:"WORKER_QUEUES" default:"all" doc:"Comma-separated task queues recruitd worker serves (default, interview, ingest), or all; --queues overrides it. A worker runs one Temporal worker per queue. Keep at least one worker on each queue, and one on default while runs started before the queues were split are open (docs/queues.md)."`
-	WorkerSlots       int    `env:"WORKER_SLOTS" default:"0" doc:"How many activities, and how many local activities, each of a worker's queues runs at once (0: the Temporal SDK's default, 1000). Each holds at most one Postgres connection while it runs, so a value near DB_MAX_CONNS keeps a backlog waiting in Temporal rather than for the pool, where a process that also serves the api would make its requests wait (docs/operations.md)."`
+	WorkerSlots       int    `env:"WORKER_SLOTS" default:"0" doc:"How many activities, and how many local activities, each of a worker's queues runs at once. 0: the Temporal SDK's default (1000) in a process that runs only the worker; DB_MAX_CONNS in one that also serves the api or tool server, where a larger backlog would only wait for the worker's pool and take the requests' CPU (docs/operations.md)."`
 	TemporalAPIKey    string `env:"TEMPORAL_API_KEY" secret:"true" doc:"API key for Temporal Cloud (implies TLS)."`
 	TemporalTLS       bool   `env:"TEMPORAL_TLS" default:"false" doc:"Dial Temporal over TLS."`
 	TemporalTLSCert   string `env:"TEMPORAL_TLS_CERT" doc:"Client certificate file (mTLS)."`

@@ -22,6 +22,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -46,6 +48,9 @@ type Launcher struct {
 
 	semOnce sync.Once
 	sem     chan struct{} // LaunchMany's starts in flight
+
+	markOnce sync.Once
+	marks    chan uuid.UUID // starts Launch took, for markLoop to record
 }
 
 func (l *Launcher) grace() time.Duration {
@@ -75,19 +80,70 @@ func (l *Launcher) timeout() time.Duration {
 }
 
 // Launch starts ws's workflow after the transaction that wrote ws committed. On failure it
-// marks ws refused and returns an error wrapping ErrUnavailable.
+// marks ws refused and returns an error wrapping ErrUnavailable. A start taken is recorded after
+// Launch returns, with the others taken meanwhile in one statement (markLoop): the request does
+// not wait for it, and a record lost with the process costs the reconciler one repeated,
+// idempotent start.
 func (l *Launcher) Launch(ctx context.Context, ws *models.WorkflowStart) error {
 	if ws.StartedAt != nil {
 		return nil
 	}
-	if err := l.start(ctx, ws); err != nil {
+	sctx, cancel := context.WithTimeout(ctx, l.timeout())
+	err := l.Starter.Start(sctx, ws)
+	cancel()
+	if err != nil {
 		if rerr := l.Store.RefuseStart(context.WithoutCancel(ctx), ws.ID, err.Error()); rerr != nil {
 			l.Log.ErrorContext(ctx, "workflow start refusal not recorded", "workflow_id", ws.WorkflowID, "err", rerr)
 		}
 		l.Log.WarnContext(ctx, "workflow not started", "workflow_id", ws.WorkflowID, "kind", ws.Kind, "err", err)
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
+	l.markLater(ctx, ws.ID)
+	now := time.Now()
+	ws.StartedAt = &now
 	return nil
+}
+
+// markQueue bounds the marks waiting for markLoop; past it Launch records its own.
+const markQueue = 4096
+
+// markLater hands the record of a start taken to markLoop, or records it now when markLoop is
+// that far behind.
+func (l *Launcher) markLater(ctx context.Context, id uuid.UUID) {
+	l.markOnce.Do(func() {
+		l.marks = make(chan uuid.UUID, markQueue)
+		go l.markLoop()
+	})
+	select {
+	case l.marks <- id:
+	default:
+		if err := l.Store.MarkLaunched(context.WithoutCancel(ctx), []uuid.UUID{id}); err != nil {
+			l.Log.WarnContext(ctx, "workflow start not recorded", "workflow_start", id, "err", err)
+		}
+	}
+}
+
+// markLoop records the starts Launch took, those queued together in one statement, for the
+// life of the process.
+func (l *Launcher) markLoop() {
+	batch := make([]uuid.UUID, 0, 500)
+	for id := range l.marks {
+		batch = append(batch[:0], id)
+	drain:
+		for len(batch) < cap(batch) {
+			select {
+			case id := <-l.marks:
+				batch = append(batch, id)
+			default:
+				break drain
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		if err := l.Store.MarkLaunched(ctx, batch); err != nil {
+			l.Log.Warn("workflow starts not recorded", "count", len(batch), "err", err)
+		}
+		cancel()
+	}
 }
 
 // start starts ws and marks it started. A mark that fails is logged: the start is idempotent,

@@ -222,3 +222,55 @@ func TestPrune(t *testing.T) {
 		}
 	}
 }
+
+// TestLaunchDoesNotWaitForItsRecord: the record that a start was taken is written after Launch
+// returns, so a request answers once Temporal took its start. Here the row is locked, as a
+// busy database would keep the update waiting: Launch returns regardless, and the record is
+// written once the lock is gone. Before, Launch waited for the update.
+func TestLaunchDoesNotWaitForItsRecord(t *testing.T) {
+	f := newFixture(t)
+	job, ws := f.commitJob(t, "record-1")
+	tx, err := f.st.SQL().BeginTx(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`SELECT 1 FROM workflow_starts WHERE id = $1 FOR UPDATE`, ws.ID); err != nil {
+		t.Fatal(err)
+	}
+	launched := make(chan error, 1)
+	go func() { launched <- f.launcher.Launch(t.Context(), ws) }()
+	select {
+	case err := <-launched:
+		if err != nil || ws.StartedAt == nil {
+			t.Fatalf("Launch() = %v (started at %v), want the start taken", err, ws.StartedAt)
+		}
+	case <-time.After(20 * time.Second):
+		tx.Rollback()
+		<-launched
+		t.Fatal("Launch waited for the record of its start (the row was locked)")
+	}
+	if got, err := f.st.WorkflowStart(t.Context(), f.co.ID, ws.WorkflowID); err != nil || got.StartedAt != nil {
+		t.Fatalf("start while its row is locked = %+v, %v; want not recorded yet", got, err)
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		got, err := f.st.WorkflowStart(t.Context(), f.co.ID, ws.WorkflowID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.StartedAt != nil && got.Attempts == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("start after the lock = %+v, want recorded started once", got)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n, err := f.launcher.Reconcile(t.Context(), 100); err != nil || n != 0 {
+		t.Errorf("Reconcile() = %d, %v; want nothing left to start", n, err)
+	}
+	f.awaitStatus(t, job.ID, models.JobStatusActive)
+}

@@ -35,30 +35,38 @@ func (s *Store) CreateAPIKey(ctx context.Context, companyID uuid.UUID, name, key
 	return k, nil
 }
 
-// Authenticate resolves a presented key to its company. Candidate rows are found by the key's
-// clear prefix and the hashes compared in constant time.
+// Authenticate resolves a presented key to its company, in one statement: candidate rows are
+// found by the key's clear prefix with their company, and the hashes compared in constant time.
 func (s *Store) Authenticate(ctx context.Context, key string) (*models.Company, *models.APIKey, error) {
 	prefix, ok := apikey.Prefix(key)
 	if !ok {
 		return nil, nil, ErrUnknownKey
 	}
-	var rows []models.APIKey
-	if err := s.db.WithContext(ctx).Where("prefix = ?", prefix).Find(&rows).Error; err != nil {
+	var rows []keyWithCompany
+	if err := s.db.WithContext(ctx).Joins("Company").Where("api_keys.prefix = ?", prefix).Find(&rows).Error; err != nil {
 		return nil, nil, fmt.Errorf("look up api key: %w", err)
 	}
-	match, ok := matchKey(rows, func(k *models.APIKey) []byte { return k.KeyHash }, key)
+	match, ok := matchKey(rows, func(k *keyWithCompany) []byte { return k.KeyHash }, key)
 	if !ok {
 		return nil, nil, ErrUnknownKey
 	}
 	if match.RevokedAt != nil {
 		return nil, nil, ErrRevokedKey
 	}
-	c, err := s.Company(ctx, match.CompanyID)
-	if err != nil {
-		return nil, nil, err
+	if match.Company.ID != match.CompanyID {
+		return nil, nil, fmt.Errorf("company %s: %w", match.CompanyID, ErrNotFound)
 	}
-	return c, match, nil
+	return &match.Company, &match.APIKey, nil
 }
+
+// keyWithCompany is an API key read with its company.
+type keyWithCompany struct {
+	models.APIKey
+	Company models.Company `gorm:"foreignKey:CompanyID"`
+}
+
+// TableName implements gorm's tabler.
+func (keyWithCompany) TableName() string { return "api_keys" }
 
 // SetAPIKeyScopes replaces the scopes of the company's key.
 func (s *Store) SetAPIKeyScopes(ctx context.Context, companyID, keyID uuid.UUID, scopes []models.Scope) error {

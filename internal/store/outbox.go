@@ -143,6 +143,20 @@ func (s *Store) MarkStarted(ctx context.Context, id uuid.UUID) error {
 	return s.updateStart(ctx, id, map[string]any{"started_at": time.Now().UTC(), "attempts": gorm.Expr("attempts + 1")})
 }
 
+// MarkLaunched records, in one statement, that the starts requests launched were taken; like
+// MarkStarted it keeps a refusal's time (a retry after a 503 is still answered as the request).
+func (s *Store) MarkLaunched(ctx context.Context, ids []uuid.UUID) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	err := s.db.WithContext(ctx).Model(&models.WorkflowStart{}).Where("id IN ?", ids).
+		Updates(map[string]any{"started_at": time.Now().UTC(), "attempts": gorm.Expr("attempts + 1")}).Error
+	if err != nil {
+		return fmt.Errorf("mark %d launched workflow starts: %w", len(ids), err)
+	}
+	return nil
+}
+
 // MarkStartedMany records that the starts were taken.
 func (s *Store) MarkStartedMany(ctx context.Context, ids []uuid.UUID) error {
 	if len(ids) == 0 {

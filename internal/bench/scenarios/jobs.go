@@ -39,6 +39,7 @@ func Jobs(ctx context.Context, env Env, o Options) error {
 	_ = create(ctx, "warm-up")
 
 	fmt.Fprintf(out, "accept latency: createJob at %.0f requests/s for %s…\n", o.Rate, o.Duration)
+	waits := r.poolWaits()
 	var seq int
 	var mu sync.Mutex
 	lat, failedReq := bench.OpenLoop(ctx, o.Rate, o.Duration, out, func(ctx context.Context) error {
@@ -48,6 +49,7 @@ func Jobs(ctx context.Context, env Env, o Options) error {
 		mu.Unlock()
 		return create(ctx, id)
 	})
+	waited := waitsLine(waits, r.poolWaits())
 	if err := bench.WaitFor(ctx, 5*time.Minute, 50*time.Millisecond, settled); err != nil {
 		return fmt.Errorf("latency-phase jobs: %w", err)
 	}
@@ -68,6 +70,7 @@ func Jobs(ctx context.Context, env Env, o Options) error {
 	fmt.Fprintf(out, "\nscenario jobs\n")
 	fmt.Fprintf(out, "  createJob accept latency at %.0f req/s: p50 %s, p99 %s (%d requests, %d failed)   %s\n",
 		o.Rate, p50.Round(100*time.Microsecond), p99.Round(100*time.Microsecond), len(lat)+failedReq, failedReq, acceptTarget(o.Rate, p99))
+	fmt.Fprintf(out, "  pool waits for a connection at %.0f/s: %s\n", o.Rate, waited)
 	fmt.Fprintf(out, "  floor (one-activity workflow):    %.1f workflows/s\n", floor)
 	fmt.Fprintf(out, "  jobs generated:                   %.1f jobs/s (%d failed to start, %d not ACTIVE)\n", jobsPerSec, failedBurst, notActive)
 	fmt.Fprintf(out, "  ratio jobs/floor:                 %.2f   %s\n", ratio, ratioTarget(ratio))

@@ -157,7 +157,9 @@ func Partner(ctx context.Context, env Env, o Options) error {
 		return lat, failed, toCallback, nil
 	}
 	fmt.Fprintf(out, "202 latency: partner submissions at %.0f/s for %s…\n", o.Rate, o.Duration)
+	waits := r.poolWaits()
 	lat, failedReq, toCallbackLoaded, err := phase(o.Rate)
+	waited := waitsLine(waits, r.poolWaits())
 	if err != nil {
 		return err
 	}
@@ -185,6 +187,7 @@ func Partner(ctx context.Context, env Env, o Options) error {
 		callbackRate, toCallback.Percentile(50).Round(time.Millisecond), toCallback.Percentile(99).Round(time.Millisecond), len(toCallback), failedPaced, callbackP50Target, verdict(toCallback.Percentile(50) < callbackP50Target))
 	fmt.Fprintf(out, "  202 → callback received at %.0f/s: p50 %s, p99 %s (%d callbacks; arrivals above the settle rate queue)   target p50 < %s: %s\n",
 		o.Rate, toCallbackLoaded.Percentile(50).Round(time.Millisecond), toCallbackLoaded.Percentile(99).Round(time.Millisecond), len(toCallbackLoaded), callbackP50Target, verdict(toCallbackLoaded.Percentile(50) < callbackP50Target))
+	fmt.Fprintf(out, "  pool waits for a connection at %.0f/s: %s\n", o.Rate, waited)
 	fmt.Fprintf(out, "  floor (one-activity workflow):    %.1f workflows/s\n", floor)
 	fmt.Fprintf(out, "  applications settled:             %.1f/s (%d failed to submit)\n", perSec, failedBurst)
 	fmt.Fprintf(out, "  ratio settled/floor:              %.2f   %s\n", ratio, ratioTarget(ratio))

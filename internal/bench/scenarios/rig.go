@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"net/http"
@@ -29,6 +30,7 @@ type rig struct {
 	key       string
 	base      string
 	tc        client.Client
+	pools     Pools
 	hc        *http.Client
 	stopServe context.CancelFunc
 	served    chan error
@@ -75,8 +77,8 @@ func startRig(ctx context.Context, env Env, prepare func(*rig, *models.APIKey) e
 	r.stopServe = stop
 	up := make(chan struct{})
 	go func() {
-		r.served <- env.Serve(serveCtx, cfg, func(apiBase string, tc client.Client) {
-			r.base, r.tc = apiBase, tc
+		r.served <- env.Serve(serveCtx, cfg, func(apiBase string, tc client.Client, pools Pools) {
+			r.base, r.tc, r.pools = apiBase, tc, pools
 			close(up)
 		})
 	}()
@@ -159,4 +161,21 @@ func (r *rig) post(ctx context.Context, path, body string) (int, []byte, error) 
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, b, nil
+}
+
+// poolWaits is what the served process's pools had waited for a connection so far.
+type poolWaits struct{ api, worker sql.DBStats }
+
+func (r *rig) poolWaits() poolWaits {
+	return poolWaits{api: r.pools.API.Stats(), worker: r.pools.Worker.Stats()}
+}
+
+// waitsLine says how often, and how long in all, the api's pool and the worker's made a caller
+// wait for a Postgres connection between before and now: the api's stay at zero while its pool
+// is its own.
+func waitsLine(before, now poolWaits) string {
+	return fmt.Sprintf("api %d (%s), worker %d (%s); connections open: api %d, worker %d",
+		now.api.WaitCount-before.api.WaitCount, (now.api.WaitDuration - before.api.WaitDuration).Round(time.Millisecond),
+		now.worker.WaitCount-before.worker.WaitCount, (now.worker.WaitDuration - before.worker.WaitDuration).Round(time.Millisecond),
+		now.api.OpenConnections, now.worker.OpenConnections)
 }

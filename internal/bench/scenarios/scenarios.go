@@ -9,6 +9,7 @@ package scenarios
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"log/slog"
@@ -20,6 +21,9 @@ import (
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/devstack"
 )
+
+// Pools are the Postgres pools of the served process: the api's and the worker's own.
+type Pools struct{ API, Worker *sql.DB }
 
 // Scenario is one benchmark.
 type Scenario struct {
@@ -105,8 +109,9 @@ type Env struct {
 	// Stack starts a throwaway Postgres cluster and in-memory Temporal dev server.
 	Stack func(ctx context.Context) (*Stack, error)
 	// Serve runs the api and the worker with cfg in this process until ctx ends, calling ready
-	// once the api listens.
-	Serve func(ctx context.Context, cfg *config.Config, ready func(apiBase string, tc client.Client)) error
+	// once the api listens with the api's address, the Temporal client and the two Postgres
+	// pools (the api's and the worker's).
+	Serve func(ctx context.Context, cfg *config.Config, ready func(apiBase string, tc client.Client, pools Pools)) error
 	// Seed runs `recruitd seed demo --companies 1 --candidates n` against databaseURL with
 	// cfg's encryption key and no demo API key.
 	Seed func(ctx context.Context, cfg *config.Config, databaseURL string, candidates int) error

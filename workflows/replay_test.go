@@ -44,6 +44,16 @@ var replayHistories = []struct {
 	{"flow-manual-invite.before-quiet-texts.json", CustomerFlow},
 	{"flow-hrsuite-invite.before-quiet-texts.json", CustomerFlow},
 	{"partner-application.before-quiet-texts.json", PartnerApplication},
+	// Recorded with version 1 of local-activities (one local activity per step), before version
+	// 2 (mergedSteps) opened, held and sent an invitation in one, and settled and called back in
+	// one.
+	{"flow-manual-invite.before-merged-steps.json", CustomerFlow},
+	{"flow-hrsuite-invite.before-merged-steps.json", CustomerFlow},
+	{"partner-application.before-merged-steps.json", PartnerApplication},
+	// Recorded with version 2 of local-activities (mergedSteps).
+	{"flow-manual-invite.merged-steps.json", CustomerFlow},
+	{"flow-hrsuite-invite.merged-steps.json", CustomerFlow},
+	{"partner-application.merged-steps.json", PartnerApplication},
 }
 
 // TestReplayRecordedHistories replays every recorded history with today's workflow code.
@@ -114,6 +124,14 @@ func TestRecordReplayHistories(t *testing.T) {
 		},
 		"SettlePartner": func(context.Context, activities.SettleInput) (activities.SettleResult, error) {
 			return activities.SettleResult{CallbackID: uuid.New()}, nil
+		},
+		"OpenAndSendInvite": func(context.Context, activities.OpenAndSendInput) (activities.OpenAndSendResult, error) {
+			return activities.OpenAndSendResult{OpenSessionResult: activities.OpenSessionResult{SessionID: sess}, Sent: true,
+				Send: activities.SendInviteResult{MessageID: uuid.New(), Provider: "outbox"}}, nil
+		},
+		"SettleAndCallBack": func(context.Context, activities.SettleInput) (activities.SettleCallBackResult, error) {
+			return activities.SettleCallBackResult{SettleResult: activities.SettleResult{CallbackID: uuid.New()}, Attempted: true,
+				Attempt: activities.AttemptResult{State: models.CallbackStateDelivered, Final: true}}, nil
 		},
 		"AttemptCallback": func(context.Context, activities.AttemptInput) (activities.AttemptResult, error) {
 			return activities.AttemptResult{State: models.CallbackStateDelivered, Final: true}, nil

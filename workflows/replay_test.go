@@ -90,11 +90,70 @@ func TestRecordReplayHistories(t *testing.T) {
 	}
 	defer c.Close()
 	queue := "record-" + uuid.NewString()
+	co, job, cand, app, sess := stubWorker(t, c, queue)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	record := func(name, id string, fn any, arg any, finished bool) {
+		t.Helper()
+		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, fn, arg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if finished {
+			if err := run.Get(ctx, nil); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		} else {
+			// A run left waiting (wait_for_session): recorded once its first tasks are done.
+			time.Sleep(3 * time.Second)
+		}
+		hist := &historypb.History{}
+		it := c.GetWorkflowHistory(ctx, id, run.GetRunID(), false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+		for it.HasNext() {
+			ev, err := it.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			hist.Events = append(hist.Events, ev)
+		}
+		if !finished {
+			if err := c.TerminateWorkflow(ctx, id, run.GetRunID(), "recorded"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b, err := temporalproto.CustomJSONMarshalOptions{Indent: "  "}.Marshal(hist)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join("testdata", name+"."+suffix+".json")
+		if err := os.WriteFile(file, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d events", file, len(hist.Events))
+	}
+	record("flow-manual-invite", "invite/acme/"+uuid.NewString(), CustomerFlow,
+		kinds.FlowInput{CompanyID: co, Trigger: models.TriggerManualInvite, SessionID: sess, CandidateID: cand, ApplicationID: app, JobID: job}, true)
+	record("flow-hrsuite-invite", "invite/acme/"+uuid.NewString(), CustomerFlow,
+		kinds.FlowInput{CompanyID: co, Trigger: models.TriggerNewApplicationWebhook, CandidateID: cand, ApplicationID: app, JobID: job}, true)
+	record("partner-application", "partner-application/acme/"+uuid.NewString(), PartnerApplication,
+		kinds.PartnerInput{CompanyID: co, PartnerApplicationID: uuid.New(), Deadline: time.Hour}, false)
+	record("job-generation", "job-generation/acme/"+uuid.NewString(), JobGeneration,
+		JobGenerationInput{CompanyID: co, JobID: job}, true)
+}
+
+// StubWorker is stubWorker for the package's external tests.
+var StubWorker = stubWorker
+
+// stubWorker starts a worker on queue with the workflows and activities that answer as the real
+// ones would (no Postgres) for one company, job, candidate, application and session, which it
+// returns; the worker stops when the test ends.
+func stubWorker(t *testing.T, c client.Client, queue string) (co, job, cand, app, sess uuid.UUID) {
+	t.Helper()
+	co, job, cand, app, sess = uuid.New(), uuid.New(), uuid.New(), uuid.New(), uuid.New()
 	w := worker.New(c, queue, worker.Options{})
 	for _, fn := range []any{CustomerFlow, PartnerApplication, JobGeneration, DeliverCallback} {
 		w.RegisterWorkflow(fn)
 	}
-	co, job, cand, app, sess := uuid.New(), uuid.New(), uuid.New(), uuid.New(), uuid.New()
 	defs := flow.Defaults()
 	definition := func(tr models.FlowTrigger) json.RawMessage {
 		b, err := json.Marshal(defs[tr])
@@ -146,54 +205,6 @@ func TestRecordReplayHistories(t *testing.T) {
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer w.Stop()
-
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	record := func(name, id string, fn any, arg any, finished bool) {
-		t.Helper()
-		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, fn, arg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if finished {
-			if err := run.Get(ctx, nil); err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-		} else {
-			// A run left waiting (wait_for_session): recorded once its first tasks are done.
-			time.Sleep(3 * time.Second)
-		}
-		hist := &historypb.History{}
-		it := c.GetWorkflowHistory(ctx, id, run.GetRunID(), false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-		for it.HasNext() {
-			ev, err := it.Next()
-			if err != nil {
-				t.Fatal(err)
-			}
-			hist.Events = append(hist.Events, ev)
-		}
-		if !finished {
-			if err := c.TerminateWorkflow(ctx, id, run.GetRunID(), "recorded"); err != nil {
-				t.Fatal(err)
-			}
-		}
-		b, err := temporalproto.CustomJSONMarshalOptions{Indent: "  "}.Marshal(hist)
-		if err != nil {
-			t.Fatal(err)
-		}
-		file := filepath.Join("testdata", name+"."+suffix+".json")
-		if err := os.WriteFile(file, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s: %d events", file, len(hist.Events))
-	}
-	record("flow-manual-invite", "invite/acme/"+uuid.NewString(), CustomerFlow,
-		kinds.FlowInput{CompanyID: co, Trigger: models.TriggerManualInvite, SessionID: sess, CandidateID: cand, ApplicationID: app, JobID: job}, true)
-	record("flow-hrsuite-invite", "invite/acme/"+uuid.NewString(), CustomerFlow,
-		kinds.FlowInput{CompanyID: co, Trigger: models.TriggerNewApplicationWebhook, CandidateID: cand, ApplicationID: app, JobID: job}, true)
-	record("partner-application", "partner-application/acme/"+uuid.NewString(), PartnerApplication,
-		kinds.PartnerInput{CompanyID: co, PartnerApplicationID: uuid.New(), Deadline: time.Hour}, false)
-	record("job-generation", "job-generation/acme/"+uuid.NewString(), JobGeneration,
-		JobGenerationInput{CompanyID: co, JobID: job}, true)
+	t.Cleanup(w.Stop)
+	return co, job, cand, app, sess
 }

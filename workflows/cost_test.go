@@ -11,9 +11,9 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/recruitd/recruitd/internal/kinds"
-	"github.com/recruitd/recruitd/workflows"
 	"github.com/recruitd/recruitd/internal/temporaltest"
 	"github.com/recruitd/recruitd/models"
+	"github.com/recruitd/recruitd/workflows"
 )
 
 // runCost is what one run costs in Temporal: what `bench` prints per run.

@@ -181,7 +181,10 @@ func (e *executor) Invite(step flow.InviteStep) (flow.InviteResult, error) {
 		in := activities.SendInviteInput{CompanyID: e.in.CompanyID, SessionID: e.session, Channel: ch}
 		var err error
 		if i == 0 && first != nil {
-			err = e.afterFirst(first, in, retry, send)
+			var holdErr error
+			if holdErr, err = e.afterFirst(first, in, retry, send); holdErr != nil {
+				return flow.InviteResult{}, holdErr
+			}
 		} else {
 			if err := e.holdForQuietHours(ch); err != nil {
 				return flow.InviteResult{}, err
@@ -264,34 +267,35 @@ var errFirstAttempt = errors.New("the first attempt failed for good")
 
 // afterFirst goes on from where OpenAndSendInvite stopped on the first channel: the attempt's
 // retries under its send key (the rest of retry's attempts), the quiet hours asked again, or the
-// send after them.
+// send after them. holdErr is the quiet hours' (the run's invitation ends, as in
+// holdForQuietHours: a run cancelled while held sends nothing), sendErr the channel's.
 func (e *executor) afterFirst(r *activities.OpenAndSendResult, in activities.SendInviteInput, retry *temporal.RetryPolicy,
-	send func(activities.SendInviteInput, *temporal.RetryPolicy) workflow.Future) error {
+	send func(activities.SendInviteInput, *temporal.RetryPolicy) workflow.Future) (holdErr, sendErr error) {
 	switch {
 	case r.Sent:
-		return nil
+		return nil, nil
 	case r.SendFailed && r.Permanent:
-		return errFirstAttempt
+		return nil, errFirstAttempt
 	case r.SendFailed:
 		rest := *retry
 		if rest.MaximumAttempts > 1 {
 			rest.MaximumAttempts--
 		}
 		in.SendKey = r.SendKey
-		return send(in, &rest).Get(e.ctx, nil)
+		return nil, send(in, &rest).Get(e.ctx, nil)
 	case r.QuietUnknown:
 		if err := e.holdForQuietHours(in.Channel); err != nil {
-			return err
+			return err, nil
 		}
 	default:
 		if d := r.HeldUntil.Sub(workflow.Now(e.ctx)); d > 0 {
 			workflow.GetLogger(e.ctx).Info("invitation waits for the candidate's quiet hours to end", "channel", in.Channel, "until", r.HeldUntil)
 			if err := workflow.Sleep(e.ctx, d); err != nil {
-				return err
+				return err, nil
 			}
 		}
 	}
-	return send(in, retry).Get(e.ctx, nil)
+	return nil, send(in, retry).Get(e.ctx, nil)
 }
 
 // openWhenReady opens the run's session once its job's interview is ready: while it is not, the

@@ -235,3 +235,29 @@ func TestFirstAttemptFailingHandsOver(t *testing.T) {
 		t.Errorf("attempts %v, delivery runs %+v; want the failed first attempt, then a delivery run from attempt 1 at once", numbers, delivery)
 	}
 }
+
+// TestFallbackDuringQuietHoursSendsNothing: an invitation held by the candidate's quiet hours
+// (its first step opened the session and was told to wait) when the fallback deadline passes is
+// not sent, on that channel or the next: the partner is told not_eligible and the candidate is
+// never contacted.
+func TestFallbackDuringQuietHoursSendsNothing(t *testing.T) {
+	e := partnerEnv(t, `{"trigger":"partner_application","enabled":true,"steps":[
+	 {"type":"invite","invite":{"channels":["sms","email"],"mediumType":"VIDEO"}},
+	 {"type":"partner_callback","partner_callback":{"status":"invited"}}]}`)
+	var a *activities.Activities
+	e.OnActivity(a.OpenAndSendInvite, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.OpenAndSendInput) (activities.OpenAndSendResult, error) {
+		return activities.OpenAndSendResult{OpenSessionResult: activities.OpenSessionResult{SessionID: uuid.New()}, HeldUntil: in.Now.Add(8 * time.Hour)}, nil
+	})
+	e.OnActivity(a.SendInvite, mock.Anything, mock.Anything).Return(activities.SendInviteResult{}, nil)
+	var settled []activities.SettleInput
+	settledWith(e, &settled)
+	e.ExecuteWorkflow(PartnerApplication, kinds.PartnerInput{CompanyID: company, PartnerApplicationID: paID, Deadline: 10 * time.Minute})
+	var res PartnerResult
+	if err := e.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if len(settled) != 1 || settled[0].Reason != ReasonFallbackTimeout {
+		t.Fatalf("settled %+v, want one not_eligible/fallback_timeout", settled)
+	}
+	e.AssertActivityNumberOfCalls(t, "SendInvite", 0)
+}

@@ -2,7 +2,9 @@ package activities
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
@@ -18,6 +20,9 @@ type SendInviteInput struct {
 	CompanyID uuid.UUID
 	SessionID uuid.UUID
 	Channel   models.MessageChannel
+	// SendKey names the message when the attempt goes on one that OpenAndSendInvite began
+	// (its retries send under the first attempt's key); empty, the activity's own id does.
+	SendKey string
 }
 
 // SendInviteResult is a delivered invitation. It does not hold the interview link: the link
@@ -78,7 +83,11 @@ func (a *Activities) SendInvite(ctx context.Context, in SendInviteInput) (SendIn
 		Direction: models.MessageDirectionOutbound, Channel: in.Channel, Status: models.MessageStatusQueued,
 		ToAddress: to, Body: msg.Text,
 	}
-	receipt, provider, sendErr, err := a.deliver(ctx, row, msg)
+	key := in.SendKey
+	if key == "" {
+		key = sendKey(ctx)
+	}
+	receipt, provider, sendErr, err := a.deliverOnce(ctx, key, row, msg)
 	if err != nil {
 		return SendInviteResult{}, err
 	}
@@ -122,4 +131,62 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// OpenAndSendInput is an invitation's first step, taken in one local activity: open the session
+// once the job's interview is ready, then, unless quiet hours hold Channel at Now (the run's
+// clock), send the invitation on Channel.
+type OpenAndSendInput struct {
+	OpenSessionWhenReadyInput
+	Channel models.MessageChannel
+	Now     time.Time
+}
+
+// OpenAndSendResult is how far OpenAndSendInvite went. Without a session (Wait or NotSent) it
+// sent nothing. With one: Sent; or HeldUntil, the end of the candidate's quiet hours; or
+// QuietUnknown, the quiet hours could not be read; or SendFailed, the attempt failed, for good
+// when Permanent, else its retries send under SendKey. It holds ids, times and flags only.
+type OpenAndSendResult struct {
+	OpenSessionResult
+	Sent         bool
+	Send         SendInviteResult
+	HeldUntil    time.Time
+	QuietUnknown bool
+	SendFailed   bool
+	Permanent    bool
+	SendKey      string
+}
+
+// OpenAndSendInvite is OpenSessionWhenReady, QuietUntil and the first SendInvite attempt in one
+// step, so an invitation that goes out at once costs the run one local activity. Only opening the
+// session fails the activity (it is retried; a retry finds the session opened); what happens
+// after is in the result, and the run goes on from there with the separate steps.
+func (a *Activities) OpenAndSendInvite(ctx context.Context, in OpenAndSendInput) (OpenAndSendResult, error) {
+	opened, err := a.OpenSessionWhenReady(ctx, in.OpenSessionWhenReadyInput)
+	res := OpenAndSendResult{OpenSessionResult: opened}
+	if err != nil || opened.Wait || opened.NotSent != "" {
+		return res, err
+	}
+	if QuietHoursHold(in.Channel) {
+		until, err := a.QuietUntil(ctx, QuietUntilInput{CompanyID: in.CompanyID, SessionID: opened.SessionID, Channel: in.Channel, Now: in.Now})
+		if err != nil {
+			a.Log.WarnContext(ctx, "quiet hours not read; the run asks again", "session_id", opened.SessionID, "channel", in.Channel, "err", err)
+			res.QuietUnknown = true
+			return res, nil
+		}
+		if until.After(in.Now) {
+			res.HeldUntil = until
+			return res, nil
+		}
+	}
+	res.SendKey = sendKey(ctx)
+	sent, err := a.SendInvite(ctx, SendInviteInput{CompanyID: in.CompanyID, SessionID: opened.SessionID, Channel: in.Channel, SendKey: res.SendKey})
+	if err != nil {
+		var appErr *temporal.ApplicationError
+		res.SendFailed, res.Permanent = true, errors.As(err, &appErr) && appErr.NonRetryable()
+		a.Log.InfoContext(ctx, "first invitation attempt failed", "session_id", opened.SessionID, "channel", in.Channel, "permanent", res.Permanent, "err", err)
+		return res, nil
+	}
+	res.Sent, res.Send = true, sent
+	return res, nil
 }

@@ -94,6 +94,34 @@ func (a *Activities) SettlePartner(ctx context.Context, in SettleInput) (SettleR
 	return SettleResult{CallbackID: cb.ID}, nil
 }
 
+// SettleCallBackResult is SettleAndCallBack's: the settlement, and the first attempt's outcome
+// when Attempted.
+type SettleCallBackResult struct {
+	SettleResult
+	Attempted bool
+	Attempt   AttemptResult
+}
+
+// SettleAndCallBack is SettlePartner and the callback's first delivery attempt (AttemptCallback,
+// number 1) in one step, so a partner that answers at once costs the run one local activity.
+// Only the settlement fails the activity (a retry finds the application settled and attempts
+// again, which a callback no longer pending leaves alone); an attempt that could not be made or
+// recorded is not Attempted, and the run makes it in a step of its own, with its retries.
+func (a *Activities) SettleAndCallBack(ctx context.Context, in SettleInput) (SettleCallBackResult, error) {
+	s, err := a.SettlePartner(ctx, in)
+	if err != nil {
+		return SettleCallBackResult{}, err
+	}
+	res := SettleCallBackResult{SettleResult: s}
+	r, err := a.AttemptCallback(ctx, AttemptInput{CompanyID: in.CompanyID, CallbackID: s.CallbackID, Number: 1})
+	if err != nil {
+		a.Log.WarnContext(ctx, "first callback attempt not made; the run makes it", "callback_id", s.CallbackID, "err", err)
+		return res, nil
+	}
+	res.Attempted, res.Attempt = true, r
+	return res, nil
+}
+
 // AttemptResult is one delivery attempt's outcome.
 type AttemptResult struct {
 	State     models.CallbackState

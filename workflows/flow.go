@@ -24,7 +24,8 @@ const SessionCompletedSignal = "session-completed"
 func CustomerFlow(ctx workflow.Context, in kinds.FlowInput) (flow.Outcome, error) {
 	var a *activities.Activities
 	var fc activities.FlowContext
-	local := localActivities(ctx)
+	v := localVersion(ctx)
+	local := v >= 1
 	var err error
 	if local {
 		err = workflow.ExecuteLocalActivity(shortLocal(ctx), a.LoadFlow, in).Get(ctx, &fc)
@@ -45,7 +46,7 @@ func CustomerFlow(ctx workflow.Context, in kinds.FlowInput) (flow.Outcome, error
 	if fc.CandidateID != uuid.Nil {
 		in.CandidateID, in.ApplicationID = fc.CandidateID, fc.ApplicationID
 	}
-	ex := &executor{ctx: ctx, in: in, session: in.SessionID, local: local}
+	ex := &executor{ctx: ctx, in: in, session: in.SessionID, local: local, merged: v >= mergedSteps}
 	out, err := flow.Run(def, fc.Verdicts, ex)
 	upsertOutcome(ctx, out.Result)
 	return out, err
@@ -57,8 +58,23 @@ func CustomerFlow(ctx workflow.Context, in kinds.FlowInput) (flow.Outcome, error
 // recorded before it replay with the activities they scheduled.
 const localActivitiesChange = "local-activities"
 
+// mergedSteps is version 2 of localActivitiesChange: consecutive quick steps are one local
+// activity each, an invitation's opening, quiet hours and first send (OpenAndSendInvite) and a
+// partner run's settlement and first callback attempt (SettleAndCallBack); and the versions of
+// invite-waits-for-job (1), invite-quiet-hours (quietHoursOnlyTexts) and
+// settled-attempts-callback (1) are implied, so those runs record no marker for them. Runs
+// recorded before it replay with the steps they took.
+const mergedSteps workflow.Version = 2
+
+// localVersion is the run's version of localActivitiesChange in the workflows that merge steps
+// (a customer flow's, a partner application's). The first call records it; later ones return it.
+func localVersion(ctx workflow.Context) workflow.Version {
+	return workflow.GetVersion(ctx, localActivitiesChange, workflow.DefaultVersion, mergedSteps)
+}
+
 // localActivities reports whether this run takes its steps as local activities
-// (localActivitiesChange). The first call records the run's version; later ones return it.
+// (localActivitiesChange) in workflows without merged steps (an interview's, a job's
+// generation). The first call records the run's version; later ones return it.
 func localActivities(ctx workflow.Context) bool {
 	return workflow.GetVersion(ctx, localActivitiesChange, workflow.DefaultVersion, 1) == 1
 }
@@ -79,13 +95,14 @@ func shortActivity(ctx workflow.Context) workflow.Context {
 
 // executor performs a run's side effects as activities, timers and signals. partner is set in
 // partner-application runs, whose callbacks go through its one guarded terminal path; local in
-// runs of localActivitiesChange.
+// runs of localActivitiesChange, merged in its version mergedSteps.
 type executor struct {
 	ctx     workflow.Context
 	in      kinds.FlowInput
 	session uuid.UUID
 	partner *terminal
 	local   bool
+	merged  bool
 }
 
 // quick runs a quick Postgres step: a local activity in runs of localActivitiesChange.
@@ -107,31 +124,50 @@ func (e *executor) Invite(step flow.InviteStep) (flow.InviteResult, error) {
 	if e.in.MediumType != "" {
 		medium = e.in.MediumType
 	}
+	retry := &temporal.RetryPolicy{
+		InitialInterval: 2 * time.Second, MaximumAttempts: 3,
+		NonRetryableErrorTypes: []string{activities.ErrTypePermanent},
+	}
+	var first *activities.OpenAndSendResult
 	if e.session == uuid.Nil {
 		open := activities.OpenSessionInput{
 			CompanyID: e.in.CompanyID, ApplicationID: e.in.ApplicationID, MediumType: medium,
 			FlowWorkflowID: workflow.GetInfo(e.ctx).WorkflowExecution.ID,
 		}
-		// Runs recorded before invitations waited for their job's interview replay as they ran.
-		if workflow.GetVersion(e.ctx, inviteWaitsForJobChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion || e.in.JobID == uuid.Nil {
+		openAtOnce := e.in.JobID == uuid.Nil
+		if !e.merged {
+			// Runs recorded before invitations waited for their job's interview replay as they ran.
+			openAtOnce = workflow.GetVersion(e.ctx, inviteWaitsForJobChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion || openAtOnce
+		}
+		switch {
+		case openAtOnce:
 			if err := workflow.ExecuteLocalActivity(shortLocal(e.ctx), a.OpenSession, open).Get(e.ctx, &e.session); err != nil {
 				return flow.InviteResult{}, err
 			}
-		} else {
-			notSent, err := e.openWhenReady(open)
+		case e.merged && len(chans) > 0:
+			// The session, the quiet hours and the first channel's attempt in one step.
+			r, err := e.openAndSend(open, chans[0], retry)
+			if err != nil {
+				return flow.InviteResult{}, err
+			}
+			notSent, err := e.openWhenReady(open, &r.OpenSessionResult)
+			if err != nil || notSent != "" {
+				return flow.InviteResult{NotSent: notSent}, err
+			}
+			if !r.Wait {
+				first = &r
+			}
+		default:
+			notSent, err := e.openWhenReady(open, nil)
 			if err != nil || notSent != "" {
 				return flow.InviteResult{NotSent: notSent}, err
 			}
 		}
 	}
-	retry := &temporal.RetryPolicy{
-		InitialInterval: 2 * time.Second, MaximumAttempts: 3,
-		NonRetryableErrorTypes: []string{activities.ErrTypePermanent},
-	}
 	// WaitForCancellation: a run cancelled while an invitation is being sent learns whether it
 	// went out before it goes on (a partner run's fallback callback follows the invitation). A
 	// local send runs in a context the cancellation does not reach, to the same effect.
-	send := func(in activities.SendInviteInput) workflow.Future {
+	send := func(in activities.SendInviteInput, retry *temporal.RetryPolicy) workflow.Future {
 		if e.local {
 			ctx, _ := workflow.NewDisconnectedContext(e.ctx)
 			ctx = localOptions(ctx, time.Minute, retry)
@@ -141,12 +177,20 @@ func (e *executor) Invite(step flow.InviteStep) (flow.InviteResult, error) {
 		return workflow.ExecuteActivity(ctx, a.SendInvite, in)
 	}
 	var tried []string
-	for _, ch := range chans {
-		if err := e.holdForQuietHours(ch); err != nil {
-			return flow.InviteResult{}, err
+	for i, ch := range chans {
+		in := activities.SendInviteInput{CompanyID: e.in.CompanyID, SessionID: e.session, Channel: ch}
+		var err error
+		if i == 0 && first != nil {
+			var holdErr error
+			if holdErr, err = e.afterFirst(first, in, retry, send); holdErr != nil {
+				return flow.InviteResult{}, holdErr
+			}
+		} else {
+			if err := e.holdForQuietHours(ch); err != nil {
+				return flow.InviteResult{}, err
+			}
+			err = send(in, retry).Get(e.ctx, nil)
 		}
-		var res activities.SendInviteResult
-		err := send(activities.SendInviteInput{CompanyID: e.in.CompanyID, SessionID: e.session, Channel: ch}).Get(e.ctx, &res)
 		if err == nil {
 			return flow.InviteResult{SessionID: e.session.String(), Channel: string(ch)}, nil
 		}
@@ -170,7 +214,10 @@ const quietHoursOnlyTexts = 2
 // holdForQuietHours waits (a durable timer) until an invitation on ch may go: texts and calls
 // wait for the end of the candidate's quiet hours, as reminders do (activities.QuietUntil).
 func (e *executor) holdForQuietHours(ch models.MessageChannel) error {
-	v := workflow.GetVersion(e.ctx, inviteQuietHoursChange, workflow.DefaultVersion, quietHoursOnlyTexts)
+	v := workflow.Version(quietHoursOnlyTexts)
+	if !e.merged {
+		v = workflow.GetVersion(e.ctx, inviteQuietHoursChange, workflow.DefaultVersion, quietHoursOnlyTexts)
+	}
 	if v == workflow.DefaultVersion || (v == quietHoursOnlyTexts && !activities.QuietHoursHold(ch)) {
 		return nil
 	}
@@ -200,15 +247,69 @@ const (
 	jobLookLast  = 30 * time.Minute
 )
 
+// openAndSend runs OpenAndSendInvite for the run's first channel ch. It runs in a context the
+// run's cancellation does not reach, as a send does (a partner run's fallback callback follows
+// the invitation).
+func (e *executor) openAndSend(open activities.OpenSessionInput, ch models.MessageChannel, retry *temporal.RetryPolicy) (activities.OpenAndSendResult, error) {
+	var a *activities.Activities
+	ctx, _ := workflow.NewDisconnectedContext(e.ctx)
+	ctx = localOptions(ctx, time.Minute, &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, NonRetryableErrorTypes: retry.NonRetryableErrorTypes})
+	var r activities.OpenAndSendResult
+	err := workflow.ExecuteLocalActivity(ctx, a.OpenAndSendInvite, activities.OpenAndSendInput{
+		OpenSessionWhenReadyInput: activities.OpenSessionWhenReadyInput{OpenSessionInput: open, JobID: e.in.JobID},
+		Channel:                   ch, Now: workflow.Now(e.ctx),
+	}).Get(e.ctx, &r)
+	return r, err
+}
+
+// errFirstAttempt is a first channel's attempt in OpenAndSendInvite that failed for good.
+var errFirstAttempt = errors.New("the first attempt failed for good")
+
+// afterFirst goes on from where OpenAndSendInvite stopped on the first channel: the attempt's
+// retries under its send key (the rest of retry's attempts), the quiet hours asked again, or the
+// send after them. holdErr is the quiet hours' (the run's invitation ends, as in
+// holdForQuietHours: a run cancelled while held sends nothing), sendErr the channel's.
+func (e *executor) afterFirst(r *activities.OpenAndSendResult, in activities.SendInviteInput, retry *temporal.RetryPolicy,
+	send func(activities.SendInviteInput, *temporal.RetryPolicy) workflow.Future) (holdErr, sendErr error) {
+	switch {
+	case r.Sent:
+		return nil, nil
+	case r.SendFailed && r.Permanent:
+		return nil, errFirstAttempt
+	case r.SendFailed:
+		rest := *retry
+		if rest.MaximumAttempts > 1 {
+			rest.MaximumAttempts--
+		}
+		in.SendKey = r.SendKey
+		return nil, send(in, &rest).Get(e.ctx, nil)
+	case r.QuietUnknown:
+		if err := e.holdForQuietHours(in.Channel); err != nil {
+			return err, nil
+		}
+	default:
+		if d := r.HeldUntil.Sub(workflow.Now(e.ctx)); d > 0 {
+			workflow.GetLogger(e.ctx).Info("invitation waits for the candidate's quiet hours to end", "channel", in.Channel, "until", r.HeldUntil)
+			if err := workflow.Sleep(e.ctx, d); err != nil {
+				return err, nil
+			}
+		}
+	}
+	return nil, send(in, retry).Get(e.ctx, nil)
+}
+
 // openWhenReady opens the run's session once its job's interview is ready: while it is not, the
 // run waits (durably) for the job-ready signal that the job's generation sends, looking again
 // now and then, up to the company's invitation wait. It returns why nothing is sent when the
 // job was closed, deleted or paused meanwhile, or is still not ready at the end of the wait.
-func (e *executor) openWhenReady(open activities.OpenSessionInput) (notSent string, err error) {
+// first is the first look's answer when the run has it already (OpenAndSendInvite's).
+func (e *executor) openWhenReady(open activities.OpenSessionInput, first *activities.OpenSessionResult) (notSent string, err error) {
 	var a *activities.Activities
 	in := activities.OpenSessionWhenReadyInput{OpenSessionInput: open, JobID: e.in.JobID}
 	var res activities.OpenSessionResult
-	if err := workflow.ExecuteLocalActivity(shortLocal(e.ctx), a.OpenSessionWhenReady, in).Get(e.ctx, &res); err != nil {
+	if first != nil {
+		res = *first
+	} else if err := workflow.ExecuteLocalActivity(shortLocal(e.ctx), a.OpenSessionWhenReady, in).Get(e.ctx, &res); err != nil {
 		return "", err
 	}
 	if res.Wait {

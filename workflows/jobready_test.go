@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/testsuite"
 
 	"github.com/recruitd/recruitd/activities"
 	"github.com/recruitd/recruitd/internal/flow"
@@ -21,6 +22,19 @@ func atsApplication() kinds.FlowInput {
 
 const inviteDef = `{"trigger":"new_application_ats","enabled":true,"steps":[{"type":"invite","invite":{"channels":["email"],"mediumType":"VIDEO"}}]}`
 
+// firstLook mocks OpenAndSendInvite, an invitation's first step, with look for a job that is not
+// ready (it sends nothing then).
+func firstLook(e *testsuite.TestWorkflowEnvironment, look func(context.Context, activities.OpenSessionWhenReadyInput) (activities.OpenSessionResult, error)) {
+	var a *activities.Activities
+	e.OnActivity(a.OpenAndSendInvite, mock.Anything, mock.Anything).Return(func(ctx context.Context, in activities.OpenAndSendInput) (activities.OpenAndSendResult, error) {
+		r, err := look(ctx, in.OpenSessionWhenReadyInput)
+		if err == nil && !r.Wait && r.NotSent == "" {
+			panic("firstLook: a job ready at the first look")
+		}
+		return activities.OpenAndSendResult{OpenSessionResult: r}, err
+	})
+}
+
 // TestInvitationWaitsUntilItsDeadline: a job that stays not ready sends nothing; the run looks
 // again on its timers (doubling) and, at the company's wait, gives up with job_not_ready.
 func TestInvitationWaitsUntilItsDeadline(t *testing.T) {
@@ -28,13 +42,15 @@ func TestInvitationWaitsUntilItsDeadline(t *testing.T) {
 	var a *activities.Activities
 	loaded(t, e, inviteDef, nil)
 	var looks []time.Time
-	e.OnActivity(a.OpenSessionWhenReady, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.OpenSessionWhenReadyInput) (activities.OpenSessionResult, error) {
+	look := func(_ context.Context, in activities.OpenSessionWhenReadyInput) (activities.OpenSessionResult, error) {
 		looks = append(looks, e.Now())
 		if in.GiveUp {
 			return activities.OpenSessionResult{NotSent: interview.NotSentJobNotReady}, nil
 		}
 		return activities.OpenSessionResult{Wait: true, WaitSeconds: 3 * 3600}, nil
-	})
+	}
+	e.OnActivity(a.OpenSessionWhenReady, mock.Anything, mock.Anything).Return(look)
+	firstLook(e, look)
 	e.ExecuteWorkflow(CustomerFlow, atsApplication())
 	out := outcome(t, e)
 	if out.Result != flow.ResultStopped || out.Reason != interview.NotSentJobNotReady {
@@ -59,12 +75,14 @@ func TestInvitationReleasedByTheJobReadySignal(t *testing.T) {
 	var a *activities.Activities
 	loaded(t, e, inviteDef, nil)
 	ready := false
-	e.OnActivity(a.OpenSessionWhenReady, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.OpenSessionWhenReadyInput) (activities.OpenSessionResult, error) {
+	look := func(_ context.Context, in activities.OpenSessionWhenReadyInput) (activities.OpenSessionResult, error) {
 		if ready {
 			return activities.OpenSessionResult{SessionID: session}, nil
 		}
 		return activities.OpenSessionResult{Wait: true, WaitSeconds: 72 * 3600}, nil
-	})
+	}
+	e.OnActivity(a.OpenSessionWhenReady, mock.Anything, mock.Anything).Return(look)
+	firstLook(e, look)
 	e.OnActivity(a.SendInvite, mock.Anything, mock.Anything).Return(activities.SendInviteResult{}, nil).Once()
 	e.RegisterDelayedCallback(func() {
 		ready = true

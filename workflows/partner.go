@@ -41,6 +41,8 @@ type terminal struct {
 	// closed is set when the deadline passed with nothing decided: the customer workflow is
 	// being stopped and may decide nothing any more.
 	closed bool
+	// merged: the run is of mergedSteps, which settles and makes the first attempt in one step.
+	merged bool
 	result PartnerResult
 	done   workflow.Channel
 }
@@ -62,34 +64,48 @@ func (t *terminal) settle(ctx workflow.Context, status, reason string, session u
 	t.result.Status, t.result.Reason = status, reason
 	defer t.done.Close()
 	var a *activities.Activities
-	var settled activities.SettleResult
-	if err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.SettlePartner, activities.SettleInput{
+	in := activities.SettleInput{
 		CompanyID: t.in.CompanyID, PartnerApplicationID: t.in.PartnerApplicationID,
 		Status: models.PartnerStatus(status), Reason: reason, SessionID: session,
-	}).Get(ctx, &settled); err != nil {
-		return err
 	}
-	if err := workflow.UpsertTypedSearchAttributes(ctx, kinds.ApplicationStatusKey.ValueSet(status)); err != nil {
-		workflow.GetLogger(ctx).Warn("search attribute not recorded", "err", err)
-	}
-	// Already settled: this run's own decision, stored by a worker that died before the callback
-	// went out (only the application's run settles it). The attempt leaves a callback that is no
-	// longer pending alone, and a delivery run already under way keeps its ID, so the callback
-	// goes out at least once and under one id. Runs recorded before replay as they ran.
-	if settled.AlreadySettled && workflow.GetVersion(ctx, settledAttemptsChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
-		return nil
+	var settled activities.SettleResult
+	var first activities.AttemptResult
+	attempted := false
+	if t.merged {
+		// The decision and the first attempt in one step; an attempt it could not make is made
+		// below. A run that finds its application settled (its worker died before the callback)
+		// attempts too: the callback's own state keeps it to one.
+		var r activities.SettleCallBackResult
+		if err := workflow.ExecuteLocalActivity(attemptLocal(ctx), a.SettleAndCallBack, in).Get(ctx, &r); err != nil {
+			return err
+		}
+		settled, first, attempted = r.SettleResult, r.Attempt, r.Attempted
+		t.upsertStatus(ctx, status)
+	} else {
+		if err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.SettlePartner, in).Get(ctx, &settled); err != nil {
+			return err
+		}
+		t.upsertStatus(ctx, status)
+		// Already settled: this run's own decision, stored by a worker that died before the callback
+		// went out (only the application's run settles it). The attempt leaves a callback that is no
+		// longer pending alone, and a delivery run already under way keeps its ID, so the callback
+		// goes out at least once and under one id. Runs recorded before replay as they ran.
+		if settled.AlreadySettled && workflow.GetVersion(ctx, settledAttemptsChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+			return nil
+		}
 	}
 	// The first attempt runs here, so a partner that answers at once gets the callback without a
 	// child workflow's start; only a failed first attempt hands the retries to DeliverCallback.
 	// A first attempt that could not even run (its recording failed for an hour) leaves the
 	// delivery to the child from attempt 1: the decision is stored, the callback still goes.
-	var first activities.AttemptResult
 	next := 2
-	if err := workflow.ExecuteLocalActivity(attemptLocal(ctx), a.AttemptCallback, activities.AttemptInput{
-		CompanyID: t.in.CompanyID, CallbackID: settled.CallbackID, Number: 1,
-	}).Get(ctx, &first); err != nil {
-		workflow.GetLogger(ctx).Warn("first callback attempt not made; the delivery workflow makes it", "err", err)
-		first, next = activities.AttemptResult{}, 1
+	if !attempted {
+		if err := workflow.ExecuteLocalActivity(attemptLocal(ctx), a.AttemptCallback, activities.AttemptInput{
+			CompanyID: t.in.CompanyID, CallbackID: settled.CallbackID, Number: 1,
+		}).Get(ctx, &first); err != nil {
+			workflow.GetLogger(ctx).Warn("first callback attempt not made; the delivery workflow makes it", "err", err)
+			first, next = activities.AttemptResult{}, 1
+		}
 	}
 	if first.Final {
 		return nil
@@ -103,6 +119,13 @@ func (t *terminal) settle(ctx workflow.Context, status, reason string, session u
 		return nil
 	}
 	return err
+}
+
+// upsertStatus records the terminal status as the run's search attribute.
+func (t *terminal) upsertStatus(ctx workflow.Context, status string) {
+	if err := workflow.UpsertTypedSearchAttributes(ctx, kinds.ApplicationStatusKey.ValueSet(status)); err != nil {
+		workflow.GetLogger(ctx).Warn("search attribute not recorded", "err", err)
+	}
 }
 
 // settledAttemptsChange is the workflow version of runs that attempt their callback when they
@@ -125,11 +148,12 @@ const settledAttemptsChange = "settled-attempts-callback"
 func PartnerApplication(ctx workflow.Context, in kinds.PartnerInput) (PartnerResult, error) {
 	var a *activities.Activities
 	var run activities.PartnerRun
-	local := localActivities(ctx)
+	v := localVersion(ctx)
+	local := v >= 1
 	err := workflow.ExecuteLocalActivity(shortLocal(ctx), a.PreparePartner, activities.PrepareInput{
 		CompanyID: in.CompanyID, PartnerApplicationID: in.PartnerApplicationID,
 	}).Get(ctx, &run)
-	t := &terminal{in: in, slug: run.CompanySlug, done: workflow.NewChannel(ctx)}
+	t := &terminal{in: in, slug: run.CompanySlug, merged: v >= mergedSteps, done: workflow.NewChannel(ctx)}
 	if err != nil {
 		return t.fail(ctx, err)
 	}
@@ -143,7 +167,7 @@ func PartnerApplication(ctx workflow.Context, in kinds.PartnerInput) (PartnerRes
 			setFlow.Set(flow.Outcome{Result: flow.ResultFailed, Reason: "stored definition is invalid"}, derr)
 			return
 		}
-		ex := &executor{ctx: gctx, partner: t, local: local, in: kinds.FlowInput{
+		ex := &executor{ctx: gctx, partner: t, local: local, merged: t.merged, in: kinds.FlowInput{
 			CompanyID: in.CompanyID, Trigger: models.TriggerPartnerApplication,
 			JobID: run.JobID, CandidateID: run.CandidateID, ApplicationID: run.ApplicationID,
 		}}

@@ -41,11 +41,13 @@ func partnerEnv(t *testing.T, def string) *testsuite.TestWorkflowEnvironment {
 	return e
 }
 
+// settledWith records the run's settlements; each makes its first attempt, delivered.
 func settledWith(e *testsuite.TestWorkflowEnvironment, got *[]activities.SettleInput) {
 	var a *activities.Activities
-	e.OnActivity(a.SettlePartner, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.SettleInput) (activities.SettleResult, error) {
+	e.OnActivity(a.SettleAndCallBack, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.SettleInput) (activities.SettleCallBackResult, error) {
 		*got = append(*got, in)
-		return activities.SettleResult{CallbackID: uuid.New()}, nil
+		return activities.SettleCallBackResult{SettleResult: activities.SettleResult{CallbackID: uuid.New()}, Attempted: true,
+			Attempt: activities.AttemptResult{State: models.CallbackStateDelivered, Final: true}}, nil
 	})
 }
 
@@ -58,10 +60,7 @@ func TestFallbackTimeout(t *testing.T) {
 	e.OnActivity(a.OpenSession, mock.Anything, mock.Anything).Return(uuid.New(), nil)
 	e.OnActivity(a.SendInvite, mock.Anything, mock.Anything).Return(activities.SendInviteResult{}, nil)
 	var settled []activities.SettleInput
-	e.OnActivity(a.SettlePartner, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.SettleInput) (activities.SettleResult, error) {
-		settled = append(settled, in)
-		return activities.SettleResult{CallbackID: uuid.New()}, nil
-	})
+	settledWith(e, &settled)
 	e.ExecuteWorkflow(PartnerApplication, kinds.PartnerInput{CompanyID: company, PartnerApplicationID: paID, Deadline: 10 * time.Minute})
 	var res PartnerResult
 	if err := e.GetWorkflowResult(&res); err != nil {
@@ -73,8 +72,10 @@ func TestFallbackTimeout(t *testing.T) {
 	// The customer workflow was stopped at the deadline: no session, no invitation, no second callback.
 	e.AssertActivityNumberOfCalls(t, "OpenSession", 0)
 	e.AssertActivityNumberOfCalls(t, "SendInvite", 0)
-	e.AssertActivityNumberOfCalls(t, "SettlePartner", 1)
-	e.AssertActivityNumberOfCalls(t, "AttemptCallback", 1)
+	// The decision and its first attempt in one step (mergedSteps).
+	e.AssertActivityNumberOfCalls(t, "SettleAndCallBack", 1)
+	e.AssertActivityNumberOfCalls(t, "SettlePartner", 0)
+	e.AssertActivityNumberOfCalls(t, "AttemptCallback", 0)
 	if res.Status != "not_eligible" || res.Reason != ReasonFallbackTimeout || res.Flow.Result != flow.ResultStopped || res.Flow.Reason != ReasonFallbackTimeout {
 		t.Errorf("result = %+v, want not_eligible with the flow stopped for fallback_timeout", res)
 	}
@@ -101,7 +102,6 @@ func TestProcessingFailureSendsErrorAndAlerts(t *testing.T) {
 	var a *activities.Activities
 	e.OnActivity(a.PreparePartner, mock.Anything, mock.Anything).Return(activities.PartnerRun{},
 		temporal.NewNonRetryableApplicationError("job vanished", activities.ErrTypePermanent, nil))
-	e.OnActivity(a.AttemptCallback, mock.Anything, mock.Anything).Return(activities.AttemptResult{State: models.CallbackStateDelivered, Final: true}, nil)
 	e.OnActivity(a.AlertOperations, mock.Anything, mock.Anything).Return(nil).Once()
 	var settled []activities.SettleInput
 	settledWith(e, &settled)
@@ -180,13 +180,14 @@ func must(t *testing.T, err error) {
 
 // TestSettledBeforeACrashStillCallsBack: a run whose decision was stored by a worker that died
 // before the callback went out finds its application settled already; it still makes the
-// callback attempt (the callback's own state keeps it to one).
+// callback attempt (the callback's own state keeps it to one), here in a step of its own since
+// the settling step could not make it.
 func TestSettledBeforeACrashStillCallsBack(t *testing.T) {
 	e := partnerEnv(t, `{"trigger":"partner_application","enabled":true,"steps":[
 	 {"type":"partner_callback","partner_callback":{"status":"not_eligible","reason":"screened out"}}]}`)
 	var a *activities.Activities
 	cb := uuid.New()
-	e.OnActivity(a.SettlePartner, mock.Anything, mock.Anything).Return(activities.SettleResult{CallbackID: cb, AlreadySettled: true}, nil)
+	e.OnActivity(a.SettleAndCallBack, mock.Anything, mock.Anything).Return(activities.SettleCallBackResult{SettleResult: activities.SettleResult{CallbackID: cb, AlreadySettled: true}}, nil)
 	e.ExecuteWorkflow(PartnerApplication, kinds.PartnerInput{CompanyID: company, PartnerApplicationID: paID, Deadline: 10 * time.Minute})
 	if err := e.GetWorkflowError(); err != nil {
 		t.Fatal(err)
@@ -208,7 +209,10 @@ func TestFirstAttemptFailingHandsOver(t *testing.T) {
 		Flow: activities.FlowContext{Definition: json.RawMessage(def), Verdicts: verdicts(t, def, map[string]any{})},
 	}, nil)
 	var settled []activities.SettleInput
-	settledWith(e, &settled)
+	e.OnActivity(a.SettleAndCallBack, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.SettleInput) (activities.SettleCallBackResult, error) {
+		settled = append(settled, in)
+		return activities.SettleCallBackResult{SettleResult: activities.SettleResult{CallbackID: uuid.New()}}, nil // the attempt not made
+	})
 	var numbers []int
 	e.OnActivity(a.AttemptCallback, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.AttemptInput) (activities.AttemptResult, error) {
 		numbers = append(numbers, in.Number)
@@ -230,4 +234,30 @@ func TestFirstAttemptFailingHandsOver(t *testing.T) {
 	if len(numbers) != 1 || len(delivery) != 1 || delivery[0].FirstAttempt != 1 || delivery[0].FirstDelay != 0 {
 		t.Errorf("attempts %v, delivery runs %+v; want the failed first attempt, then a delivery run from attempt 1 at once", numbers, delivery)
 	}
+}
+
+// TestFallbackDuringQuietHoursSendsNothing: an invitation held by the candidate's quiet hours
+// (its first step opened the session and was told to wait) when the fallback deadline passes is
+// not sent, on that channel or the next: the partner is told not_eligible and the candidate is
+// never contacted.
+func TestFallbackDuringQuietHoursSendsNothing(t *testing.T) {
+	e := partnerEnv(t, `{"trigger":"partner_application","enabled":true,"steps":[
+	 {"type":"invite","invite":{"channels":["sms","email"],"mediumType":"VIDEO"}},
+	 {"type":"partner_callback","partner_callback":{"status":"invited"}}]}`)
+	var a *activities.Activities
+	e.OnActivity(a.OpenAndSendInvite, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.OpenAndSendInput) (activities.OpenAndSendResult, error) {
+		return activities.OpenAndSendResult{OpenSessionResult: activities.OpenSessionResult{SessionID: uuid.New()}, HeldUntil: in.Now.Add(8 * time.Hour)}, nil
+	})
+	e.OnActivity(a.SendInvite, mock.Anything, mock.Anything).Return(activities.SendInviteResult{}, nil)
+	var settled []activities.SettleInput
+	settledWith(e, &settled)
+	e.ExecuteWorkflow(PartnerApplication, kinds.PartnerInput{CompanyID: company, PartnerApplicationID: paID, Deadline: 10 * time.Minute})
+	var res PartnerResult
+	if err := e.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if len(settled) != 1 || settled[0].Reason != ReasonFallbackTimeout {
+		t.Fatalf("settled %+v, want one not_eligible/fallback_timeout", settled)
+	}
+	e.AssertActivityNumberOfCalls(t, "SendInvite", 0)
 }

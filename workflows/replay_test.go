@@ -44,6 +44,16 @@ var replayHistories = []struct {
 	{"flow-manual-invite.before-quiet-texts.json", CustomerFlow},
 	{"flow-hrsuite-invite.before-quiet-texts.json", CustomerFlow},
 	{"partner-application.before-quiet-texts.json", PartnerApplication},
+	// Recorded with version 1 of local-activities (one local activity per step), before version
+	// 2 (mergedSteps) opened, held and sent an invitation in one, and settled and called back in
+	// one.
+	{"flow-manual-invite.before-merged-steps.json", CustomerFlow},
+	{"flow-hrsuite-invite.before-merged-steps.json", CustomerFlow},
+	{"partner-application.before-merged-steps.json", PartnerApplication},
+	// Recorded with version 2 of local-activities (mergedSteps).
+	{"flow-manual-invite.merged-steps.json", CustomerFlow},
+	{"flow-hrsuite-invite.merged-steps.json", CustomerFlow},
+	{"partner-application.merged-steps.json", PartnerApplication},
 }
 
 // TestReplayRecordedHistories replays every recorded history with today's workflow code.
@@ -80,56 +90,7 @@ func TestRecordReplayHistories(t *testing.T) {
 	}
 	defer c.Close()
 	queue := "record-" + uuid.NewString()
-	w := worker.New(c, queue, worker.Options{})
-	for _, fn := range []any{CustomerFlow, PartnerApplication, JobGeneration, DeliverCallback} {
-		w.RegisterWorkflow(fn)
-	}
-	co, job, cand, app, sess := uuid.New(), uuid.New(), uuid.New(), uuid.New(), uuid.New()
-	defs := flow.Defaults()
-	definition := func(tr models.FlowTrigger) json.RawMessage {
-		b, err := json.Marshal(defs[tr])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	facts := flow.Facts{"candidate.email": "x", "job.isOpen": true, "job.status": "ACTIVE", "application.doNotHire": false, "application.status": "new"}
-	stubs := map[string]any{
-		"LoadFlow": func(_ context.Context, in kinds.FlowInput) (activities.FlowContext, error) {
-			raw := definition(in.Trigger)
-			return activities.FlowContext{Definition: raw, Verdicts: flow.Evaluate(defs[in.Trigger], facts), CandidateID: cand, ApplicationID: app}, nil
-		},
-		"OpenSession": func(context.Context, activities.OpenSessionInput) (uuid.UUID, error) { return sess, nil },
-		"OpenSessionWhenReady": func(context.Context, activities.OpenSessionWhenReadyInput) (activities.OpenSessionResult, error) {
-			return activities.OpenSessionResult{SessionID: sess}, nil
-		},
-		"QuietUntil": func(_ context.Context, in activities.QuietUntilInput) (time.Time, error) { return in.Now, nil },
-		"SendInvite": func(context.Context, activities.SendInviteInput) (activities.SendInviteResult, error) {
-			return activities.SendInviteResult{MessageID: uuid.New(), Provider: "outbox"}, nil
-		},
-		"PreparePartner": func(context.Context, activities.PrepareInput) (activities.PartnerRun, error) {
-			raw := definition(models.TriggerPartnerApplication)
-			return activities.PartnerRun{CompanySlug: "acme", JobID: job, CandidateID: cand, ApplicationID: app,
-				Flow: activities.FlowContext{Definition: raw, Verdicts: flow.Evaluate(defs[models.TriggerPartnerApplication], facts)}}, nil
-		},
-		"SettlePartner": func(context.Context, activities.SettleInput) (activities.SettleResult, error) {
-			return activities.SettleResult{CallbackID: uuid.New()}, nil
-		},
-		"AttemptCallback": func(context.Context, activities.AttemptInput) (activities.AttemptResult, error) {
-			return activities.AttemptResult{State: models.CallbackStateDelivered, Final: true}, nil
-		},
-		"GenerateGuide": func(context.Context, uuid.UUID, uuid.UUID) (activities.GenerateResult, error) {
-			return activities.GenerateResult{Status: string(models.JobStatusActive)}, nil
-		},
-	}
-	for name, fn := range stubs {
-		w.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
-	}
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
-
+	co, job, cand, app, sess := stubWorker(t, c, queue)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	record := func(name, id string, fn any, arg any, finished bool) {
@@ -178,4 +139,72 @@ func TestRecordReplayHistories(t *testing.T) {
 		kinds.PartnerInput{CompanyID: co, PartnerApplicationID: uuid.New(), Deadline: time.Hour}, false)
 	record("job-generation", "job-generation/acme/"+uuid.NewString(), JobGeneration,
 		JobGenerationInput{CompanyID: co, JobID: job}, true)
+}
+
+// StubWorker is stubWorker for the package's external tests.
+var StubWorker = stubWorker
+
+// stubWorker starts a worker on queue with the workflows and activities that answer as the real
+// ones would (no Postgres) for one company, job, candidate, application and session, which it
+// returns; the worker stops when the test ends.
+func stubWorker(t *testing.T, c client.Client, queue string) (co, job, cand, app, sess uuid.UUID) {
+	t.Helper()
+	co, job, cand, app, sess = uuid.New(), uuid.New(), uuid.New(), uuid.New(), uuid.New()
+	w := worker.New(c, queue, worker.Options{})
+	for _, fn := range []any{CustomerFlow, PartnerApplication, JobGeneration, DeliverCallback} {
+		w.RegisterWorkflow(fn)
+	}
+	defs := flow.Defaults()
+	definition := func(tr models.FlowTrigger) json.RawMessage {
+		b, err := json.Marshal(defs[tr])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	facts := flow.Facts{"candidate.email": "x", "job.isOpen": true, "job.status": "ACTIVE", "application.doNotHire": false, "application.status": "new"}
+	stubs := map[string]any{
+		"LoadFlow": func(_ context.Context, in kinds.FlowInput) (activities.FlowContext, error) {
+			raw := definition(in.Trigger)
+			return activities.FlowContext{Definition: raw, Verdicts: flow.Evaluate(defs[in.Trigger], facts), CandidateID: cand, ApplicationID: app}, nil
+		},
+		"OpenSession": func(context.Context, activities.OpenSessionInput) (uuid.UUID, error) { return sess, nil },
+		"OpenSessionWhenReady": func(context.Context, activities.OpenSessionWhenReadyInput) (activities.OpenSessionResult, error) {
+			return activities.OpenSessionResult{SessionID: sess}, nil
+		},
+		"QuietUntil": func(_ context.Context, in activities.QuietUntilInput) (time.Time, error) { return in.Now, nil },
+		"SendInvite": func(context.Context, activities.SendInviteInput) (activities.SendInviteResult, error) {
+			return activities.SendInviteResult{MessageID: uuid.New(), Provider: "outbox"}, nil
+		},
+		"PreparePartner": func(context.Context, activities.PrepareInput) (activities.PartnerRun, error) {
+			raw := definition(models.TriggerPartnerApplication)
+			return activities.PartnerRun{CompanySlug: "acme", JobID: job, CandidateID: cand, ApplicationID: app,
+				Flow: activities.FlowContext{Definition: raw, Verdicts: flow.Evaluate(defs[models.TriggerPartnerApplication], facts)}}, nil
+		},
+		"SettlePartner": func(context.Context, activities.SettleInput) (activities.SettleResult, error) {
+			return activities.SettleResult{CallbackID: uuid.New()}, nil
+		},
+		"OpenAndSendInvite": func(context.Context, activities.OpenAndSendInput) (activities.OpenAndSendResult, error) {
+			return activities.OpenAndSendResult{OpenSessionResult: activities.OpenSessionResult{SessionID: sess}, Sent: true,
+				Send: activities.SendInviteResult{MessageID: uuid.New(), Provider: "outbox"}}, nil
+		},
+		"SettleAndCallBack": func(context.Context, activities.SettleInput) (activities.SettleCallBackResult, error) {
+			return activities.SettleCallBackResult{SettleResult: activities.SettleResult{CallbackID: uuid.New()}, Attempted: true,
+				Attempt: activities.AttemptResult{State: models.CallbackStateDelivered, Final: true}}, nil
+		},
+		"AttemptCallback": func(context.Context, activities.AttemptInput) (activities.AttemptResult, error) {
+			return activities.AttemptResult{State: models.CallbackStateDelivered, Final: true}, nil
+		},
+		"GenerateGuide": func(context.Context, uuid.UUID, uuid.UUID) (activities.GenerateResult, error) {
+			return activities.GenerateResult{Status: string(models.JobStatusActive)}, nil
+		},
+	}
+	for name, fn := range stubs {
+		w.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
+	}
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	return co, job, cand, app, sess
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"testing"
@@ -266,6 +267,87 @@ func TestQuietHoursAskedOnlyForTexts(t *testing.T) {
 				t.Fatalf("outcome = %+v", out)
 			}
 			e.AssertActivityNumberOfCalls(t, "QuietUntil", tc.asks)
+		})
+	}
+}
+
+// TestInviteGoesOnFromItsFirstStep: an invitation opens its session, asks quiet hours and makes
+// its first attempt in one step (OpenAndSendInvite); the run goes on from where that step
+// stopped: nothing more when it sent, the send after the quiet hours it was told, quiet hours
+// asked again when they could not be read, the first attempt's remaining retries under its send
+// key, or the next channel when the attempt failed for good.
+func TestInviteGoesOnFromItsFirstStep(t *testing.T) {
+	const def = `{"trigger":"new_application_webhook","enabled":true,"steps":[{"type":"invite","invite":{"channels":["sms","email"],"mediumType":"VIDEO"}}]}`
+	opened := activities.OpenSessionResult{SessionID: session}
+	for _, tc := range []struct {
+		name    string
+		first   func(now time.Time) activities.OpenAndSendResult
+		smsFail bool // every SendInvite on sms fails, retryably
+		sends   []string
+		quiet   int
+		after   time.Duration // the first send's earliest time after the start
+		channel string
+	}{
+		{name: "sent", first: func(time.Time) activities.OpenAndSendResult {
+			return activities.OpenAndSendResult{OpenSessionResult: opened, Sent: true}
+		}, channel: "sms"},
+		{name: "held", first: func(now time.Time) activities.OpenAndSendResult {
+			return activities.OpenAndSendResult{OpenSessionResult: opened, HeldUntil: now.Add(8 * time.Hour)}
+		}, sends: []string{"sms/"}, after: 8 * time.Hour, channel: "sms"},
+		{name: "quiet hours unread", first: func(time.Time) activities.OpenAndSendResult {
+			return activities.OpenAndSendResult{OpenSessionResult: opened, QuietUnknown: true}
+		}, sends: []string{"sms/"}, quiet: 1, channel: "sms"},
+		{name: "retried under its key", first: func(time.Time) activities.OpenAndSendResult {
+			return activities.OpenAndSendResult{OpenSessionResult: opened, SendFailed: true, SendKey: "run/1"}
+		}, sends: []string{"sms/run/1"}, channel: "sms"},
+		{name: "retries spent", first: func(time.Time) activities.OpenAndSendResult {
+			return activities.OpenAndSendResult{OpenSessionResult: opened, SendFailed: true, SendKey: "run/1"}
+		}, smsFail: true, sends: []string{"sms/run/1", "sms/run/1", "email/"}, channel: "email"},
+		{name: "failed for good", first: func(time.Time) activities.OpenAndSendResult {
+			return activities.OpenAndSendResult{OpenSessionResult: opened, SendFailed: true, Permanent: true, SendKey: "run/1"}
+		}, sends: []string{"email/"}, channel: "email"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := env(t)
+			var a *activities.Activities
+			loaded(t, e, def, nil)
+			start := e.Now()
+			var firstIn []activities.OpenAndSendInput
+			e.OnActivity(a.OpenAndSendInvite, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.OpenAndSendInput) (activities.OpenAndSendResult, error) {
+				firstIn = append(firstIn, in)
+				return tc.first(in.Now), nil
+			})
+			e.OnActivity(a.QuietUntil, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.QuietUntilInput) (time.Time, error) { return in.Now, nil })
+			var sends []string
+			var firstSend time.Time
+			e.OnActivity(a.SendInvite, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.SendInviteInput) (activities.SendInviteResult, error) {
+				if firstSend.IsZero() {
+					firstSend = e.Now()
+				}
+				sends = append(sends, string(in.Channel)+"/"+in.SendKey)
+				if tc.smsFail && in.Channel == models.MessageChannelSMS {
+					return activities.SendInviteResult{}, temporal.NewApplicationError("provider unavailable", "SendFailed")
+				}
+				return activities.SendInviteResult{}, nil
+			})
+			e.ExecuteWorkflow(CustomerFlow, kinds.FlowInput{CompanyID: company, Trigger: models.TriggerNewApplicationWebhook,
+				CandidateID: uuid.New(), ApplicationID: uuid.New(), JobID: uuid.New()})
+			out := outcome(t, e)
+			if out.Result != flow.ResultCompleted {
+				t.Fatalf("outcome = %+v, want completed", out)
+			}
+			if len(firstIn) != 1 || firstIn[0].Channel != models.MessageChannelSMS {
+				t.Errorf("first steps %+v, want one on sms", firstIn)
+			}
+			if fmt.Sprint(sends) != fmt.Sprint(tc.sends) {
+				t.Errorf("sends %q, want %q", sends, tc.sends)
+			}
+			if tc.after > 0 && firstSend.Sub(start) < tc.after {
+				t.Errorf("sent %s after the start, want after the quiet hours (%s)", firstSend.Sub(start), tc.after)
+			}
+			e.AssertActivityNumberOfCalls(t, "QuietUntil", tc.quiet)
+			e.AssertActivityNumberOfCalls(t, "OpenSessionWhenReady", 0)
+			e.AssertActivityNumberOfCalls(t, "OpenSession", 0)
 		})
 	}
 }

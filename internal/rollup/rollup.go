@@ -119,10 +119,10 @@ func Check(ctx context.Context, db *sql.DB, company uuid.UUID) error {
 	return nil
 }
 
-// PerCandidate are the rollups with a row per candidate. A loader that generates every row of
-// its candidates may compute these itself and load them with the sources (triggers off), then
-// rebuild the rest with LoadParts.
-var PerCandidate = []string{"candidate_journeys", "candidate_media", "candidate_scores"}
+// PerCandidate are the rollups with a row per candidate (job_applicants: per candidate and
+// job). A loader that generates every row of its candidates may compute these itself and load
+// them with the sources (triggers off), then rebuild the rest with LoadParts.
+var PerCandidate = []string{"candidate_journeys", "candidate_media", "candidate_scores", "job_applicants"}
 
 // LoadParts are the independent parts of rebuilding every rollup of a company but PerCandidate,
 // whose rows must be loaded already (the part "derived" aggregates them). They may run on
@@ -130,10 +130,48 @@ var PerCandidate = []string{"candidate_journeys", "candidate_media", "candidate_
 var LoadParts = []string{"sessions", "other", "histograms", "derived"}
 
 // loadPartSQL are the statements of the parts of LoadParts that rollup_rebuild has no part for:
+// its part 'other' without job_applicants,
 // its part 'scores' without candidate_scores (with flag_last_daily, migration 00052), and the rollups its parts 'journeys', 'media' and
 // 'scores' derive from the per-candidate ones. They follow rollup_rebuild (migration 00047);
 // Check compares the result with it.
 var loadPartSQL = map[string][]string{
+	// rollup_rebuild's part 'other' (migration 00050) without job_applicants.
+	"other": {
+		`SELECT rollup_fold_jobs($1)`,
+		`DELETE FROM evaluation_daily WHERE company_id = $1`,
+		`DELETE FROM fraud_daily WHERE company_id = $1`,
+		`DELETE FROM identity_daily WHERE company_id = $1`,
+		`DELETE FROM candidate_daily WHERE company_id = $1`,
+		`DELETE FROM job_totals_folded WHERE company_id = $1`,
+		`INSERT INTO evaluation_daily
+		 SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, count(*)
+		 FROM cheating_evaluations WHERE company_id = $1 GROUP BY 1, 2`,
+		`INSERT INTO fraud_daily
+		 SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, count(*),
+		        count(*) FILTER (WHERE disposable_email), count(*) FILTER (WHERE voip_phone),
+		        count(*) FILTER (WHERE vpn_proxy_ip), count(*) FILTER (WHERE thin_profile),
+		        count(*) FILTER (WHERE footprint_anomaly),
+		        count(*) FILTER (WHERE overall_verification_score < 25),
+		        count(*) FILTER (WHERE overall_verification_score >= 25 AND overall_verification_score < 50),
+		        count(*) FILTER (WHERE overall_verification_score >= 50 AND overall_verification_score < 75),
+		        count(*) FILTER (WHERE overall_verification_score >= 75)
+		 FROM fraud_verifications WHERE company_id = $1 GROUP BY 1, 2`,
+		`INSERT INTO identity_daily
+		 SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, status, identity_reason(status, failure_reason), count(*)
+		 FROM identity_verifications WHERE company_id = $1 GROUP BY 1, 2, 3, 4`,
+		`INSERT INTO candidate_daily
+		 SELECT company_id, (created_at AT TIME ZONE 'UTC')::date, status, count(*)
+		 FROM candidates WHERE company_id = $1 GROUP BY 1, 2, 3`,
+		`INSERT INTO job_totals_folded
+		 SELECT $1, j.id, coalesce(a.n, 0), coalesce(s.n, 0), coalesce(s.completed, 0), coalesce(e.n, 0)
+		 FROM jobs j
+		 LEFT JOIN (SELECT job_id, count(DISTINCT candidate_id) AS n FROM applications
+		            WHERE company_id = $1 AND job_id IS NOT NULL GROUP BY 1) a ON a.job_id = j.id
+		 LEFT JOIN (SELECT job_id, count(*) AS n, count(*) FILTER (WHERE status = 'COMPLETED') AS completed
+		            FROM interview_sessions WHERE company_id = $1 GROUP BY 1) s ON s.job_id = j.id
+		 LEFT JOIN (SELECT job_id, count(*) AS n FROM cheating_evaluations WHERE company_id = $1 GROUP BY 1) e ON e.job_id = j.id
+		 WHERE j.company_id = $1 AND (a.n IS NOT NULL OR s.n IS NOT NULL OR e.n IS NOT NULL)`,
+	},
 	"histograms": {
 		`DELETE FROM completion_slot_totals WHERE company_id = $1`,
 		`INSERT INTO completion_slot_totals

@@ -52,7 +52,7 @@ func (l *loader) planIndexes(ctx context.Context) error {
 		return nil
 	}
 	s := float64(l.o.SessionsPerCandidate)
-	factor := [numBig]float64{1, s, s, 0.2, 0.5 * s, 0.5, 0.1 * s, 1, 0.5 * s, 1}
+	factor := [numBig]float64{1, s, s, 0.2, 0.5 * s, 0.5, 0.1 * s, 1, 0.5 * s, 1, s}
 	for t := range numBig {
 		var existing int64
 		err := l.db.QueryRowContext(ctx, "SELECT reltuples::bigint FROM pg_class WHERE oid = $1::regclass", bigTables[t].Name).Scan(&existing)
@@ -285,7 +285,7 @@ func (l *loader) checkSearch(ctx context.Context, tx pgx.Tx) error {
 }
 
 // bgRank is the order in which tables other than candidates build their indexes.
-var bgRank = [numBig]int{tSessions: 0, tApplications: 1, tJourneys: 2, tCheating: 3, tMedia: 4, tScores: 5, tFraud: 6, tIdentity: 7, tNotes: 8}
+var bgRank = [numBig]int{tSessions: 0, tApplications: 1, tJobApplicants: 2, tJourneys: 3, tCheating: 4, tMedia: 5, tScores: 6, tFraud: 7, tIdentity: 8, tNotes: 9}
 
 // loadChecked loads everything through one transaction, table after table in foreign-key
 // order, generating the candidates again for each big table. The rollup triggers maintain the

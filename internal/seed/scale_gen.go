@@ -24,6 +24,7 @@ const (
 	tJourneys
 	tMedia
 	tScores
+	tJobApplicants
 	numBig
 )
 
@@ -55,6 +56,9 @@ var bigTables = [numBig]bulkload.Table{
 	tJourneys:     {Name: "candidate_journeys", Columns: "company_id, candidate_id, entered_at, invited, started, completed, positive, hired, first_completed_at, last_completed_at, completed_n"},
 	tMedia:        {Name: "candidate_media", Columns: "company_id, candidate_id, medium_type, first_completed_at, last_completed_at, completed_n"},
 	tScores:       {Name: "candidate_scores", Columns: "company_id, candidate_id, max_cheating, min_fraud"},
+	// job_applicants has a row per candidate and job, so the generator computes it as the
+	// per-candidate rollups (rollup.Generated).
+	tJobApplicants: {Name: "job_applicants", Columns: "company_id, job_id, candidate_id, applications"},
 }
 
 var headTables = [numHead]bulkload.Table{
@@ -687,6 +691,29 @@ func (w *worker) rollups(c *companyGen, id uuidv, maxCheating, minFraud int, out
 		b.UUID(id)
 		b.OptHundredths(maxCheating)
 		b.OptHundredths(minFraud)
+	}
+	if b := out[tJobApplicants]; b != nil {
+		// Each session has its own application; a candidate may apply to a job more than once.
+	jobs:
+		for k := range w.sess {
+			job := w.sess[k].job
+			for e := range k {
+				if w.sess[e].job == job {
+					continue jobs
+				}
+			}
+			n := 1
+			for e := k + 1; e < len(w.sess); e++ {
+				if w.sess[e].job == job {
+					n++
+				}
+			}
+			b.Row(4)
+			b.UUID(c.id)
+			b.UUID(job.id)
+			b.UUID(id)
+			b.Int8(int64(n))
+		}
 	}
 }
 

@@ -311,6 +311,7 @@ type worker struct {
 	media     []mediaRow
 	doc       tsDoc
 	tsv       []byte
+	agg       rollupAgg // nil unless the worker counts rollup.Generated
 }
 
 func newWorker(vocab searchVocab) *worker { return &worker{g: newRNG(), doc: tsDoc{vocab: vocab}} }
@@ -508,6 +509,9 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 		updated = g.between(created, c.asOf)
 	}
 
+	if w.agg != nil {
+		w.agg.of(c).candidate(status, created)
+	}
 	if b := out[tCandidates]; b != nil {
 		b.Row(23)
 		b.UUID(id)
@@ -551,6 +555,9 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 	}
 	for k := range w.sess {
 		s := &w.sess[k]
+		if w.agg != nil {
+			w.agg.of(c).session(s)
+		}
 		if b := out[tApplications]; b != nil {
 			b.Row(9)
 			b.UUID(s.appID)
@@ -596,7 +603,11 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 	if c.cheat {
 		for k := range w.sess {
 			if w.sess[k].status == models.SessionStatusCompleted && g.chance(0.92) {
-				maxCheating = max(maxCheating, w.cheating(c, id, &w.sess[k], out[tCheating]))
+				score, created := w.cheating(c, id, &w.sess[k], out[tCheating])
+				maxCheating = max(maxCheating, score)
+				if w.agg != nil {
+					w.agg.of(c).evaluation(w.sess[k].job, created, score)
+				}
 			}
 		}
 	}
@@ -646,6 +657,9 @@ func (w *worker) rollups(c *companyGen, id uuidv, maxCheating, minFraud int, out
 				positive, hired = true, true
 			}
 		}
+		if w.agg != nil {
+			w.agg.of(c).journey(entered, started, completed, positive, hired, last, n)
+		}
 		b.Row(11)
 		b.UUID(c.id)
 		b.UUID(id)
@@ -676,6 +690,9 @@ func (w *worker) rollups(c *companyGen, id uuidv, maxCheating, minFraud int, out
 			w.media = append(w.media, mediaRow{medium: s.medium, first: s.completed, last: s.completed, n: 1})
 		}
 		for _, r := range w.media {
+			if w.agg != nil {
+				w.agg.of(c).media(r.medium)
+			}
 			b.Row(6)
 			b.UUID(c.id)
 			b.UUID(id)
@@ -686,6 +703,9 @@ func (w *worker) rollups(c *companyGen, id uuidv, maxCheating, minFraud int, out
 		}
 	}
 	if b := out[tScores]; b != nil && (maxCheating >= 0 || minFraud >= 0) {
+		if w.agg != nil {
+			w.agg.of(c).scores(maxCheating, minFraud)
+		}
 		b.Row(4)
 		b.UUID(c.id)
 		b.UUID(id)
@@ -707,6 +727,9 @@ func (w *worker) rollups(c *companyGen, id uuidv, maxCheating, minFraud int, out
 				if w.sess[e].job == job {
 					n++
 				}
+			}
+			if w.agg != nil {
+				w.agg.of(c).applicant(job)
 			}
 			b.Row(4)
 			b.UUID(c.id)
@@ -956,7 +979,7 @@ func (w *worker) candidateStatus() string {
 	return pick([]string{"withdrawn", "screening", "rejected"}, []int{50, 25, 25})
 }
 
-func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *bulkload.Buf) (score int) {
+func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *bulkload.Buf) (score int, created int64) {
 	g := w.g
 	thr := c.threshold
 	switch p := g.r.Float64(); {
@@ -984,9 +1007,9 @@ func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *bulkloa
 	voice := video || s.medium == models.MediumTypePhone || s.medium == models.MediumTypePhoneSMS
 	id := g.id(s.seq)
 	eye, head, vo, transcript, multi := sub(0, video), sub(1, video), sub(2, voice), sub(3, true), sub(4, video)
-	created := min(c.asOf, s.completed+g.between(minute, 5*minute))
+	created = min(c.asOf, s.completed+g.between(minute, 5*minute))
 	if b == nil {
-		return
+		return score, created
 	}
 	b.Row(12)
 	b.UUID(id)
@@ -1001,7 +1024,7 @@ func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *bulkloa
 	b.OptHundredths(transcript)
 	b.OptHundredths(multi)
 	b.TS(created)
-	return score
+	return score, created
 }
 
 func (w *worker) fraud(c *companyGen, candidate uuidv, ct *city, b *bulkload.Buf) (score int) {
@@ -1072,6 +1095,9 @@ func (w *worker) fraud(c *companyGen, candidate uuidv, ct *city, b *bulkload.Buf
 	js = strconv.AppendInt(js, footprintScore, 10)
 	js = append(js, '}')
 	w.signals = js
+	if w.agg != nil {
+		w.agg.of(c).fraud(created, score, disposable, voip, vpn, thin, footprint)
+	}
 	b.Row(12)
 	b.UUID(id)
 	b.UUID(c.id)
@@ -1133,6 +1159,9 @@ func (w *worker) identity(c *companyGen, candidate uuidv, s *sessRow, b *bulkloa
 		reason = identityFailureReasons[g.weighted(k)].reason
 	}
 	completed = min(completed, c.asOf)
+	if w.agg != nil {
+		w.agg.of(c).identity(created, st, reason)
+	}
 	if b == nil {
 		return
 	}

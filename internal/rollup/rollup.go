@@ -126,11 +126,11 @@ var PerCandidate = []string{"candidate_journeys", "candidate_media", "candidate_
 
 // Generated are the company-wide rollups that a loader generating every row of its
 // candidates may count itself and add to the company's rows (job_totals' and job_daily's rows
-// are job_totals_folded's and job_daily_folded's): all but PerCandidate and flag_last_daily.
+// are job_totals_folded's and job_daily_folded's): all but PerCandidate.
 var Generated = []string{
 	"session_daily", "completion_slots", "evaluation_daily", "fraud_daily", "identity_daily", "job_totals", "job_daily",
 	"candidate_daily", "journey_daily", "evaluation_scores", "job_evaluation_scores", "fraud_scores",
-	"candidate_score_counts", "completion_slot_totals", "media_candidates", "journey_last_daily",
+	"candidate_score_counts", "completion_slot_totals", "media_candidates", "journey_last_daily", "flag_last_daily",
 }
 
 // LoadParts are the independent parts of rebuilding every rollup of a company but PerCandidate
@@ -138,17 +138,13 @@ var Generated = []string{
 // once. Every rollup of Tables is in PerCandidate, Generated or a part
 // (TestLoadPartsCoverEveryRollup); a rollup added to rollup_rebuild needs one of them, and
 // TestScaleIsDeterministic's Check fails until it has.
-var LoadParts = []string{"flags"}
+var LoadParts = []string{}
 
 // LoadPartTables are the rollups each of LoadParts recomputes.
-var LoadPartTables = map[string][]string{
-	"flags": {"flag_last_daily"},
-}
+var LoadPartTables = map[string][]string{}
 
-// loadPartSQL are the statements of LoadParts.
-var loadPartSQL = map[string][]string{
-	"flags": {`SELECT rollup_flag_last_daily_rebuild($1)`},
-}
+// loadPartSQL are the statements of LoadParts that rollup_rebuild has no part for.
+var loadPartSQL = map[string][]string{}
 
 // Uncovered are the rollups of Tables that neither PerCandidate, Generated nor LoadParts
 // compute: a loader that finds some rebuilds everything with Parts instead.

@@ -312,6 +312,7 @@ type worker struct {
 	doc       tsDoc
 	tsv       []byte
 	agg       rollupAgg // nil unless the worker counts rollup.Generated
+	flags     []flagRow // the candidate's cheating evaluations, for flag_last_daily
 }
 
 func newWorker(vocab searchVocab) *worker { return &worker{g: newRNG(), doc: tsDoc{vocab: vocab}} }
@@ -600,15 +601,20 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 	}
 	// The integrity checks and notes draw after everything above, in this order.
 	maxCheating, minFraud := -1, -1
+	w.flags = w.flags[:0]
 	if c.cheat {
 		for k := range w.sess {
 			if w.sess[k].status == models.SessionStatusCompleted && g.chance(0.92) {
-				score, created := w.cheating(c, id, &w.sess[k], out[tCheating])
+				score, created, evID := w.cheating(c, id, &w.sess[k], out[tCheating])
 				maxCheating = max(maxCheating, score)
 				if w.agg != nil {
 					w.agg.of(c).evaluation(w.sess[k].job, created, score)
+					w.flags = append(w.flags, flagRow{created: created, id: evID, floor: score / 100})
 				}
 			}
+		}
+		if w.agg != nil {
+			w.agg.of(c).cheatingSteps(w.flags)
 		}
 	}
 	if c.fraud && len(w.sess) > 0 && g.chance(0.95) {
@@ -979,7 +985,7 @@ func (w *worker) candidateStatus() string {
 	return pick([]string{"withdrawn", "screening", "rejected"}, []int{50, 25, 25})
 }
 
-func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *bulkload.Buf) (score int, created int64) {
+func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *bulkload.Buf) (score int, created int64, id uuidv) {
 	g := w.g
 	thr := c.threshold
 	switch p := g.r.Float64(); {
@@ -1005,11 +1011,11 @@ func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *bulkloa
 	}
 	video := s.medium == models.MediumTypeVideo || s.medium == models.MediumTypeBoth || s.medium == models.MediumTypeExternal
 	voice := video || s.medium == models.MediumTypePhone || s.medium == models.MediumTypePhoneSMS
-	id := g.id(s.seq)
+	id = g.id(s.seq)
 	eye, head, vo, transcript, multi := sub(0, video), sub(1, video), sub(2, voice), sub(3, true), sub(4, video)
 	created = min(c.asOf, s.completed+g.between(minute, 5*minute))
 	if b == nil {
-		return score, created
+		return score, created, id
 	}
 	b.Row(12)
 	b.UUID(id)
@@ -1024,7 +1030,7 @@ func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *bulkloa
 	b.OptHundredths(transcript)
 	b.OptHundredths(multi)
 	b.TS(created)
-	return score, created
+	return score, created, id
 }
 
 func (w *worker) fraud(c *companyGen, candidate uuidv, ct *city, b *bulkload.Buf) (score int) {

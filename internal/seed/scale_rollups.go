@@ -1,8 +1,11 @@
 package seed
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -59,6 +62,19 @@ type companyRollups struct {
 	mediaCands    tally[models.MediumType] // candidates
 	journeyDaily  tally[journeyKey]        // candidates
 	journeyLast   tally[int64]             // candidates, by day of the last completion
+	flagLast      tally[flagKey]           // candidates (signed)
+}
+
+type flagKey struct {
+	kind       string
+	day, point int64
+}
+
+// flagRow is a cheating evaluation or fraud verification of a candidate, for flag_last_daily.
+type flagRow struct {
+	created int64
+	id      uuidv
+	floor   int // floor of the score
 }
 
 type sessionDayKey struct {
@@ -122,6 +138,7 @@ func newCompanyRollups() *companyRollups {
 		mediaCands:    newTally[models.MediumType](1),
 		journeyDaily:  newTally[journeyKey](1),
 		journeyLast:   newTally[int64](1),
+		flagLast:      newTally[flagKey](1),
 	}
 }
 
@@ -141,6 +158,7 @@ func (r *companyRollups) merge(o *companyRollups) {
 	r.mediaCands.merge(o.mediaCands)
 	r.journeyDaily.merge(o.journeyDaily)
 	r.journeyLast.merge(o.journeyLast)
+	r.flagLast.merge(o.flagLast)
 }
 
 // rollupAgg is a generating worker's rollups, per company.
@@ -200,8 +218,43 @@ func (r *companyRollups) evaluation(job *genJob, created int64, score int) {
 	r.jobEvalScores.add(jobScoreKey{s, job}, 1)
 }
 
-// fraud counts a generated fraud verification (score in hundredths).
+// cheatingSteps counts the steps of flag_last_daily (migration 00052) of a candidate's cheating
+// evaluations: the evaluation that is the candidate's last flagged one at thresholds lo < t <= hi
+// counts +1 at hi and -1 at lo on its day, lo being the highest floor of the later evaluations
+// (by created_at, then id; -1 when none) and hi its own floor. rows is reordered.
+func (r *companyRollups) cheatingSteps(rows []flagRow) {
+	slices.SortFunc(rows, func(a, b flagRow) int {
+		if c := cmp.Compare(a.created, b.created); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.id[:], b.id[:])
+	})
+	later := -1
+	for i := len(rows) - 1; i >= 0; i-- {
+		lo, hi := later, rows[i].floor
+		r.flagStep("cheating", rows[i].created, lo, hi)
+		later = max(later, rows[i].floor)
+	}
+}
+
+// flagStep counts a step from lo to hi of flag_last_daily on the day of created.
+func (r *companyRollups) flagStep(kind string, created int64, lo, hi int) {
+	if hi <= lo {
+		return
+	}
+	d := created / day
+	if hi >= 0 {
+		r.flagLast.add(flagKey{kind, d, int64(hi)}, 1)
+	}
+	if lo >= 0 {
+		r.flagLast.add(flagKey{kind, d, int64(lo)}, -1)
+	}
+}
+
+// fraud counts a generated fraud verification (score in hundredths), a candidate's only one:
+// its flag_last_daily step goes from its floor to 100.
 func (r *companyRollups) fraud(created int64, score int, disposable, voip, vpn, thin, footprint bool) {
+	r.flagStep("fraud", created, score/100, 100)
 	d := created / day
 	r.fraudDaily.add(d, 1, b2i(disposable), b2i(voip), b2i(vpn), b2i(thin), b2i(footprint),
 		b2i(score < 2500), b2i(score >= 2500 && score < 5000), b2i(score >= 5000 && score < 7500), b2i(score >= 7500))
@@ -248,7 +301,7 @@ func writeRollups(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollu
 		writeSessionDaily, writeCompletionSlots, writeCompletionSlotTotals, writeJobDaily, writeJobTotals,
 		writeEvaluationDaily, writeEvaluationScores, writeJobEvaluationScores, writeFraudDaily, writeFraudScores,
 		writeIdentityDaily, writeCandidateDaily, writeCandidateScoreCounts, writeMediaCandidates,
-		writeJourneyDaily, writeJourneyLastDaily,
+		writeJourneyDaily, writeJourneyLastDaily, writeFlagLastDaily,
 	} {
 		if err := f(ctx, tx, c, r); err != nil {
 			return err
@@ -462,6 +515,22 @@ func writeJourneyLastDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *com
 		counts(&b, v)
 	}
 	return addRollupRows(ctx, tx, "journey_last_daily", "company_id, day", "candidates", &b)
+}
+
+func writeFlagLastDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
+	var b bulkload.Buf
+	for k, v := range r.flagLast.rows {
+		if v[0] == 0 {
+			continue
+		}
+		b.Row(5)
+		b.UUID(c.id)
+		b.Text(k.kind)
+		b.Date(k.day)
+		b.Int2(int(k.point))
+		counts(&b, v)
+	}
+	return addRollupRows(ctx, tx, "flag_last_daily", "company_id, kind, day, point", "candidates", &b)
 }
 
 // addRollupRows adds the rows of b (the columns keys, then counts) to table: a row whose key is

@@ -271,8 +271,12 @@ func (l *loader) loadTable(ctx context.Context, tx pgx.Tx, t int, in <-chan bulk
 	p := l.bigProg[t]
 	var defs []bulkload.IndexDef
 	if l.drop[t] {
+		drop := bulkload.DropIndexes
+		if t == tJobApplicants { // keyed by job first: each candidate's rows go to random leaves
+			drop = bulkload.DropIndexesAndKey
+		}
 		var err error
-		if defs, err = bulkload.DropIndexes(ctx, tx, bigTables[t].Name); err != nil {
+		if defs, err = drop(ctx, tx, bigTables[t].Name); err != nil {
 			return err
 		}
 	}

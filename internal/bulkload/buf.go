@@ -101,6 +101,18 @@ func (c *Buf) Int4(v int) {
 	c.b = binary.BigEndian.AppendUint32(c.b, uint32(int32(v)))
 }
 
+// Int2 writes an int2; v must fit in 16 bits.
+func (c *Buf) Int2(v int) {
+	c.b = binary.BigEndian.AppendUint32(c.b, 2)
+	c.b = binary.BigEndian.AppendUint16(c.b, uint16(int16(v)))
+}
+
+// Int8 writes an int8.
+func (c *Buf) Int8(v int64) {
+	c.b = binary.BigEndian.AppendUint32(c.b, 8)
+	c.b = binary.BigEndian.AppendUint64(c.b, uint64(v))
+}
+
 // OptInt4 writes v, or NULL when v is negative.
 func (c *Buf) OptInt4(v int) {
 	if v < 0 {

@@ -41,15 +41,19 @@ func Copy(ctx context.Context, tx pgx.Tx, t Table, in <-chan Part, p *TableProgr
 	return nil
 }
 
-// CopyBuf copies the rows of b into t, counting them on p.
+// CopyBuf copies the rows of b into t, counting them on p (nil for none).
 func CopyBuf(ctx context.Context, tx pgx.Tx, t Table, b *Buf, p *TableProgress) error {
-	p.SetState(Copying)
+	if p != nil {
+		p.SetState(Copying)
+	}
 	r := io.MultiReader(bytes.NewReader(header), bytes.NewReader(b.b), bytes.NewReader(trailer))
 	if _, err := tx.Conn().PgConn().CopyFrom(ctx, r, t.copySQL()); err != nil {
 		return fmt.Errorf("copy %s: %w", t.Name, err)
 	}
-	p.rows.Store(int64(b.rows))
-	p.copied()
+	if p != nil {
+		p.rows.Store(int64(b.rows))
+		p.copied()
+	}
 	return nil
 }
 

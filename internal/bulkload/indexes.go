@@ -23,6 +23,16 @@ type IndexDef struct {
 // GIN builds are single-threaded while B-tree builds use parallel workers, which find idle cores
 // at the end of a load.
 func DropIndexes(ctx context.Context, tx pgx.Tx, table string) ([]IndexDef, error) {
+	return dropIndexes(ctx, tx, table, "u")
+}
+
+// DropIndexesAndKey is DropIndexes dropping the primary key too when no foreign key relies on
+// it: for a table whose key is not in load order, such as a rollup keyed by job first.
+func DropIndexesAndKey(ctx context.Context, tx pgx.Tx, table string) ([]IndexDef, error) {
+	return dropIndexes(ctx, tx, table, "up")
+}
+
+func dropIndexes(ctx context.Context, tx pgx.Tx, table, kinds string) ([]IndexDef, error) {
 	rows, err := tx.Query(ctx, `
 		SELECT false, x.indexrelid::regclass::text, pg_get_indexdef(x.indexrelid)
 		FROM pg_index x
@@ -31,9 +41,9 @@ func DropIndexes(ctx context.Context, tx pgx.Tx, table string) ([]IndexDef, erro
 		UNION ALL
 		SELECT true, quote_ident(c.conname), pg_get_constraintdef(c.oid)
 		FROM pg_constraint c
-		WHERE c.conrelid = $1::regclass AND c.contype = 'u'
+		WHERE c.conrelid = $1::regclass AND strpos($2, c.contype::text) > 0
 		  AND NOT EXISTS (SELECT 1 FROM pg_constraint f WHERE f.contype = 'f' AND f.conindid = c.conindid)
-		ORDER BY 1, 2`, table)
+		ORDER BY 1, 2`, table, kinds)
 	if err != nil {
 		return nil, fmt.Errorf("list indexes of %s: %w", table, err)
 	}

@@ -130,66 +130,61 @@ func Check(ctx context.Context, db *sql.DB, company uuid.UUID) error {
 	return nil
 }
 
-// PerCandidate are the rollups with a row per candidate. A loader that generates every row of
-// its candidates may compute these itself and load them with the sources (triggers off), then
-// rebuild the rest with LoadParts.
-var PerCandidate = []string{"candidate_journeys", "candidate_media", "candidate_scores"}
+// PerCandidate are the rollups with a row per candidate (job_applicants: per candidate and
+// job). A loader that generates every row of its candidates may compute these itself and load
+// them with the sources (triggers off), then rebuild the rest with LoadParts.
+var PerCandidate = []string{"candidate_journeys", "candidate_media", "candidate_scores", "job_applicants"}
 
-// LoadParts are the independent parts of rebuilding every rollup of a company but PerCandidate,
-// whose rows must be loaded already (the part "derived" aggregates them). They may run on
-// separate connections at once.
-var LoadParts = []string{"sessions", "other", "histograms", "derived"}
+// Generated are the company-wide rollups that a loader generating every row of its
+// candidates may count itself and add to the company's rows: all but PerCandidate and the
+// per-job ones of LoadParts. A view's rows (job_totals, job_daily and the tables of
+// rollup_folded) are added to its <table>_folded.
+var Generated = []string{
+	"session_daily", "completion_slots", "evaluation_daily", "fraud_daily", "identity_daily", "job_totals", "job_daily",
+	"candidate_daily", "journey_daily", "evaluation_scores", "job_evaluation_scores", "fraud_scores",
+	"candidate_score_counts", "completion_slot_totals", "media_candidates", "journey_last_daily", "flag_last_daily",
+}
 
-// loadPartSQL are the statements of the parts of LoadParts that rollup_rebuild has no part for:
-// its part 'scores' without candidate_scores (with flag_last_daily, migration 00052), and the rollups its parts 'journeys', 'media' and
-// 'scores' derive from the per-candidate ones. They follow rollup_rebuild (migration 00047);
-// Check compares the result with it.
+// LoadParts are the independent parts of rebuilding every rollup of a company but PerCandidate
+// and Generated, whose rows must be loaded already. They may run on separate connections at
+// once. Every rollup of Tables is in PerCandidate, Generated or a part
+// (TestLoadPartsCoverEveryRollup); a rollup added to rollup_rebuild needs one of them, and
+// TestScaleIsDeterministic's Check fails until it has.
+var LoadParts = []string{"jobs"}
+
+// LoadPartTables are the rollups each of LoadParts recomputes.
+var LoadPartTables = map[string][]string{
+	"jobs": {"job_daily_running", "job_counts"},
+}
+
+// loadPartSQL are the statements of LoadParts that rollup_rebuild has no part for: the per-job
+// running totals over the loaded job_daily_folded and the jobs by status (migration 00059).
 var loadPartSQL = map[string][]string{
-	"histograms": {
-		`DELETE FROM completion_slot_totals_deltas WHERE company_id = $1`,
-		`DELETE FROM completion_slot_totals_folded WHERE company_id = $1`,
-		`INSERT INTO completion_slot_totals_folded
-		 SELECT company_id, date_bin('15 minutes', completed_at, timestamptz '2000-01-01 00:00Z'), count(*),
-		        count(duration_seconds), coalesce(sum(duration_seconds), 0)
-		 FROM interview_sessions WHERE company_id = $1 AND status = 'COMPLETED' GROUP BY 1, 2`,
-		`DELETE FROM evaluation_scores WHERE company_id = $1`,
-		`DELETE FROM job_evaluation_scores WHERE company_id = $1`,
-		`WITH e AS MATERIALIZED (
-		     SELECT floor(cheating_score)::smallint AS score, (created_at AT TIME ZONE 'UTC')::date AS day, job_id, count(*) AS n
-		     FROM cheating_evaluations WHERE company_id = $1 GROUP BY 1, 2, 3
-		 ), d AS (
-		     INSERT INTO evaluation_scores SELECT $1, score, day, sum(n) FROM e GROUP BY 2, 3
-		 )
-		 INSERT INTO job_evaluation_scores SELECT $1, score, job_id, sum(n) FROM e GROUP BY 2, 3`,
-		`DELETE FROM fraud_scores WHERE company_id = $1`,
-		`INSERT INTO fraud_scores
-		 SELECT company_id, floor(overall_verification_score)::smallint, (created_at AT TIME ZONE 'UTC')::date, count(*)
-		 FROM fraud_verifications WHERE company_id = $1 GROUP BY 1, 2, 3`,
-		`SELECT rollup_flag_last_daily_rebuild($1)`,
-	},
-	"derived": {
-		`DELETE FROM media_candidates_deltas WHERE company_id = $1`,
-		`DELETE FROM media_candidates_folded WHERE company_id = $1`,
-		`INSERT INTO media_candidates_folded
-		 SELECT company_id, medium_type, count(*) FROM candidate_media WHERE company_id = $1 GROUP BY 1, 2`,
-		`DELETE FROM journey_daily_deltas WHERE company_id = $1`,
-		`DELETE FROM journey_daily_folded WHERE company_id = $1`,
-		`INSERT INTO journey_daily_folded
-		 SELECT company_id, (entered_at AT TIME ZONE 'UTC')::date, invited, started, completed, positive, hired, count(*)
-		 FROM candidate_journeys WHERE company_id = $1 GROUP BY 1, 2, 3, 4, 5, 6, 7`,
-		`DELETE FROM journey_last_daily_deltas WHERE company_id = $1`,
-		`DELETE FROM journey_last_daily_folded WHERE company_id = $1`,
-		`INSERT INTO journey_last_daily_folded
-		 SELECT company_id, (last_completed_at AT TIME ZONE 'UTC')::date, count(*)
-		 FROM candidate_journeys WHERE company_id = $1 AND completed_n > 0 GROUP BY 1, 2`,
-		`DELETE FROM candidate_score_counts WHERE company_id = $1`,
-		`INSERT INTO candidate_score_counts
-		 SELECT company_id, 'cheating', floor(max_cheating)::smallint, count(*) FROM candidate_scores
-		 WHERE company_id = $1 AND max_cheating IS NOT NULL GROUP BY 1, 2, 3
-		 UNION ALL
-		 SELECT company_id, 'fraud', floor(min_fraud)::smallint, count(*) FROM candidate_scores
-		 WHERE company_id = $1 AND min_fraud IS NOT NULL GROUP BY 1, 2, 3`,
-	},
+	"jobs": {`SELECT rollup_job_daily_running_rebuild($1)`, `SELECT rollup_job_counts_rebuild($1)`},
+}
+
+// Uncovered are the rollups of Tables that neither PerCandidate, Generated nor LoadParts
+// compute: a loader that finds some rebuilds everything with Parts instead.
+func Uncovered() []string {
+	covered := map[string]bool{}
+	for _, name := range PerCandidate {
+		covered[name] = true
+	}
+	for _, name := range Generated {
+		covered[name] = true
+	}
+	for _, part := range LoadParts {
+		for _, name := range LoadPartTables[part] {
+			covered[name] = true
+		}
+	}
+	var missing []string
+	for _, t := range Tables {
+		if !covered[t.Name] {
+			missing = append(missing, t.Name)
+		}
+	}
+	return missing
 }
 
 // RebuildLoadPart recomputes one of LoadParts.

@@ -373,3 +373,33 @@ func TestConcurrentCandidatesDoNotWait(t *testing.T) {
 	}
 	checkAll(t, db, ids, "two concurrent candidates of one company")
 }
+
+// TestLoadPartsCoverEveryRollup fails when a rollup is added to Tables without a way for a
+// loader with triggers off to compute it (generated per candidate, generated per company, or
+// rebuilt by one of LoadParts): such a loader then falls back to rebuilding every rollup with
+// rollup_rebuild, which costs minutes at a million candidates.
+func TestLoadPartsCoverEveryRollup(t *testing.T) {
+	if missing := rollup.Uncovered(); len(missing) > 0 {
+		t.Errorf("rollups in none of PerCandidate, Generated and LoadParts: %v", missing)
+	}
+	known := map[string]bool{}
+	for _, tab := range rollup.Tables {
+		known[tab.Name] = true
+	}
+	seen := map[string]bool{}
+	var all []string
+	all = append(all, rollup.PerCandidate...)
+	all = append(all, rollup.Generated...)
+	for _, part := range rollup.LoadParts {
+		all = append(all, rollup.LoadPartTables[part]...)
+	}
+	for _, name := range all {
+		if !known[name] {
+			t.Errorf("%s is not in rollup.Tables", name)
+		}
+		if seen[name] {
+			t.Errorf("%s is computed twice", name)
+		}
+		seen[name] = true
+	}
+}

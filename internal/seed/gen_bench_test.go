@@ -43,3 +43,26 @@ func plainVocab() searchVocab {
 	}
 	return v
 }
+
+// BenchmarkGenerateWithRollups is BenchmarkGenerate counting the company-wide rollups too, as
+// the workers of a parallel load do.
+func BenchmarkGenerateWithRollups(b *testing.B) {
+	o := ScaleOptions{Companies: 2, Candidates: b.N, SessionsPerCandidate: 3, Seed: 1, AsOf: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	c := planCompany(1, 2, &o, o.AsOf.UnixMicro())
+	c.buildCompany()
+	w := newWorker(plainVocab())
+	w.agg = rollupAgg{}
+	var bufs [numBig]*bulkload.Buf
+	for t := range numBig {
+		bufs[t] = &bulkload.Buf{}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%1000 == 0 {
+			for t := range numBig {
+				bufs[t].Reset()
+			}
+		}
+		w.candidate(c, i, &bufs)
+	}
+}

@@ -28,6 +28,8 @@ type loader struct {
 	pools      [numBig]sync.Pool
 	bgIndex    *bulkload.Turnstile // orders the index builds of the tables other than candidates
 	vocab      searchVocab         // the lexemes of the candidates' search documents
+	aggMu      sync.Mutex
+	aggs       []rollupAgg // the rollup.Generated counted by the workers of a parallel load
 }
 
 // batchSize is the number of candidates per generated batch.
@@ -52,7 +54,7 @@ func (l *loader) planIndexes(ctx context.Context) error {
 		return nil
 	}
 	s := float64(l.o.SessionsPerCandidate)
-	factor := [numBig]float64{1, s, s, 0.2, 0.5 * s, 0.5, 0.1 * s, 1, 0.5 * s, 1}
+	factor := [numBig]float64{1, s, s, 0.2, 0.5 * s, 0.5, 0.1 * s, 1, 0.5 * s, 1, s}
 	for t := range numBig {
 		var existing int64
 		err := l.db.QueryRowContext(ctx, "SELECT reltuples::bigint FROM pg_class WHERE oid = $1::regclass", bigTables[t].Name).Scan(&existing)
@@ -114,6 +116,14 @@ func (l *loader) generate(ctx context.Context, mask [numBig]bool, sinks *[numBig
 	for range workers {
 		g.Go(func() error {
 			w := newWorker(l.vocab)
+			if mask[tSessions] && !l.o.Checked {
+				w.agg = rollupAgg{}
+				defer func() {
+					l.aggMu.Lock()
+					l.aggs = append(l.aggs, w.agg)
+					l.aggMu.Unlock()
+				}()
+			}
 			for b := range work {
 				for i := b.from; i < b.to; i++ {
 					w.candidate(b.c, i, &b.bufs)
@@ -195,9 +205,20 @@ func (l *loader) free(t int) func(*bulkload.Buf) {
 func (l *loader) loadParallel(ctx context.Context) error {
 	g, gctx := errgroup.WithContext(ctx)
 	commit := bulkload.CommitTogether(numBig+1, func() { l.prog.SetPhase("commit") })
+	generated := make(chan struct{}) // closed when the generator of the tables but candidates is done
 	g.Go(func() error {
 		return bulkload.WithConn(gctx, l.db, func(c *pgx.Conn) error {
-			return bulkload.InTx(gctx, c, true, func(tx pgx.Tx) error { return l.copyHead(gctx, tx) }, commit)
+			return bulkload.InTx(gctx, c, true, func(tx pgx.Tx) error {
+				if err := l.copyHead(gctx, tx); err != nil {
+					return err
+				}
+				select {
+				case <-generated:
+				case <-gctx.Done():
+					return gctx.Err()
+				}
+				return l.writeRollups(gctx, tx)
+			}, commit)
 		})
 	})
 	var sinks [numBig]chan bulkload.Part
@@ -214,12 +235,34 @@ func (l *loader) loadParallel(ctx context.Context) error {
 		cands[t], rest[t] = t == tCandidates, t != tCandidates
 	}
 	g.Go(func() error { return l.generate(gctx, cands, &sinks) })
-	g.Go(func() error { return l.generate(gctx, rest, &sinks) })
+	g.Go(func() error {
+		if err := l.generate(gctx, rest, &sinks); err != nil {
+			return err
+		}
+		close(generated)
+		return nil
+	})
 	err := g.Wait()
 	if err == nil {
 		l.prog.Committed()
 	}
 	return err
+}
+
+// writeRollups adds the rollup.Generated the workers counted to each company's.
+func (l *loader) writeRollups(ctx context.Context, tx pgx.Tx) error {
+	for _, c := range l.comps {
+		r := newCompanyRollups()
+		for _, a := range l.aggs {
+			if x := a[c]; x != nil {
+				r.merge(x)
+			}
+		}
+		if err := writeRollups(ctx, tx, c, r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // loadTable copies big table t from in, dropping and re-creating its secondary indexes around
@@ -228,8 +271,12 @@ func (l *loader) loadTable(ctx context.Context, tx pgx.Tx, t int, in <-chan bulk
 	p := l.bigProg[t]
 	var defs []bulkload.IndexDef
 	if l.drop[t] {
+		drop := bulkload.DropIndexes
+		if t == tJobApplicants { // keyed by job first: each candidate's rows go to random leaves
+			drop = bulkload.DropIndexesAndKey
+		}
 		var err error
-		if defs, err = bulkload.DropIndexes(ctx, tx, bigTables[t].Name); err != nil {
+		if defs, err = drop(ctx, tx, bigTables[t].Name); err != nil {
 			return err
 		}
 	}
@@ -285,7 +332,7 @@ func (l *loader) checkSearch(ctx context.Context, tx pgx.Tx) error {
 }
 
 // bgRank is the order in which tables other than candidates build their indexes.
-var bgRank = [numBig]int{tSessions: 0, tApplications: 1, tJourneys: 2, tCheating: 3, tMedia: 4, tScores: 5, tFraud: 6, tIdentity: 7, tNotes: 8}
+var bgRank = [numBig]int{tSessions: 0, tApplications: 1, tJobApplicants: 2, tJourneys: 3, tCheating: 4, tMedia: 5, tScores: 6, tFraud: 7, tIdentity: 8, tNotes: 9}
 
 // loadChecked loads everything through one transaction, table after table in foreign-key
 // order, generating the candidates again for each big table. The rollup triggers maintain the
@@ -338,14 +385,20 @@ func (l *loader) loadChecked(ctx context.Context) error {
 	})
 }
 
-// rebuildRollups computes a loaded company's statistics rollups other than the per-candidate
-// ones the generator computed (rollup.PerCandidate), the parts two at a time, each in its own
-// transaction. Foreign-key checks are off as during the load (the rollups are derived from rows
-// that passed them), and the aggregates get the memory to stay in one pass.
+// rebuildRollups computes a loaded company's statistics rollups other than the ones the
+// generator computed (rollup.PerCandidate, rollup.Generated), the parts two at a time, each in
+// its own transaction; when some rollup is in none of them (rollup.Uncovered), it rebuilds
+// every rollup with rollup_rebuild's parts instead. Foreign-key checks are off as during the
+// load (the rollups are derived from rows that passed them), and the aggregates get the memory
+// to stay in one pass.
 func (l *loader) rebuildRollups(ctx context.Context, company uuid.UUID) error {
+	rebuild, parts := rollup.RebuildLoadPart, rollup.LoadParts
+	if len(rollup.Uncovered()) > 0 {
+		rebuild, parts = rollup.RebuildPart, rollup.Parts
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(2)
-	for _, part := range rollup.LoadParts {
+	for _, part := range parts {
 		g.Go(func() error {
 			tx, err := l.db.BeginTx(gctx, nil)
 			if err != nil {
@@ -355,7 +408,7 @@ func (l *loader) rebuildRollups(ctx context.Context, company uuid.UUID) error {
 			if _, err := tx.ExecContext(gctx, "SET LOCAL session_replication_role = replica; SET LOCAL work_mem = '256MB'"); err != nil {
 				return err
 			}
-			if err := rollup.RebuildLoadPart(gctx, tx, company, part); err != nil {
+			if err := rebuild(gctx, tx, company, part); err != nil {
 				return err
 			}
 			return tx.Commit()

@@ -24,6 +24,7 @@ const (
 	tJourneys
 	tMedia
 	tScores
+	tJobApplicants
 	numBig
 )
 
@@ -55,6 +56,9 @@ var bigTables = [numBig]bulkload.Table{
 	tJourneys:     {Name: "candidate_journeys", Columns: "company_id, candidate_id, entered_at, invited, started, completed, positive, hired, first_completed_at, last_completed_at, completed_n"},
 	tMedia:        {Name: "candidate_media", Columns: "company_id, candidate_id, medium_type, first_completed_at, last_completed_at, completed_n"},
 	tScores:       {Name: "candidate_scores", Columns: "company_id, candidate_id, max_cheating, min_fraud"},
+	// job_applicants has a row per candidate and job, so the generator computes it as the
+	// per-candidate rollups (rollup.Generated).
+	tJobApplicants: {Name: "job_applicants", Columns: "company_id, job_id, candidate_id, applications"},
 }
 
 var headTables = [numHead]bulkload.Table{
@@ -307,6 +311,8 @@ type worker struct {
 	media     []mediaRow
 	doc       tsDoc
 	tsv       []byte
+	agg       rollupAgg // nil unless the worker counts rollup.Generated
+	flags     []flagRow // the candidate's cheating evaluations, for flag_last_daily
 }
 
 func newWorker(vocab searchVocab) *worker { return &worker{g: newRNG(), doc: tsDoc{vocab: vocab}} }
@@ -504,6 +510,9 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 		updated = g.between(created, c.asOf)
 	}
 
+	if w.agg != nil {
+		w.agg.of(c).candidate(status, created)
+	}
 	if b := out[tCandidates]; b != nil {
 		b.Row(23)
 		b.UUID(id)
@@ -547,6 +556,9 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 	}
 	for k := range w.sess {
 		s := &w.sess[k]
+		if w.agg != nil {
+			w.agg.of(c).session(s)
+		}
 		if b := out[tApplications]; b != nil {
 			b.Row(9)
 			b.UUID(s.appID)
@@ -589,11 +601,20 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 	}
 	// The integrity checks and notes draw after everything above, in this order.
 	maxCheating, minFraud := -1, -1
+	w.flags = w.flags[:0]
 	if c.cheat {
 		for k := range w.sess {
 			if w.sess[k].status == models.SessionStatusCompleted && g.chance(0.92) {
-				maxCheating = max(maxCheating, w.cheating(c, id, &w.sess[k], out[tCheating]))
+				score, created, evID := w.cheating(c, id, &w.sess[k], out[tCheating])
+				maxCheating = max(maxCheating, score)
+				if w.agg != nil {
+					w.agg.of(c).evaluation(w.sess[k].job, created, score)
+					w.flags = append(w.flags, flagRow{created: created, id: evID, floor: score / 100})
+				}
 			}
+		}
+		if w.agg != nil {
+			w.agg.of(c).cheatingSteps(w.flags)
 		}
 	}
 	if c.fraud && len(w.sess) > 0 && g.chance(0.95) {
@@ -642,6 +663,9 @@ func (w *worker) rollups(c *companyGen, id uuidv, maxCheating, minFraud int, out
 				positive, hired = true, true
 			}
 		}
+		if w.agg != nil {
+			w.agg.of(c).journey(entered, started, completed, positive, hired, last, n)
+		}
 		b.Row(11)
 		b.UUID(c.id)
 		b.UUID(id)
@@ -672,6 +696,9 @@ func (w *worker) rollups(c *companyGen, id uuidv, maxCheating, minFraud int, out
 			w.media = append(w.media, mediaRow{medium: s.medium, first: s.completed, last: s.completed, n: 1})
 		}
 		for _, r := range w.media {
+			if w.agg != nil {
+				w.agg.of(c).media(r.medium)
+			}
 			b.Row(6)
 			b.UUID(c.id)
 			b.UUID(id)
@@ -682,11 +709,40 @@ func (w *worker) rollups(c *companyGen, id uuidv, maxCheating, minFraud int, out
 		}
 	}
 	if b := out[tScores]; b != nil && (maxCheating >= 0 || minFraud >= 0) {
+		if w.agg != nil {
+			w.agg.of(c).scores(maxCheating, minFraud)
+		}
 		b.Row(4)
 		b.UUID(c.id)
 		b.UUID(id)
 		b.OptHundredths(maxCheating)
 		b.OptHundredths(minFraud)
+	}
+	if b := out[tJobApplicants]; b != nil {
+		// Each session has its own application; a candidate may apply to a job more than once.
+	jobs:
+		for k := range w.sess {
+			job := w.sess[k].job
+			for e := range k {
+				if w.sess[e].job == job {
+					continue jobs
+				}
+			}
+			n := 1
+			for e := k + 1; e < len(w.sess); e++ {
+				if w.sess[e].job == job {
+					n++
+				}
+			}
+			if w.agg != nil {
+				w.agg.of(c).applicant(job)
+			}
+			b.Row(4)
+			b.UUID(c.id)
+			b.UUID(job.id)
+			b.UUID(id)
+			b.Int8(int64(n))
+		}
 	}
 }
 
@@ -929,7 +985,7 @@ func (w *worker) candidateStatus() string {
 	return pick([]string{"withdrawn", "screening", "rejected"}, []int{50, 25, 25})
 }
 
-func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *bulkload.Buf) (score int) {
+func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *bulkload.Buf) (score int, created int64, id uuidv) {
 	g := w.g
 	thr := c.threshold
 	switch p := g.r.Float64(); {
@@ -955,11 +1011,11 @@ func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *bulkloa
 	}
 	video := s.medium == models.MediumTypeVideo || s.medium == models.MediumTypeBoth || s.medium == models.MediumTypeExternal
 	voice := video || s.medium == models.MediumTypePhone || s.medium == models.MediumTypePhoneSMS
-	id := g.id(s.seq)
+	id = g.id(s.seq)
 	eye, head, vo, transcript, multi := sub(0, video), sub(1, video), sub(2, voice), sub(3, true), sub(4, video)
-	created := min(c.asOf, s.completed+g.between(minute, 5*minute))
+	created = min(c.asOf, s.completed+g.between(minute, 5*minute))
 	if b == nil {
-		return
+		return score, created, id
 	}
 	b.Row(12)
 	b.UUID(id)
@@ -974,7 +1030,7 @@ func (w *worker) cheating(c *companyGen, candidate uuidv, s *sessRow, b *bulkloa
 	b.OptHundredths(transcript)
 	b.OptHundredths(multi)
 	b.TS(created)
-	return score
+	return score, created, id
 }
 
 func (w *worker) fraud(c *companyGen, candidate uuidv, ct *city, b *bulkload.Buf) (score int) {
@@ -1045,6 +1101,9 @@ func (w *worker) fraud(c *companyGen, candidate uuidv, ct *city, b *bulkload.Buf
 	js = strconv.AppendInt(js, footprintScore, 10)
 	js = append(js, '}')
 	w.signals = js
+	if w.agg != nil {
+		w.agg.of(c).fraud(created, score, disposable, voip, vpn, thin, footprint)
+	}
 	b.Row(12)
 	b.UUID(id)
 	b.UUID(c.id)
@@ -1106,6 +1165,9 @@ func (w *worker) identity(c *companyGen, candidate uuidv, s *sessRow, b *bulkloa
 		reason = identityFailureReasons[g.weighted(k)].reason
 	}
 	completed = min(completed, c.asOf)
+	if w.agg != nil {
+		w.agg.of(c).identity(created, st, reason)
+	}
 	if b == nil {
 		return
 	}

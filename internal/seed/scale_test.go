@@ -117,6 +117,7 @@ func TestScale(t *testing.T) {
 	db, st := newStore(t)
 	before := schema(t, db.SQL)
 	earthOID := queryInt(t, db.SQL, "SELECT 'candidates_earth_idx'::regclass::oid::int")
+	applicantsKeyOID := queryInt(t, db.SQL, "SELECT 'job_applicants_pkey'::regclass::oid::int")
 	var progress bytes.Buffer
 	o := smallOptions()
 	o.Progress = &progress
@@ -153,6 +154,9 @@ func TestScale(t *testing.T) {
 	}
 	if oid := queryInt(t, db.SQL, "SELECT 'candidates_earth_idx'::regclass::oid::int"); oid == earthOID {
 		t.Error("candidates_earth_idx has its old oid: the load did not drop and re-create the indexes (DropIndexesFrom: 1)")
+	}
+	if oid := queryInt(t, db.SQL, "SELECT 'job_applicants_pkey'::regclass::oid::int"); oid == applicantsKeyOID {
+		t.Error("job_applicants_pkey has its old oid: the load did not drop and re-create the key")
 	}
 
 	// Row counts per company.

@@ -103,6 +103,27 @@ func (c *candidate) post(t *testing.T, verb string, form url.Values) pageResp {
 	return r
 }
 
+// complete consents and answers every question (a structured one with its first choice) until
+// the interview is complete; every page must answer 200 while the condition the caller names
+// holds.
+func (c *candidate) complete(t *testing.T, while string) {
+	t.Helper()
+	page := c.post(t, "consent", nil)
+	for i := 0; i < 40 && !strings.Contains(page.body, "Interview complete"); i++ {
+		if page.status != http.StatusOK {
+			t.Fatalf("request %d while %s = %d, want 200:\n%s", i, while, page.status, page.body)
+		}
+		answer := goodAnswer
+		if m := choiceRE.FindAllStringSubmatch(page.body, -1); m != nil {
+			answer = html.UnescapeString(m[0][1])
+		}
+		page = c.post(t, "answer", url.Values{"turn": {turnOf(t, page)}, "answer": {answer}})
+	}
+	if page.status != http.StatusOK || !strings.Contains(page.body, "Interview complete") {
+		t.Fatalf("interview not completed while %s: %d\n%s", while, page.status, page.body)
+	}
+}
+
 var (
 	turnRE   = regexp.MustCompile(`name="turn" value="(\d+)"`)
 	choiceRE = regexp.MustCompile(`type="radio" name="answer" id="choice-\d+" value="([^"]*)"`)
@@ -560,20 +581,7 @@ func TestInterviewDoesNotWaitOnTheJobsRollup(t *testing.T) {
 		t.Fatalf("the invitation's transaction does not hold the job's rollup row (%v): the test would prove nothing", err)
 	}
 
-	page := c.post(t, "consent", nil)
-	for i := 0; i < 40 && !strings.Contains(page.body, "Interview complete"); i++ {
-		if page.status != http.StatusOK {
-			t.Fatalf("request %d while the job's rollup row is held = %d, want 200:\n%s", i, page.status, page.body)
-		}
-		answer := goodAnswer
-		if m := choiceRE.FindAllStringSubmatch(page.body, -1); m != nil {
-			answer = html.UnescapeString(m[0][1])
-		}
-		page = c.post(t, "answer", url.Values{"turn": {turnOf(t, page)}, "answer": {answer}})
-	}
-	if page.status != http.StatusOK || !strings.Contains(page.body, "Interview complete") {
-		t.Fatalf("interview not completed while the job's rollup row is held: %d\n%s", page.status, page.body)
-	}
+	c.complete(t, "the job's rollup row is held")
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
@@ -652,20 +660,7 @@ func TestInterviewDoesNotWaitOnTheCompanyRollups(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	page := c.post(t, "consent", nil)
-	for i := 0; i < 40 && !strings.Contains(page.body, "Interview complete"); i++ {
-		if page.status != http.StatusOK {
-			t.Fatalf("request %d while another candidate's interview is in flight = %d, want 200:\n%s", i, page.status, page.body)
-		}
-		answer := goodAnswer
-		if m := choiceRE.FindAllStringSubmatch(page.body, -1); m != nil {
-			answer = html.UnescapeString(m[0][1])
-		}
-		page = c.post(t, "answer", url.Values{"turn": {turnOf(t, page)}, "answer": {answer}})
-	}
-	if page.status != http.StatusOK || !strings.Contains(page.body, "Interview complete") {
-		t.Fatalf("interview not completed while another candidate's interview is in flight: %d\n%s", page.status, page.body)
-	}
+	c.complete(t, "another candidate's interview is in flight")
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}

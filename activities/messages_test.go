@@ -58,13 +58,22 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// TestSendInviteRetryDoesNotResend: a retry of the same activity (its worker stopped after the
-// provider took the message, before Temporal heard of it) returns the sent message instead of
-// inviting the candidate again. Another activity of the same session sends its own message.
-func TestSendInviteRetryDoesNotResend(t *testing.T) {
+// applicant is a candidate of acme's job J-1 with the activities that invite them: messages go
+// to out (the outbox channel), and workflow starts to a Temporal nobody listens on, so they stay
+// in the start outbox.
+type applicant struct {
+	st  *store.Store
+	co  *models.Company
+	job *models.Job
+	app *models.Application
+	a   *Activities
+	out *lockedBuffer
+}
+
+func newApplicant(t *testing.T, firstName, email string) *applicant {
+	t.Helper()
 	st, co, job := acmeNurse(t)
-	ctx := t.Context()
-	_, app, err := st.CreateApplication(ctx, co.ID, job.ID, store.CandidateInput{FirstName: "Ada", Email: "ada@example.com"}, models.ApplicationSourceManual, "A-1")
+	_, app, err := st.CreateApplication(t.Context(), co.ID, job.ID, store.CandidateInput{FirstName: firstName, Email: email}, models.ApplicationSourceManual, "A-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,34 +82,61 @@ func TestSendInviteRetryDoesNotResend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// OpenSession launches the session's interview start; Temporal is away here (nothing
-	// listens), so the start stays in the outbox.
 	away, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: tlog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer away.Close()
+	t.Cleanup(away.Close)
 	launcher := &outbox.Launcher{Store: st, Starter: starter.Starter{Client: away, QueuePrefix: "nowhere"}, Log: slog.New(slog.DiscardHandler), Timeout: 100 * time.Millisecond}
 	a := &Activities{Store: st, Log: slog.New(slog.DiscardHandler), Channels: router, Links: links.New("https://app.example.com", ""), Launcher: launcher}
-	session, err := a.OpenSession(ctx, OpenSessionInput{CompanyID: co.ID, ApplicationID: app.ID, MediumType: models.MediumTypeVideo})
+	return &applicant{st: st, co: co, job: job, app: app, a: a, out: out}
+}
+
+// runActivity runs fn(in) as activity id of a test workflow and returns its result: run twice
+// with one id, it is what a retry of one activity looks like (same run, same activity id).
+func runActivity[T any](t *testing.T, a *Activities, id string, fn, in any) T {
+	t.Helper()
+	return runIn[T](t, a, func(ctx workflow.Context) workflow.Future {
+		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute, ActivityID: id})
+		return workflow.ExecuteActivity(ctx, fn, in)
+	})
+}
+
+// runLocalActivity runs fn(in) as a local activity of a test workflow and returns its result.
+func runLocalActivity[T any](t *testing.T, a *Activities, fn, in any) T {
+	t.Helper()
+	return runIn[T](t, a, func(ctx workflow.Context) workflow.Future {
+		ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: time.Minute})
+		return workflow.ExecuteLocalActivity(ctx, fn, in)
+	})
+}
+
+func runIn[T any](t *testing.T, a *Activities, run func(workflow.Context) workflow.Future) T {
+	t.Helper()
+	var suite testsuite.WorkflowTestSuite
+	env := suite.NewTestWorkflowEnvironment()
+	env.RegisterActivity(a)
+	var res T
+	env.ExecuteWorkflow(func(ctx workflow.Context) error { return run(ctx).Get(ctx, &res) })
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestSendInviteRetryDoesNotResend: a retry of the same activity (its worker stopped after the
+// provider took the message, before Temporal heard of it) returns the sent message instead of
+// inviting the candidate again. Another activity of the same session sends its own message.
+func TestSendInviteRetryDoesNotResend(t *testing.T) {
+	ap := newApplicant(t, "Ada", "ada@example.com")
+	co, a, out := ap.co, ap.a, ap.out
+	// OpenSession launches the session's interview start, which stays in the outbox.
+	session, err := a.OpenSession(t.Context(), OpenSessionInput{CompanyID: co.ID, ApplicationID: ap.app.ID, MediumType: models.MediumTypeVideo})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Each send runs SendInvite from a workflow with a fixed activity id: what a retry of one
-	// activity looks like (same run, same activity id).
-	var suite testsuite.WorkflowTestSuite
 	send := func(activityID string) SendInviteResult {
-		env := suite.NewTestWorkflowEnvironment()
-		env.RegisterActivity(a)
-		var res SendInviteResult
-		env.ExecuteWorkflow(func(ctx workflow.Context) error {
-			ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute, ActivityID: activityID})
-			return workflow.ExecuteActivity(ctx, a.SendInvite, SendInviteInput{CompanyID: co.ID, SessionID: session, Channel: models.MessageChannelEmail}).Get(ctx, &res)
-		})
-		if err := env.GetWorkflowError(); err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return runActivity[SendInviteResult](t, a, activityID, a.SendInvite, SendInviteInput{CompanyID: co.ID, SessionID: session, Channel: models.MessageChannelEmail})
 	}
 	first := send("7")
 	again := send("7")
@@ -122,18 +158,8 @@ func TestSendInviteRetryDoesNotResend(t *testing.T) {
 // same activity ids, and the retry may plan a newer link than the first attempt sent. The newer
 // link goes out with its own message; only a repeat of the same link finds the message it sent.
 func TestAssessmentLinkSendKeyedByLink(t *testing.T) {
-	st, co, job := acmeNurse(t)
-	ctx := t.Context()
-	_, app, err := st.CreateApplication(ctx, co.ID, job.ID, store.CandidateInput{FirstName: "Dana", Email: "dana@example.com"}, models.ApplicationSourceManual, "A-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := &lockedBuffer{}
-	router, err := channels.NewRouter(channels.Config{Mode: channels.ModeOutbox}, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := &Activities{Store: st, Log: slog.New(slog.DiscardHandler), Channels: router, Links: links.New("https://app.example.com", "")}
+	ap := newApplicant(t, "Dana", "dana@example.com")
+	st, co, app, a, out, ctx := ap.st, ap.co, ap.app, ap.a, ap.out, t.Context()
 	push := func(url string, at time.Time) uuid.UUID {
 		res, err := st.PushAssessmentLink(ctx, store.AssessmentPush{CompanyID: co.ID, ApplicationID: app.ID, URL: url, ReceivedAt: at,
 			Start: kinds.AssessmentLinkStart(co.Slug, co.ID, app.ID)})
@@ -142,19 +168,8 @@ func TestAssessmentLinkSendKeyedByLink(t *testing.T) {
 		}
 		return res.Link.ID
 	}
-	var suite testsuite.WorkflowTestSuite
 	send := func(link uuid.UUID) SendAssessmentLinkResult {
-		env := suite.NewTestWorkflowEnvironment()
-		env.RegisterActivity(a)
-		var res SendAssessmentLinkResult
-		env.ExecuteWorkflow(func(ctx workflow.Context) error {
-			ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: time.Minute})
-			return workflow.ExecuteLocalActivity(ctx, a.SendAssessmentLink, SendAssessmentLinkInput{CompanyID: co.ID, LinkID: link, Channel: models.MessageChannelEmail}).Get(ctx, &res)
-		})
-		if err := env.GetWorkflowError(); err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return runLocalActivity[SendAssessmentLinkResult](t, a, a.SendAssessmentLink, SendAssessmentLinkInput{CompanyID: co.ID, LinkID: link, Channel: models.MessageChannelEmail})
 	}
 	now := time.Now().UTC()
 	first := send(push("https://assess.example.com/t/one", now))

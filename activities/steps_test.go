@@ -9,19 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"go.temporal.io/sdk/client"
-	tlog "go.temporal.io/sdk/log"
-	"go.temporal.io/sdk/testsuite"
-	"go.temporal.io/sdk/workflow"
-
 	"github.com/recruitd/recruitd/internal/callbacks"
-	"github.com/recruitd/recruitd/internal/channels"
-	"github.com/recruitd/recruitd/internal/links"
-	"github.com/recruitd/recruitd/internal/outbox"
 	"github.com/recruitd/recruitd/internal/secretbox"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
-	"github.com/recruitd/recruitd/workflows/starter"
 )
 
 // TestOpenAndSendInviteOnce: the invitation's first step opens the session and sends on its
@@ -29,47 +20,18 @@ import (
 // a retry of the attempt in a step of its own (SendInvite under the first step's send key) finds
 // the message sent.
 func TestOpenAndSendInviteOnce(t *testing.T) {
-	st, co, job := acmeNurse(t)
-	ctx := t.Context()
+	ap := newApplicant(t, "Ada", "ada@example.com")
+	st, co, job, a, ctx := ap.st, ap.co, ap.job, ap.a, t.Context()
 	g := store.GuideContent{Title: job.Title, ExternalTitle: job.ExternalTitle, Guide: models.InterviewGuide{Intro: "Welcome.", Outro: "Thank you."},
 		Questions: []models.InterviewQuestion{{Text: "Tell us about your experience.", Source: models.QuestionSourceGenerated}}}
 	if _, err := st.SaveGuide(ctx, co.ID, job.ID, g, 1, models.JobStatusActive); err != nil {
 		t.Fatal(err)
 	}
-	_, app, err := st.CreateApplication(ctx, co.ID, job.ID, store.CandidateInput{FirstName: "Ada", Email: "ada@example.com"}, models.ApplicationSourceManual, "A-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := &lockedBuffer{}
-	router, err := channels.NewRouter(channels.Config{Mode: channels.ModeOutbox}, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	away, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: tlog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer away.Close()
-	launcher := &outbox.Launcher{Store: st, Starter: starter.Starter{Client: away, QueuePrefix: "nowhere"}, Log: slog.New(slog.DiscardHandler), Timeout: 100 * time.Millisecond}
-	a := &Activities{Store: st, Log: slog.New(slog.DiscardHandler), Channels: router, Links: links.New("https://app.example.com", ""), Launcher: launcher}
-	var suite testsuite.WorkflowTestSuite
 	in := OpenAndSendInput{
-		OpenSessionWhenReadyInput: OpenSessionWhenReadyInput{OpenSessionInput: OpenSessionInput{CompanyID: co.ID, ApplicationID: app.ID, MediumType: models.MediumTypeVideo, FlowWorkflowID: "invite/acme/1"}, JobID: job.ID},
+		OpenSessionWhenReadyInput: OpenSessionWhenReadyInput{OpenSessionInput: OpenSessionInput{CompanyID: co.ID, ApplicationID: ap.app.ID, MediumType: models.MediumTypeVideo, FlowWorkflowID: "invite/acme/1"}, JobID: job.ID},
 		Channel:                   models.MessageChannelEmail, Now: time.Now(),
 	}
-	first := func() OpenAndSendResult {
-		env := suite.NewTestWorkflowEnvironment()
-		env.RegisterActivity(a)
-		var res OpenAndSendResult
-		env.ExecuteWorkflow(func(ctx workflow.Context) error {
-			ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute, ActivityID: "7"})
-			return workflow.ExecuteActivity(ctx, a.OpenAndSendInvite, in).Get(ctx, &res)
-		})
-		if err := env.GetWorkflowError(); err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
+	first := func() OpenAndSendResult { return runActivity[OpenAndSendResult](t, a, "7", a.OpenAndSendInvite, in) }
 	r := first()
 	if !r.Sent || r.SessionID.String() == "00000000-0000-0000-0000-000000000000" || r.SendKey == "" {
 		t.Fatalf("first step = %+v, want a session opened and the invitation sent under a key", r)
@@ -82,7 +44,7 @@ func TestOpenAndSendInviteOnce(t *testing.T) {
 	if err != nil || sent.MessageID != r.Send.MessageID {
 		t.Errorf("SendInvite under the step's key = %+v, %v; want message %s", sent, err, r.Send.MessageID)
 	}
-	if n := strings.Count(out.String(), "ada@example.com"); n != 1 {
+	if n := strings.Count(ap.out.String(), "ada@example.com"); n != 1 {
 		t.Errorf("the invitation went out %d times, want once", n)
 	}
 }

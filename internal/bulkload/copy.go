@@ -13,9 +13,15 @@ import (
 type Table struct {
 	Name    string
 	Columns string
+	// Freeze copies the rows frozen and all-visible, so that no later reader or VACUUM visits
+	// them to set hint bits; only for a table given new storage in the transaction (NewStorage).
+	Freeze bool
 }
 
 func (t Table) copySQL() string {
+	if t.Freeze {
+		return "COPY " + t.Name + " (" + t.Columns + ") FROM STDIN (FORMAT binary, FREEZE)"
+	}
 	return "COPY " + t.Name + " (" + t.Columns + ") FROM STDIN (FORMAT binary)"
 }
 

@@ -45,8 +45,10 @@ func InTx(ctx context.Context, c *pgx.Conn, replica bool, f func(pgx.Tx) error, 
 	}
 	// A small effective_cache_size makes GiST index builds use their buffering method, which
 	// touches index pages in batches: the candidates' GiST build takes half as long when other
-	// loads compete for shared buffers.
-	setup := "SET LOCAL maintenance_work_mem = '256MB'; SET LOCAL work_mem = '64MB'; SET LOCAL effective_cache_size = '16MB'"
+	// loads compete for shared buffers. maintenance_work_mem holds the sort of a B-tree build
+	// of 3M rows (the seed's interview_sessions at 1M candidates) in memory: with 256MB they
+	// spilled to temporary files and merged the runs.
+	setup := "SET LOCAL maintenance_work_mem = '1GB'; SET LOCAL work_mem = '64MB'; SET LOCAL effective_cache_size = '16MB'"
 	if replica {
 		setup += "; SET LOCAL session_replication_role = replica"
 	}

@@ -22,6 +22,7 @@ type loader struct {
 	totalCands int64
 	head       [numHead]bulkload.Buf
 	drop       [numBig]bool
+	fresh      [numBig]bool // the table gets new storage in its load (bulkload.NewStorage)
 	prog       *bulkload.Progress
 	headProg   [numHead]*bulkload.TableProgress
 	bigProg    [numBig]*bulkload.TableProgress
@@ -68,6 +69,9 @@ func (l *loader) planIndexes(ctx context.Context) error {
 			}
 		}
 		l.drop[t] = float64(existing) <= factor[t]*float64(l.totalCands)
+		// Copying the rows it holds to new storage costs less than the WAL of the load's rows
+		// when they are a tenth of them or fewer.
+		l.fresh[t] = float64(existing)*10 <= factor[t]*float64(l.totalCands)
 	}
 	return nil
 }
@@ -269,6 +273,13 @@ func (l *loader) writeRollups(ctx context.Context, tx pgx.Tx) error {
 // the copy when planned.
 func (l *loader) loadTable(ctx context.Context, tx pgx.Tx, t int, in <-chan bulkload.Part) error {
 	p := l.bigProg[t]
+	table := bigTables[t]
+	if l.fresh[t] {
+		var err error
+		if table.Freeze, err = bulkload.NewStorage(ctx, tx, table.Name); err != nil {
+			return err
+		}
+	}
 	var defs []bulkload.IndexDef
 	if l.drop[t] {
 		drop := bulkload.DropIndexes
@@ -280,7 +291,7 @@ func (l *loader) loadTable(ctx context.Context, tx pgx.Tx, t int, in <-chan bulk
 			return err
 		}
 	}
-	if err := bulkload.Copy(ctx, tx, bigTables[t], in, p, l.free(t)); err != nil {
+	if err := bulkload.Copy(ctx, tx, table, in, p, l.free(t)); err != nil {
 		return err
 	}
 	p.SetState(bulkload.Indexing)

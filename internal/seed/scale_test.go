@@ -116,7 +116,7 @@ func dump(t *testing.T, db *sql.DB) map[string]string {
 func TestScale(t *testing.T) {
 	db, st := newStore(t)
 	before := schema(t, db.SQL)
-	earthOID := queryInt(t, db.SQL, "SELECT 'candidates_earth_idx'::regclass::oid::int")
+	earthOID := queryInt(t, db.SQL, "SELECT 'candidates_location_idx'::regclass::oid::int")
 	applicantsKeyOID := queryInt(t, db.SQL, "SELECT 'job_applicants_pkey'::regclass::oid::int")
 	var progress bytes.Buffer
 	o := smallOptions()
@@ -152,8 +152,8 @@ func TestScale(t *testing.T) {
 	if after := schema(t, db.SQL); after != before {
 		t.Errorf("indexes or constraints changed:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
-	if oid := queryInt(t, db.SQL, "SELECT 'candidates_earth_idx'::regclass::oid::int"); oid == earthOID {
-		t.Error("candidates_earth_idx has its old oid: the load did not drop and re-create the indexes (DropIndexesFrom: 1)")
+	if oid := queryInt(t, db.SQL, "SELECT 'candidates_location_idx'::regclass::oid::int"); oid == earthOID {
+		t.Error("candidates_location_idx has its old oid: the load did not drop and re-create the indexes (DropIndexesFrom: 1)")
 	}
 	if oid := queryInt(t, db.SQL, "SELECT 'job_applicants_pkey'::regclass::oid::int"); oid == applicantsKeyOID {
 		t.Error("job_applicants_pkey has its old oid: the load did not drop and re-create the key")

@@ -58,10 +58,10 @@ func loadSynthetic(ctx context.Context, b *testing.B, db *sql.DB) uuid.UUID {
 	}
 	start := time.Now()
 	for _, stmt := range []string{
-		"DROP INDEX candidates_search_idx", "DROP INDEX candidates_earth_idx",
+		"DROP INDEX candidates_search_idx", "DROP INDEX candidates_location_idx",
 		fmt.Sprintf(syntheticInsert, company),
 		"CREATE INDEX candidates_search_idx ON candidates USING gin (search)",
-		`CREATE INDEX candidates_earth_idx ON candidates USING gist (earth_point(latitude, longitude))
+		`CREATE INDEX candidates_location_idx ON candidates USING gist (point(longitude, latitude))
 		 WHERE latitude IS NOT NULL AND longitude IS NOT NULL`,
 		"VACUUM ANALYZE candidates",
 	} {

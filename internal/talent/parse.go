@@ -13,7 +13,7 @@
 //     "junior" and the like only raise the rank of titles that say so;
 //   - education: the minimum degree level and the field, as patterns on candidates.education;
 //   - location: a city is a radius (default 25 miles) around its coordinates, through the GiST
-//     index on earth_point(latitude, longitude); a state filters candidates.state;
+//     index on point(longitude, latitude) (radiusBoxes); a state filters candidates.state;
 //   - work-arrangement preferences (remote, hybrid, onsite, relocation) are reported as not
 //     filterable: the talent pool has no such data, and matching the words would drop people;
 //   - other words rank; they are required (any of them) only when nothing else is asked.

@@ -3,6 +3,8 @@ package talent
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -264,3 +266,56 @@ func TestSearchDetails(t *testing.T) {
 		t.Errorf("candidates table: %d rows, %v", n, err)
 	}
 }
+
+// TestRadiusBoxesHoldTheCircle: every point of a grid that earth_distance puts within the radius
+// lies in one of radiusBoxes' boxes, as Postgres' point <@ box sees it, for circles that cross
+// the antimeridian, reach a pole or have the largest radius; and the boxes are not much bigger
+// than the circle (a box wider than it must be would make the index read more rows).
+func TestRadiusBoxesHoldTheCircle(t *testing.T) {
+	db := pgtest.New(t).SQL
+	ctx := t.Context()
+	for _, c := range []struct{ lat, lon, miles float64 }{
+		{30.2672, -97.7431, 25}, {30.2672, -97.7431, MaxRadiusMiles}, {51.88, -176.65, MaxRadiusMiles},
+		{-17.7, 178.4, 300}, {88.5, 10, 200}, {-89.9, -45, 25}, {0, 180, 100}, {0, -180, 100}, {64.8, -147.7, 1},
+	} {
+		meters := c.miles * metersPerMile
+		boxes := radiusBoxes(c.lat, c.lon, meters)
+		var inside, missed int
+		var area float64
+		err := db.QueryRowContext(ctx, `
+			WITH b AS (SELECT box(point(x[1], x[2]), point(x[3], x[4])) AS bx FROM jsonb_to_recordset($4::jsonb) AS r(x float8[])),
+			grid AS (
+				SELECT la::float8, lo::float8 FROM generate_series(greatest(-90, $1::numeric - 10), least(90, $1::numeric + 10), 0.05) la,
+				                   generate_series(-180, 180, CASE WHEN abs($1) > 80 THEN 0.5 ELSE 0.05 END) lo
+				WHERE abs(lo - $2::numeric) < 12 OR abs(lo - $2::numeric) > 348 OR abs($1) > 80)
+			SELECT count(*), count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM b WHERE point(lo, la) <@ bx)),
+			       (SELECT sum(width(bx) * height(bx)) FROM b)
+			FROM grid WHERE earth_distance(earth_point($1, $2), earth_point(la, lo)) <= $3`,
+			c.lat, c.lon, meters, boxesJSON(boxes)).Scan(&inside, &missed, &area)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if inside == 0 || missed > 0 {
+			t.Errorf("circle %v: %d grid points within the radius, %d of them outside the boxes %v", c, inside, missed, boxes)
+		}
+		if abs(c.lat) < 80 {
+			// A circle of radius r degrees of latitude fits a box of 2r by 2r/cos(lat) degrees.
+			r := meters / earthRadius * 180 / 3.141592653589793
+			if want := 4 * r * r / cosDeg(c.lat); area > want*1.05 {
+				t.Errorf("circle %v: boxes %v cover %.4f square degrees, the circle's box %.4f", c, boxes, area, want)
+			}
+		}
+	}
+}
+
+func boxesJSON(boxes [][4]float64) string {
+	var parts []string
+	for _, b := range boxes {
+		parts = append(parts, fmt.Sprintf(`{"x":[%v,%v,%v,%v]}`, b[0], b[1], b[2], b[3]))
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+func abs(x float64) float64 { return math.Abs(x) }
+
+func cosDeg(x float64) float64 { return math.Cos(x * math.Pi / 180) }

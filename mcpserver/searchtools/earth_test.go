@@ -9,10 +9,10 @@ import (
 	"github.com/recruitd/recruitd/mcpserver/toolkit/tooltest"
 )
 
-// TestRadiusIndexWithoutSearchPath: the expression of candidates_earth_idx resolves its names
-// without the search_path, so ANALYZE candidates works under the empty search_path autovacuum
-// uses (with ll_to_earth it failed: type "earth" does not exist), and searchCandidates' radius
-// search still finds its candidates through that index.
+// TestRadiusIndexWithoutSearchPath: ANALYZE candidates works under the empty search_path
+// autovacuum uses (with ll_to_earth in the radius index it failed: type "earth" does not exist),
+// and searchCandidates' radius search finds its candidates through the radius index,
+// candidates_location_idx.
 func TestRadiusIndexWithoutSearchPath(t *testing.T) {
 	h := tooltest.New(t, time.Time{}, searchtools.Register)
 	acme := h.Company(t, "acme", "Acme Corp", nil)
@@ -47,7 +47,7 @@ func TestRadiusIndexWithoutSearchPath(t *testing.T) {
 	scans := func() int64 {
 		t.Helper()
 		var n int64
-		if err := h.DB.SQL.QueryRowContext(ctx, `SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = 'candidates_earth_idx'`).Scan(&n); err != nil {
+		if err := h.DB.SQL.QueryRowContext(ctx, `SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = 'candidates_location_idx'`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -73,7 +73,7 @@ func TestRadiusIndexWithoutSearchPath(t *testing.T) {
 	// A backend reports its index scans within about a second of going idle.
 	for deadline := time.Now().Add(15 * time.Second); scans() == before; time.Sleep(200 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("the radius search did not scan candidates_earth_idx")
+			t.Fatal("the radius search did not scan candidates_location_idx")
 		}
 	}
 }

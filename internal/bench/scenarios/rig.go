@@ -34,6 +34,7 @@ type rig struct {
 	hc        *http.Client
 	stopServe context.CancelFunc
 	served    chan error
+	floorCPU  string // the floor's CPU per workflow by process (bench.CPU.PerUnit)
 }
 
 // startRig starts the stack, creates the company and its key, runs prepare (which may adjust
@@ -114,10 +115,12 @@ func (r *rig) floor(ctx context.Context, burst, concurrency int) float64 {
 	}
 	bench.Burst(ctx, concurrency, concurrency, func(ctx context.Context, i int) error { return ping(ctx, fmt.Sprint("warm-", i)) })
 	fmt.Fprintf(r.out, "floor: %d one-activity workflows (Ping), %d in flight…\n", burst, concurrency)
+	cpu := bench.SampleCPU()
 	begin := time.Now()
 	failed := bench.Burst(ctx, burst, concurrency, func(ctx context.Context, i int) error { return ping(ctx, fmt.Sprint(i)) })
 	f := float64(burst-failed) / time.Since(begin).Seconds()
-	fmt.Fprintf(r.out, "  %.1f workflows/s (%d failed)\n", f, failed)
+	r.floorCPU = bench.SampleCPU().Sub(cpu).PerUnit("workflow", int64(burst-failed))
+	fmt.Fprintf(r.out, "  %.1f workflows/s (%d failed); %s\n", f, failed, r.floorCPU)
 	return f
 }
 
@@ -178,4 +181,10 @@ func waitsLine(before, now poolWaits) string {
 		now.api.WaitCount-before.api.WaitCount, (now.api.WaitDuration - before.api.WaitDuration).Round(time.Millisecond),
 		now.worker.WaitCount-before.worker.WaitCount, (now.worker.WaitDuration - before.worker.WaitDuration).Round(time.Millisecond),
 		now.api.OpenConnections, now.worker.OpenConnections)
+}
+
+// cpuLines prints the CPU per unit of a scenario's throughput phase by process, under the floor's.
+func (r *rig) cpuLines(label string, used bench.CPU, unit string, units int64) {
+	fmt.Fprintf(r.out, "  floor %s\n", r.floorCPU)
+	fmt.Fprintf(r.out, "  %s %s\n", label, used.PerUnit(unit, units))
 }

@@ -152,6 +152,7 @@ WHERE m.company_id = ? AND m.status = 'sent' AND a.source = ? AND a.external_id 
 		}
 		return nil
 	})
+	r.statementsReset(ctx)
 	cpu := bench.SampleCPU()
 	begin := time.Now()
 	var lat bench.Latencies
@@ -205,6 +206,7 @@ WHERE m.company_id = ? AND m.status = 'sent' AND a.source = ? AND a.external_id 
 	})
 	took := time.Since(begin)
 	used := bench.SampleCPU().Sub(cpu)
+	r.statementsDump(ctx, "hrsuite", sent.Load())
 	show.Stop()
 	if err != nil {
 		return fmt.Errorf("hrsuite: %d of %d deliveries processed, %d of %d applications invited: %w", processed.Load(), len(ids), sent.Load(), want, err)

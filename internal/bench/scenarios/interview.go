@@ -101,6 +101,7 @@ func Interview(ctx context.Context, env Env, o Options) error {
 		return fmt.Errorf("invitations sent: %w", err)
 	}
 	fmt.Fprintf(out, "throughput: %d candidates at once, no pause, timed until every run recorded its transcript final…\n", candidates)
+	r.statementsReset(ctx)
 	cpu := bench.SampleCPU()
 	begin := time.Now()
 	failed := bench.Burst(ctx, candidates, candidates, func(ctx context.Context, i int) error {
@@ -117,6 +118,7 @@ func Interview(ctx context.Context, env Env, o Options) error {
 	done -= done0
 	elapsed := time.Since(begin)
 	webCPU := bench.SampleCPU().Sub(cpu)
+	r.statementsDump(ctx, "interview-web", done)
 	perSec := float64(done) / elapsed.Seconds()
 
 	// Each session's report: from its completion to the report stored, at a person's pace (the

@@ -171,6 +171,7 @@ func Partner(ctx context.Context, env Env, o Options) error {
 
 	fmt.Fprintf(out, "settlement throughput: %d submissions, %d in flight, timed until every callback arrived…\n", o.Burst, o.Concurrency)
 	before := clock.count()
+	r.statementsReset(ctx)
 	cpu := bench.SampleCPU()
 	begin := time.Now()
 	failedBurst := bench.Burst(ctx, o.Burst, o.Concurrency, func(ctx context.Context, _ int) error { return submit(ctx) })
@@ -181,6 +182,7 @@ func Partner(ctx context.Context, env Env, o Options) error {
 	}
 	perSec := float64(o.Burst-failedBurst) / time.Since(begin).Seconds()
 	used, settledN := bench.SampleCPU().Sub(cpu), clock.count()-before
+	r.statementsDump(ctx, "partner", int64(settledN))
 	ratio := perSec / floor
 	fmt.Fprintf(out, "\nscenario partner\n")
 	fmt.Fprintf(out, "  202 latency at %.0f req/s:          p50 %s, p99 %s (%d submissions, %d failed)   %s\n",

@@ -151,6 +151,7 @@ func (r *rig) smsRun(ctx context.Context, interviewerID string, candidates, conc
 		return res, err
 	}
 	fmt.Fprintf(r.out, "sms throughput: %d candidates answer by text at once, no pause, timed until every run recorded its transcript final…\n", candidates)
+	r.statementsReset(ctx)
 	cpu := bench.SampleCPU()
 	begin := time.Now()
 	res.failed = bench.Burst(ctx, candidates, candidates, func(ctx context.Context, i int) error {
@@ -166,6 +167,7 @@ func (r *rig) smsRun(ctx context.Context, interviewerID string, candidates, conc
 	}
 	res.completed, res.perSec = done, float64(done)/time.Since(begin).Seconds()
 	res.cpu = bench.SampleCPU().Sub(cpu)
+	r.statementsDump(ctx, "interview-sms", done)
 	res.unavailable = c.unavailable.Load()
 	return res, nil
 }

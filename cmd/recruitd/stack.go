@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/recruitd/recruitd/internal/bench/scenarios"
 	"github.com/recruitd/recruitd/internal/devstack"
 	rtemporal "github.com/recruitd/recruitd/temporal"
 )
@@ -38,7 +39,12 @@ func startThrowawayStack(ctx context.Context, log *slog.Logger, namespace string
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
-		pg, err := devstack.StartPostgres(gctx, devstack.PostgresOptions{Dir: filepath.Join(dir, "postgres"), Fast: true, Log: log})
+		o := devstack.PostgresOptions{Dir: filepath.Join(dir, "postgres"), Fast: true, Log: log}
+		if os.Getenv(scenarios.StatementsEnv) != "" {
+			o.Settings = map[string]string{"shared_preload_libraries": "pg_stat_statements", "pg_stat_statements.track": "all",
+				"pg_stat_statements.track_planning": "on"}
+		}
+		pg, err := devstack.StartPostgres(gctx, o)
 		s.pg = pg
 		return err
 	})

@@ -2,9 +2,14 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
 
 	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/models"
@@ -47,5 +52,37 @@ func TestLogsHoldNoBoundValues(t *testing.T) {
 		if strings.Contains(logs, secret) {
 			t.Errorf("the log holds %q:\n%s", secret, logs)
 		}
+	}
+}
+
+// TestTraceBuildsOnlyLoggedStatements: a statement that is neither failed nor slow is not
+// formatted (gorm's logger built every entry before looking at its level), and one that failed or
+// was slow still is, redacted.
+func TestTraceBuildsOnlyLoggedStatements(t *testing.T) {
+	var buf bytes.Buffer
+	st, err := FromSQL(pgtest.New(t).SQL, slog.New(slog.NewTextHandler(&buf, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := st.db.Logger.(redacting)
+	built := 0
+	fc := func() (string, int64) { built++; return `SELECT 'ada@example.com'`, 1 }
+	ctx := t.Context()
+	r.Trace(ctx, time.Now(), fc, nil)
+	r.Trace(ctx, time.Now(), fc, gorm.ErrRecordNotFound)
+	if built != 0 {
+		t.Fatalf("a quick statement's entry was built %d times", built)
+	}
+	r.Trace(ctx, time.Now().Add(-time.Second), fc, nil)
+	r.Trace(ctx, time.Now(), fc, errors.New("boom"))
+	if built != 2 || strings.Count(buf.String(), "SQL executed") != 2 {
+		t.Fatalf("slow and failed statements: built %d, logged:\n%s", built, buf.String())
+	}
+	if strings.Contains(buf.String(), "ada@example.com") {
+		t.Fatalf("the log holds a bound value:\n%s", buf.String())
+	}
+	r.LogMode(logger.Info).Trace(ctx, time.Now(), fc, nil)
+	if built != 3 {
+		t.Fatalf("at Info every statement is logged; built %d", built)
 	}
 }

@@ -76,12 +76,13 @@ func Open(ctx context.Context, dsn string, maxConns int, log *slog.Logger, setti
 func FromSQL(sqlDB *sql.DB, log *slog.Logger) (*Store, error) {
 	gl := logger.Discard
 	if log != nil {
-		gl = redacting{logger.NewSlogLogger(log.With("component", "gorm"), logger.Config{
+		lc := logger.Config{
 			SlowThreshold:             500 * time.Millisecond,
 			LogLevel:                  logger.Warn,
 			IgnoreRecordNotFoundError: true,
 			ParameterizedQueries:      true, // never log bound values: they can be personal data or secrets
-		})}
+		}
+		gl = redacting{Interface: logger.NewSlogLogger(log.With("component", "gorm"), lc), level: lc.LogLevel, slow: lc.SlowThreshold}
 	}
 	db, err := gorm.Open(postgres.New(postgres.Config{Conn: boundedPool{sqlDB}}), &gorm.Config{
 		Logger:                 gl,

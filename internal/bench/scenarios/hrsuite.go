@@ -152,6 +152,8 @@ WHERE m.company_id = ? AND m.status = 'sent' AND a.source = ? AND a.external_id 
 		}
 		return nil
 	})
+	r.statementsReset(ctx)
+	cpu := bench.SampleCPU()
 	begin := time.Now()
 	var lat bench.Latencies
 	postedAt := map[uuid.UUID]time.Time{}
@@ -203,6 +205,8 @@ WHERE m.company_id = ? AND m.status = 'sent' AND a.source = ? AND a.external_id 
 		return processed.Load() == int64(len(ids)) && n >= want, err
 	})
 	took := time.Since(begin)
+	used := bench.SampleCPU().Sub(cpu)
+	r.statementsDump(ctx, "hrsuite", sent.Load())
 	show.Stop()
 	if err != nil {
 		return fmt.Errorf("hrsuite: %d of %d deliveries processed, %d of %d applications invited: %w", processed.Load(), len(ids), sent.Load(), want, err)
@@ -228,6 +232,7 @@ WHERE m.company_id = ? AND m.status = 'sent' AND a.source = ? AND a.external_id 
 	fmt.Fprintf(out, "  applications invited:             %.1f/s (%s in %s from the first POST to the last invitation sent)\n",
 		perSec, progress.Thousands(sent.Load()), took.Round(time.Millisecond))
 	fmt.Fprintf(out, "  ratio invited/floor:              %.2f   %s\n", ratio, ratioTarget(ratio))
+	r.cpuLines("ingest and invitations", used, "application", sent.Load())
 	r.historyCounts(ctx, kinds.Ping.Workflow, kinds.HRSuiteDelivery.Workflow, kinds.NewApplication.Workflow, kinds.Interview.Workflow)
 	return nil
 }

@@ -101,6 +101,8 @@ func Interview(ctx context.Context, env Env, o Options) error {
 		return fmt.Errorf("invitations sent: %w", err)
 	}
 	fmt.Fprintf(out, "throughput: %d candidates at once, no pause, timed until every run recorded its transcript final…\n", candidates)
+	r.statementsReset(ctx)
+	cpu := bench.SampleCPU()
 	begin := time.Now()
 	failed := bench.Burst(ctx, candidates, candidates, func(ctx context.Context, i int) error {
 		return c.take(ctx, links[i], 0, func(time.Duration) {}, func(time.Duration) {})
@@ -115,6 +117,8 @@ func Interview(ctx context.Context, env Env, o Options) error {
 	}
 	done -= done0
 	elapsed := time.Since(begin)
+	webCPU := bench.SampleCPU().Sub(cpu)
+	r.statementsDump(ctx, "interview-web", done)
 	perSec := float64(done) / elapsed.Seconds()
 
 	// Each session's report: from its completion to the report stored, at a person's pace (the
@@ -188,6 +192,7 @@ WHERE s.company_id = ? AND s.completed_at >= ? AND s.completed_at < ?`, r.co.ID,
 	fmt.Fprintf(out, "  floor (one-activity workflow):             %.1f workflows/s\n", floor)
 	fmt.Fprintf(out, "  interviews completed (transcript final):   %.1f /s (%d, %d failed)\n", perSec, done, failed)
 	fmt.Fprintf(out, "  ratio interviews/floor:                    %.2f   %s\n", ratio, ratioTarget(ratio))
+	r.cpuLines("web interviews", webCPU, "interview", done)
 	fmt.Fprintf(out, "  completion -> report stored, %s pauses:    p50 %s, p95 %s (%d reports)   target p95 < 2s: %s\n",
 		think, pacedReport.Percentile(50).Round(time.Millisecond), pacedReport.Percentile(95).Round(time.Millisecond), len(pacedReport), verdict(pacedReport.Percentile(95) < 2*time.Second))
 	fmt.Fprintf(out, "  completion -> report stored, full speed:   p50 %s, p95 %s (%d reports; the machine saturated on purpose)\n",
@@ -202,6 +207,7 @@ WHERE s.company_id = ? AND s.completed_at >= ? AND s.completed_at < ?`, r.co.ID,
 		sms.full.Percentile(50).Round(100*time.Microsecond), sms.full.Percentile(99).Round(100*time.Microsecond), len(sms.full))
 	fmt.Fprintf(out, "  SMS interviews completed (transcript final): %.1f /s (%d, %d failed)\n", sms.perSec, sms.completed, sms.failed)
 	fmt.Fprintf(out, "  ratio SMS interviews/floor:                %.2f   %s\n", smsRatio, ratioTarget(smsRatio))
+	fmt.Fprintf(out, "  SMS interviews %s\n", sms.cpu.PerUnit("interview", sms.completed))
 	fmt.Fprintf(out, "  requests answered 503 (load-independent):  %d of the page, %d of the SMS webhook   target 0: %s\n",
 		c.unavailable.Load(), sms.unavailable, verdict(c.unavailable.Load() == 0 && sms.unavailable == 0))
 	fmt.Fprintf(out, "  expiry: %d sessions EXPIRED, deadline -> EXPIRED p50 %s, p99 %s, max %s   target max < 10s: %s\n",

@@ -171,6 +171,8 @@ func Partner(ctx context.Context, env Env, o Options) error {
 
 	fmt.Fprintf(out, "settlement throughput: %d submissions, %d in flight, timed until every callback arrived…\n", o.Burst, o.Concurrency)
 	before := clock.count()
+	r.statementsReset(ctx)
+	cpu := bench.SampleCPU()
 	begin := time.Now()
 	failedBurst := bench.Burst(ctx, o.Burst, o.Concurrency, func(ctx context.Context, _ int) error { return submit(ctx) })
 	if err := bench.WaitFor(ctx, 10*time.Minute, 20*time.Millisecond, func(context.Context) (bool, error) {
@@ -179,6 +181,8 @@ func Partner(ctx context.Context, env Env, o Options) error {
 		return fmt.Errorf("burst callbacks: %w", err)
 	}
 	perSec := float64(o.Burst-failedBurst) / time.Since(begin).Seconds()
+	used, settledN := bench.SampleCPU().Sub(cpu), clock.count()-before
+	r.statementsDump(ctx, "partner", int64(settledN))
 	ratio := perSec / floor
 	fmt.Fprintf(out, "\nscenario partner\n")
 	fmt.Fprintf(out, "  202 latency at %.0f req/s:          p50 %s, p99 %s (%d submissions, %d failed)   %s\n",
@@ -191,6 +195,8 @@ func Partner(ctx context.Context, env Env, o Options) error {
 	fmt.Fprintf(out, "  floor (one-activity workflow):    %.1f workflows/s\n", floor)
 	fmt.Fprintf(out, "  applications settled:             %.1f/s (%d failed to submit)\n", perSec, failedBurst)
 	fmt.Fprintf(out, "  ratio settled/floor:              %.2f   %s\n", ratio, ratioTarget(ratio))
+	// Per callback received: a submission whose client gave up may still have been accepted and run.
+	r.cpuLines("settlement", used, "application", int64(settledN))
 	r.historyCounts(ctx, kinds.Ping.Workflow, kinds.PartnerApplication.Workflow, kinds.Interview.Workflow)
 	return nil
 }

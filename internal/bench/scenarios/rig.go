@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -34,6 +36,7 @@ type rig struct {
 	hc        *http.Client
 	stopServe context.CancelFunc
 	served    chan error
+	floorCPU  string // the floor's CPU per workflow by process (bench.CPU.PerUnit)
 }
 
 // startRig starts the stack, creates the company and its key, runs prepare (which may adjust
@@ -114,10 +117,12 @@ func (r *rig) floor(ctx context.Context, burst, concurrency int) float64 {
 	}
 	bench.Burst(ctx, concurrency, concurrency, func(ctx context.Context, i int) error { return ping(ctx, fmt.Sprint("warm-", i)) })
 	fmt.Fprintf(r.out, "floor: %d one-activity workflows (Ping), %d in flight…\n", burst, concurrency)
+	cpu := bench.SampleCPU()
 	begin := time.Now()
 	failed := bench.Burst(ctx, burst, concurrency, func(ctx context.Context, i int) error { return ping(ctx, fmt.Sprint(i)) })
 	f := float64(burst-failed) / time.Since(begin).Seconds()
-	fmt.Fprintf(r.out, "  %.1f workflows/s (%d failed)\n", f, failed)
+	r.floorCPU = bench.SampleCPU().Sub(cpu).PerUnit("workflow", int64(burst-failed))
+	fmt.Fprintf(r.out, "  %.1f workflows/s (%d failed); %s\n", f, failed, r.floorCPU)
 	return f
 }
 
@@ -137,7 +142,7 @@ func (r *rig) interviewReady(ctx context.Context, j *models.Job) error {
 // retried a few times, as a client would, so that a busy machine does not end the run.
 func (r *rig) postSetup(ctx context.Context, path, body string) (int, []byte, error) {
 	for attempt := 1; ; attempt++ {
-		status, b, err := r.post(ctx, path, body)
+		status, b, err := r.postWith(ctx, setupClient, path, body)
 		if err != nil || status != http.StatusServiceUnavailable || attempt == 5 {
 			return status, b, err
 		}
@@ -149,12 +154,20 @@ func (r *rig) postSetup(ctx context.Context, path, body string) (int, []byte, er
 	}
 }
 
+// setupClient waits longer than the measured requests' client: a setup request that a loaded
+// machine answers late is not retried (an invitation is not idempotent), so it must not fail.
+var setupClient = &http.Client{Timeout: time.Minute}
+
 // post sends a JSON request with the bench key and returns the status and body.
 func (r *rig) post(ctx context.Context, path, body string) (int, []byte, error) {
+	return r.postWith(ctx, r.hc, path, body)
+}
+
+func (r *rig) postWith(ctx context.Context, hc *http.Client, path, body string) (int, []byte, error) {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, r.base+path, strings.NewReader(body))
 	req.Header.Set("X-API-Key", r.key)
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := r.hc.Do(req)
+	resp, err := hc.Do(req)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -178,4 +191,65 @@ func waitsLine(before, now poolWaits) string {
 		now.api.WaitCount-before.api.WaitCount, (now.api.WaitDuration - before.api.WaitDuration).Round(time.Millisecond),
 		now.worker.WaitCount-before.worker.WaitCount, (now.worker.WaitDuration - before.worker.WaitDuration).Round(time.Millisecond),
 		now.api.OpenConnections, now.worker.OpenConnections)
+}
+
+// cpuLines prints the CPU per unit of a scenario's throughput phase by process, under the floor's.
+func (r *rig) cpuLines(label string, used bench.CPU, unit string, units int64) {
+	fmt.Fprintf(r.out, "  floor %s\n", r.floorCPU)
+	fmt.Fprintf(r.out, "  %s %s\n", label, used.PerUnit(unit, units))
+}
+
+// StatementsEnv names a folder: when set, the bench's Postgres tracks its statements
+// (pg_stat_statements) and each scenario's throughput phase writes them there, by total time,
+// with their calls per unit (statementsReset, statementsDump).
+const StatementsEnv = "RECRUITD_BENCH_STATEMENTS"
+
+// statementsReset forgets the statements tracked so far (StatementsEnv).
+func (r *rig) statementsReset(ctx context.Context) {
+	if os.Getenv(StatementsEnv) == "" {
+		return
+	}
+	if err := r.st.DB().WithContext(ctx).Exec(`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`).Error; err != nil {
+		fmt.Fprintf(r.out, "  statements not tracked: %v\n", err)
+		return
+	}
+	_ = r.st.DB().WithContext(ctx).Exec(`SELECT pg_stat_statements_reset()`).Error
+}
+
+// statementsDump writes the statements tracked since statementsReset to <StatementsEnv>/<name>.txt:
+// calls and milliseconds (planning plus execution) per unit, largest first.
+func (r *rig) statementsDump(ctx context.Context, name string, units int64) {
+	dir := os.Getenv(StatementsEnv)
+	if dir == "" || units <= 0 {
+		return
+	}
+	var rows []struct {
+		Calls int64
+		Ms    float64
+		Rows  int64
+		Query string
+	}
+	if err := r.st.DB().WithContext(ctx).Raw(`SELECT calls, total_plan_time + total_exec_time AS ms, rows, query
+FROM pg_stat_statements ORDER BY total_plan_time + total_exec_time DESC`).Scan(&rows).Error; err != nil {
+		fmt.Fprintf(r.out, "  statements not read: %v\n", err)
+		return
+	}
+	var b strings.Builder
+	var calls int64
+	var ms float64
+	for _, s := range rows {
+		calls += s.Calls
+		ms += s.Ms
+	}
+	fmt.Fprintf(&b, "%d units; per unit: %.1f statements, %.2f ms (planning + execution)\n\n", units, float64(calls)/float64(units), ms/float64(units))
+	for _, s := range rows {
+		q := strings.Join(strings.Fields(s.Query), " ")
+		if len(q) > 300 {
+			q = q[:300] + "…"
+		}
+		fmt.Fprintf(&b, "%7.2f calls/unit %7.3f ms/unit %7.3f ms/call  %s\n", float64(s.Calls)/float64(units), s.Ms/float64(units), s.Ms/float64(max(s.Calls, 1)), q)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".txt"), []byte(b.String()), 0o644); err != nil {
+		fmt.Fprintf(r.out, "  statements not written: %v\n", err)
+	}
 }

@@ -117,6 +117,7 @@ type smsResult struct {
 	unavailable         int64 // webhooks answered 503
 	completed           int64
 	perSec              float64
+	cpu                 bench.CPU // used by the full-speed run, by process
 }
 
 // smsRun is the interview scenario's SMS run (issue 31): candidates invited by SMS to SMS
@@ -150,6 +151,8 @@ func (r *rig) smsRun(ctx context.Context, interviewerID string, candidates, conc
 		return res, err
 	}
 	fmt.Fprintf(r.out, "sms throughput: %d candidates answer by text at once, no pause, timed until every run recorded its transcript final…\n", candidates)
+	r.statementsReset(ctx)
+	cpu := bench.SampleCPU()
 	begin := time.Now()
 	res.failed = bench.Burst(ctx, candidates, candidates, func(ctx context.Context, i int) error {
 		return c.take(ctx, phones[i], 0, func(d time.Duration) { record(&res.full, d) })
@@ -163,6 +166,8 @@ func (r *rig) smsRun(ctx context.Context, interviewerID string, candidates, conc
 		return res, fmt.Errorf("text interviews completed: %d of %d: %w", done, candidates-res.failed, err)
 	}
 	res.completed, res.perSec = done, float64(done)/time.Since(begin).Seconds()
+	res.cpu = bench.SampleCPU().Sub(cpu)
+	r.statementsDump(ctx, "interview-sms", done)
 	res.unavailable = c.unavailable.Load()
 	return res, nil
 }

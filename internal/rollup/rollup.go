@@ -3,7 +3,9 @@
 // candidate_journeys, candidate_media, journey_daily) and the score histograms of migration 00047
 // (evaluation_scores, job_evaluation_scores, fraud_scores, candidate_scores, candidate_score_counts,
 // completion_slot_totals, media_candidates, journey_last_daily) and the last-flag steps of migration
-// 00052 (flag_last_daily) and, of migration 00059, the per-job running totals (job_daily_running,
+// 00052 (flag_last_daily), of migration 00061 the cheating evaluations by job, day and score
+// point (job_score_daily, a view like those of rollup_folded) and their running counts
+// (job_score_running) and, of migration 00059, the per-job running totals (job_daily_running,
 // over job_daily_folded) and the job counts (job_counts, a view like job_totals); since migration 00050 job_totals and job_daily are views over their
 // folded rows and the pending per-job deltas (Fold), and job_applicants counts each job's
 // applications per candidate; since migration 00056 session_daily, completion_slots,
@@ -50,6 +52,8 @@ var Tables = []struct{ Name, NonZero string }{
 	{"flag_last_daily", "candidates <> 0"},
 	{"job_daily_running", "true"},
 	{"job_counts", "jobs <> 0"},
+	{"job_score_daily", "evaluated <> 0"},
+	{"job_score_running", "true"},
 }
 
 type execer interface {
@@ -85,9 +89,10 @@ func Check(ctx context.Context, db *sql.DB, company uuid.UUID) error {
 		return err
 	}
 	defer tx.Rollback()
-	// job_daily_running has the folded days only (readers add the pending deltas), and a rebuild
-	// folds them first: fold them before taking the stored rows too (rolled back with the rest).
-	if _, err := tx.ExecContext(ctx, "SELECT rollup_fold_jobs($1)", company); err != nil {
+	// job_daily_running and job_score_running have the folded days only (readers add the pending
+	// deltas), and a rebuild folds them first: fold them before taking the stored rows too (rolled
+	// back with the rest).
+	if _, err := tx.ExecContext(ctx, "SELECT rollup_fold_jobs($1), rollup_fold_table('job_score_daily', $1)", company); err != nil {
 		return fmt.Errorf("fold per-job rollup deltas of company %s: %w", company, err)
 	}
 	for _, t := range Tables {
@@ -150,17 +155,20 @@ var Generated = []string{
 // once. Every rollup of Tables is in PerCandidate, Generated or a part
 // (TestLoadPartsCoverEveryRollup); a rollup added to rollup_rebuild needs one of them, and
 // TestScaleIsDeterministic's Check fails until it has.
-var LoadParts = []string{"jobs"}
+var LoadParts = []string{"jobs", "job_scores"}
 
 // LoadPartTables are the rollups each of LoadParts recomputes.
 var LoadPartTables = map[string][]string{
-	"jobs": {"job_daily_running", "job_counts"},
+	"jobs":       {"job_daily_running", "job_counts"},
+	"job_scores": {"job_score_daily", "job_score_running"},
 }
 
 // loadPartSQL are the statements of LoadParts that rollup_rebuild has no part for: the per-job
-// running totals over the loaded job_daily_folded and the jobs by status (migration 00059).
+// running totals over the loaded job_daily_folded and the jobs by status (migration 00059); the
+// evaluations by job, day and score point and their running counts (migration 00061).
 var loadPartSQL = map[string][]string{
-	"jobs": {`SELECT rollup_job_daily_running_rebuild($1)`, `SELECT rollup_job_counts_rebuild($1)`},
+	"jobs":       {`SELECT rollup_job_daily_running_rebuild($1)`, `SELECT rollup_job_counts_rebuild($1)`},
+	"job_scores": {`SELECT rollup_job_scores_rebuild($1)`},
 }
 
 // Uncovered are the rollups of Tables that neither PerCandidate, Generated nor LoadParts

@@ -101,8 +101,8 @@ BEGIN
         SELECT ch.job_id AS job, ch.day AS from_day, s.day, s.score, s.evaluated
         FROM (SELECT j AS job_id, min(d) AS day FROM unnest(p_jobs, p_days) x(j, d) GROUP BY 1
               UNION ALL
-              SELECT DISTINCT ON (s.job_id) s.job_id, s.day FROM job_score_daily_folded s
-              WHERE p_jobs IS NULL AND s.company_id = p_company ORDER BY s.job_id, s.day) ch
+              (SELECT DISTINCT ON (s.job_id) s.job_id, s.day FROM job_score_daily_folded s
+               WHERE p_jobs IS NULL AND s.company_id = p_company ORDER BY s.job_id, s.day)) ch
         CROSS JOIN LATERAL (SELECT s.day, s.score, s.evaluated FROM job_score_daily_folded s
             WHERE s.company_id = p_company AND s.job_id = ch.job_id AND s.day >= ch.day AND s.evaluated <> 0
             ORDER BY s.day, s.score) s

@@ -254,6 +254,9 @@ func cheatingByJob(ctx context.Context, call *toolkit.Call, q *toolkit.Query, fr
 	sort jobSort, out *CheatingStatsOutput, t *toolkit.Text) error {
 	agg := `SELECT ce.job_id, count(*) AS evaluated, count(*) FILTER (WHERE ` + flagged + `) AS flagged` + from + ` GROUP BY ce.job_id`
 	if job == nil {
+		// A statement of its own: from's window and the threshold are arguments where used.
+		q = toolkit.NewQuery(call.Company.ID)
+		thr = q.Arg(call.Company.CheatThreshold)
 		// Evaluated from job_totals (all time) or the running totals per job (whole UTC days of w,
 		// the evaluations of the partial days); flagged from the evaluations above the threshold
 		// (the score index).
@@ -376,7 +379,7 @@ func subScore(v *float64) string {
 func flaggedByJobDays(q *toolkit.Query, w toolkit.Window, thr string, threshold float64) string {
 	p := math.Ceil(threshold)
 	return toolkit.SplitUnion(w, toolkit.Day, func(w toolkit.Window) string {
-		s := q.JobScores(w, int(p))
+		s := q.JobScores(w, "ceil("+thr+"::numeric)::int")
 		if p != threshold {
 			s += `
 		UNION ALL

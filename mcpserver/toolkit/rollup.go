@@ -117,13 +117,13 @@ func (q *Query) JobDays(w Window) string {
 
 // JobScores returns a statement yielding (job_id, evaluations) whose sums per job are the
 // company's cheating evaluations with a whole score point at or above point over a window of
-// whole UTC days (Split's Inner for grain Day): each job's running counts (job_score_running,
+// whole UTC days (Split's Inner for grain Day; point an SQL expression of type integer): each job's running counts (job_score_running,
 // migration 00061) before the window's end minus those before its start, one or two rows per
 // job however long the window, plus the pending deltas of job_score_daily in the window. A job
 // may yield zero and more than one row; every job of the company yields one (the running counts
 // may come from a rebuild of the scores whose job totals are still deltas).
-func (q *Query) JobScores(w Window, point int) string {
-	p := q.Arg(point + 1)
+func (q *Query) JobScores(w Window, point string) string {
+	p := point + ` + 1`
 	upper := `(SELECT r.at_least[` + p + `] FROM job_score_running r WHERE r.company_id = $1 AND r.job_id = t.id`
 	if w.Until != nil {
 		upper += ` AND r.day < ` + q.Arg(w.Until.UTC().Format(time.DateOnly)) + `::date`
@@ -137,5 +137,5 @@ func (q *Query) JobScores(w Window, point int) string {
 	return `SELECT t.id, coalesce(` + upper + `, 0) - coalesce(` + lower + `, 0) FROM jobs t WHERE t.company_id = $1
 		UNION ALL
 		SELECT job_id, evaluated FROM job_score_daily_deltas
-		WHERE company_id = $1 AND score >= ` + q.Arg(int16(point)) + q.DayRange("day", w)
+		WHERE company_id = $1 AND score >= ` + point + q.DayRange("day", w)
 }

@@ -19,8 +19,10 @@
 -- counts. A statement-level trigger on job_score_daily_folded rewrites the changed jobs' rows
 -- from the earliest changed day on, in the statement that changed them (a fold of today's deltas
 -- rewrites one row per job), so a reader of both sides stays exact.
--- rollup_rebuild's part 'scores' recomputes both; a loader with triggers off runs
--- rollup_job_score_running_rebuild after it loaded the folded rows.
+-- rollup_rebuild's part 'scores' recomputes both (rollup_job_scores_rebuild: about 4 minutes at
+-- 1M candidates on a loaded machine, mostly the PL/pgSQL pass, so this migration takes that long
+-- on such a database); the parallel seed's generator counts both itself
+-- (internal/seed/scale_jobscores.go).
 
 -- +goose Up
 CREATE TABLE job_score_daily_folded (

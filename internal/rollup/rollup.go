@@ -143,11 +143,13 @@ var PerCandidate = []string{"candidate_journeys", "candidate_media", "candidate_
 // Generated are the company-wide rollups that a loader generating every row of its
 // candidates may count itself and add to the company's rows: all but PerCandidate and the
 // per-job ones of LoadParts. A view's rows (job_totals, job_daily and the tables of
-// rollup_folded) are added to its <table>_folded.
+// rollup_folded) are added to its <table>_folded; job_score_running's rows are those of the
+// loader's own jobs, which have none yet.
 var Generated = []string{
 	"session_daily", "completion_slots", "evaluation_daily", "fraud_daily", "identity_daily", "job_totals", "job_daily",
 	"candidate_daily", "journey_daily", "evaluation_scores", "job_evaluation_scores", "fraud_scores",
 	"candidate_score_counts", "completion_slot_totals", "media_candidates", "journey_last_daily", "flag_last_daily",
+	"job_score_daily", "job_score_running",
 }
 
 // LoadParts are the independent parts of rebuilding every rollup of a company but PerCandidate
@@ -155,20 +157,17 @@ var Generated = []string{
 // once. Every rollup of Tables is in PerCandidate, Generated or a part
 // (TestLoadPartsCoverEveryRollup); a rollup added to rollup_rebuild needs one of them, and
 // TestScaleIsDeterministic's Check fails until it has.
-var LoadParts = []string{"jobs", "job_scores"}
+var LoadParts = []string{"jobs"}
 
 // LoadPartTables are the rollups each of LoadParts recomputes.
 var LoadPartTables = map[string][]string{
-	"jobs":       {"job_daily_running", "job_counts"},
-	"job_scores": {"job_score_daily", "job_score_running"},
+	"jobs": {"job_daily_running", "job_counts"},
 }
 
 // loadPartSQL are the statements of LoadParts that rollup_rebuild has no part for: the per-job
-// running totals over the loaded job_daily_folded and the jobs by status (migration 00059); the
-// evaluations by job, day and score point and their running counts (migration 00061).
+// running totals over the loaded job_daily_folded and the jobs by status (migration 00059).
 var loadPartSQL = map[string][]string{
-	"jobs":       {`SELECT rollup_job_daily_running_rebuild($1)`, `SELECT rollup_job_counts_rebuild($1)`},
-	"job_scores": {`SELECT rollup_job_scores_rebuild($1)`},
+	"jobs": {`SELECT rollup_job_daily_running_rebuild($1)`, `SELECT rollup_job_counts_rebuild($1)`},
 }
 
 // Uncovered are the rollups of Tables that neither PerCandidate, Generated nor LoadParts

@@ -247,9 +247,9 @@ func evaluatedCount(q *toolkit.Query, w toolkit.Window) string {
 	return `SELECT coalesce(sum(n), 0)::bigint FROM (` + toolkit.SplitUnion(w, toolkit.Day, rollup, source) + `) x(n)`
 }
 
-// cheatingByJob lists jobs by flag rate or count. Company-wide, the evaluated counts are
-// job_totals' (all time) or the running totals per job, the flagged counts the running counts per
-// job and score point (flaggedByJobDays); for one job, one pass over its evaluations.
+// cheatingByJob lists jobs by flag rate or count. Company-wide, the evaluated and flagged counts
+// are the running counts per job and score point (byJobDays: two rows per job); for one job, one
+// pass over its evaluations.
 func cheatingByJob(ctx context.Context, call *toolkit.Call, q *toolkit.Query, from, thr, flagged string, job *uuid.UUID, w toolkit.Window,
 	sort jobSort, out *CheatingStatsOutput, t *toolkit.Text) error {
 	agg := `SELECT ce.job_id, count(*) AS evaluated, count(*) FILTER (WHERE ` + flagged + `) AS flagged` + from + ` GROUP BY ce.job_id`
@@ -257,24 +257,11 @@ func cheatingByJob(ctx context.Context, call *toolkit.Call, q *toolkit.Query, fr
 		// A statement of its own: from's window and the threshold are arguments where used.
 		q = toolkit.NewQuery(call.Company.ID)
 		thr = q.Arg(call.Company.CheatThreshold)
-		// Evaluated from job_totals (all time) or the running totals per job (whole UTC days of w,
-		// the evaluations of the partial days); flagged from the evaluations above the threshold
-		// (the score index).
-		evaluated := `SELECT t.job_id, t.evaluated FROM job_totals t WHERE t.company_id = $1 AND t.evaluated > 0`
-		if w.Since != nil || w.Until != nil {
-			evaluated = `SELECT job_id, sum(n)::bigint AS evaluated FROM (` + toolkit.SplitUnion(w, toolkit.Day, func(w toolkit.Window) string {
-				return `SELECT job_id, evaluated FROM (` + q.JobDays(w) + `) d(job_id, sessions, completed, evaluated)`
-			}, func(w toolkit.Window) string {
-				return `SELECT ce.job_id, count(*) FROM cheating_evaluations ce WHERE ce.company_id = $1` + q.Range("ce.created_at", w) + ` GROUP BY 1`
-			}) + `) u(job_id, n) GROUP BY job_id HAVING sum(n) > 0`
-		}
-		// Flagged: the running counts per job at the threshold's next whole point (whole UTC days
-		// of w), the evaluations in the fraction of a point below it (those days) and the flagged
-		// evaluations of the partial days.
-		flaggedJobs := `SELECT job_id, sum(n)::bigint AS flagged FROM (` + flaggedByJobDays(q, w, thr, call.Company.CheatThreshold) + `) u(job_id, n) GROUP BY job_id`
-		agg = `SELECT t.job_id, t.evaluated, coalesce(f.flagged, 0) AS flagged
-			FROM (` + evaluated + `) t
-			LEFT JOIN (` + flaggedJobs + `) f ON f.job_id = t.job_id`
+		// Evaluated and flagged per job from the running counts per job and score point (whole
+		// UTC days of w), the evaluations in the fraction of a point below the threshold's next
+		// whole one (those days) and the evaluations of the partial days.
+		agg = `SELECT job_id, sum(e)::bigint, sum(f)::bigint FROM (` + byJobDays(q, w, thr, call.Company.CheatThreshold) + `) u(job_id, e, f)
+			GROUP BY job_id HAVING sum(e) > 0`
 	}
 	order := "a.part::float8 / a.count DESC, a.part DESC, a.count DESC"
 	if sort == sortByCount {
@@ -371,24 +358,25 @@ func subScore(v *float64) string {
 	return toolkit.Num(v)
 }
 
-// flaggedByJobDays is the statement yielding (job_id, n) whose sums per job are the company's
-// evaluations at or above threshold (thr its argument) in w: job_score_running at the threshold's
-// next whole point over the whole UTC days (Query.JobScores: one or two rows per job), the
-// evaluations in the fraction of a point between a fractional threshold and that point over
-// those days, and the flagged evaluations of the partial days at w's ends.
-func flaggedByJobDays(q *toolkit.Query, w toolkit.Window, thr string, threshold float64) string {
+// byJobDays is the statement yielding (job_id, evaluated, flagged) whose sums per job are the
+// company's evaluations in w and those at or above threshold (thr its argument):
+// job_score_running at the threshold's next whole point over the whole UTC days
+// (Query.JobScores: one or two rows per job), the evaluations in the fraction of a point between
+// a fractional threshold and that point over those days, and the evaluations of the partial days
+// at w's ends.
+func byJobDays(q *toolkit.Query, w toolkit.Window, thr string, threshold float64) string {
 	p := math.Ceil(threshold)
 	return toolkit.SplitUnion(w, toolkit.Day, func(w toolkit.Window) string {
 		s := q.JobScores(w, "ceil("+thr+"::numeric)::int")
 		if p != threshold {
 			s += `
 		UNION ALL
-		SELECT ce.job_id, count(*) FROM cheating_evaluations ce WHERE ce.company_id = $1 AND ce.cheating_score >= ` + thr + `::numeric
+		SELECT ce.job_id, 0, count(*) FROM cheating_evaluations ce WHERE ce.company_id = $1 AND ce.cheating_score >= ` + thr + `::numeric
 			AND ce.cheating_score < ` + numArg(q, p) + q.Range("ce.created_at", w) + ` GROUP BY 1`
 		}
 		return s
 	}, func(w toolkit.Window) string {
-		return `SELECT ce.job_id, count(*) FROM cheating_evaluations ce WHERE ce.company_id = $1 AND ce.cheating_score >= ` + thr + `::numeric` +
-			q.Range("ce.created_at", w) + ` GROUP BY 1`
+		return `SELECT ce.job_id, count(*), count(*) FILTER (WHERE ce.cheating_score >= ` + thr + `::numeric) FROM cheating_evaluations ce
+			WHERE ce.company_id = $1` + q.Range("ce.created_at", w) + ` GROUP BY 1`
 	})
 }

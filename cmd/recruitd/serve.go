@@ -348,8 +348,8 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 			workerLauncher.Run(gctx, 15*time.Second)
 			return nil
 		})
-		// The rollup deltas that session, candidate and job changes append (migrations 00050,
-		// 00056 and 00059).
+		// The rollup deltas that session, candidate, job and evaluation changes append (migrations
+		// 00050, 00056, 00059 and 00061).
 		g.Go(func() error {
 			rollup.FoldLoop(gctx, d.worker.SQL(), rollup.FoldEvery, log)
 			return nil

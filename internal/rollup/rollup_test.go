@@ -175,6 +175,8 @@ func TestCheckFindsDrift(t *testing.T) {
 			"flag_last_daily":        "UPDATE flag_last_daily SET point = point + 101 WHERE ctid = (SELECT ctid FROM flag_last_daily WHERE company_id = $1 AND kind = 'fraud' LIMIT 1)",
 			"job_counts":             "UPDATE job_counts_folded SET jobs = jobs + 1 WHERE ctid = (SELECT ctid FROM job_counts_folded WHERE company_id = $1 LIMIT 1)",
 			"job_daily_running":      "UPDATE job_daily_running SET completed = completed + 1 WHERE ctid = (SELECT ctid FROM job_daily_running WHERE company_id = $1 LIMIT 1)",
+			"job_score_daily":        "UPDATE job_score_daily_folded SET score = score + 101 WHERE ctid = (SELECT ctid FROM job_score_daily_folded WHERE company_id = $1 LIMIT 1)",
+			"job_score_running":      "UPDATE job_score_running SET at_least[71] = at_least[71] + 1 WHERE ctid = (SELECT ctid FROM job_score_running WHERE company_id = $1 LIMIT 1)",
 		}[tb.Name]
 		tx, err := db.Begin()
 		if err != nil {
@@ -198,9 +200,9 @@ func TestCheckFindsDrift(t *testing.T) {
 }
 
 // folded are the rollups kept as folded rows and pending deltas behind a view: the per-job ones
-// (migration 00050) and the company-wide ones (00056).
+// (migration 00050), the company-wide ones (00056) and the evaluations by job, day and score (00061).
 var folded = []string{"job_totals", "job_daily", "session_daily", "completion_slots", "completion_slot_totals",
-	"journey_daily", "journey_last_daily", "media_candidates", "candidate_daily"}
+	"journey_daily", "journey_last_daily", "media_candidates", "candidate_daily", "job_score_daily"}
 
 // TestFoldKeepsViewsExact: session changes, evaluations, applications and new candidates append
 // per-job and company-wide deltas, which the views (job_totals, job_daily, session_daily,

@@ -54,6 +54,7 @@ type companyRollups struct {
 	evalDaily     tally[int64]             // evaluated, by day
 	evalScores    tally[scoreKey]          // evaluated, by whole score and day
 	jobEvalScores tally[jobScoreKey]       // evaluated
+	jobScoreDaily tally[jobScoreDayKey]    // evaluated (scale_jobscores.go)
 	fraudDaily    tally[int64]             // verifications, the five flags, the four bands
 	fraudScores   tally[scoreKey]          // verifications
 	identityDaily tally[identityKey]       // verifications
@@ -130,6 +131,7 @@ func newCompanyRollups() *companyRollups {
 		evalDaily:     newTally[int64](1),
 		evalScores:    newTally[scoreKey](1),
 		jobEvalScores: newTally[jobScoreKey](1),
+		jobScoreDaily: newTally[jobScoreDayKey](1),
 		fraudDaily:    newTally[int64](10),
 		fraudScores:   newTally[scoreKey](1),
 		identityDaily: newTally[identityKey](1),
@@ -150,6 +152,7 @@ func (r *companyRollups) merge(o *companyRollups) {
 	r.evalDaily.merge(o.evalDaily)
 	r.evalScores.merge(o.evalScores)
 	r.jobEvalScores.merge(o.jobEvalScores)
+	r.jobScoreDaily.merge(o.jobScoreDaily)
 	r.fraudDaily.merge(o.fraudDaily)
 	r.fraudScores.merge(o.fraudScores)
 	r.identityDaily.merge(o.identityDaily)
@@ -216,6 +219,7 @@ func (r *companyRollups) evaluation(job *genJob, created int64, score int) {
 	r.evalDaily.add(d, 1)
 	r.evalScores.add(scoreKey{s, d}, 1)
 	r.jobEvalScores.add(jobScoreKey{s, job}, 1)
+	r.jobScoreDaily.add(jobScoreDayKey{job, d, s}, 1)
 }
 
 // cheatingSteps counts the steps of flag_last_daily (migration 00052) of a candidate's cheating
@@ -301,7 +305,7 @@ func writeRollups(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollu
 		writeSessionDaily, writeCompletionSlots, writeCompletionSlotTotals, writeJobDaily, writeJobTotals,
 		writeEvaluationDaily, writeEvaluationScores, writeJobEvaluationScores, writeFraudDaily, writeFraudScores,
 		writeIdentityDaily, writeCandidateDaily, writeCandidateScoreCounts, writeMediaCandidates,
-		writeJourneyDaily, writeJourneyLastDaily, writeFlagLastDaily,
+		writeJourneyDaily, writeJourneyLastDaily, writeFlagLastDaily, writeJobScoreDaily, writeJobScoreRunning,
 	} {
 		if err := f(ctx, tx, c, r); err != nil {
 			return err

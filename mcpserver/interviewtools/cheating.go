@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 
 	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -246,33 +247,21 @@ func evaluatedCount(q *toolkit.Query, w toolkit.Window) string {
 	return `SELECT coalesce(sum(n), 0)::bigint FROM (` + toolkit.SplitUnion(w, toolkit.Day, rollup, source) + `) x(n)`
 }
 
-// cheatingByJob lists jobs by flag rate or count. Company-wide for all time, the evaluated counts
-// are job_totals' and the flagged counts job_evaluation_scores'; in a window (no rollup has
-// evaluations by job, score and day) the flagged evaluations of the window; for one job, one pass
-// over its evaluations.
+// cheatingByJob lists jobs by flag rate or count. Company-wide, the evaluated and flagged counts
+// are the running counts per job and score point (byJobDays: two rows per job); for one job, one
+// pass over its evaluations.
 func cheatingByJob(ctx context.Context, call *toolkit.Call, q *toolkit.Query, from, thr, flagged string, job *uuid.UUID, w toolkit.Window,
 	sort jobSort, out *CheatingStatsOutput, t *toolkit.Text) error {
 	agg := `SELECT ce.job_id, count(*) AS evaluated, count(*) FILTER (WHERE ` + flagged + `) AS flagged` + from + ` GROUP BY ce.job_id`
 	if job == nil {
-		// Evaluated from job_totals (all time) or the running totals per job (whole UTC days of w,
-		// the evaluations of the partial days); flagged from the evaluations above the threshold
-		// (the score index).
-		evaluated := `SELECT t.job_id, t.evaluated FROM job_totals t WHERE t.company_id = $1 AND t.evaluated > 0`
-		if w.Since != nil || w.Until != nil {
-			evaluated = `SELECT job_id, sum(n)::bigint AS evaluated FROM (` + toolkit.SplitUnion(w, toolkit.Day, func(w toolkit.Window) string {
-				return `SELECT job_id, evaluated FROM (` + q.JobDays(w) + `) d(job_id, sessions, completed, evaluated)`
-			}, func(w toolkit.Window) string {
-				return `SELECT ce.job_id, count(*) FROM cheating_evaluations ce WHERE ce.company_id = $1` + q.Range("ce.created_at", w) + ` GROUP BY 1`
-			}) + `) u(job_id, n) GROUP BY job_id HAVING sum(n) > 0`
-		}
-		// Flagged: all time from job_evaluation_scores; in a window from the flagged evaluations.
-		flaggedJobs := `SELECT ce.job_id, count(*) AS flagged` + from + ` AND ` + flagged + ` GROUP BY ce.job_id`
-		if w.Since == nil && w.Until == nil {
-			flaggedJobs = flaggedByJob(q, thr+"::numeric", call.Company.CheatThreshold)
-		}
-		agg = `SELECT t.job_id, t.evaluated, coalesce(f.flagged, 0) AS flagged
-			FROM (` + evaluated + `) t
-			LEFT JOIN (` + flaggedJobs + `) f ON f.job_id = t.job_id`
+		// A statement of its own: from's window and the threshold are arguments where used.
+		q = toolkit.NewQuery(call.Company.ID)
+		thr = q.Arg(call.Company.CheatThreshold)
+		// Evaluated and flagged per job from the running counts per job and score point (whole
+		// UTC days of w), the evaluations in the fraction of a point below the threshold's next
+		// whole one (those days) and the evaluations of the partial days.
+		agg = `SELECT job_id, sum(e)::bigint, sum(f)::bigint FROM (` + byJobDays(q, w, thr, call.Company.CheatThreshold) + `) u(job_id, e, f)
+			GROUP BY job_id HAVING sum(e) > 0`
 	}
 	order := "a.part::float8 / a.count DESC, a.part DESC, a.count DESC"
 	if sort == sortByCount {
@@ -367,4 +356,27 @@ func subScore(v *float64) string {
 		return "not measured"
 	}
 	return toolkit.Num(v)
+}
+
+// byJobDays is the statement yielding (job_id, evaluated, flagged) whose sums per job are the
+// company's evaluations in w and those at or above threshold (thr its argument):
+// job_score_running at the threshold's next whole point over the whole UTC days
+// (Query.JobScores: one or two rows per job), the evaluations in the fraction of a point between
+// a fractional threshold and that point over those days, and the evaluations of the partial days
+// at w's ends.
+func byJobDays(q *toolkit.Query, w toolkit.Window, thr string, threshold float64) string {
+	p := math.Ceil(threshold)
+	return toolkit.SplitUnion(w, toolkit.Day, func(w toolkit.Window) string {
+		s := q.JobScores(w, "ceil("+thr+"::numeric)::int")
+		if p != threshold {
+			s += `
+		UNION ALL
+		SELECT ce.job_id, 0, count(*) FROM cheating_evaluations ce WHERE ce.company_id = $1 AND ce.cheating_score >= ` + thr + `::numeric
+			AND ce.cheating_score < ` + numArg(q, p) + q.Range("ce.created_at", w) + ` GROUP BY 1`
+		}
+		return s
+	}, func(w toolkit.Window) string {
+		return `SELECT ce.job_id, count(*), count(*) FILTER (WHERE ce.cheating_score >= ` + thr + `::numeric) FROM cheating_evaluations ce
+			WHERE ce.company_id = $1` + q.Range("ce.created_at", w) + ` GROUP BY 1`
+	})
 }

@@ -56,20 +56,6 @@ func (h scoreHistogram) flaggedCount(q *toolkit.Query, w toolkit.Window, thresho
 	return `SELECT coalesce(sum(n), 0)::bigint FROM (` + toolkit.SplitUnion(w, toolkit.Day, rollup, source) + `) x(n)`
 }
 
-// flaggedByJob is the statement of the company's flagged evaluations per job (job_id, flagged)
-// for all time: job_evaluation_scores for the whole points at or above threshold, the
-// evaluations for the fraction of a point below the next whole one. thr is threshold's
-// placeholder (numeric) in q.
-func flaggedByJob(q *toolkit.Query, thr string, threshold float64) string {
-	p := math.Ceil(threshold)
-	return `SELECT job_id, sum(n)::bigint AS flagged FROM (
-			SELECT r.job_id, r.evaluated FROM job_evaluation_scores r WHERE r.company_id = $1 AND r.score >= ` + q.Arg(int16(p)) + `
-			UNION ALL
-			SELECT s.job_id, count(*) FROM cheating_evaluations s
-			WHERE s.company_id = $1 AND s.cheating_score >= ` + thr + ` AND s.cheating_score < ` + numArg(q, p) + ` GROUP BY 1
-		) u(job_id, n) GROUP BY 1`
-}
-
 // flaggedOp is the comparison of a flagged score with the threshold (an argument is added only
 // where it is used: one a statement leaves unused has no type).
 func (h scoreHistogram) flaggedOp() string {

@@ -8,7 +8,8 @@ import (
 // TestCompanyFeaturesReadJobCounts: getCompanyFeatures' active jobs (and those with identity
 // verification) follow job changes folded and pending (job_counts, migration 00059), and the
 // call reads no row of jobs (it counted the company's active jobs one by one); so does
-// getPositionStats totalPositions without a window (it loaded every job).
+// getPositionStats totalPositions without a window (it loaded every job); listTemplates' active
+// jobs follow them too.
 func TestCompanyFeaturesReadJobCounts(t *testing.T) {
 	f := newFixture(t)
 	db, ctx := f.h.DB.SQL, t.Context()
@@ -26,6 +27,9 @@ func TestCompanyFeaturesReadJobCounts(t *testing.T) {
 		}
 		if ga, gn := features(); ga != a || gn != n {
 			t.Errorf("%s: activeJobs %v with identity verification %v; the jobs say %v and %v", when, ga, gn, a, n)
+		}
+		if m, _ := f.decode(t, "listTemplates", nil); num(t, m, "activeJobs") != a {
+			t.Errorf("%s: listTemplates activeJobs %v; the jobs say %v", when, num(t, m, "activeJobs"), a)
 		}
 	}
 	want("the fixture")

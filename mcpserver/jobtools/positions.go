@@ -4,7 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -133,6 +133,12 @@ func positionStats(ctx context.Context, call *toolkit.Call, in PositionStatsInpu
 		}
 		return out, positionsText(&out), nil
 	}
+	if metric == metricCandidatesPerPosition {
+		if out.CandidatesPerPosition, err = perPosition(ctx, call, where, q.Args); err != nil {
+			return out, nil, err
+		}
+		return out, positionsText(&out), nil
+	}
 	jobs, err := loadPositions(ctx, call, where, q.Args, 0)
 	if err != nil {
 		return out, nil, err
@@ -153,10 +159,6 @@ func positionStats(ctx context.Context, call *toolkit.Call, in PositionStatsInpu
 			}
 		}
 		out.TotalPositions = o
-	case metricCandidatesPerPosition:
-		if out.CandidatesPerPosition, err = perPosition(ctx, call, jobs, where, q.Args); err != nil {
-			return out, nil, err
-		}
 	}
 	return out, positionsText(&out), nil
 }
@@ -237,51 +239,51 @@ func statusCounts(jobs []positionRow) map[string]int {
 	return m
 }
 
-// perPosition reads each job's distinct applicants from job_totals (no row: none).
-func perPosition(ctx context.Context, call *toolkit.Call, jobs []positionRow, where string, args []any) (*candidatesPerPosition, error) {
-	o := &candidatesPerPosition{Positions: len(jobs), TopPositions: []positionRow{}}
-	if len(jobs) == 0 {
-		return o, nil
-	}
-	counts := map[uuid.UUID]int{}
+// perPosition computes the distinct applicants per position from job_totals (no row: none) in
+// one statement: the positions' count, those without candidates, the sum, maximum and median,
+// and only the listed positions' rows (the most candidates first, ties newest first).
+func perPosition(ctx context.Context, call *toolkit.Call, where string, args []any) (*candidatesPerPosition, error) {
+	o := &candidatesPerPosition{TopPositions: []positionRow{}}
+	var sum int64
+	var med sql.NullFloat64
 	err := collect(ctx, call.DB, `
-		SELECT job_id, applicants FROM job_totals
-		WHERE company_id = $1 AND job_id IN (SELECT id FROM jobs WHERE `+where+`)`, args, func(r *sql.Rows) error {
-		var id uuid.UUID
-		var n int
-		if err := r.Scan(&id, &n); err != nil {
+		WITH p AS MATERIALIZED (
+			SELECT j.id, j.created_at, coalesce(t.applicants, 0)::bigint AS n
+			FROM (SELECT id, created_at FROM jobs WHERE `+where+`) j
+			LEFT JOIN job_totals t ON t.company_id = $1 AND t.job_id = j.id
+		), s AS (
+			SELECT count(*) AS positions, count(*) FILTER (WHERE n = 0) AS zero, coalesce(sum(n), 0)::bigint AS total,
+			       coalesce(max(n), 0) AS max, percentile_cont(0.5) WITHIN GROUP (ORDER BY n) AS median
+			FROM p
+		), top AS (
+			SELECT id, created_at, n FROM p ORDER BY n DESC, created_at DESC, id DESC LIMIT `+strconv.Itoa(maxPositionsListed)+`
+		)
+		SELECT s.positions, s.zero, s.total, s.max, s.median, j.id, j.title, j.external_id, j.status, j.is_open, j.created_at, top.n
+		FROM s LEFT JOIN (top JOIN jobs j ON j.company_id = $1 AND j.id = top.id) ON true
+		ORDER BY top.n DESC, top.created_at DESC, top.id DESC`, args, func(r *sql.Rows) error {
+		var id uuid.NullUUID
+		var title, external, status sql.NullString
+		var open sql.NullBool
+		var created sql.NullTime
+		var n sql.NullInt64
+		if err := r.Scan(&o.Positions, &o.PositionsWithoutCandidates, &sum, &o.Max, &med, &id, &title, &external, &status, &open, &created, &n); err != nil {
 			return err
 		}
-		counts[id] = n
+		if !id.Valid {
+			return nil
+		}
+		c := int(n.Int64)
+		p := positionRow{CreatedAt: tsStr(created.Time), Candidates: &c, created: created.Time}
+		p.ID, p.Link, p.Title, p.ExternalID, p.Status, p.IsOpen = id.UUID.String(), call.Env.Links.Job(id.UUID), title.String, external.String, status.String, open.Bool
+		o.TopPositions = append(o.TopPositions, p)
 		return nil
 	})
-	if err != nil {
-		return nil, err
+	if err != nil || o.Positions == 0 {
+		return o, err
 	}
-	values := make([]int, len(jobs))
-	sum := 0
-	for i := range jobs {
-		n := counts[uuid.MustParse(jobs[i].ID)]
-		jobs[i].Candidates = &n
-		values[i] = n
-		sum += n
-		if n == 0 {
-			o.PositionsWithoutCandidates++
-		}
-	}
-	slices.Sort(values)
-	avg := toolkit.Round(float64(sum)/float64(len(values)), 2)
-	var med float64
-	if m := len(values); m%2 == 1 {
-		med = float64(values[m/2])
-	} else {
-		med = float64(values[m/2-1]+values[m/2]) / 2
-	}
-	o.Average, o.Median, o.Max = &avg, &med, values[len(values)-1]
-	ranked := slices.Clone(jobs)
-	slices.SortStableFunc(ranked, func(a, b positionRow) int { return *b.Candidates - *a.Candidates })
-	o.TopPositions = ranked[:min(len(ranked), maxPositionsListed)]
-	o.Truncated = len(ranked) > maxPositionsListed
+	avg, m := toolkit.Round(float64(sum)/float64(o.Positions), 2), med.Float64
+	o.Average, o.Median = &avg, &m
+	o.Truncated = o.Positions > maxPositionsListed
 	return o, nil
 }
 

@@ -161,8 +161,9 @@ func jobsSummary(ctx context.Context, call *toolkit.Call, in JobsSummaryInput) (
 	}
 
 	db := call.DB
-	// Totals over the whole filtered set. jobsWithInterviews probes the sessions index once per
-	// job (EXISTS stops at the first entry), never counting the company's sessions.
+	// Totals over the whole filtered set. jobsWithInterviews reads the jobs' session counts in
+	// job_totals (one row per job, kept exact by the sessions' triggers; a probe of the sessions
+	// index per job touched four times the pages), never counting the company's sessions.
 	err = db.QueryRowContext(ctx, `
 		SELECT count(*),
 		       count(*) FILTER (WHERE is_open),
@@ -173,9 +174,9 @@ func jobsSummary(ctx context.Context, call *toolkit.Call, in JobsSummaryInput) (
 		       count(*) FILTER (WHERE status = 'FAILED'),
 		       count(*) FILTER (WHERE has_sessions)
 		FROM (
-			SELECT j.is_open, j.status,
-			       EXISTS (SELECT 1 FROM interview_sessions s WHERE s.company_id = $1 AND s.job_id = j.id) AS has_sessions
-			FROM jobs j WHERE `+where+`
+			SELECT j.is_open, j.status, coalesce(t.sessions, 0) > 0 AS has_sessions
+			FROM jobs j LEFT JOIN job_totals t ON t.company_id = $1 AND t.job_id = j.id
+			WHERE `+where+`
 		) f`, q.Args...).Scan(&out.TotalJobs, &out.OpenJobs, &out.ClosedJobs, &out.ActiveJobs, &out.PausedJobs,
 		&out.GeneratingJobs, &out.FailedJobs, &out.JobsWithInterviews)
 	if err != nil {

@@ -94,8 +94,9 @@ func listTemplates(ctx context.Context, call *toolkit.Call, in TemplatesInput) (
 	}
 	out.TopN = topN
 	db := call.DB
+	// The active jobs from job_counts (a few rows, whatever the company's jobs; migration 00059).
 	if err := db.QueryRowContext(ctx, `
-		SELECT count(*) FROM jobs WHERE company_id = $1 AND status = 'ACTIVE' AND NOT is_deleted`,
+		SELECT coalesce(sum(jobs), 0) FROM job_counts WHERE company_id = $1 AND status = 'ACTIVE' AND NOT is_deleted`,
 		call.Company.ID).Scan(&out.ActiveJobs); err != nil {
 		return out, nil, err
 	}

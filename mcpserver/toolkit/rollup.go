@@ -114,3 +114,31 @@ func (q *Query) JobDays(w Window) string {
 		SELECT job_id, sessions, completed, evaluated FROM job_rollup_deltas
 		WHERE company_id = $1 AND (sessions <> 0 OR completed <> 0 OR evaluated <> 0)` + q.DayRange("day", w)
 }
+
+// JobScores returns a statement yielding (job_id, evaluated, at_or_above) whose sums per job are
+// the company's cheating evaluations, and those with a whole score point at or above point, over
+// a window of whole UTC days (Split's Inner for grain Day; point an SQL expression of type
+// integer): each job's running counts (job_score_running, migration 00061; at_least[1] counts
+// every evaluation) before the window's end minus those before its start, one or two rows per job
+// however long the window, plus the pending deltas of job_score_daily in the window. A job may
+// yield zeros and more than one row; every job of the company yields one.
+func (q *Query) JobScores(w Window, point string) string {
+	bound := func(alias string, before *time.Time) string {
+		s := `
+		LEFT JOIN LATERAL (SELECT r.at_least[1] AS e, r.at_least[` + point + ` + 1] AS f FROM job_score_running r
+			WHERE r.company_id = $1 AND r.job_id = t.id`
+		if before != nil {
+			s += ` AND r.day < ` + q.Arg(before.UTC().Format(time.DateOnly)) + `::date`
+		}
+		return s + ` ORDER BY r.day DESC LIMIT 1) ` + alias + ` ON true`
+	}
+	lower, lowerE, lowerF := "", "0", "0"
+	if w.Since != nil {
+		lower, lowerE, lowerF = bound("l", w.Since), "coalesce(l.e, 0)", "coalesce(l.f, 0)"
+	}
+	return `SELECT t.id, coalesce(u.e, 0) - ` + lowerE + `, coalesce(u.f, 0) - ` + lowerF + ` FROM jobs t` + bound("u", w.Until) + lower + `
+		WHERE t.company_id = $1
+		UNION ALL
+		SELECT job_id, evaluated, CASE WHEN score >= ` + point + ` THEN evaluated ELSE 0 END FROM job_score_daily_deltas
+		WHERE company_id = $1` + q.DayRange("day", w)
+}

@@ -51,6 +51,8 @@ type Launcher struct {
 
 	markOnce sync.Once
 	marks    chan uuid.UUID // starts Launch took, for markLoop to record
+
+	accept accepting // Accept's background starts and retries
 }
 
 func (l *Launcher) grace() time.Duration {
@@ -91,6 +93,7 @@ func (l *Launcher) Launch(ctx context.Context, ws *models.WorkflowStart) error {
 	sctx, cancel := context.WithTimeout(ctx, l.timeout())
 	err := l.Starter.Start(sctx, ws)
 	cancel()
+	l.took(err)
 	if err != nil {
 		if rerr := l.Store.RefuseStart(context.WithoutCancel(ctx), ws.ID, err.Error()); rerr != nil {
 			l.Log.ErrorContext(ctx, "workflow start refusal not recorded", "workflow_id", ws.WorkflowID, "err", rerr)

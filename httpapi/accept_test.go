@@ -66,7 +66,7 @@ func (c *gatedTemporal) SignalWithStartWorkflow(ctx context.Context, id, signal 
 }
 
 // gateTemporal puts a gatedTemporal between the fixture's launcher and the server.
-func (f *partnerFixture) gateTemporal(delay time.Duration) *gatedTemporal {
+func (f *fixture) gateTemporal(delay time.Duration) *gatedTemporal {
 	g := &gatedTemporal{Client: f.launcher.Starter.Client, delay: delay, starts: map[string]int{}}
 	f.launcher.Starter.Client = g
 	return g

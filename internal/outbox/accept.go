@@ -180,7 +180,7 @@ func (l *Launcher) retryLoop() {
 		}
 		time.Sleep(wait)
 	drain:
-		for {
+		for len(pending) < retryQueue {
 			select {
 			case ws := <-a.retries:
 				pending = append(pending, ws)

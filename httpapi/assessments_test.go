@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"go.temporal.io/sdk/client"
 
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/kinds"
@@ -428,18 +427,24 @@ func TestAssessmentLinkCrashBeforeSignal(t *testing.T) {
 	}
 }
 
-// TestAssessmentLinkWhileTemporalIsDown: the link is stored but its delivery not started, so the
-// push answers 503 with Retry-After; the provider's retry of the same payload delivers it once.
+// TestAssessmentLinkWhileTemporalIsDown: a push that arrives before the launcher knows Temporal
+// is away is answered 200 and delivered once Temporal is back (the launcher's retry); once it
+// knows, a push's link is stored but its delivery not started, so it answers 503 with
+// Retry-After, and the provider's retry of the same payload delivers it once.
 func TestAssessmentLinkWhileTemporalIsDown(t *testing.T) {
 	f := newFixture(t)
+	accepted := f.managed(t, "58212", "cleo@example.com", "")
 	app := f.managed(t, "58213", "dana@example.com", "")
-	dead, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1"})
-	if err != nil {
-		t.Fatal(err)
+	g := f.gateTemporal(0)
+	g.down.Store(true)
+	first := `{"applicationId":"58212","assessmentUrl":"https://assess.example.com/t/firsttok","orderId":"ORD-8"}`
+	if status, b := f.push(t, f.acmeKey, first); status != http.StatusOK {
+		t.Fatalf("push before the launcher knows Temporal is away = %d %s, want 200", status, b)
 	}
-	t.Cleanup(dead.Close)
-	live := f.launcher.Starter.Client
-	f.launcher.Starter.Client, f.launcher.Timeout = dead, 300*time.Millisecond
+	deadline := time.Now().Add(10 * time.Second)
+	for f.launcher.Healthy() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
 	body := `{"applicationId":"58213","assessmentUrl":"https://assess.example.com/t/downtok","orderId":"ORD-9"}`
 	resp := f.send(t, http.MethodPost, "/v2/api/assessment-links", f.acmeKey, body)
 	if b, _ := io.ReadAll(resp.Body); resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(string(b), "TEMPORARILY_UNAVAILABLE") {
@@ -448,7 +453,10 @@ func TestAssessmentLinkWhileTemporalIsDown(t *testing.T) {
 	if ls := f.links(t, app.ID); len(ls) != 1 || !ls[0].Pending() {
 		t.Fatalf("links = %+v, want the link stored, waiting", ls)
 	}
-	f.launcher.Starter.Client, f.launcher.Timeout = live, 0
+	g.down.Store(false)
+	if _, msgs := f.awaitSent(t, accepted.ID); len(msgs) != 1 {
+		t.Errorf("messages of the push answered 200 = %d, want 1", len(msgs))
+	}
 	if status, b := f.push(t, f.acmeKey, body); status != http.StatusOK {
 		t.Fatalf("retry = %d %s", status, b)
 	}

@@ -367,6 +367,13 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Wri
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
 	defer cancel()
 	stopServers(shutdownCtx, servers, log)
+	if launcher != nil {
+		// Starts accepted requests handed to the background are taken before the process ends,
+		// rather than by the reconciler's pass after the grace period.
+		if err := launcher.Wait(shutdownCtx); err != nil {
+			log.Warn("accepted workflow starts still in flight at shutdown; the reconciler takes them", "err", err)
+		}
+	}
 	return g.Wait()
 }
 

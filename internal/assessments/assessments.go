@@ -90,7 +90,7 @@ func (l *Links) Record(ctx context.Context, p Push) (Outcome, error) {
 		return "", fmt.Errorf("push assessment link: %w", err)
 	}
 	if res.Start != nil {
-		if err := l.Launcher.Launch(ctx, res.Start); err != nil {
+		if err := l.Launcher.Accept(ctx, res.Start); err != nil {
 			return "", err
 		}
 	}

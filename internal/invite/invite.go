@@ -106,7 +106,7 @@ func (i *Invitations) Invite(ctx context.Context, r Request) (*store.Invitation,
 		return nil, fmt.Errorf("invite to %s: %w", job.InterviewerID, err)
 	}
 	log := i.Log.With("request_id", r.RequestID, "session_id", sessionID)
-	if err := i.Launcher.Launch(ctx, &start); err != nil {
+	if err := i.Launcher.Accept(ctx, &start); err != nil {
 		cancelled := kinds.InterviewStart(co.Slug, co.ID, sessionID, job.ID, models.SessionStatusCancelled)
 		if _, _, cerr := i.Store.CancelSession(context.WithoutCancel(ctx), store.CancelSessionInput{
 			CompanyID: co.ID, SessionID: sessionID, By: store.CancelledByRefusedInvitation, Start: cancelled,
@@ -115,7 +115,7 @@ func (i *Invitations) Invite(ctx context.Context, r Request) (*store.Invitation,
 		}
 		return nil, err
 	}
-	if err := i.Launcher.Launch(ctx, &interview); err != nil {
+	if err := i.Launcher.Accept(ctx, &interview); err != nil {
 		log.WarnContext(ctx, "interview start deferred to the reconciler", "err", err)
 	}
 	return created, nil

@@ -68,7 +68,7 @@ func (i *Interviewers) Create(ctx context.Context, n NewJob) (*models.Job, error
 	if err != nil {
 		return nil, fmt.Errorf("create job: %w", err)
 	}
-	if err := i.Launcher.Launch(ctx, &start); err != nil {
+	if err := i.Launcher.Accept(ctx, &start); err != nil {
 		return nil, err
 	}
 	return job, nil

@@ -4,7 +4,14 @@
 // ever runs before its rows exist. Starts are idempotent (starter.Starter), so a start that
 // is repeated (a request's retry, the reconciler) never runs the work twice.
 //
-// What each way out of a request leaves:
+// The accept paths (createJob, partner submissions, inviteCandidate, assessment links) call
+// Accept: while Temporal is believed healthy the start is made in the background and the request
+// answers 2xx right after its commit; a background start that fails leaves the row pending (its
+// caller was told 2xx), and the launcher retries it, the reconciler if the process dies first.
+// While Temporal is believed unhealthy (a start failed since the last one taken) or the
+// background is full, Accept starts in the request like Launch, which other callers use.
+//
+// What each way out of a request that starts in it leaves:
 //   - started: the row is marked started; the request answers 2xx.
 //   - Temporal did not take the start (down, or slower than the start timeout): the row is marked
 //     refused and the request answers 503 with Retry-After. A repeat of the request starts it;
@@ -51,6 +58,8 @@ type Launcher struct {
 
 	markOnce sync.Once
 	marks    chan uuid.UUID // starts Launch took, for markLoop to record
+
+	accept accepting // Accept's background starts and retries
 }
 
 func (l *Launcher) grace() time.Duration {
@@ -91,6 +100,7 @@ func (l *Launcher) Launch(ctx context.Context, ws *models.WorkflowStart) error {
 	sctx, cancel := context.WithTimeout(ctx, l.timeout())
 	err := l.Starter.Start(sctx, ws)
 	cancel()
+	l.took(err)
 	if err != nil {
 		if rerr := l.Store.RefuseStart(context.WithoutCancel(ctx), ws.ID, err.Error()); rerr != nil {
 			l.Log.ErrorContext(ctx, "workflow start refusal not recorded", "workflow_id", ws.WorkflowID, "err", rerr)

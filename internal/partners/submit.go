@@ -233,7 +233,7 @@ func (a *Applications) record(ctx context.Context, co *models.Company, pa *model
 		return nil, fmt.Errorf("submit partner application: %w", err)
 	}
 	if res.Start != nil {
-		if err := a.Launcher.Launch(ctx, res.Start); err != nil {
+		if err := a.Launcher.Accept(ctx, res.Start); err != nil {
 			return nil, err
 		}
 	}

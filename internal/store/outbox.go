@@ -176,6 +176,28 @@ func (s *Store) RefuseStart(ctx context.Context, id uuid.UUID, reason string) er
 	return s.updateStart(ctx, id, map[string]any{"refused_at": time.Now().UTC(), "attempts": gorm.Expr("attempts + 1"), "last_error": truncateText(reason, 500)})
 }
 
+// RefuseStartUnlessAccepted refuses a start like RefuseStart, unless an earlier attempt already
+// failed without refusing it (outbox.Launcher.Accept's background start, or the reconciler): a
+// request was answered 2xx for that row, which must still be started. It reports whether the
+// row is refused.
+func (s *Store) RefuseStartUnlessAccepted(ctx context.Context, id uuid.UUID, reason string) (bool, error) {
+	var refused []bool
+	err := s.db.WithContext(ctx).Raw(`UPDATE workflow_starts SET attempts = attempts + 1, last_error = ?,
+	refused_at = CASE WHEN refused_at IS NULL AND attempts > 0 THEN NULL ELSE now() END
+WHERE id = ? RETURNING refused_at IS NOT NULL`, truncateText(reason, 500), id).Scan(&refused).Error
+	if err != nil {
+		return false, fmt.Errorf("refuse workflow start %s: %w", id, err)
+	}
+	return len(refused) == 0 || refused[0], nil
+}
+
+// DeferStart records that a start its request answered 2xx for was not taken: the row stays
+// pending, a refusal a concurrent repeat recorded meanwhile is withdrawn, and the reconciler
+// starts it if no retry does first.
+func (s *Store) DeferStart(ctx context.Context, id uuid.UUID, reason string) error {
+	return s.updateStart(ctx, id, map[string]any{"attempts": gorm.Expr("attempts + 1"), "last_error": truncateText(reason, 500), "refused_at": nil})
+}
+
 // FailStart records a reconciler's failed attempt; the row stays pending.
 func (s *Store) FailStart(ctx context.Context, id uuid.UUID, reason string) error {
 	return s.updateStart(ctx, id, map[string]any{"attempts": gorm.Expr("attempts + 1"), "last_error": truncateText(reason, 500)})

@@ -55,6 +55,15 @@ func (f *fixture) invite(t *testing.T, key, externalJobID string) (*candidate, u
 	if err != nil || !strings.HasPrefix(u.Path, "/interview/") {
 		t.Fatalf("interviewLink = %q", inv.InterviewLink)
 	}
+	// The session's run is started after the answer (outbox.Launcher.Accept): the tests take
+	// the interview once it runs, as a candidate opening the link does.
+	var slug string
+	if err := f.st.DB().Raw(`SELECT c.slug FROM interview_sessions s JOIN companies c ON c.id = s.company_id WHERE s.id = ?`, inv.SessionID).Scan(&slug).Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := awaitWorkflow(t.Context(), f.tc, "interview/"+slug+"/"+inv.SessionID); err != nil {
+		t.Fatalf("the invitation's interview run: %v", err)
+	}
 	return &candidate{f: f, path: u.Path}, uuid.MustParse(inv.SessionID)
 }
 

@@ -20,10 +20,12 @@ package rollup
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Tables are the rollup tables, with the condition that makes a row count (rows whose counts
@@ -81,9 +83,26 @@ func RebuildPart(ctx context.Context, db execer, company uuid.UUID, part string)
 	return nil
 }
 
+// checkTries is how often Check runs when a concurrent fold (the workers' fold loop) keeps
+// changing the rows its snapshot folds.
+const checkTries = 5
+
 // Check reports every rollup row of the company that differs from a fresh rebuild (the rebuild
-// is rolled back). It returns nil when the rollups are exact.
+// is rolled back). It returns nil when the rollups are exact. Its snapshot folds the pending
+// per-job deltas, so a fold committed meanwhile by the workers aborts it (40001); it then runs
+// again on a new snapshot.
 func Check(ctx context.Context, db *sql.DB, company uuid.UUID) error {
+	var err error
+	for range checkTries {
+		var pgErr *pgconn.PgError
+		if err = check(ctx, db, company); !errors.As(err, &pgErr) || pgErr.Code != "40001" || ctx.Err() != nil {
+			return err
+		}
+	}
+	return err
+}
+
+func check(ctx context.Context, db *sql.DB, company uuid.UUID) error {
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead})
 	if err != nil {
 		return err

@@ -196,3 +196,34 @@ func TestAcceptWhileTemporalIsAway(t *testing.T) {
 		t.Errorf("job after the retry = %s, want ACTIVE", job.Status)
 	}
 }
+
+// TestInterviewSignalRetriedPromptly: the completion's signal to the session's run is refused
+// (Temporal away for that one call): the candidate still sees the interview complete, and the
+// launcher sends the signal again within seconds, so the run records the transcript final long
+// before its next pause (a minute), which was when it saw the completion without a reconciler.
+func TestInterviewSignalRetriedPromptly(t *testing.T) {
+	f := newFixture(t)
+	c, sessionID := f.invite(t, f.acmeKey, "iv-signal")
+	g := f.gateTemporal(0)
+	id := "interview/" + f.acme.Slug + "/" + sessionID.String()
+	before := g.started(id)
+	g.down.Store(true)
+	c.complete(t, "Temporal is away")
+	g.down.Store(false)
+	if g.started(id) == before {
+		t.Fatal("the completion sent no signal to the session's run")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Second)
+	defer cancel()
+	if err := f.tc.GetWorkflow(ctx, id, "").Get(ctx, nil); err != nil {
+		t.Fatalf("the session's run did not end within 15 s of the refused signal: %v", err)
+	}
+	var finals int
+	if err := f.st.DB().Raw(`SELECT count(*) FROM interview_events WHERE company_id = ? AND session_id = ? AND kind = ?`,
+		f.acme.ID, sessionID, models.EventTranscriptFinal).Scan(&finals).Error; err != nil {
+		t.Fatal(err)
+	}
+	if finals != 1 {
+		t.Errorf("the run recorded the transcript final %d times, want once", finals)
+	}
+}

@@ -19,6 +19,8 @@ import (
 // (internal/outbox.Launcher).
 type Launcher interface {
 	Launch(ctx context.Context, ws *models.WorkflowStart) error
+	// Retry sends again, within seconds, a start Launch did not get taken.
+	Retry(ctx context.Context, ws *models.WorkflowStart)
 }
 
 // Sessions is the interview core: the candidate's side of an interview whatever the surface
@@ -372,14 +374,17 @@ func (s *Sessions) signal(iv *store.Interview, status models.SessionStatus) mode
 	return kinds.InterviewStart(iv.Company.Slug, iv.Session.CompanyID, iv.Session.ID, iv.Session.JobID, status)
 }
 
-// launch sends a committed transition's signal; when Temporal does not take it, the reconciler
-// sends it later (kinds.Interview.ResumeRefused) and the run's next timer reads Postgres anyway.
+// launch sends a committed transition's signal; when Temporal does not take it, the launcher
+// sends it again within seconds (outbox.Launcher.Retry), the reconciler if this process ends
+// first (kinds.Interview.ResumeRefused), and the run's next timer reads Postgres anyway. The
+// signal carries nothing (the run reads the session), so a late one is never out of order.
 func (s *Sessions) launch(ctx context.Context, sessionID uuid.UUID, ws *models.WorkflowStart) {
 	if s.Launcher == nil {
 		return
 	}
 	if err := s.Launcher.Launch(context.WithoutCancel(ctx), ws); err != nil {
-		s.log().WarnContext(ctx, "interview signal deferred to the reconciler", "session_id", sessionID, "err", err)
+		s.log().WarnContext(ctx, "interview signal not taken; retried", "session_id", sessionID, "err", err)
+		s.Launcher.Retry(context.WithoutCancel(ctx), ws)
 	}
 }
 

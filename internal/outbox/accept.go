@@ -151,6 +151,16 @@ func (l *Launcher) release(id uuid.UUID) {
 	a.mu.Unlock()
 }
 
+// Retry hands a start that Launch did not get taken to the launcher's retry (from retryFirst,
+// doubling to retryMax), for a caller whose work goes on without it: an interview's
+// signal-with-start after a committed transition, which its run would otherwise see only at its
+// next pause (a minute) or through the reconciler.
+func (l *Launcher) Retry(ctx context.Context, ws *models.WorkflowStart) {
+	l.acceptInit()
+	row := *ws
+	l.retryLater(ctx, &row)
+}
+
 // retryLater hands an accepted start that failed to retryLoop, or leaves it to the reconciler
 // when that many wait.
 func (l *Launcher) retryLater(ctx context.Context, ws *models.WorkflowStart) {

@@ -7,18 +7,24 @@ import (
 	"time"
 )
 
-// jobWindowRows are the per-job rollup rows the statistics have read so far (sequential and
-// index reads of job_daily_folded, job_daily_running and job_totals_folded), from the
-// cumulative statistics; the tool server's connections report theirs when they go idle.
-func jobWindowRows(t *testing.T, db *sql.DB) (daily, running int64) {
+// rowsRead is how many rows of table the statements have read so far (sequential and index
+// reads), from the cumulative statistics; the tool server's connections report theirs when they
+// go idle.
+func rowsRead(t *testing.T, db *sql.DB, table string) int64 {
 	t.Helper()
-	if err := db.QueryRowContext(t.Context(), `SELECT
-			coalesce(sum(n) FILTER (WHERE rel = 'job_daily_folded'), 0), coalesce(sum(n) FILTER (WHERE rel = 'job_daily_running'), 0)
-		FROM (SELECT relname AS rel, coalesce(seq_tup_read, 0) AS n FROM pg_stat_user_tables
-		      UNION ALL SELECT relname, idx_tup_read FROM pg_stat_user_indexes) x`).Scan(&daily, &running); err != nil {
+	var n int64
+	if err := db.QueryRowContext(t.Context(), `SELECT coalesce(sum(n), 0)
+		FROM (SELECT coalesce(seq_tup_read, 0) AS n FROM pg_stat_user_tables WHERE relname = $1
+		      UNION ALL SELECT idx_tup_read FROM pg_stat_user_indexes WHERE relname = $1) x`, table).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
-	return daily, running
+	return n
+}
+
+// jobWindowRows are the rows of job_daily_folded and job_daily_running read so far.
+func jobWindowRows(t *testing.T, db *sql.DB) (daily, running int64) {
+	t.Helper()
+	return rowsRead(t, db, "job_daily_folded"), rowsRead(t, db, "job_daily_running")
 }
 
 // TestJobWindowsReadRunningTotals: byInterviewer and cheating byJob in a date window answer

@@ -9,17 +9,10 @@ import (
 	"github.com/recruitd/recruitd/internal/rollup"
 )
 
-// evaluationReads are the cheating evaluations and job_score_running rows the statements have
-// read so far (sequential and index reads), from the cumulative statistics.
+// evaluationReads are the rows of cheating_evaluations and job_score_running read so far.
 func evaluationReads(t *testing.T, db *sql.DB) (evaluations, running int64) {
 	t.Helper()
-	if err := db.QueryRowContext(t.Context(), `SELECT
-			coalesce(sum(n) FILTER (WHERE rel = 'cheating_evaluations'), 0), coalesce(sum(n) FILTER (WHERE rel = 'job_score_running'), 0)
-		FROM (SELECT relname AS rel, coalesce(seq_tup_read, 0) AS n FROM pg_stat_user_tables
-		      UNION ALL SELECT relname, idx_tup_read FROM pg_stat_user_indexes) x`).Scan(&evaluations, &running); err != nil {
-		t.Fatal(err)
-	}
-	return evaluations, running
+	return rowsRead(t, db, "cheating_evaluations"), rowsRead(t, db, "job_score_running")
 }
 
 // TestCheatingByJobReadsRunningScores: byJob's flagged and evaluated counts per job equal the

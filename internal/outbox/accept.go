@@ -103,14 +103,8 @@ func (l *Launcher) Accept(ctx context.Context, ws *models.WorkflowStart) error {
 		default:
 		}
 	}
-	sctx, cancel := context.WithTimeout(ctx, l.timeout())
-	err := l.Starter.Start(sctx, ws)
-	cancel()
-	l.took(err)
+	err := l.startTaken(ctx, ws)
 	if err == nil {
-		l.markLater(ctx, ws.ID)
-		now := time.Now()
-		ws.StartedAt = &now
 		return nil
 	}
 	refused, rerr := l.Store.RefuseStartUnlessAccepted(context.WithoutCancel(ctx), ws.ID, err.Error())
@@ -130,13 +124,9 @@ func (l *Launcher) Accept(ctx context.Context, ws *models.WorkflowStart) error {
 func (l *Launcher) background(ctx context.Context, ws *models.WorkflowStart) {
 	a := &l.accept
 	defer a.wg.Done()
-	sctx, cancel := context.WithTimeout(ctx, l.timeout())
-	err := l.Starter.Start(sctx, ws)
-	cancel()
+	err := l.startTaken(ctx, ws)
 	<-a.sem
-	l.took(err)
 	if err == nil {
-		l.markLater(ctx, ws.ID)
 		l.release(ws.ID)
 		return
 	}
@@ -231,14 +221,9 @@ func (l *Launcher) retryLoop() {
 
 // retryOne starts an accepted start again and reports whether Temporal took it.
 func (l *Launcher) retryOne(ws *models.WorkflowStart) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), l.timeout())
-	err := l.Starter.Start(ctx, ws)
-	cancel()
-	l.took(err)
-	if err != nil {
+	if err := l.startTaken(context.Background(), ws); err != nil {
 		return false
 	}
-	l.markLater(context.Background(), ws.ID)
 	l.release(ws.ID)
 	l.Log.Info("accepted workflow started on retry", "workflow_id", ws.WorkflowID, "kind", ws.Kind, "age", time.Since(ws.CreatedAt).Round(time.Millisecond))
 	return true

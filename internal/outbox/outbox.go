@@ -97,21 +97,29 @@ func (l *Launcher) Launch(ctx context.Context, ws *models.WorkflowStart) error {
 	if ws.StartedAt != nil {
 		return nil
 	}
-	sctx, cancel := context.WithTimeout(ctx, l.timeout())
-	err := l.Starter.Start(sctx, ws)
-	cancel()
-	l.took(err)
-	if err != nil {
+	if err := l.startTaken(ctx, ws); err != nil {
 		if rerr := l.Store.RefuseStart(context.WithoutCancel(ctx), ws.ID, err.Error()); rerr != nil {
 			l.Log.ErrorContext(ctx, "workflow start refusal not recorded", "workflow_id", ws.WorkflowID, "err", rerr)
 		}
 		l.Log.WarnContext(ctx, "workflow not started", "workflow_id", ws.WorkflowID, "kind", ws.Kind, "err", err)
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
-	l.markLater(ctx, ws.ID)
-	now := time.Now()
-	ws.StartedAt = &now
 	return nil
+}
+
+// startTaken starts ws within the start timeout and records how it went: Temporal's health
+// (took) and, when taken, the start (markLater, and ws.StartedAt).
+func (l *Launcher) startTaken(ctx context.Context, ws *models.WorkflowStart) error {
+	sctx, cancel := context.WithTimeout(ctx, l.timeout())
+	err := l.Starter.Start(sctx, ws)
+	cancel()
+	l.took(err)
+	if err == nil {
+		l.markLater(ctx, ws.ID)
+		now := time.Now()
+		ws.StartedAt = &now
+	}
+	return err
 }
 
 // markQueue bounds the marks waiting for markLoop; past it Launch records its own.

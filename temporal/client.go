@@ -35,6 +35,11 @@ func Dial(ctx context.Context, cfg *config.Config, log *slog.Logger, metrics cli
 	}
 	opts.ConnectionOptions.TLS = tlsCfg
 	opts.ConnectionOptions.DialOptions = ReconnectOptions()
+	if cfg.TemporalCompression == "none" {
+		// The SDK gzips every request by default, and the server answers in kind: CPU on both
+		// sides for each task, for bytes a local network carries anyway.
+		opts.ConnectionOptions.GrpcCompression = &client.GrpcCompressionNone{}
+	}
 	if cfg.TemporalAPIKey != "" {
 		opts.Credentials = client.NewAPIKeyStaticCredentials(cfg.TemporalAPIKey)
 	}

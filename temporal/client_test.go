@@ -1,12 +1,21 @@
 package temporal
 
 import (
+	"context"
+	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
 
 	"github.com/recruitd/recruitd/internal/config"
 )
@@ -54,6 +63,62 @@ func TestSearchAttributesAreKeywords(t *testing.T) {
 	for _, want := range []string{"CompanySlug", "InterviewerId", "WorkflowTrigger", "Outcome", "ApplicationStatus"} {
 		if !names[want] {
 			t.Errorf("SearchAttributes() lacks %s", want)
+		}
+	}
+}
+
+// TestDialCompression: TEMPORAL_COMPRESSION=none sends Temporal uncompressed requests (the SDK
+// gzips them by default); gzip keeps the SDK's compression.
+func TestDialCompression(t *testing.T) {
+	for _, mode := range []string{"none", "gzip"} {
+		seen := make(chan string, 16)
+		srv := grpc.NewServer(grpc.UnknownServiceHandler(func(_ any, stream grpc.ServerStream) error {
+			method, _ := grpc.MethodFromServerStream(stream)
+			if s, ok := grpc.ServerTransportStreamFromContext(stream.Context()).(interface{ RecvCompress() string }); ok {
+				seen <- method + " " + s.RecvCompress()
+			}
+			switch {
+			case strings.HasSuffix(method, "/GetSystemInfo"):
+				if err := stream.RecvMsg(&workflowservice.GetSystemInfoRequest{}); err != nil {
+					return err
+				}
+				return stream.SendMsg(&workflowservice.GetSystemInfoResponse{})
+			case strings.HasSuffix(method, "/Check"):
+				if err := stream.RecvMsg(&healthpb.HealthCheckRequest{}); err != nil {
+					return err
+				}
+				return stream.SendMsg(&healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_SERVING})
+			}
+			return status.Error(codes.Unimplemented, method)
+		}))
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() { _ = srv.Serve(ln) }()
+		cfg := &config.Config{TemporalAddress: ln.Addr().String(), TemporalNamespace: "default", TemporalCompression: mode}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		c, err := Dial(ctx, cfg, slog.New(slog.DiscardHandler), nil)
+		cancel()
+		if err != nil {
+			srv.Stop()
+			t.Fatalf("%s: dial: %v", mode, err)
+		}
+		c.Close()
+		srv.Stop()
+		close(seen)
+		want := map[string]string{"none": "", "gzip": "gzip"}[mode]
+		var got []string
+		for s := range seen {
+			if strings.Contains(s, "GetSystemInfo") {
+				got = append(got, s)
+				if !strings.HasSuffix(s, " "+want) {
+					t.Errorf("TEMPORAL_COMPRESSION=%s: Temporal received %q, want encoding %q", mode, s, want)
+				}
+			}
+		}
+		if len(got) == 0 {
+			t.Errorf("TEMPORAL_COMPRESSION=%s: no GetSystemInfo request reached the server", mode)
 		}
 	}
 }

@@ -30,16 +30,17 @@ type Config struct {
 	// DBRequestTimeout bounds a request's database work (store.Bounded).
 	DBRequestTimeout time.Duration `env:"DB_REQUEST_TIMEOUT" default:"3s" doc:"How long one database statement or transaction of a REST or candidate-page request may take, the wait for a pooled connection included (100ms to 60s); past it the request is answered 503 SERVICE_UNAVAILABLE with Retry-After, so a hung Postgres is answered in seconds (in recruitd api, and in the api's pool of a process that also runs the worker, also the connections' statement_timeout)."`
 
-	TemporalAddress   string `env:"TEMPORAL_ADDRESS" default:"127.0.0.1:7233" doc:"Temporal frontend host:port. recruitd dev starts its own dev server unless this is set."`
-	TemporalNamespace string `env:"TEMPORAL_NAMESPACE" default:"default" doc:"Temporal namespace."`
-	TemporalTaskQueue string `env:"TEMPORAL_TASK_QUEUE" default:"recruitd" doc:"Prefix of recruitd's task queues: the default queue is this name, the others this name, a dash and the queue's (recruitd-interview, recruitd-ingest)."`
-	WorkerQueues      string `env:"WORKER_QUEUES" default:"all" doc:"Comma-separated task queues recruitd worker serves (default, interview, ingest), or all; --queues overrides it. A worker runs one Temporal worker per queue. Keep at least one worker on each queue, and one on default while runs started before the queues were split are open (docs/queues.md)."`
-	WorkerSlots       int    `env:"WORKER_SLOTS" default:"0" doc:"How many activities, and how many local activities, each of a worker's queues runs at once. 0: the Temporal SDK's default (1000) in a process that runs only the worker; DB_MAX_CONNS in one that also serves the api or tool server, where a larger backlog would only wait for the worker's pool and take the requests' CPU (docs/operations.md)."`
-	TemporalAPIKey    string `env:"TEMPORAL_API_KEY" secret:"true" doc:"API key for Temporal Cloud (implies TLS)."`
-	TemporalTLS       bool   `env:"TEMPORAL_TLS" default:"false" doc:"Dial Temporal over TLS."`
-	TemporalTLSCert   string `env:"TEMPORAL_TLS_CERT" doc:"Client certificate file (mTLS)."`
-	TemporalTLSKey    string `env:"TEMPORAL_TLS_KEY" doc:"Client key file (mTLS)."`
-	TemporalTLSCA     string `env:"TEMPORAL_TLS_CA" doc:"CA bundle file to verify the Temporal server."`
+	TemporalAddress     string `env:"TEMPORAL_ADDRESS" default:"127.0.0.1:7233" doc:"Temporal frontend host:port. recruitd dev starts its own dev server unless this is set."`
+	TemporalNamespace   string `env:"TEMPORAL_NAMESPACE" default:"default" doc:"Temporal namespace."`
+	TemporalTaskQueue   string `env:"TEMPORAL_TASK_QUEUE" default:"recruitd" doc:"Prefix of recruitd's task queues: the default queue is this name, the others this name, a dash and the queue's (recruitd-interview, recruitd-ingest)."`
+	WorkerQueues        string `env:"WORKER_QUEUES" default:"all" doc:"Comma-separated task queues recruitd worker serves (default, interview, ingest), or all; --queues overrides it. A worker runs one Temporal worker per queue. Keep at least one worker on each queue, and one on default while runs started before the queues were split are open (docs/queues.md)."`
+	WorkerSlots         int    `env:"WORKER_SLOTS" default:"0" doc:"How many activities, and how many local activities, each of a worker's queues runs at once. 0: the Temporal SDK's default (1000) in a process that runs only the worker; DB_MAX_CONNS in one that also serves the api or tool server, where a larger backlog would only wait for the worker's pool and take the requests' CPU (docs/operations.md)."`
+	TemporalAPIKey      string `env:"TEMPORAL_API_KEY" secret:"true" doc:"API key for Temporal Cloud (implies TLS)."`
+	TemporalTLS         bool   `env:"TEMPORAL_TLS" default:"false" doc:"Dial Temporal over TLS."`
+	TemporalTLSCert     string `env:"TEMPORAL_TLS_CERT" doc:"Client certificate file (mTLS)."`
+	TemporalTLSKey      string `env:"TEMPORAL_TLS_KEY" doc:"Client key file (mTLS)."`
+	TemporalTLSCA       string `env:"TEMPORAL_TLS_CA" doc:"CA bundle file to verify the Temporal server."`
+	TemporalCompression string `env:"TEMPORAL_COMPRESSION" default:"none" doc:"gRPC compression of recruitd's requests to Temporal (and so of Temporal's answers): none, or gzip for a Temporal reached over a slow or metered link such as Temporal Cloud. Compressing on a local network costs both sides CPU for every task and saves nothing (docs/operations.md)."`
 
 	APIAddr           string `env:"API_ADDR" default:"127.0.0.1:8080" doc:"Listen address of the REST API."`
 	MCPAddr           string `env:"MCP_ADDR" default:"127.0.0.1:8081" doc:"Listen address of the MCP tool server."`
@@ -277,6 +278,9 @@ func (c *Config) validate() []error {
 		check("WORKER_QUEUES", err)
 	}
 	check("WORKER_SLOTS", inRange(int64(c.WorkerSlots), 0, 10000))
+	if c.TemporalCompression != "none" && c.TemporalCompression != "gzip" {
+		check("TEMPORAL_COMPRESSION", errors.New("must be none or gzip"))
+	}
 	if (c.TemporalTLSCert == "") != (c.TemporalTLSKey == "") {
 		check("TEMPORAL_TLS_CERT", errors.New("TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together"))
 	}

@@ -3,8 +3,11 @@ package interviewtools_test
 import (
 	"database/sql"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // rowsRead is how many rows of table the statements have read so far (sequential and index
@@ -21,10 +24,54 @@ func rowsRead(t *testing.T, db *sql.DB, table string) int64 {
 	return n
 }
 
-// jobWindowRows are the rows of job_daily_folded and job_daily_running read so far.
-func jobWindowRows(t *testing.T, db *sql.DB) (daily, running int64) {
+// settledReads is rowsRead of each table once every connection has reported: a backend reports
+// at most once a second, so the counts unchanged for 1.5 s hold everything read before the call.
+func settledReads(t *testing.T, db *sql.DB, tables ...string) []int64 {
 	t.Helper()
-	return rowsRead(t, db, "job_daily_folded"), rowsRead(t, db, "job_daily_running")
+	read := func() []int64 {
+		n := make([]int64, len(tables))
+		for i, table := range tables {
+			n[i] = rowsRead(t, db, table)
+		}
+		return n
+	}
+	n := read()
+	for same := 0; same < 5; {
+		time.Sleep(300 * time.Millisecond)
+		m := read()
+		if slices.Equal(m, n) {
+			same++
+		} else {
+			same = 0
+		}
+		n = m
+	}
+	return n
+}
+
+// sessionDaysSource is the first candidate of acme and the array of its jobs J1, J2 and J3, the
+// arguments $2 and $3 of the tests' statements that give these jobs sessions a day.
+func (f *fixture) sessionDaysSource(t *testing.T) (candidate, jobs string) {
+	t.Helper()
+	if err := f.h.Store.SQL().QueryRowContext(t.Context(), `SELECT id FROM candidates WHERE company_id = $1 ORDER BY id LIMIT 1`, f.acme.ID).Scan(&candidate); err != nil {
+		t.Fatal(err)
+	}
+	return candidate, "{" + f.job["J1"].String() + "," + f.job["J2"].String() + "," + f.job["J3"].String() + "}"
+}
+
+// acmeJob tells whether id is one of acme's jobs J1, J2 and J3 (which another company must never see).
+func (f *fixture) acmeJob(id string) bool {
+	return id == f.job["J1"].String() || id == f.job["J2"].String() || id == f.job["J3"].String()
+}
+
+// jobCount is how many jobs company has.
+func (f *fixture) jobCount(t *testing.T, company uuid.UUID) int64 {
+	t.Helper()
+	var n int64
+	if err := f.h.Store.SQL().QueryRowContext(t.Context(), `SELECT count(*) FROM jobs WHERE company_id = $1`, company).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // TestJobWindowsReadRunningTotals: byInterviewer and cheating byJob in a date window answer
@@ -35,10 +82,7 @@ func jobWindowRows(t *testing.T, db *sql.DB) (daily, running int64) {
 func TestJobWindowsReadRunningTotals(t *testing.T) {
 	f := setup(t)
 	db, ctx := f.h.Store.SQL(), t.Context()
-	var cand string
-	if err := db.QueryRowContext(ctx, `SELECT id FROM candidates WHERE company_id = $1 ORDER BY id LIMIT 1`, f.acme.ID).Scan(&cand); err != nil {
-		t.Fatal(err)
-	}
+	cand, jobs := f.sessionDaysSource(t)
 	// Two sessions a day for J1, J2 and J3 over the 120 days before now, a third of them
 	// completed (and evaluated), invited at varying hours.
 	f.exec(t, `WITH s AS (
@@ -50,7 +94,7 @@ func TestJobWindowsReadRunningTotals(t *testing.T) {
 			RETURNING id, status, completed_at)
 		INSERT INTO cheating_evaluations (company_id, session_id, cheating_score, created_at)
 		SELECT $1, id, 50 + (extract(epoch FROM completed_at)::bigint / 3600) % 50, completed_at FROM s WHERE status = 'COMPLETED'`,
-		f.acme.ID, cand, "{"+f.job["J1"].String()+","+f.job["J2"].String()+","+f.job["J3"].String()+"}")
+		f.acme.ID, cand, jobs)
 	f.exec(t, `SELECT rollup_fold_jobs()`)
 	var running int
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM job_daily_running WHERE company_id = $1`, f.acme.ID).Scan(&running); err != nil || running < 360 {
@@ -148,52 +192,33 @@ func TestJobWindowsReadRunningTotals(t *testing.T) {
 		args["metric"] = "byJob"
 		c, _ := call[cheatOut](t, f, f.globex, "getCheatingDetectionStats", args, nil)
 		for _, r := range o.ByInterviewer {
-			if r.JobID == f.job["J1"].String() || r.JobID == f.job["J2"].String() || r.JobID == f.job["J3"].String() {
+			if f.acmeJob(r.JobID) {
 				t.Errorf("globex byInterviewer %v shows acme's job %s", w, r.JobTitle)
 			}
 		}
 		for _, r := range c.ByJob {
-			if r.JobID == f.job["J1"].String() || r.JobID == f.job["J2"].String() || r.JobID == f.job["J3"].String() {
+			if f.acmeJob(r.JobID) {
 				t.Errorf("globex byJob %v shows acme's job %s", w, r.JobTitle)
 			}
 		}
 	}
 
-	// The work of one call: the per-job rollup rows read by the call, from the statistics once
-	// every connection has reported, against the jobs.
-	var jobs int64
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM jobs WHERE company_id = $1`, f.acme.ID).Scan(&jobs); err != nil {
-		t.Fatal(err)
-	}
-	settle := func() (int64, int64) {
-		t.Helper()
-		// A backend reports at most once a second: unchanged for 1.5 s, everything is in.
-		d, r := jobWindowRows(t, db)
-		for same := 0; same < 5; {
-			time.Sleep(300 * time.Millisecond)
-			d2, r2 := jobWindowRows(t, db)
-			if d2 == d && r2 == r {
-				same++
-			} else {
-				same = 0
-			}
-			d, r = d2, r2
-		}
-		return d, r
-	}
+	// The work of one call: the per-job rollup rows read by the call, against the jobs.
+	jobCount := f.jobCount(t, f.acme.ID)
 	// (Cheating byJob reads job_score_running instead: TestCheatingByJobReadsRunningScores.)
 	for _, tool := range []struct{ name, metric string }{{"getInterviewStats", "byInterviewer"}} {
-		d0, r0 := settle()
+		before := settledReads(t, db, "job_daily_folded", "job_daily_running")
 		args := map[string]any{"sinceDate": "2026-01-01T00:00:00Z", "untilDate": "2026-04-10T00:00:00Z"}
 		if tool.name == "getInterviewStats" {
 			metricCall[statsOut](t, f, tool.name, tool.metric, args)
 		} else {
 			metricCall[cheatOut](t, f, tool.name, tool.metric, args)
 		}
-		d1, r1 := settle()
-		if d1 != d0 || r1-r0 > 2*jobs || r1 == r0 {
+		after := settledReads(t, db, "job_daily_folded", "job_daily_running")
+		daily, running := after[0]-before[0], after[1]-before[1]
+		if daily != 0 || running > 2*jobCount || running == 0 {
 			t.Errorf("%s %s over 99 days read %d per-day rows and %d running rows; want none and 1 to %d (two per job)",
-				tool.name, tool.metric, d1-d0, r1-r0, 2*jobs)
+				tool.name, tool.metric, daily, running, 2*jobCount)
 		}
 	}
 }

@@ -9,12 +9,6 @@ import (
 	"github.com/recruitd/recruitd/internal/rollup"
 )
 
-// evaluationReads are the rows of cheating_evaluations and job_score_running read so far.
-func evaluationReads(t *testing.T, db *sql.DB) (evaluations, running int64) {
-	t.Helper()
-	return rowsRead(t, db, "cheating_evaluations"), rowsRead(t, db, "job_score_running")
-}
-
 // TestCheatingByJobReadsRunningScores: byJob's flagged and evaluated counts per job equal the
 // evaluations' at whole and fractional thresholds, for all time and in windows with and without
 // partial days, with the days folded into job_score_running, with changes pending as deltas
@@ -25,11 +19,7 @@ func evaluationReads(t *testing.T, db *sql.DB) (evaluations, running int64) {
 func TestCheatingByJobReadsRunningScores(t *testing.T) {
 	f := setup(t)
 	db, ctx := f.h.Store.SQL(), t.Context()
-	var cand string
-	if err := db.QueryRowContext(ctx, `SELECT id FROM candidates WHERE company_id = $1 ORDER BY id LIMIT 1`, f.acme.ID).Scan(&cand); err != nil {
-		t.Fatal(err)
-	}
-	jobs := "{" + f.job["J1"].String() + "," + f.job["J2"].String() + "," + f.job["J3"].String() + "}"
+	cand, jobs := f.sessionDaysSource(t)
 	// Three evaluated sessions a day for J1, J2 and J3 over the 120 days before now, scored over
 	// the whole range with fractions (0 and 100 included).
 	f.exec(t, `WITH s AS (
@@ -136,7 +126,7 @@ func TestCheatingByJobReadsRunningScores(t *testing.T) {
 		}
 		c, _ := call[cheatOut](t, f, f.globex, "getCheatingDetectionStats", args, nil)
 		for _, r := range c.ByJob {
-			if r.JobID == f.job["J1"].String() || r.JobID == f.job["J2"].String() || r.JobID == f.job["J3"].String() {
+			if f.acmeJob(r.JobID) {
 				t.Errorf("globex byJob %v shows acme's job %s", w, r.JobTitle)
 			}
 		}
@@ -146,32 +136,14 @@ func TestCheatingByJobReadsRunningScores(t *testing.T) {
 	// running rows per job (the index entries of rows the folds rewrote are vacuumed first, as
 	// autovacuum does).
 	f.exec(t, `VACUUM job_score_running`)
-	var jobCount int64
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM jobs WHERE company_id = $1`, f.acme.ID).Scan(&jobCount); err != nil {
-		t.Fatal(err)
-	}
-	settle := func() (int64, int64) {
-		t.Helper()
-		// A backend reports at most once a second: unchanged for 1.5 s, everything is in.
-		e, r := evaluationReads(t, db)
-		for same := 0; same < 5; {
-			time.Sleep(300 * time.Millisecond)
-			e2, r2 := evaluationReads(t, db)
-			if e2 == e && r2 == r {
-				same++
-			} else {
-				same = 0
-			}
-			e, r = e2, r2
-		}
-		return e, r
-	}
+	jobCount := f.jobCount(t, f.acme.ID)
 	for _, args := range []map[string]any{{"sinceDate": "2026-01-01", "untilDate": "2026-04-09"}, {}} {
-		e0, r0 := settle()
+		before := settledReads(t, db, "cheating_evaluations", "job_score_running")
 		metricCall[cheatOut](t, f, "getCheatingDetectionStats", "byJob", args)
-		e1, r1 := settle()
-		if e1 != e0 || r1-r0 > 2*jobCount || r1 == r0 {
-			t.Errorf("byJob %v read %d evaluations and %d running rows; want none and 1 to %d (two per job)", args, e1-e0, r1-r0, 2*jobCount)
+		after := settledReads(t, db, "cheating_evaluations", "job_score_running")
+		evaluations, running := after[0]-before[0], after[1]-before[1]
+		if evaluations != 0 || running > 2*jobCount || running == 0 {
+			t.Errorf("byJob %v read %d evaluations and %d running rows; want none and 1 to %d (two per job)", args, evaluations, running, 2*jobCount)
 		}
 	}
 }

@@ -55,12 +55,16 @@ func Jobs(ctx context.Context, env Env, o Options) error {
 	}
 
 	fmt.Fprintf(out, "generation throughput: %d jobs, %d in flight, timed until all are generated…\n", o.Burst, o.Concurrency)
+	r.statementsReset(ctx)
+	cpu := bench.SampleCPU()
 	begin := time.Now()
 	failedBurst := bench.Burst(ctx, o.Burst, o.Concurrency, func(ctx context.Context, i int) error { return create(ctx, fmt.Sprintf("burst-%d", i)) })
 	if err := bench.WaitFor(ctx, 10*time.Minute, 20*time.Millisecond, settled); err != nil {
 		return fmt.Errorf("burst jobs: %w", err)
 	}
 	jobsPerSec := float64(o.Burst-failedBurst) / time.Since(begin).Seconds()
+	used := bench.SampleCPU().Sub(cpu)
+	r.statementsDump(ctx, "jobs", int64(o.Burst-failedBurst))
 	var notActive int64
 	if err := r.st.DB().WithContext(ctx).Model(&models.Job{}).Where("company_id = ? AND status <> ?", r.co.ID, models.JobStatusActive).Count(&notActive).Error; err != nil {
 		return err
@@ -74,6 +78,7 @@ func Jobs(ctx context.Context, env Env, o Options) error {
 	fmt.Fprintf(out, "  floor (one-activity workflow):    %.1f workflows/s\n", floor)
 	fmt.Fprintf(out, "  jobs generated:                   %.1f jobs/s (%d failed to start, %d not ACTIVE)\n", jobsPerSec, failedBurst, notActive)
 	fmt.Fprintf(out, "  ratio jobs/floor:                 %.2f   %s\n", ratio, ratioTarget(ratio))
+	r.cpuLines("generation", used, "job", int64(o.Burst-failedBurst))
 	r.historyCounts(ctx, kinds.Ping.Workflow, kinds.JobGeneration.Workflow)
 	return nil
 }

@@ -107,6 +107,7 @@ func Interview(ctx context.Context, env Env, o Options) error {
 	failed := bench.Burst(ctx, candidates, candidates, func(ctx context.Context, i int) error {
 		return c.take(ctx, links[i], 0, func(time.Duration) {}, func(time.Duration) {})
 	})
+	taken := time.Since(begin) // every candidate's last request answered
 	var done int64
 	if err := bench.WaitFor(ctx, 5*time.Minute, 20*time.Millisecond, func(ctx context.Context) (bool, error) {
 		err := r.st.DB().WithContext(ctx).Table("interview_events").
@@ -117,6 +118,10 @@ func Interview(ctx context.Context, env Env, o Options) error {
 	}
 	done -= done0
 	elapsed := time.Since(begin)
+	toFinal, err := completionToFinal(ctx, r, begin)
+	if err != nil {
+		return err
+	}
 	webCPU := bench.SampleCPU().Sub(cpu)
 	r.statementsDump(ctx, "interview-web", done)
 	perSec := float64(done) / elapsed.Seconds()
@@ -193,6 +198,9 @@ WHERE s.company_id = ? AND s.completed_at >= ? AND s.completed_at < ?`, r.co.ID,
 	fmt.Fprintf(out, "  interviews completed (transcript final):   %.1f /s (%d, %d failed)\n", perSec, done, failed)
 	fmt.Fprintf(out, "  ratio interviews/floor:                    %.2f   %s\n", ratio, ratioTarget(ratio))
 	r.cpuLines("web interviews", webCPU, "interview", done)
+	fmt.Fprintf(out, "  web phase: candidates' requests done at %s of %s; completion -> transcript final p50 %s, p99 %s, max %s\n",
+		taken.Round(100*time.Millisecond), elapsed.Round(100*time.Millisecond), toFinal.Percentile(50).Round(time.Millisecond),
+		toFinal.Percentile(99).Round(time.Millisecond), toFinal.Percentile(100).Round(time.Millisecond))
 	fmt.Fprintf(out, "  completion -> report stored, %s pauses:    p50 %s, p95 %s (%d reports)   target p95 < 2s: %s\n",
 		think, pacedReport.Percentile(50).Round(time.Millisecond), pacedReport.Percentile(95).Round(time.Millisecond), len(pacedReport), verdict(pacedReport.Percentile(95) < 2*time.Second))
 	fmt.Fprintf(out, "  completion -> report stored, full speed:   p50 %s, p95 %s (%d reports; the machine saturated on purpose)\n",
@@ -341,4 +349,20 @@ func (c *pageClient) do(ctx context.Context, method, u, form string) (string, er
 		return "", fmt.Errorf("%s %s: %d", method, req.URL.Path[:min(len(req.URL.Path), 12)], resp.StatusCode)
 	}
 	return string(b), nil
+}
+
+// completionToFinal is, for each session completed since begin, the time from its completion
+// to its run's record that the transcript is final: where a throughput phase's time goes once
+// the candidates are done.
+func completionToFinal(ctx context.Context, r *rig, begin time.Time) (bench.Latencies, error) {
+	var rows []struct{ CompletedAt, FinalAt time.Time }
+	err := r.st.DB().WithContext(ctx).Raw(`
+SELECT s.completed_at, min(e.at) AS final_at FROM interview_sessions s
+JOIN interview_events e ON e.company_id = s.company_id AND e.session_id = s.id AND e.kind = ?
+WHERE s.company_id = ? AND s.completed_at >= ? GROUP BY s.id, s.completed_at`, models.EventTranscriptFinal, r.co.ID, begin).Scan(&rows).Error
+	var l bench.Latencies
+	for _, row := range rows {
+		l = append(l, row.FinalAt.Sub(row.CompletedAt))
+	}
+	return l, err
 }

@@ -554,6 +554,11 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 		w.searchDoc(senior, title, degree, school)
 		b.Binary(w.tsv)
 	}
+	if w.agg == nil && onlyCandidates(out) {
+		// The rest writes other tables; each candidate draws from its own stream, so skipping
+		// it changes no other candidate.
+		return
+	}
 	for k := range w.sess {
 		s := &w.sess[k]
 		if w.agg != nil {
@@ -631,6 +636,17 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 		}
 	}
 	w.rollups(c, id, maxCheating, minFraud, out)
+}
+
+// onlyCandidates reports whether out asks for the candidates' rows alone (the generator of a
+// parallel load that feeds the candidates).
+func onlyCandidates(out *[numBig]*bulkload.Buf) bool {
+	for t := range numBig {
+		if t != tCandidates && out[t] != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // rollups writes the candidate's rows of the per-candidate rollups from its sessions (each with

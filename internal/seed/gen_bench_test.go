@@ -66,3 +66,21 @@ func BenchmarkGenerateWithRollups(b *testing.B) {
 		w.candidate(c, i, &bufs)
 	}
 }
+
+// BenchmarkGenerateCandidates measures generating one candidate's row alone, as the generator
+// that feeds the candidates of a parallel load does.
+func BenchmarkGenerateCandidates(b *testing.B) {
+	o := ScaleOptions{Companies: 2, Candidates: b.N, SessionsPerCandidate: 3, Seed: 1, AsOf: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	c := planCompany(1, 2, &o, o.AsOf.UnixMicro())
+	c.buildCompany()
+	w := newWorker(plainVocab())
+	var bufs [numBig]*bulkload.Buf
+	bufs[tCandidates] = &bulkload.Buf{}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%1000 == 0 {
+			bufs[tCandidates].Reset()
+		}
+		w.candidate(c, i, &bufs)
+	}
+}

@@ -270,7 +270,10 @@ func (l *loader) writeRollups(ctx context.Context, tx pgx.Tx) error {
 }
 
 // loadTable copies big table t from in, dropping and re-creating its secondary indexes around
-// the copy when planned.
+// the copy when planned, and its primary key and unique constraints when no foreign key relies
+// on them (measured at 200k candidates, five alternating pairs: 1.3 CPU-s less of 43, less in
+// four pairs of five). Only the (company_id, id) keys of candidates, applications,
+// interview_sessions and identity_verifications stay: the composite foreign keys rely on them.
 func (l *loader) loadTable(ctx context.Context, tx pgx.Tx, t int, in <-chan bulkload.Part) error {
 	p := l.bigProg[t]
 	table := bigTables[t]
@@ -282,12 +285,8 @@ func (l *loader) loadTable(ctx context.Context, tx pgx.Tx, t int, in <-chan bulk
 	}
 	var defs []bulkload.IndexDef
 	if l.drop[t] {
-		drop := bulkload.DropIndexes
-		if t == tJobApplicants { // keyed by job first: each candidate's rows go to random leaves
-			drop = bulkload.DropIndexesAndKey
-		}
 		var err error
-		if defs, err = drop(ctx, tx, bigTables[t].Name); err != nil {
+		if defs, err = bulkload.DropIndexesAndKey(ctx, tx, bigTables[t].Name); err != nil {
 			return err
 		}
 	}

@@ -300,6 +300,7 @@ type worker struct {
 	skills    []string
 	employers []string
 	perm      []int
+	rowOrder  []int // the order in which the candidate's sessions are written (w.sess is by invitation)
 	scratch   []byte
 	email     []byte
 	phone     []byte
@@ -412,6 +413,23 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 				w.sess[b], w.sess[b-1] = w.sess[b-1], w.sess[b]
 			}
 		}
+	}
+	// The rows of the sessions and their applications go out newest first, and their ids
+	// ascend in that order: the load then finds them sorted for the builds of
+	// interview_sessions_company_candidate_idx (company, candidate, created_at DESC),
+	// interview_sessions_company_application_idx and both tables' primary keys.
+	w.rowOrder = w.rowOrder[:0]
+	for k := range w.sess {
+		w.rowOrder = append(w.rowOrder, k)
+		for b := len(w.rowOrder) - 1; b > 0 && w.sess[w.rowOrder[b]].created > w.sess[w.rowOrder[b-1]].created; b-- {
+			w.rowOrder[b], w.rowOrder[b-1] = w.rowOrder[b-1], w.rowOrder[b]
+		}
+	}
+	for p, k := range w.rowOrder {
+		s := &w.sess[k]
+		s.seq = idPrefix(c.index, uint64(i)*uint64(c.maxSessions+1)+uint64(p))
+		s.id.setPrefix(s.seq)
+		s.appID.setPrefix(s.seq)
 	}
 
 	title := g.pick(f.candTitles)
@@ -554,7 +572,12 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 		w.searchDoc(senior, title, degree, school)
 		b.Binary(w.tsv)
 	}
-	for k := range w.sess {
+	if w.agg == nil && onlyCandidates(out) {
+		// The rest writes other tables; each candidate draws from its own stream, so skipping
+		// it changes no other candidate.
+		return
+	}
+	for _, k := range w.rowOrder {
 		s := &w.sess[k]
 		if w.agg != nil {
 			w.agg.of(c).session(s)
@@ -633,6 +656,17 @@ func (w *worker) candidate(c *companyGen, i int, out *[numBig]*bulkload.Buf) {
 	w.rollups(c, id, maxCheating, minFraud, out)
 }
 
+// onlyCandidates reports whether out asks for the candidates' rows alone (the generator of a
+// parallel load that feeds the candidates).
+func onlyCandidates(out *[numBig]*bulkload.Buf) bool {
+	for t := range numBig {
+		if t != tCandidates && out[t] != nil {
+			return false
+		}
+	}
+	return true
+}
+
 // rollups writes the candidate's rows of the per-candidate rollups from its sessions (each with
 // its application) and the extremes of its cheating and fraud scores (-1 for none), as the
 // rollups' rebuild (rollup_rebuild) computes them.
@@ -694,6 +728,13 @@ func (w *worker) rollups(c *companyGen, id uuidv, maxCheating, minFraud int, out
 				}
 			}
 			w.media = append(w.media, mediaRow{medium: s.medium, first: s.completed, last: s.completed, n: 1})
+		}
+		// In key order (company, candidate, medium), so that the build of the primary key after
+		// the load finds the rows sorted.
+		for a := 1; a < len(w.media); a++ {
+			for b := a; b > 0 && w.media[b].medium < w.media[b-1].medium; b-- {
+				w.media[b], w.media[b-1] = w.media[b-1], w.media[b]
+			}
 		}
 		for _, r := range w.media {
 			if w.agg != nil {

@@ -13,8 +13,8 @@ import (
 // jobScoreDayKey is a row of job_score_daily (migration 00061): a job's cheating evaluations of
 // a UTC day at a whole score point.
 type jobScoreDayKey struct {
-	job        *genJob
-	day, score int64
+	job        int32 // genJob.index
+	day, score int32
 }
 
 // maxScorePoint is the highest whole cheating score point; job_score_running's at_least has
@@ -25,11 +25,11 @@ const maxScorePoint = 100
 // deltas, like job_daily).
 func writeJobScoreDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	var b bulkload.Buf
-	for k, v := range r.jobScoreDaily.rows {
+	for k, v := range r.jobScoreDaily.all() {
 		b.Row(5)
 		b.UUID(c.id)
-		b.UUID(k.job.id)
-		b.Date(k.day)
+		b.UUID(c.jobs[k.job].id)
+		b.Date(int64(k.day))
 		b.Int2(int(k.score))
 		counts(&b, v)
 	}
@@ -42,10 +42,10 @@ func writeJobScoreDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *compan
 // generated jobs are the load's own, so no row of theirs exists yet.
 func writeJobScoreRunning(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	type dayScore struct{ day, score, n int64 }
-	byJob := map[*genJob][]dayScore{}
-	for k, v := range r.jobScoreDaily.rows {
+	byJob := map[int32][]dayScore{}
+	for k, v := range r.jobScoreDaily.all() {
 		if v[0] != 0 {
-			byJob[k.job] = append(byJob[k.job], dayScore{k.day, k.score, v[0]})
+			byJob[k.job] = append(byJob[k.job], dayScore{int64(k.day), int64(k.score), v[0]})
 		}
 	}
 	var b bulkload.Buf
@@ -61,7 +61,7 @@ func writeJobScoreRunning(ctx context.Context, tx pgx.Tx, c *companyGen, r *comp
 			array = int4Array(array[:0], per[:])
 			b.Row(4)
 			b.UUID(c.id)
-			b.UUID(job.id)
+			b.UUID(c.jobs[job].id)
 			b.Date(row.day)
 			b.Binary(array)
 		}

@@ -75,6 +75,13 @@ func (g *rng) id(prefix uint64) uuidv {
 	return u
 }
 
+// setPrefix replaces the ordered prefix of an id made by rng.id.
+func (u *uuidv) setPrefix(prefix uint64) {
+	for i := 0; i < 6; i++ {
+		u[i] = byte(prefix >> (40 - 8*i))
+	}
+}
+
 // idPrefix is the ordered part of the id of row seq of a table of company index. Read as a
 // UUIDv7 timestamp it is a date after mid-2024 (idEpoch), like ids made by a real system.
 func idPrefix(index int, seq uint64) uint64 { return idEpoch + uint64(index)<<32 | seq&0xffffffff }

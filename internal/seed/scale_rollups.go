@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -15,30 +16,50 @@ import (
 	"github.com/recruitd/recruitd/models"
 )
 
-// tally is a rollup table's rows being counted: a key's counts, width of them.
+// tally is a rollup table's rows being counted: a key's counts, width of them. The counts of
+// all keys share one slice, in the order the keys came, and the map holds a key's place in it:
+// a generating worker adds to a few million rows (job_score_daily's keys are nearly one per
+// evaluation), and a slice of counts per key cost an allocation each, more for the collector to
+// scan, and a second cache miss per add.
 type tally[K comparable] struct {
 	width int
-	rows  map[K][]int64
+	index map[K]int32
+	keys  []K
+	vals  []int64
 }
 
 func newTally[K comparable](width int) tally[K] {
-	return tally[K]{width: width, rows: map[K][]int64{}}
+	return tally[K]{width: width, index: map[K]int32{}}
 }
 
 // add adds v to the counts of k, from the first.
-func (t tally[K]) add(k K, v ...int64) {
-	row := t.rows[k]
-	if row == nil {
-		row = make([]int64, t.width)
-		t.rows[k] = row
+func (t *tally[K]) add(k K, v ...int64) {
+	i, ok := t.index[k]
+	if !ok {
+		i = int32(len(t.keys))
+		t.index[k] = i
+		t.keys = append(t.keys, k)
+		t.vals = append(t.vals, make([]int64, t.width)...)
 	}
-	for i, x := range v {
-		row[i] += x
+	row := t.vals[int(i)*t.width:]
+	for j, x := range v {
+		row[j] += x
 	}
 }
 
-func (t tally[K]) merge(o tally[K]) {
-	for k, v := range o.rows {
+// all yields each key with its counts.
+func (t *tally[K]) all() iter.Seq2[K, []int64] {
+	return func(yield func(K, []int64) bool) {
+		for i, k := range t.keys {
+			if !yield(k, t.vals[i*t.width:(i+1)*t.width:(i+1)*t.width]) {
+				return
+			}
+		}
+	}
+}
+
+func (t *tally[K]) merge(o *tally[K]) {
+	for k, v := range o.all() {
 		t.add(k, v...)
 	}
 }
@@ -66,9 +87,13 @@ type companyRollups struct {
 	flagLast      tally[flagKey]           // candidates (signed)
 }
 
+// The keys of the biggest tallies hold no pointers or strings and fit in eight bytes or so:
+// their maps take the fast paths for such keys and the collector skips them.
+
 type flagKey struct {
-	kind       string
-	day, point int64
+	day   int32
+	point int16
+	fraud bool // else cheating
 }
 
 // flagRow is a cheating evaluation or fraud verification of a candidate, for flag_last_daily.
@@ -91,15 +116,15 @@ type slotKey struct {
 }
 
 type jobDayKey struct {
-	day int64
-	job *genJob
+	day int32
+	job int32 // genJob.index
 }
 
-type scoreKey struct{ score, day int64 }
+type scoreKey struct{ score, day int32 }
 
 type jobScoreKey struct {
-	score int64
-	job   *genJob
+	score int32
+	job   int32 // genJob.index
 }
 
 type identityKey struct {
@@ -145,23 +170,23 @@ func newCompanyRollups() *companyRollups {
 }
 
 func (r *companyRollups) merge(o *companyRollups) {
-	r.sessionDaily.merge(o.sessionDaily)
-	r.slots.merge(o.slots)
-	r.jobDaily.merge(o.jobDaily)
-	r.jobTotals.merge(o.jobTotals)
-	r.evalDaily.merge(o.evalDaily)
-	r.evalScores.merge(o.evalScores)
-	r.jobEvalScores.merge(o.jobEvalScores)
-	r.jobScoreDaily.merge(o.jobScoreDaily)
-	r.fraudDaily.merge(o.fraudDaily)
-	r.fraudScores.merge(o.fraudScores)
-	r.identityDaily.merge(o.identityDaily)
-	r.candDaily.merge(o.candDaily)
-	r.scoreCounts.merge(o.scoreCounts)
-	r.mediaCands.merge(o.mediaCands)
-	r.journeyDaily.merge(o.journeyDaily)
-	r.journeyLast.merge(o.journeyLast)
-	r.flagLast.merge(o.flagLast)
+	r.sessionDaily.merge(&o.sessionDaily)
+	r.slots.merge(&o.slots)
+	r.jobDaily.merge(&o.jobDaily)
+	r.jobTotals.merge(&o.jobTotals)
+	r.evalDaily.merge(&o.evalDaily)
+	r.evalScores.merge(&o.evalScores)
+	r.jobEvalScores.merge(&o.jobEvalScores)
+	r.jobScoreDaily.merge(&o.jobScoreDaily)
+	r.fraudDaily.merge(&o.fraudDaily)
+	r.fraudScores.merge(&o.fraudScores)
+	r.identityDaily.merge(&o.identityDaily)
+	r.candDaily.merge(&o.candDaily)
+	r.scoreCounts.merge(&o.scoreCounts)
+	r.mediaCands.merge(&o.mediaCands)
+	r.journeyDaily.merge(&o.journeyDaily)
+	r.journeyLast.merge(&o.journeyLast)
+	r.flagLast.merge(&o.flagLast)
 }
 
 // rollupAgg is a generating worker's rollups, per company.
@@ -195,7 +220,7 @@ func (r *companyRollups) session(s *sessRow) {
 	invitedDay := s.invited / day
 	completed := s.status == models.SessionStatusCompleted
 	r.sessionDaily.add(sessionDayKey{invitedDay, s.status, s.medium, s.decision}, 1)
-	r.jobDaily.add(jobDayKey{invitedDay, s.job}, 1, b2i(completed))
+	r.jobDaily.add(jobDayKey{int32(invitedDay), int32(s.job.index)}, 1, b2i(completed))
 	r.jobTotals.add(s.job, 0, 1, b2i(completed))
 	if !completed {
 		return
@@ -214,12 +239,12 @@ func (r *companyRollups) applicant(job *genJob) { r.jobTotals.add(job, 1) }
 // hundredths).
 func (r *companyRollups) evaluation(job *genJob, created int64, score int) {
 	d, s := created/day, int64(score/100)
-	r.jobDaily.add(jobDayKey{d, job}, 0, 0, 1)
+	r.jobDaily.add(jobDayKey{int32(d), int32(job.index)}, 0, 0, 1)
 	r.jobTotals.add(job, 0, 0, 0, 1)
 	r.evalDaily.add(d, 1)
-	r.evalScores.add(scoreKey{s, d}, 1)
-	r.jobEvalScores.add(jobScoreKey{s, job}, 1)
-	r.jobScoreDaily.add(jobScoreDayKey{job, d, s}, 1)
+	r.evalScores.add(scoreKey{int32(s), int32(d)}, 1)
+	r.jobEvalScores.add(jobScoreKey{int32(s), int32(job.index)}, 1)
+	r.jobScoreDaily.add(jobScoreDayKey{int32(job.index), int32(d), int32(s)}, 1)
 }
 
 // cheatingSteps counts the steps of flag_last_daily (migration 00052) of a candidate's cheating
@@ -236,33 +261,34 @@ func (r *companyRollups) cheatingSteps(rows []flagRow) {
 	later := -1
 	for i := len(rows) - 1; i >= 0; i-- {
 		lo, hi := later, rows[i].floor
-		r.flagStep("cheating", rows[i].created, lo, hi)
+		r.flagStep(false, rows[i].created, lo, hi)
 		later = max(later, rows[i].floor)
 	}
 }
 
-// flagStep counts a step from lo to hi of flag_last_daily on the day of created.
-func (r *companyRollups) flagStep(kind string, created int64, lo, hi int) {
+// flagStep counts a step from lo to hi of flag_last_daily on the day of created, of the fraud
+// kind or else the cheating kind.
+func (r *companyRollups) flagStep(fraud bool, created int64, lo, hi int) {
 	if hi <= lo {
 		return
 	}
 	d := created / day
 	if hi >= 0 {
-		r.flagLast.add(flagKey{kind, d, int64(hi)}, 1)
+		r.flagLast.add(flagKey{int32(d), int16(hi), fraud}, 1)
 	}
 	if lo >= 0 {
-		r.flagLast.add(flagKey{kind, d, int64(lo)}, -1)
+		r.flagLast.add(flagKey{int32(d), int16(lo), fraud}, -1)
 	}
 }
 
 // fraud counts a generated fraud verification (score in hundredths), a candidate's only one:
 // its flag_last_daily step goes from its floor to 100.
 func (r *companyRollups) fraud(created int64, score int, disposable, voip, vpn, thin, footprint bool) {
-	r.flagStep("fraud", created, score/100, 100)
+	r.flagStep(true, created, score/100, 100)
 	d := created / day
 	r.fraudDaily.add(d, 1, b2i(disposable), b2i(voip), b2i(vpn), b2i(thin), b2i(footprint),
 		b2i(score < 2500), b2i(score >= 2500 && score < 5000), b2i(score >= 5000 && score < 7500), b2i(score >= 7500))
-	r.fraudScores.add(scoreKey{int64(score / 100), d}, 1)
+	r.fraudScores.add(scoreKey{int32(score / 100), int32(d)}, 1)
 }
 
 // identity counts a generated identity verification, with its reason as identity_reason gives it.
@@ -322,7 +348,7 @@ func counts(b *bulkload.Buf, v []int64) {
 
 func writeSessionDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	var b bulkload.Buf
-	for k, v := range r.sessionDaily.rows {
+	for k, v := range r.sessionDaily.all() {
 		b.Row(6)
 		b.UUID(c.id)
 		b.Date(k.day)
@@ -336,7 +362,7 @@ func writeSessionDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *company
 
 func writeCompletionSlots(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	var b bulkload.Buf
-	for k, v := range r.slots.rows {
+	for k, v := range r.slots.all() {
 		b.Row(6)
 		b.UUID(c.id)
 		b.TS(k.slot)
@@ -348,11 +374,11 @@ func writeCompletionSlots(ctx context.Context, tx pgx.Tx, c *companyGen, r *comp
 
 func writeCompletionSlotTotals(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	totals := newTally[int64](3)
-	for k, v := range r.slots.rows {
+	for k, v := range r.slots.all() {
 		totals.add(k.slot, v...)
 	}
 	var b bulkload.Buf
-	for slot, v := range totals.rows {
+	for slot, v := range totals.all() {
 		b.Row(5)
 		b.UUID(c.id)
 		b.TS(slot)
@@ -365,11 +391,11 @@ func writeCompletionSlotTotals(ctx context.Context, tx pgx.Tx, c *companyGen, r 
 // deltas, migration 00050).
 func writeJobDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	var b bulkload.Buf
-	for k, v := range r.jobDaily.rows {
+	for k, v := range r.jobDaily.all() {
 		b.Row(6)
 		b.UUID(c.id)
-		b.Date(k.day)
-		b.UUID(k.job.id)
+		b.Date(int64(k.day))
+		b.UUID(c.jobs[k.job].id)
 		counts(&b, v)
 	}
 	return addRollupRows(ctx, tx, "job_daily_folded", "company_id, day, job_id", "sessions, completed, evaluated", &b)
@@ -378,7 +404,7 @@ func writeJobDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRoll
 // writeJobTotals writes job_totals' folded rows (a view, as job_daily).
 func writeJobTotals(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	var b bulkload.Buf
-	for job, v := range r.jobTotals.rows {
+	for job, v := range r.jobTotals.all() {
 		b.Row(6)
 		b.UUID(c.id)
 		b.UUID(job.id)
@@ -389,7 +415,7 @@ func writeJobTotals(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRol
 
 func writeEvaluationDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	var b bulkload.Buf
-	for d, v := range r.evalDaily.rows {
+	for d, v := range r.evalDaily.all() {
 		b.Row(3)
 		b.UUID(c.id)
 		b.Date(d)
@@ -400,11 +426,11 @@ func writeEvaluationDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *comp
 
 func writeEvaluationScores(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	var b bulkload.Buf
-	for k, v := range r.evalScores.rows {
+	for k, v := range r.evalScores.all() {
 		b.Row(4)
 		b.UUID(c.id)
 		b.Int2(int(k.score))
-		b.Date(k.day)
+		b.Date(int64(k.day))
 		counts(&b, v)
 	}
 	return addRollupRows(ctx, tx, "evaluation_scores", "company_id, score, day", "evaluated", &b)
@@ -412,11 +438,11 @@ func writeEvaluationScores(ctx context.Context, tx pgx.Tx, c *companyGen, r *com
 
 func writeJobEvaluationScores(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	var b bulkload.Buf
-	for k, v := range r.jobEvalScores.rows {
+	for k, v := range r.jobEvalScores.all() {
 		b.Row(4)
 		b.UUID(c.id)
 		b.Int2(int(k.score))
-		b.UUID(k.job.id)
+		b.UUID(c.jobs[k.job].id)
 		counts(&b, v)
 	}
 	return addRollupRows(ctx, tx, "job_evaluation_scores", "company_id, score, job_id", "evaluated", &b)
@@ -424,7 +450,7 @@ func writeJobEvaluationScores(ctx context.Context, tx pgx.Tx, c *companyGen, r *
 
 func writeFraudDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	var b bulkload.Buf
-	for d, v := range r.fraudDaily.rows {
+	for d, v := range r.fraudDaily.all() {
 		b.Row(12)
 		b.UUID(c.id)
 		b.Date(d)
@@ -436,11 +462,11 @@ func writeFraudDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRo
 
 func writeFraudScores(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	var b bulkload.Buf
-	for k, v := range r.fraudScores.rows {
+	for k, v := range r.fraudScores.all() {
 		b.Row(4)
 		b.UUID(c.id)
 		b.Int2(int(k.score))
-		b.Date(k.day)
+		b.Date(int64(k.day))
 		counts(&b, v)
 	}
 	return addRollupRows(ctx, tx, "fraud_scores", "company_id, score, day", "verifications", &b)
@@ -448,7 +474,7 @@ func writeFraudScores(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyR
 
 func writeIdentityDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	var b bulkload.Buf
-	for k, v := range r.identityDaily.rows {
+	for k, v := range r.identityDaily.all() {
 		b.Row(5)
 		b.UUID(c.id)
 		b.Date(k.day)
@@ -461,7 +487,7 @@ func writeIdentityDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *compan
 
 func writeCandidateDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	var b bulkload.Buf
-	for k, v := range r.candDaily.rows {
+	for k, v := range r.candDaily.all() {
 		b.Row(4)
 		b.UUID(c.id)
 		b.Date(k.day)
@@ -473,7 +499,7 @@ func writeCandidateDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *compa
 
 func writeCandidateScoreCounts(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	var b bulkload.Buf
-	for k, v := range r.scoreCounts.rows {
+	for k, v := range r.scoreCounts.all() {
 		b.Row(4)
 		b.UUID(c.id)
 		b.Text(k.kind)
@@ -485,7 +511,7 @@ func writeCandidateScoreCounts(ctx context.Context, tx pgx.Tx, c *companyGen, r 
 
 func writeMediaCandidates(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	var b bulkload.Buf
-	for m, v := range r.mediaCands.rows {
+	for m, v := range r.mediaCands.all() {
 		b.Row(3)
 		b.UUID(c.id)
 		b.Text(string(m))
@@ -496,7 +522,7 @@ func writeMediaCandidates(ctx context.Context, tx pgx.Tx, c *companyGen, r *comp
 
 func writeJourneyDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	var b bulkload.Buf
-	for k, v := range r.journeyDaily.rows {
+	for k, v := range r.journeyDaily.all() {
 		b.Row(8)
 		b.UUID(c.id)
 		b.Date(k.day)
@@ -512,7 +538,7 @@ func writeJourneyDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *company
 
 func writeJourneyLastDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	var b bulkload.Buf
-	for d, v := range r.journeyLast.rows {
+	for d, v := range r.journeyLast.all() {
 		b.Row(3)
 		b.UUID(c.id)
 		b.Date(d)
@@ -523,14 +549,14 @@ func writeJourneyLastDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *com
 
 func writeFlagLastDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	var b bulkload.Buf
-	for k, v := range r.flagLast.rows {
+	for k, v := range r.flagLast.all() {
 		if v[0] == 0 {
 			continue
 		}
 		b.Row(5)
 		b.UUID(c.id)
-		b.Text(k.kind)
-		b.Date(k.day)
+		b.Text(flagKind(k.fraud))
+		b.Date(int64(k.day))
 		b.Int2(int(k.point))
 		counts(&b, v)
 	}
@@ -561,4 +587,12 @@ func addRollupRows(ctx context.Context, tx pgx.Tx, table, keys, counts string, b
 		return fmt.Errorf("add %s: %w", table, err)
 	}
 	return nil
+}
+
+// flagKind is flag_last_daily's kind of a flagKey.
+func flagKind(fraud bool) string {
+	if fraud {
+		return "fraud"
+	}
+	return "cheating"
 }

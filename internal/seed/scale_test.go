@@ -208,6 +208,26 @@ func TestScale(t *testing.T) {
 	if n := queryInt(t, db.SQL, "SELECT count(*) FROM companies"); n != 3 {
 		t.Errorf("%d companies, want 3", n)
 	}
+
+	// A generated company's rows lie in the order of the keys that the load's index builds sort
+	// by, so that the builds find them sorted.
+	for _, c := range res.Companies[1:] {
+		for name, q := range map[string]string{
+			"interview_sessions (company, candidate, created_at DESC)": `SELECT count(*) FILTER (WHERE candidate_id < pc OR (candidate_id = pc AND created_at > pt))
+				FROM (SELECT candidate_id, created_at, lag(candidate_id) OVER w pc, lag(created_at) OVER w pt
+				      FROM interview_sessions WHERE company_id = $1 WINDOW w AS (ORDER BY ctid)) x`,
+			"interview_sessions (id)":             `SELECT count(*) FILTER (WHERE id < p) FROM (SELECT id, lag(id) OVER (ORDER BY ctid) p FROM interview_sessions WHERE company_id = $1) x`,
+			"interview_sessions (application_id)": `SELECT count(*) FILTER (WHERE application_id < p) FROM (SELECT application_id, lag(application_id) OVER (ORDER BY ctid) p FROM interview_sessions WHERE company_id = $1) x`,
+			"applications (id)":                   `SELECT count(*) FILTER (WHERE id < p) FROM (SELECT id, lag(id) OVER (ORDER BY ctid) p FROM applications WHERE company_id = $1) x`,
+			"candidate_media (candidate, medium)": `SELECT count(*) FILTER (WHERE (candidate_id, medium_type) < (pc, pm))
+				FROM (SELECT candidate_id, medium_type, lag(candidate_id) OVER w pc, lag(medium_type) OVER w pm
+				      FROM candidate_media WHERE company_id = $1 WINDOW w AS (ORDER BY ctid)) x`,
+		} {
+			if n := queryInt(t, db.SQL, q, c.ID); n != 0 {
+				t.Errorf("%s: %d rows of %s out of key order", c.Slug, n, name)
+			}
+		}
+	}
 	if n := queryInt(t, db.SQL, "SELECT count(*) FROM companies WHERE fraud_detection_enabled AND model_cheat_detection_enabled AND ats_type = 'ATS-A' AND slug = 'demo'"); n != 1 {
 		t.Error("the demo tenant lost its flags or ATS type")
 	}

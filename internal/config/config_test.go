@@ -55,11 +55,12 @@ func TestLoadRejectsBadValuesTogether(t *testing.T) {
 		"RECRUITD_DEMO_API_KEY":   "short",
 		"DATABASE_URL":            "mysql://u:hunter2@db/x",
 		"WORKER_SLOTS":            "-1",
+		"TEMPORAL_COMPRESSION":    "zstd",
 	}))
 	if err == nil {
 		t.Fatal("Load accepted invalid values")
 	}
-	for _, name := range []string{"API_ADDR", "LOG_LEVEL", "RECRUITD_ENCRYPTION_KEY", "RECRUITD_DEMO_API_KEY", "DATABASE_URL", "WORKER_SLOTS"} {
+	for _, name := range []string{"API_ADDR", "LOG_LEVEL", "RECRUITD_ENCRYPTION_KEY", "RECRUITD_DEMO_API_KEY", "DATABASE_URL", "WORKER_SLOTS", "TEMPORAL_COMPRESSION"} {
 		if !strings.Contains(err.Error(), name) {
 			t.Errorf("error %q does not name %s", err, name)
 		}

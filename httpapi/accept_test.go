@@ -205,7 +205,7 @@ func TestInterviewSignalRetriedPromptly(t *testing.T) {
 	f := newFixture(t)
 	c, sessionID := f.invite(t, f.acmeKey, "iv-signal")
 	g := f.gateTemporal(0)
-	id := "interview/" + f.acme.Slug + "/" + sessionID.String()
+	id := kinds.Interview.ID(f.acme.Slug, sessionID.String())
 	before := g.started(id)
 	g.down.Store(true)
 	c.complete(t, "Temporal is away")

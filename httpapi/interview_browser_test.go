@@ -17,6 +17,7 @@ import (
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/health"
 	"github.com/recruitd/recruitd/internal/httpmetrics"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/mcpserver"
 	"github.com/recruitd/recruitd/mcpserver/interviewtools"
 
@@ -239,7 +240,7 @@ func awaitInterviewRun(t *testing.T, f *fixture, sessionID uuid.UUID) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 30e9)
 	defer cancel()
-	id := "interview/" + f.acme.Slug + "/" + sessionID.String()
+	id := kinds.Interview.ID(f.acme.Slug, sessionID.String())
 	if err := f.tc.GetWorkflow(ctx, id, "").Get(ctx, nil); err != nil {
 		t.Errorf("interview run %s: %v", id, err)
 	}

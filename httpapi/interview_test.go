@@ -17,6 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/httpapi"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/report"
 	"github.com/recruitd/recruitd/internal/rollup"
 	"github.com/recruitd/recruitd/models"
@@ -61,7 +62,7 @@ func (f *fixture) invite(t *testing.T, key, externalJobID string) (*candidate, u
 	if err := f.st.DB().Raw(`SELECT c.slug FROM interview_sessions s JOIN companies c ON c.id = s.company_id WHERE s.id = ?`, inv.SessionID).Scan(&slug).Error; err != nil {
 		t.Fatal(err)
 	}
-	if err := awaitWorkflow(t.Context(), f.tc, "interview/"+slug+"/"+inv.SessionID); err != nil {
+	if err := awaitWorkflow(t.Context(), f.tc, kinds.Interview.ID(slug, inv.SessionID)); err != nil {
 		t.Fatalf("the invitation's interview run: %v", err)
 	}
 	return &candidate{f: f, path: u.Path}, uuid.MustParse(inv.SessionID)

@@ -279,7 +279,7 @@ func (c *Config) validate() []error {
 	}
 	check("WORKER_SLOTS", inRange(int64(c.WorkerSlots), 0, 10000))
 	if c.TemporalCompression != "none" && c.TemporalCompression != "gzip" {
-		check("TEMPORAL_COMPRESSION", errors.New("must be none or gzip"))
+		check("TEMPORAL_COMPRESSION", fmt.Errorf("%q: want none or gzip", c.TemporalCompression))
 	}
 	if (c.TemporalTLSCert == "") != (c.TemporalTLSKey == "") {
 		check("TEMPORAL_TLS_CERT", errors.New("TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together"))

@@ -359,7 +359,7 @@ func completionToFinal(ctx context.Context, r *rig, begin time.Time) (bench.Late
 	err := r.st.DB().WithContext(ctx).Raw(`
 SELECT s.completed_at, min(e.at) AS final_at FROM interview_sessions s
 JOIN interview_events e ON e.company_id = s.company_id AND e.session_id = s.id AND e.kind = ?
-WHERE s.company_id = ? AND s.completed_at >= ? GROUP BY s.id, s.completed_at`, models.EventTranscriptFinal, r.co.ID, begin).Scan(&rows).Error
+WHERE s.company_id = ? AND s.status = ? AND s.completed_at >= ? GROUP BY s.id, s.completed_at`, models.EventTranscriptFinal, r.co.ID, models.SessionStatusCompleted, begin).Scan(&rows).Error
 	var l bench.Latencies
 	for _, row := range rows {
 		l = append(l, row.FinalAt.Sub(row.CompletedAt))

@@ -142,7 +142,7 @@ func (a *Activities) OpenSession(ctx context.Context, in OpenSessionInput) (uuid
 // interview expiry read by the caller.
 func (a *Activities) openSession(ctx context.Context, slug string, expirySeconds int, jobID uuid.UUID, in OpenSessionInput) (uuid.UUID, error) {
 	id := uuid.New()
-	start := kinds.InterviewStart(slug, in.CompanyID, id, jobID, models.SessionStatusInvited)
+	start := kinds.OpenedInterviewStart(slug, in.CompanyID, id, jobID)
 	s, created, err := a.Store.OpenSession(ctx, store.OpenSessionInput{
 		CompanyID: in.CompanyID, ApplicationID: in.ApplicationID, Medium: in.MediumType, SessionID: id,
 		ExpiresAt: time.Now().UTC().Add(time.Duration(expirySeconds) * time.Second), FlowWorkflowID: in.FlowWorkflowID,
@@ -152,12 +152,35 @@ func (a *Activities) openSession(ctx context.Context, slug string, expirySeconds
 		return uuid.Nil, err
 	}
 	if created {
+		a.atInvitation(ctx, &start, SessionRef{CompanyID: in.CompanyID, SessionID: s.ID})
 		// A refused start is resumed by the reconciler (kinds.Interview.ResumeRefused).
 		if err := a.Launcher.Launch(ctx, &start); err != nil {
 			a.Log.WarnContext(ctx, "interview start deferred to the reconciler", "company", slug, "session_id", s.ID, "err", err)
 		}
 	}
 	return s.ID, nil
+}
+
+// atInvitation does for a session just opened what its run's first round would: the
+// invitation's integrity check (the start's input says it is made; a failure is logged, and
+// the check at completion makes it again), and the look at its reminders and deadline, whose
+// earliest holds the run's first task (start.NotBefore). A run started at invitation would
+// only wake to wait; held, it wakes when the first reminder or the deadline is due, or when a
+// change of the session signals it with a start (the candidate opens the link), which ends the
+// hold. A look that fails leaves the start unheld: the run then looks itself.
+func (a *Activities) atInvitation(ctx context.Context, start *models.WorkflowStart, ref SessionRef) {
+	if _, err := a.CheckIntegrity(ctx, ref, false); err != nil {
+		a.Log.WarnContext(ctx, "integrity check at invitation failed; the check at completion makes it", "session_id", ref.SessionID, "err", err)
+	}
+	now := time.Now().UTC()
+	st, err := a.LoadInterview(ctx, InterviewAt{CompanyID: ref.CompanyID, SessionID: ref.SessionID, Now: now})
+	if err != nil {
+		a.Log.WarnContext(ctx, "session not read at invitation; its run looks itself", "session_id", ref.SessionID, "err", err)
+		return
+	}
+	if at, ok := st.NextWake(); ok && at.After(now) {
+		start.NotBefore = &at
+	}
 }
 
 // OpenSessionWhenReadyInput is OpenSessionInput for a job whose interview may not be ready:

@@ -47,6 +47,34 @@ type InterviewState struct {
 	IdentityExpiresAt *time.Time
 }
 
+// Deadline is the next deadline the run keeps: the session's while it is open, an identity
+// check's until the provider's outcome or its expiry (also after the interview ended); nil when
+// none is left, and the run ends.
+func (st InterviewState) Deadline() *time.Time {
+	var deadline *time.Time
+	if st.Status.Open() {
+		deadline = st.ExpiresAt
+	}
+	if st.IdentityExpiresAt != nil && (deadline == nil || st.IdentityExpiresAt.Before(*deadline)) {
+		deadline = st.IdentityExpiresAt
+	}
+	return deadline
+}
+
+// NextWake is when the run has something to do, unless a change signals it first: the earlier
+// of its deadline and its next reminder. ok is false when there is no deadline.
+func (st InterviewState) NextWake() (at time.Time, ok bool) {
+	deadline := st.Deadline()
+	if deadline == nil {
+		return time.Time{}, false
+	}
+	at = *deadline
+	if st.Status.Open() && st.Reminder != "" && st.ReminderAt.Before(at) {
+		at = st.ReminderAt
+	}
+	return at, true
+}
+
 // LoadInterview reads a session's lifecycle at in.Now: its status and times and its next
 // reminder.
 func (a *Activities) LoadInterview(ctx context.Context, in InterviewAt) (InterviewState, error) {

@@ -23,6 +23,11 @@ type WorkflowStart struct {
 	RefusedAt   *time.Time              `gorm:"column:refused_at"`
 	Attempts    int                     `gorm:"column:attempts"`
 	LastError   *string                 `gorm:"column:last_error"`
+	// NotBefore, when set, holds the run's first workflow task until then (Temporal's start
+	// delay): a run with nothing to do before a known time does not wake to find that out. It
+	// is not stored: a start made again from its row (the reconciler's) runs at once, and its
+	// first round looks and waits as it would have.
+	NotBefore *time.Time `gorm:"-"`
 }
 
 // TableName is the table of WorkflowStart.

@@ -65,7 +65,7 @@ func InterviewSession(ctx workflow.Context, in kinds.InterviewInput) error {
 				workflow.GetLogger(ctx).Warn("search attribute not recorded", "err", err)
 			}
 		}
-		if round == 1 && st.Status == models.SessionStatusInvited && st.RemindersDone == 0 {
+		if round == 1 && !in.InvitationChecked && st.Status == models.SessionStatusInvited && st.RemindersDone == 0 {
 			checkIntegrity(ctx, in, false) // the candidate's fraud check at invitation
 		}
 		if st.Status == models.SessionStatusCompleted && !completed {
@@ -75,16 +75,8 @@ func InterviewSession(ctx workflow.Context, in kinds.InterviewInput) error {
 			completed = true
 		}
 
-		// The next deadline: the session's while it is open, an identity check's until the
-		// provider's outcome or its expiry (also after the interview ended).
-		var deadline *time.Time
-		if st.Status.Open() {
-			deadline = st.ExpiresAt
-		}
-		if st.IdentityExpiresAt != nil && (deadline == nil || st.IdentityExpiresAt.Before(*deadline)) {
-			deadline = st.IdentityExpiresAt
-		}
-		if deadline == nil {
+		next, ok := st.NextWake()
+		if !ok {
 			return nil
 		}
 
@@ -97,10 +89,6 @@ func InterviewSession(ctx workflow.Context, in kinds.InterviewInput) error {
 		case st.Status.Open() && st.Reminder != "" && !now.Before(st.ReminderAt):
 			action = "remind " + st.Reminder
 		default:
-			next := *deadline
-			if st.Status.Open() && st.Reminder != "" && st.ReminderAt.Before(next) {
-				next = st.ReminderAt
-			}
 			wait = next.Sub(now)
 		}
 		if action != "" && action == last {

@@ -191,13 +191,27 @@ func JobImportStart(slug string, companyID uuid.UUID) models.WorkflowStart {
 type InterviewInput struct {
 	CompanyID uuid.UUID
 	SessionID uuid.UUID
+	// InvitationChecked: whoever opened the session made the invitation's integrity check
+	// (activities.OpenSession does, so that the run can sleep until its first reminder), and
+	// the run's first round does not make it again.
+	InvitationChecked bool `json:",omitempty"`
 }
 
 // InterviewStart is the start (and, renewed, the signal) of a session's interview run;
 // status is the session's status when the row is written, the run's first SessionStatus.
 func InterviewStart(slug string, companyID, sessionID, jobID uuid.UUID, status models.SessionStatus) models.WorkflowStart {
-	in := InterviewInput{CompanyID: companyID, SessionID: sessionID}
-	return Interview.Start(companyID, slug, sessionID.String(), in, jobID.String(), string(status))
+	return interviewStart(slug, InterviewInput{CompanyID: companyID, SessionID: sessionID}, jobID, status)
+}
+
+// OpenedInterviewStart is the start of the run of an INVITED session whose opener makes the
+// invitation's integrity check itself (InvitationChecked).
+func OpenedInterviewStart(slug string, companyID, sessionID, jobID uuid.UUID) models.WorkflowStart {
+	in := InterviewInput{CompanyID: companyID, SessionID: sessionID, InvitationChecked: true}
+	return interviewStart(slug, in, jobID, models.SessionStatusInvited)
+}
+
+func interviewStart(slug string, in InterviewInput, jobID uuid.UUID, status models.SessionStatus) models.WorkflowStart {
+	return Interview.Start(in.CompanyID, slug, in.SessionID.String(), in, jobID.String(), string(status))
 }
 
 // ATSWriteInput names one write back to the company's ATS (an ats_writes row). The write

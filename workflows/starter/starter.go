@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
@@ -101,6 +102,11 @@ func (s Starter) prepare(ws *models.WorkflowStart) (kinds.Kind, client.StartWork
 	}
 	opts := s.options(k, ws.WorkflowID, attrs...)
 	opts.WorkflowRunTimeout = k.RunTimeout
+	if ws.NotBefore != nil {
+		// A signal-with-start of a workflow already running ignores it (and ends a delay that
+		// workflow is in); a new one is created at once and takes its first task then.
+		opts.StartDelay = max(time.Until(*ws.NotBefore), 0)
+	}
 	return k, opts, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/integrity"
 	"github.com/recruitd/recruitd/internal/interview"
 	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/internal/store"
@@ -152,7 +153,7 @@ func (a *Activities) openSession(ctx context.Context, slug string, expirySeconds
 		return uuid.Nil, err
 	}
 	if created {
-		a.atInvitation(ctx, &start, SessionRef{CompanyID: in.CompanyID, SessionID: s.ID})
+		a.atInvitation(ctx, &start, s)
 		// A refused start is resumed by the reconciler (kinds.Interview.ResumeRefused).
 		if err := a.Launcher.Launch(ctx, &start); err != nil {
 			a.Log.WarnContext(ctx, "interview start deferred to the reconciler", "company", slug, "session_id", s.ID, "err", err)
@@ -168,14 +169,16 @@ func (a *Activities) openSession(ctx context.Context, slug string, expirySeconds
 // only wake to wait; held, it wakes when the first reminder or the deadline is due, or when a
 // change of the session signals it with a start (the candidate opens the link), which ends the
 // hold. A look that fails leaves the start unheld: the run then looks itself.
-func (a *Activities) atInvitation(ctx context.Context, start *models.WorkflowStart, ref SessionRef) {
-	if _, err := a.CheckIntegrity(ctx, ref, false); err != nil {
-		a.Log.WarnContext(ctx, "integrity check at invitation failed; the check at completion makes it", "session_id", ref.SessionID, "err", err)
+func (a *Activities) atInvitation(ctx context.Context, start *models.WorkflowStart, s *models.InterviewSession) {
+	svc := &integrity.Service{Store: a.Store}
+	mobile := integrity.MobileExpected(s.MediumType)
+	if _, err := svc.VerifyCandidate(ctx, s.CompanyID, s.CandidateID, integrity.VerifyInput{SessionID: &s.ID, MobileExpected: &mobile}); err != nil {
+		a.Log.WarnContext(ctx, "integrity check at invitation failed; the check at completion makes it", "session_id", s.ID, "err", err)
 	}
 	now := time.Now().UTC()
-	st, err := a.LoadInterview(ctx, InterviewAt{CompanyID: ref.CompanyID, SessionID: ref.SessionID, Now: now})
+	st, err := a.LoadInterview(ctx, InterviewAt{CompanyID: s.CompanyID, SessionID: s.ID, Now: now})
 	if err != nil {
-		a.Log.WarnContext(ctx, "session not read at invitation; its run looks itself", "session_id", ref.SessionID, "err", err)
+		a.Log.WarnContext(ctx, "session not read at invitation; its run looks itself", "session_id", s.ID, "err", err)
 		return
 	}
 	if at, ok := st.NextWake(); ok && at.After(now) {

@@ -11,11 +11,14 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/recruitd/recruitd/httpapi"
 	"github.com/recruitd/recruitd/internal/aggsim"
 	"github.com/recruitd/recruitd/internal/browsertest"
 	"github.com/recruitd/recruitd/internal/flow"
+	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/models"
 )
 
@@ -105,6 +108,45 @@ func (f *fixture) completedWithOneReport(t *testing.T, co *models.Company, key s
 	}
 }
 
+// heldUntilFirstReminder checks that the interview run of a session a customer flow invited
+// exists and has taken no workflow task: Temporal holds its first until the session's first
+// reminder (the company's interview_first_reminder_seconds after the invitation, a day by
+// default, moved out of the candidate's quiet hours).
+func (f *fixture) heldUntilFirstReminder(t *testing.T, co *models.Company, session uuid.UUID) {
+	t.Helper()
+	id := kinds.Interview.ID(co.Slug, session.String())
+	var invited time.Time
+	var first int
+	if err := f.st.DB().Raw(`SELECT s.invited_at, c.interview_first_reminder_seconds FROM interview_sessions s JOIN companies c ON c.id = s.company_id
+		WHERE s.company_id = ? AND s.id = ?`, co.ID, session).Row().Scan(&invited, &first); err != nil {
+		t.Fatal(err)
+	}
+	var d *workflowservice.DescribeWorkflowExecutionResponse
+	await(t, 30*time.Second, "the session's interview run", func() bool {
+		var err error
+		d, err = f.tc.DescribeWorkflowExecution(t.Context(), id, "")
+		return err == nil
+	})
+	info := d.GetWorkflowExecutionInfo()
+	if info.GetStatus() != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING || d.GetPendingWorkflowTask() != nil {
+		t.Fatalf("run %s is %s with pending task %v, want running and no task", id, info.GetStatus(), d.GetPendingWorkflowTask())
+	}
+	reminder := invited.Add(time.Duration(first) * time.Second)
+	if at := info.GetExecutionTime().AsTime(); at.Before(reminder.Add(-time.Second)) || at.After(reminder.Add(24*time.Hour)) {
+		t.Errorf("run %s takes its first task at %s, want at the first reminder (%s, or after it out of the quiet hours)", id, at, reminder)
+	}
+	it := f.tc.GetWorkflowHistory(t.Context(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED {
+			t.Fatalf("run %s scheduled a workflow task (event %d) before the first reminder", id, ev.GetEventId())
+		}
+	}
+}
+
 // follow GETs a link recruitd wrote and returns the status and body.
 func follow(t *testing.T, link string) (int, string) {
 	t.Helper()
@@ -138,9 +180,15 @@ func TestPathCreateJobAndInvite(t *testing.T) {
 	f.completedWithOneReport(t, f.acme, f.acmeKey, uuid.MustParse(inv.SessionID))
 }
 
-// (b) A partner application: the callback's link.
+// (b) A partner application: the callback's link. The session's run sleeps from the
+// invitation to its first reminder (its first workflow task held by Temporal's start delay),
+// the invitation's fraud check made by the invitation itself; the candidate opening the link
+// wakes it, so the interview's end reaches the report as on every other path.
 func TestPathPartnerApplication(t *testing.T) {
 	f := newPartnerFixture(t)
+	if err := f.st.DB().Model(f.acme).Update("fraud_detection_enabled", true).Error; err != nil {
+		t.Fatal(err)
+	}
 	job := f.createJob(t, f.plainKey, map[string]any{"externalJobId": "5002", "jobDescription": nurseDescription, "jobTitle": "Nurse"})
 	f.awaitGenerated(t, f.plainKey, job.Payload)
 	status, body, _ := f.submit(t, f.key, `{"atsApplicantId": "1003", "atsJobId": "5002"}`)
@@ -151,12 +199,18 @@ func TestPathPartnerApplication(t *testing.T) {
 	if cb.Status != "invited" || cb.InterviewLink == "" {
 		t.Fatalf("callback = %+v, want invited with a link", cb)
 	}
-	takeInterviewAnywhere(t, cb.InterviewLink)
 	var session uuid.UUID
 	if err := f.st.DB().Raw(`SELECT s.id FROM interview_sessions s JOIN partner_applications p ON p.company_id = s.company_id AND p.application_id = s.application_id
 		WHERE p.company_id = ? AND p.id = ?`, f.acme.ID, cb.ApplicationID).Row().Scan(&session); err != nil {
 		t.Fatalf("the partner application's session: %v", err)
 	}
+	f.heldUntilFirstReminder(t, f.acme, session)
+	var checks int64
+	f.st.DB().Table("fraud_verifications").Where("company_id = ? AND session_id = ?", f.acme.ID, session).Count(&checks)
+	if checks != 1 {
+		t.Errorf("%d fraud checks of the session at its invitation, want 1", checks)
+	}
+	takeInterviewAnywhere(t, cb.InterviewLink)
 	f.completedWithOneReport(t, f.acme, f.plainKey, session)
 	if n := len(f.recv.callbacks()); n != 1 {
 		t.Errorf("%d callbacks, want 1", n)
@@ -185,6 +239,7 @@ func TestPathHRSuiteDeliveryForAnImportedJob(t *testing.T) {
 		t.Fatalf("delivery = %d %+v", code, res)
 	}
 	link, session := f.invitationLink(t, f.acme, uuid.Nil)
+	f.heldUntilFirstReminder(t, f.acme, session)
 	takeInterviewAnywhere(t, link)
 	f.completedWithOneReport(t, f.acme, f.acmeKey, session)
 	// The HR suite is read-only: nothing is written back.

@@ -289,3 +289,27 @@ func toStrings(v any) []string {
 	}
 	return out
 }
+
+// TestSearchAttributesRegistered checks that docker-compose.yml's temporal-setup and the README's
+// production loop register every search attribute the kinds table uses: a namespace missing one
+// refuses the starts that carry it.
+func TestSearchAttributesRegistered(t *testing.T) {
+	loop := regexp.MustCompile(`for a in ([A-Za-z ]+); do`)
+	for _, file := range []string{"../../docker-compose.yml", "../../README.md"} {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := loop.FindSubmatch(raw)
+		if m == nil {
+			t.Errorf("%s has no loop registering the search attributes", file)
+			continue
+		}
+		names := strings.Fields(string(m[1]))
+		for _, k := range kinds.SearchAttributeKeys() {
+			if !slices.Contains(names, k.GetName()) {
+				t.Errorf("%s does not register the search attribute %s (registers %v)", file, k.GetName(), names)
+			}
+		}
+	}
+}

@@ -47,10 +47,10 @@ type InterviewState struct {
 	IdentityExpiresAt *time.Time
 }
 
-// Deadline is the next deadline the run keeps: the session's while it is open, an identity
+// deadline is the next deadline the run keeps: the session's while it is open, an identity
 // check's until the provider's outcome or its expiry (also after the interview ended); nil when
 // none is left, and the run ends.
-func (st InterviewState) Deadline() *time.Time {
+func (st InterviewState) deadline() *time.Time {
 	var deadline *time.Time
 	if st.Status.Open() {
 		deadline = st.ExpiresAt
@@ -64,7 +64,7 @@ func (st InterviewState) Deadline() *time.Time {
 // NextWake is when the run has something to do, unless a change signals it first: the earlier
 // of its deadline and its next reminder. ok is false when there is no deadline.
 func (st InterviewState) NextWake() (at time.Time, ok bool) {
-	deadline := st.Deadline()
+	deadline := st.deadline()
 	if deadline == nil {
 		return time.Time{}, false
 	}

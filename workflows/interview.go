@@ -84,7 +84,7 @@ func InterviewSession(ctx workflow.Context, in kinds.InterviewInput) error {
 		switch {
 		case st.IdentityExpiresAt != nil && !now.Before(*st.IdentityExpiresAt):
 			action = "expire identity"
-		case st.Status.Open() && !now.Before(*st.ExpiresAt):
+		case st.Status.Open() && st.ExpiresAt != nil && !now.Before(*st.ExpiresAt):
 			action = "close"
 		case st.Status.Open() && st.Reminder != "" && !now.Before(st.ReminderAt):
 			action = "remind " + st.Reminder

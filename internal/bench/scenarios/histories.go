@@ -29,7 +29,7 @@ func (r *rig) historyCounts(ctx context.Context, types ...string) {
 			fmt.Fprintf(r.out, "    %-22s not listed: %v\n", typ, err)
 			continue
 		}
-		var runs, busy, events, wfts, acts, locals int
+		var runs, busy, waiting, events, wfts, acts, locals int
 		deadline := time.Now().Add(time.Minute)
 		for _, ex := range resp.GetExecutions() {
 			var h []*historypb.HistoryEvent
@@ -43,6 +43,9 @@ func (r *rig) historyCounts(ctx context.Context, types ...string) {
 			if !settled(h) {
 				busy++
 				continue
+			}
+			if held(h) {
+				waiting++
 			}
 			for _, ev := range h {
 				events++
@@ -64,8 +67,8 @@ func (r *rig) historyCounts(ctx context.Context, types ...string) {
 			continue
 		}
 		n := float64(runs)
-		fmt.Fprintf(r.out, "    %-22s %5.1f events, %4.1f workflow tasks, %4.1f activity tasks, %4.1f local activities (%d runs, %d still busy left out)\n",
-			typ, float64(events)/n, float64(wfts)/n, float64(acts)/n, float64(locals)/n, runs, busy)
+		fmt.Fprintf(r.out, "    %-22s %5.1f events, %4.1f workflow tasks, %4.1f activity tasks, %4.1f local activities (%d runs, %d of them held by a start delay, %d still busy left out)\n",
+			typ, float64(events)/n, float64(wfts)/n, float64(acts)/n, float64(locals)/n, runs, waiting, busy)
 	}
 }
 
@@ -83,11 +86,15 @@ func (r *rig) history(ctx context.Context, workflowID, runID string) []*historyp
 	return h
 }
 
-// settled reports whether a run's history has nothing in progress: the run ended, or it waits
-// on a timer (a session's deadline, a flow's wait_for_session) with no task pending.
+// settled reports whether a run's history has nothing in progress: the run ended, it waits
+// on a timer (a session's deadline, a flow's wait_for_session) with no task pending, or it is
+// held (started with a delay whose first task has not come: a flow-opened session's run).
 func settled(h []*historypb.HistoryEvent) bool {
 	if len(h) == 0 {
 		return false
+	}
+	if held(h) {
+		return true
 	}
 	switch h[len(h)-1].GetEventType() {
 	case enumspb.EVENT_TYPE_TIMER_STARTED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
@@ -96,4 +103,17 @@ func settled(h []*historypb.HistoryEvent) bool {
 		return true
 	}
 	return false
+}
+
+// held reports whether a run started with a delay has not had its first workflow task yet.
+func held(h []*historypb.HistoryEvent) bool {
+	if len(h) == 0 || h[0].GetWorkflowExecutionStartedEventAttributes().GetFirstWorkflowTaskBackoff().AsDuration() <= 0 {
+		return false
+	}
+	for _, ev := range h {
+		if ev.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED {
+			return false
+		}
+	}
+	return true
 }

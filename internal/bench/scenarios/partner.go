@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"strings"
 	"time"
 
 	"github.com/recruitd/recruitd/internal/atssim"
@@ -171,6 +172,9 @@ func Partner(ctx context.Context, env Env, o Options) error {
 
 	fmt.Fprintf(out, "settlement throughput: %d submissions, %d in flight, timed until every callback arrived…\n", o.Burst, o.Concurrency)
 	before := clock.count()
+	mu.Lock()
+	clear(accepted)
+	mu.Unlock()
 	r.statementsReset(ctx)
 	cpu := bench.SampleCPU()
 	begin := time.Now()
@@ -197,6 +201,48 @@ func Partner(ctx context.Context, env Env, o Options) error {
 	fmt.Fprintf(out, "  ratio settled/floor:              %.2f   %s\n", ratio, ratioTarget(ratio))
 	// Per callback received: a submission whose client gave up may still have been accepted and run.
 	r.cpuLines("settlement", used, "application", int64(settledN))
+	// A burst is timed to its last callback: one slow straggler (a first attempt that failed
+	// and waited for its retry) moves the ratio as much as a slower pipeline.
+	var burst bench.Latencies
+	mu.Lock()
+	clock.mu.Lock()
+	for id, t202 := range accepted {
+		if at, ok := clock.at[id]; ok {
+			burst = append(burst, at.Sub(t202))
+		}
+	}
+	clock.mu.Unlock()
+	mu.Unlock()
+	fmt.Fprintf(out, "  settlement 202 → callback:        p50 %s, p99 %s, max %s; %s\n", burst.Percentile(50).Round(time.Millisecond),
+		burst.Percentile(99).Round(time.Millisecond), burst.Percentile(100).Round(time.Millisecond), r.callbackRetries(ctx))
 	r.historyCounts(ctx, kinds.Ping.Workflow, kinds.PartnerApplication.Workflow, kinds.Interview.Workflow)
 	return nil
+}
+
+// callbackRetries says how many callbacks of the run needed more than one attempt, by what
+// their first attempt met (the error class or the status code).
+func (r *rig) callbackRetries(ctx context.Context) string {
+	rows, err := r.st.SQL().QueryContext(ctx, `SELECT coalesce(error_class, 'HTTP ' || status_code::text, 'none'), count(*)
+		FROM callback_attempts a WHERE a.company_id = $1 AND a.number = 1
+		AND EXISTS (SELECT 1 FROM callback_attempts b WHERE b.callback_id = a.callback_id AND b.number = 2)
+		GROUP BY 1 ORDER BY 2 DESC`, r.co.ID)
+	if err != nil {
+		return "callbacks retried: not read (" + err.Error() + ")"
+	}
+	defer rows.Close()
+	var parts []string
+	total := 0
+	for rows.Next() {
+		var class string
+		var n int
+		if err := rows.Scan(&class, &n); err != nil {
+			return "callbacks retried: not read (" + err.Error() + ")"
+		}
+		total += n
+		parts = append(parts, fmt.Sprintf("%s %d", class, n))
+	}
+	if total == 0 {
+		return "callbacks retried in the run: 0"
+	}
+	return fmt.Sprintf("callbacks retried in the run: %d (first attempt: %s)", total, strings.Join(parts, ", "))
 }

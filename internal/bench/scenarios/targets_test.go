@@ -7,6 +7,7 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
+	"google.golang.org/protobuf/types/known/durationpb"
 )
 
 func TestTargetsPrintIssue32sFigures(t *testing.T) {
@@ -29,6 +30,18 @@ func TestTargetsPrintIssue32sFigures(t *testing.T) {
 	}
 }
 
+// delayed is a run started with a start delay (0: none), then the events of types.
+func delayed(backoff time.Duration, types ...enumspb.EventType) []*historypb.HistoryEvent {
+	h := []*historypb.HistoryEvent{{EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED,
+		Attributes: &historypb.HistoryEvent_WorkflowExecutionStartedEventAttributes{WorkflowExecutionStartedEventAttributes: &historypb.WorkflowExecutionStartedEventAttributes{
+			FirstWorkflowTaskBackoff: durationpb.New(backoff),
+		}}}}
+	for _, typ := range types {
+		h = append(h, &historypb.HistoryEvent{EventType: typ})
+	}
+	return h
+}
+
 func TestSettledHistories(t *testing.T) {
 	ev := func(types ...enumspb.EventType) []*historypb.HistoryEvent {
 		var h []*historypb.HistoryEvent
@@ -47,6 +60,9 @@ func TestSettledHistories(t *testing.T) {
 		{"waiting on a timer", ev(enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, enumspb.EVENT_TYPE_TIMER_STARTED), true},
 		{"activity pending", ev(enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED), false},
 		{"workflow task pending", ev(enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, enumspb.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED), false},
+		{"held by a start delay", delayed(time.Hour, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED), true},
+		{"its delay ended", delayed(time.Hour, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED, enumspb.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED), false},
+		{"signalled without a delay", delayed(0, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED), false},
 	} {
 		if got := settled(tc.h); got != tc.want {
 			t.Errorf("settled(%s) = %v, want %v", tc.name, got, tc.want)

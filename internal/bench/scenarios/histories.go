@@ -29,7 +29,7 @@ func (r *rig) historyCounts(ctx context.Context, types ...string) {
 			fmt.Fprintf(r.out, "    %-22s not listed: %v\n", typ, err)
 			continue
 		}
-		var runs, busy, waiting, events, wfts, acts, locals int
+		var runs, busy, heldRuns, events, wfts, acts, locals int
 		deadline := time.Now().Add(time.Minute)
 		for _, ex := range resp.GetExecutions() {
 			var h []*historypb.HistoryEvent
@@ -45,7 +45,7 @@ func (r *rig) historyCounts(ctx context.Context, types ...string) {
 				continue
 			}
 			if held(h) {
-				waiting++
+				heldRuns++
 			}
 			for _, ev := range h {
 				events++
@@ -68,7 +68,7 @@ func (r *rig) historyCounts(ctx context.Context, types ...string) {
 		}
 		n := float64(runs)
 		fmt.Fprintf(r.out, "    %-22s %5.1f events, %4.1f workflow tasks, %4.1f activity tasks, %4.1f local activities (%d runs, %d of them held by a start delay, %d still busy left out)\n",
-			typ, float64(events)/n, float64(wfts)/n, float64(acts)/n, float64(locals)/n, runs, waiting, busy)
+			typ, float64(events)/n, float64(wfts)/n, float64(acts)/n, float64(locals)/n, runs, heldRuns, busy)
 	}
 }
 

@@ -7,8 +7,8 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/recruitd/recruitd/internal/atssim"

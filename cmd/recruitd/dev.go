@@ -219,6 +219,7 @@ func runDev(parent context.Context, e *env) error {
 		fmt.Fprintf(e.stdout, "      curl -X POST -H 'X-API-Key: %s' -H 'Content-Type: application/json' -d '{\"interviewerId\":\"%s-1001\",\"candidate\":{\"firstName\":\"Sam\",\"email\":\"sam@example.com\"}}' %s/v1/api/inviteCandidate\n", demoKey, demo.Slug, apiURL)
 		fmt.Fprintf(e.stdout, "      (%s/interview/<token>; then: bin/recruitd sessions show --session <sessionId> --transcript, and GET %s/v1/api/sessions/<sessionId>/report)\n\n", cfg.InterviewBaseURL, apiURL)
 		fmt.Fprintf(e.stdout, "      curl -X POST -H 'X-API-Key: %s' -H 'Content-Type: application/json' -d '{\"atsApplicantId\":\"1001\",\"atsJobId\":\"5001\"}' %s/v2/api/partner-applications\n", demoKey, apiURL)
+		fmt.Fprintf(e.stdout, "            (the callback prints below with its interviewLink; the session's run interview/%s/<sessionId> is listed in the Temporal UI, held until the first reminder, and opening the link wakes it)\n", demo.Slug)
 		fmt.Fprintf(e.stdout, "      curl -H 'X-API-Key: %s' %s/v1/api/integrations/hrsuite   (the HR-suite card)\n", demoKey, apiURL)
 		fmt.Fprintf(e.stdout, "      curl -X POST -H 'x-api-key: %s' -H 'Content-Type: application/json' --data @docs/examples/hrsuite-delivery.json %s/webhook/hrsuite\n", demoKey, apiURL)
 		fmt.Fprintf(e.stdout, "            (an HR-suite delivery: Ada's job 6001 is imported and she is invited below; Grace's REQ-7000 is not)\n")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -396,4 +397,26 @@ func TestRepoRoot(t *testing.T) {
 // testAttributes stands in for recruitd's attributes (temporal.SearchAttributes), which devstack does not import.
 func testAttributes() []sdktemporal.SearchAttributeKey {
 	return []sdktemporal.SearchAttributeKey{sdktemporal.NewSearchAttributeKeyKeyword("CompanySlug"), sdktemporal.NewSearchAttributeKeyKeyword("Outcome"), sdktemporal.NewSearchAttributeKeyKeyword("WorkflowTrigger")}
+}
+
+// TestTemporalRefusesAGivenBusyPort: a port the caller gave is checked once and named when
+// something else listens on it (a port the stack chose itself is chosen again instead).
+func TestTemporalRefusesAGivenBusyPort(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := l.Addr().(*net.TCPAddr).Port
+	tc, err := StartTemporal(t.Context(), TemporalOptions{CLI: repoCLI(t), Port: port, Headless: true, Log: testLogger(t)})
+	if err == nil {
+		tc.Stop(context.Background())
+		t.Fatalf("started on port %d, which another listener holds", port)
+	}
+	if want := fmt.Sprintf("port %d is in use", port); !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want it to say %q", err, want)
+	}
+	if p, busy := portsBusy([]int{port}); p != port || busy == nil {
+		t.Errorf("portsBusy = %d, %v; want %d and an error", p, busy, port)
+	}
 }

@@ -133,27 +133,34 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 	if o.Namespace == "" {
 		o.Namespace = "default"
 	}
-	if o.Port == 0 {
-		if o.Port, err = FreePort(); err != nil {
-			return nil, fmt.Errorf("start temporal: %w", err)
+	// A port we choose comes from the kernel's ephemeral range, where an outgoing connection
+	// (Postgres starting beside us, say) may take it before the server binds it: a busy one is
+	// chosen again, a few times. A port the caller gave is checked once.
+	chosePort, choseUI := o.Port == 0, o.UIPort == 0 && !o.Headless
+	for attempt := 1; ; attempt++ {
+		if chosePort {
+			if o.Port, err = FreePort(); err != nil {
+				return nil, fmt.Errorf("start temporal: %w", err)
+			}
 		}
-	}
-	if o.UIPort == 0 && !o.Headless {
-		if o.UIPort, err = FreePort(); err != nil {
-			return nil, fmt.Errorf("start temporal: %w", err)
+		if choseUI {
+			if o.UIPort, err = FreePort(); err != nil {
+				return nil, fmt.Errorf("start temporal: %w", err)
+			}
 		}
-	}
-	// A server already on the port would answer our readiness checks while ours fails to bind.
-	ports := []int{o.Port}
-	if !o.Headless {
-		ports = append(ports, o.UIPort)
-	}
-	for _, port := range ports {
-		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-		if err != nil {
-			return nil, fmt.Errorf("start temporal: port %d is in use: %w", port, err)
+		// A server already on the port would answer our readiness checks while ours fails to bind.
+		ports := []int{o.Port}
+		if !o.Headless {
+			ports = append(ports, o.UIPort)
 		}
-		l.Close()
+		port, busy := portsBusy(ports)
+		if busy == nil {
+			break
+		}
+		if ours := port == o.Port && chosePort || port == o.UIPort && choseUI; !ours || attempt == 5 {
+			return nil, fmt.Errorf("start temporal: %w", busy)
+		}
+		log.Info("a port chosen for temporal was taken meanwhile; choosing again", "err", busy)
 	}
 	attrs := make(map[string]enumspb.IndexedValueType, len(o.SearchAttributes))
 	for _, sa := range o.SearchAttributes {
@@ -360,4 +367,17 @@ func (t *Temporal) Stop(ctx context.Context) error {
 		t.log.Info("temporal stopped", "address", t.address)
 	})
 	return t.stopErr
+}
+
+// portsBusy reports the first of ports that cannot be listened on at 127.0.0.1 and why; a nil
+// error when none is busy.
+func portsBusy(ports []int) (int, error) {
+	for _, port := range ports {
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err != nil {
+			return port, fmt.Errorf("port %d is in use: %w", port, err)
+		}
+		l.Close()
+	}
+	return 0, nil
 }

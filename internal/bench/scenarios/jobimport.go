@@ -166,7 +166,7 @@ func Import(ctx context.Context, env Env, o Options) error {
 	perSec := importJobs / took.Seconds()
 	ratio := perSec / floor
 	fmt.Fprintf(out, "  %d jobs imported and %d 'New Job from ATS' runs started in %s: %.1f jobs/s\n", imported, started, took.Round(time.Millisecond), perSec)
-	fmt.Fprintf(out, "  ratio to the floor: %.2f (target >= 0.5: %s)\n", ratio, verdict(ratio >= 0.5))
+	fmt.Fprintf(out, "  ratio to the floor: %.2f   %s\n", ratio, ratioTarget(ratio))
 
 	return importApplicationsEndToEnd(ctx, r, sim, "http://"+ln.Addr().String(), box, floor)
 }
@@ -262,6 +262,6 @@ func importApplicationsEndToEnd(ctx context.Context, r *rig, sim *aggsim.Server,
 	perSec := importApplications / took.Seconds()
 	ratio := perSec / floor
 	fmt.Fprintf(out, "  %d applications synced and %d 'New Application from ATS' runs started in %s: %.1f applications/s\n", synced, started, took.Round(time.Millisecond), perSec)
-	fmt.Fprintf(out, "  ratio to the floor: %.2f (target >= 0.5: %s)\n", ratio, verdict(ratio >= 0.5))
+	fmt.Fprintf(out, "  ratio to the floor: %.2f   %s\n", ratio, ratioTarget(ratio))
 	return nil
 }

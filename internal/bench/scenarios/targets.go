@@ -8,7 +8,7 @@ import (
 // Issue 32's targets ("Every scenario at the floor"), each measured in one run: throughput as a
 // ratio of the floor measured in the same run, accept latencies at targetRate requests per second.
 const (
-	floorRatioTarget  = 0.9                    // partner settled, jobs generated, HR-suite invited, interviews completed
+	floorRatioTarget  = 0.9                    // partner settled, jobs generated, HR-suite invited, interviews completed; every other scenario's ratio too (reports stored, imports), whose issues asked 0.5
 	acceptP99Target   = 25 * time.Millisecond  // partner 202 and createJob accept
 	targetRate        = 100.0                  // requests per second of the accept targets (the --rate default)
 	callbackP50Target = 100 * time.Millisecond // partner 202 -> callback received, at callbackRate

@@ -205,6 +205,11 @@ func identifyJob(ctx context.Context, call *toolkit.Call, in JobDetailsInput, ou
 // then titles containing every word (in any order), then by trigram similarity (typos); newer
 // jobs break ties. When some title contains every word, only such titles are offered as
 // alternatives.
+//
+// A title's rank depends on the title alone, so the statement scores the company's distinct
+// titles (a skip scan of jobs_company_title_idx, one probe per title) and reads only the newest
+// jobs of the best titles: its work follows the titles, not the jobs, which repeat a title as
+// a company grows.
 func matchJobName(ctx context.Context, call *toolkit.Call, name string, out *JobDetailsOutput) (uuid.UUID, error) {
 	type match struct {
 		toolkit.JobRef
@@ -212,16 +217,30 @@ func matchJobName(ctx context.Context, call *toolkit.Call, name string, out *Job
 	}
 	var matches []match
 	err := collect(ctx, call.DB, `
-		SELECT id, title, external_id, status, is_open, all_words FROM (
-			SELECT id, title, external_id, status, is_open, created_at,
-			       lower(title) = lower($2) AS exact,
-			       title ILIKE ALL ($3::text[]) AS all_words,
-			       greatest(similarity(title, $2), word_similarity($2, title)) AS score
-			FROM jobs
-			WHERE company_id = $1 AND NOT is_deleted
+		WITH RECURSIVE titles(t) AS (
+			(SELECT left(title, 500) FROM jobs WHERE company_id = $1 AND NOT is_deleted ORDER BY 1 LIMIT 1)
+			UNION ALL
+			SELECT (SELECT left(j.title, 500) FROM jobs j
+			        WHERE j.company_id = $1 AND NOT j.is_deleted AND left(j.title, 500) > titles.t ORDER BY 1 LIMIT 1)
+			FROM titles WHERE titles.t IS NOT NULL
+		), ranked AS (
+			SELECT t, exact, all_words, score FROM (
+				SELECT t, lower(t) = lower($2) AS exact, t ILIKE ALL ($3::text[]) AS all_words,
+				       greatest(similarity(t, $2), word_similarity($2, t)) AS score
+				FROM titles WHERE t IS NOT NULL
+			) r
+			WHERE exact OR all_words OR score >= 0.3
+			ORDER BY exact DESC, all_words DESC, score DESC
+			LIMIT $4
+		)
+		SELECT j.id, j.title, j.external_id, j.status, j.is_open, r.all_words
+		FROM ranked r CROSS JOIN LATERAL (
+			SELECT id, title, external_id, status, is_open, created_at FROM jobs
+			WHERE company_id = $1 AND NOT is_deleted AND left(title, 500) = r.t
+			ORDER BY created_at DESC, id
+			LIMIT $4
 		) j
-		WHERE exact OR all_words OR score >= 0.3
-		ORDER BY exact DESC, all_words DESC, score DESC, created_at DESC, id
+		ORDER BY r.exact DESC, r.all_words DESC, r.score DESC, j.created_at DESC, j.id
 		LIMIT $4`,
 		[]any{call.Company.ID, name, textArray(containsPatterns(name)), maxOtherMatches + 1},
 		func(r *sql.Rows) error {

@@ -136,8 +136,10 @@ func identityStats(ctx context.Context, call *toolkit.Call, in IdentityStatsInpu
 	db := call.DB
 	var enabled int64
 	var any bool
+	// The enabled jobs from job_counts (migration 00059: a few rows per company, whatever its
+	// jobs), not a count of the jobs.
 	if err := db.QueryRowContext(ctx, `SELECT
-			(SELECT count(*) FROM jobs WHERE company_id = $1 AND enable_identity_verification AND NOT is_deleted),
+			(SELECT coalesce(sum(jobs), 0)::bigint FROM job_counts WHERE company_id = $1 AND identity AND NOT is_deleted),
 			EXISTS (SELECT 1 FROM identity_verifications WHERE company_id = $1)`, co.ID).Scan(&enabled, &any); err != nil {
 		return out, nil, err
 	}

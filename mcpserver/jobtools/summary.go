@@ -327,6 +327,9 @@ func pageSessionCounts(ctx context.Context, call *toolkit.Call, ids []string, jo
 }
 
 // coverage computes atsCoverage over the weekly rows whose week_start (midnight UTC) falls in w.
+// Whether a job has interviews comes from job_totals (a few hundred kilobytes per company at
+// 3M candidates, kept in cache by every job tool), not from a probe of the sessions index per
+// job, which at that size read cold pages on most calls.
 // Only coverageATSType has them: for any other ATS (or none) supported is false and the figures
 // null, whatever else the company imports (hrSuiteImport reports the aggregator's jobs).
 func coverage(ctx context.Context, call *toolkit.Call, w toolkit.Window) (atsCoverage, error) {
@@ -354,10 +357,10 @@ func coverage(ctx context.Context, call *toolkit.Call, w toolkit.Window) (atsCov
 		SELECT (SELECT count(*) FROM weeks),
 		       count(*),
 		       count(j.id),
-		       count(j.id) FILTER (WHERE EXISTS (
-		           SELECT 1 FROM interview_sessions s WHERE s.company_id = $1 AND s.job_id = j.id))
+		       count(j.id) FILTER (WHERE t.sessions > 0)
 		FROM ids
-		LEFT JOIN jobs j ON j.company_id = $1 AND j.external_id = ids.ext AND NOT j.is_deleted`,
+		LEFT JOIN jobs j ON j.company_id = $1 AND j.external_id = ids.ext AND NOT j.is_deleted
+		LEFT JOIN job_totals t ON t.company_id = $1 AND t.job_id = j.id`,
 		q.Args...).Scan(&weeks, &created, &imported, &withInterviews)
 	if err != nil {
 		return c, err
@@ -381,10 +384,10 @@ func aggregatorImport(ctx context.Context, call *toolkit.Call, w toolkit.Window)
 	var c hrSuiteImport
 	err := call.DB.QueryRowContext(ctx, `
 		SELECT count(DISTINCT date_trunc('week', a.remote_created_at AT TIME ZONE 'UTC')), count(*), count(j.id),
-		       count(j.id) FILTER (WHERE EXISTS (
-		           SELECT 1 FROM interview_sessions s WHERE s.company_id = $1 AND s.job_id = j.id))
+		       count(j.id) FILTER (WHERE t.sessions > 0)
 		FROM aggregator_jobs a
 		LEFT JOIN jobs j ON j.company_id = $1 AND j.id = a.job_id AND NOT j.is_deleted
+		LEFT JOIN job_totals t ON t.company_id = $1 AND t.job_id = j.id
 		WHERE a.company_id = $1 AND a.remote_status = 'OPEN' AND a.remote_deleted_at IS NULL`+q.Range("a.remote_created_at", w),
 		q.Args...).Scan(&c.WeeksCovered, &c.JobsCreated, &c.ServiceJobsImported, &c.ServiceJobsWithInterviews)
 	if err != nil {

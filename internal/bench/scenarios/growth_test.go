@@ -44,3 +44,25 @@ func TestPrintGrowth(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintGrowthAtTenMillion: below 10M the p95 there is extrapolated along the last growth and
+// held to the p95 target, so a tool that grows slowly from a slow start still misses.
+func TestPrintGrowthAtTenMillion(t *testing.T) {
+	var out bytes.Buffer
+	printGrowth(&out, []int{1_000_000, 3_000_000}, []map[string]time.Duration{
+		{"flat": 20 * time.Millisecond, "slow": 80 * time.Millisecond},
+		{"flat": 20 * time.Millisecond, "slow": 90 * time.Millisecond},
+	})
+	s := out.String()
+	// slow: 90ms * (90/80)^(log10(10/3)/log10(3)) = 102.4ms.
+	for _, want := range []string{"10M?", "p95 at 10M along that growth", "20.0ms", "102.4ms", "1 tool(s) would pass their p95 target at 10M"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("printGrowth output lacks %q:\n%s", want, s)
+		}
+	}
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(line, "flat") && !strings.Contains(line, "meets target") || strings.HasPrefix(line, "slow") && !strings.Contains(line, "MISSES target") {
+			t.Errorf("wrong verdict: %s", line)
+		}
+	}
+}

@@ -36,6 +36,14 @@ var mcpTargets = map[string]time.Duration{}
 
 const defaultMCPTarget = 100 * time.Millisecond
 
+// mcpTarget is tool's p95 target.
+func mcpTarget(tool string) time.Duration {
+	if t, ok := mcpTargets[tool]; ok {
+		return t
+	}
+	return defaultMCPTarget
+}
+
 // growthTarget is issue 32's bound on a tool's p95 growth from 1M to 10M candidates (10x data).
 const growthTarget = 1.5
 
@@ -73,26 +81,38 @@ func MCP(ctx context.Context, env Env, o Options) error {
 }
 
 // printGrowth prints each tool's p95 at every size and its growth from one size to the next,
-// with that growth scaled to ten times the data beside growthTarget.
+// with that growth scaled to ten times the data beside growthTarget, and, when the largest size
+// is below extrapolateTo, the p95 there along the power law through the last two sizes beside the
+// tool's p95 target (issue 32 asks both at 10M; this machine measures 1M and 3M).
 func printGrowth(out io.Writer, sizes []int, p95s []map[string]time.Duration) {
-	fmt.Fprintf(out, "\np95 by size; growth from each size to the next, and that growth scaled to 10x the data (target <= %.1fx per 10x)\n", growthTarget)
-	fmt.Fprintf(out, "%-32s", "tool")
+	last := sizes[len(sizes)-1]
+	extrapolate := len(sizes) > 1 && last < extrapolateTo
+	fmt.Fprintf(out, "\np95 by size; growth from each size to the next, and that growth scaled to 10x the data (target <= %.1fx per 10x)", growthTarget)
+	if extrapolate {
+		fmt.Fprintf(out, "; p95 at %s along that growth, beside the p95 target", humanCount(extrapolateTo))
+	}
+	fmt.Fprintf(out, "\n%-32s", "tool")
 	for _, n := range sizes {
 		fmt.Fprintf(out, " %10s", humanCount(n))
 	}
 	for i := 1; i < len(sizes); i++ {
 		fmt.Fprintf(out, " %14s", humanCount(sizes[i-1])+"->"+humanCount(sizes[i]))
 	}
+	if extrapolate {
+		fmt.Fprintf(out, " %10s", humanCount(extrapolateTo)+"?")
+	}
 	fmt.Fprintf(out, "  %s\n", "verdict")
-	failed := 0
+	failed, slow := 0, 0
 	for _, tool := range slices.Sorted(maps.Keys(p95s[len(p95s)-1])) {
 		fmt.Fprintf(out, "%-32s", tool)
 		for i := range sizes {
 			fmt.Fprintf(out, " %10s", ms(p95s[i][tool]))
 		}
 		ok := true
+		var g10 float64
 		for i := 1; i < len(sizes); i++ {
-			g, g10 := growth(p95s[i-1][tool], p95s[i][tool], sizes[i-1], sizes[i])
+			var g float64
+			g, g10 = growth(p95s[i-1][tool], p95s[i][tool], sizes[i-1], sizes[i])
 			if g10 > growthTarget {
 				ok = false
 			}
@@ -101,6 +121,14 @@ func printGrowth(out io.Writer, sizes []int, p95s []map[string]time.Duration) {
 		if !ok {
 			failed++
 		}
+		if extrapolate {
+			at := time.Duration(float64(p95s[len(p95s)-1][tool]) * math.Pow(g10, math.Log10(float64(extrapolateTo)/float64(last))))
+			fmt.Fprintf(out, " %10s", ms(at))
+			if at > mcpTarget(tool) {
+				ok = false
+				slow++
+			}
+		}
 		fmt.Fprintf(out, "  %s\n", verdict(ok))
 	}
 	if failed > 0 {
@@ -108,7 +136,13 @@ func printGrowth(out io.Writer, sizes []int, p95s []map[string]time.Duration) {
 	} else {
 		fmt.Fprintf(out, "every tool grows at most %.1fx per 10x the data\n", growthTarget)
 	}
+	if extrapolate {
+		fmt.Fprintf(out, "%d tool(s) would pass their p95 target at %s along their growth\n", slow, humanCount(extrapolateTo))
+	}
 }
+
+// extrapolateTo is the size issue 32 sets the tools' targets at.
+const extrapolateTo = 10_000_000
 
 // growth is the ratio of p95 b at size nb to p95 a at size na, and that ratio scaled to ten times
 // the data (a power law through both points).
@@ -285,10 +319,7 @@ func mcpSize(ctx context.Context, env Env, o Options, n int, oauth bool) (map[st
 		if o.Explain {
 			work[tool] = readToolWork(pg.LogPath(), span, len(lat))
 		}
-		target := defaultMCPTarget
-		if t, ok := mcpTargets[tool]; ok {
-			target = t
-		}
+		target := mcpTarget(tool)
 		p95 := lat.Percentile(95)
 		p95s[tool] = p95
 		if p95 >= target {

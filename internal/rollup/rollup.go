@@ -5,7 +5,7 @@
 // completion_slot_totals, media_candidates, journey_last_daily) and the last-flag steps of migration
 // 00052 (flag_last_daily), of migration 00061 the cheating evaluations by job, day and score
 // point (job_score_daily, a view like those of rollup_folded) and their running counts
-// (job_score_running) and, of migration 00059, the per-job running totals (job_daily_running,
+// (job_score_running; each job's last row in job_score_latest, migration 00066) and, of migration 00059, the per-job running totals (job_daily_running,
 // over job_daily_folded) and the job counts (job_counts, a view like job_totals); since migration 00050 job_totals and job_daily are views over their
 // folded rows and the pending per-job deltas (Fold), and job_applicants counts each job's
 // applications per candidate; since migration 00056 session_daily, completion_slots,
@@ -56,6 +56,7 @@ var Tables = []struct{ Name, NonZero string }{
 	{"job_counts", "jobs <> 0"},
 	{"job_score_daily", "evaluated <> 0"},
 	{"job_score_running", "true"},
+	{"job_score_latest", "true"},
 }
 
 type execer interface {
@@ -162,13 +163,13 @@ var PerCandidate = []string{"candidate_journeys", "candidate_media", "candidate_
 // Generated are the company-wide rollups that a loader generating every row of its
 // candidates may count itself and add to the company's rows: all but PerCandidate and the
 // per-job ones of LoadParts. A view's rows (job_totals, job_daily and the tables of
-// rollup_folded) are added to its <table>_folded; job_score_running's rows are those of the
-// loader's own jobs, which have none yet.
+// rollup_folded) are added to its <table>_folded; job_score_running's and job_score_latest's rows
+// are those of the loader's own jobs, which have none yet.
 var Generated = []string{
 	"session_daily", "completion_slots", "evaluation_daily", "fraud_daily", "identity_daily", "job_totals", "job_daily",
 	"candidate_daily", "journey_daily", "evaluation_scores", "job_evaluation_scores", "fraud_scores",
 	"candidate_score_counts", "completion_slot_totals", "media_candidates", "journey_last_daily", "flag_last_daily",
-	"job_score_daily", "job_score_running",
+	"job_score_daily", "job_score_running", "job_score_latest",
 }
 
 // LoadParts are the independent parts of rebuilding every rollup of a company but PerCandidate

@@ -177,6 +177,7 @@ func TestCheckFindsDrift(t *testing.T) {
 			"job_daily_running":      "UPDATE job_daily_running SET completed = completed + 1 WHERE ctid = (SELECT ctid FROM job_daily_running WHERE company_id = $1 LIMIT 1)",
 			"job_score_daily":        "UPDATE job_score_daily_folded SET score = score + 101 WHERE ctid = (SELECT ctid FROM job_score_daily_folded WHERE company_id = $1 LIMIT 1)",
 			"job_score_running":      "UPDATE job_score_running SET at_least[71] = at_least[71] + 1 WHERE ctid = (SELECT ctid FROM job_score_running WHERE company_id = $1 LIMIT 1)",
+			"job_score_latest":       "UPDATE job_score_latest SET day = day - 1 WHERE ctid = (SELECT ctid FROM job_score_latest WHERE company_id = $1 LIMIT 1)",
 		}[tb.Name]
 		tx, err := db.Begin()
 		if err != nil {

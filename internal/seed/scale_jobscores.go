@@ -38,8 +38,9 @@ func writeJobScoreDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *compan
 
 // writeJobScoreRunning writes job_score_running's rows of the generated jobs, as
 // job_score_running_rows computes them from job_score_daily_folded: for each job and each day
-// with evaluations, the job's evaluations up to that day at or above each whole point. The
-// generated jobs are the load's own, so no row of theirs exists yet.
+// with evaluations, the job's evaluations up to that day at or above each whole point; and each
+// job's last one to job_score_latest (migration 00066). The generated jobs are the load's own, so
+// no row of theirs exists yet.
 func writeJobScoreRunning(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	type dayScore struct{ day, score, n int64 }
 	byJob := map[int32][]dayScore{}
@@ -48,7 +49,7 @@ func writeJobScoreRunning(ctx context.Context, tx pgx.Tx, c *companyGen, r *comp
 			byJob[k.job] = append(byJob[k.job], dayScore{int64(k.day), int64(k.score), v[0]})
 		}
 	}
-	var b bulkload.Buf
+	var b, latest bulkload.Buf
 	var array []byte
 	for job, rows := range byJob {
 		slices.SortFunc(rows, func(a, b dayScore) int { return int(a.day - b.day) })
@@ -59,17 +60,27 @@ func writeJobScoreRunning(ctx context.Context, tx pgx.Tx, c *companyGen, r *comp
 				continue
 			}
 			array = int4Array(array[:0], per[:])
-			b.Row(4)
-			b.UUID(c.id)
-			b.UUID(c.jobs[job].id)
-			b.Date(row.day)
-			b.Binary(array)
+			put := func(buf *bulkload.Buf) {
+				buf.Row(4)
+				buf.UUID(c.id)
+				buf.UUID(c.jobs[job].id)
+				buf.Date(row.day)
+				buf.Binary(array)
+			}
+			put(&b)
+			if i+1 == len(rows) {
+				put(&latest)
+			}
 		}
 	}
 	if b.Rows() == 0 {
 		return nil
 	}
-	return bulkload.CopyBuf(ctx, tx, bulkload.Table{Name: "job_score_running", Columns: "company_id, job_id, day, at_least"}, &b, nil)
+	const columns = "company_id, job_id, day, at_least"
+	if err := bulkload.CopyBuf(ctx, tx, bulkload.Table{Name: "job_score_running", Columns: columns}, &b, nil); err != nil {
+		return err
+	}
+	return bulkload.CopyBuf(ctx, tx, bulkload.Table{Name: "job_score_latest", Columns: columns}, &latest, nil)
 }
 
 // int4Array appends to dst the binary int4[] of the suffix sums of per: element p is the sum of

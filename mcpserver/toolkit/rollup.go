@@ -120,23 +120,30 @@ func (q *Query) JobDays(w Window) string {
 // a window of whole UTC days (Split's Inner for grain Day; point an SQL expression of type
 // integer): each job's running counts (job_score_running, migration 00061; at_least[1] counts
 // every evaluation) before the window's end minus those before its start, one or two rows per job
-// however long the window, plus the pending deltas of job_score_daily in the window. A job may
-// yield zeros and more than one row; every job of the company yields one.
+// however long the window, plus the pending deltas of job_score_daily in the window. A window
+// that runs to now ends at the job's latest row, read from job_score_latest (migration 00066: the
+// company's rows in one range scan, not a probe of the running rows per job). A job may yield
+// zeros and more than one row.
 func (q *Query) JobScores(w Window, point string) string {
-	bound := func(alias string, before *time.Time) string {
+	bound := func(alias, job string, before *time.Time) string {
 		s := `
 		LEFT JOIN LATERAL (SELECT r.at_least[1] AS e, r.at_least[` + point + ` + 1] AS f FROM job_score_running r
-			WHERE r.company_id = $1 AND r.job_id = t.id`
+			WHERE r.company_id = $1 AND r.job_id = ` + job
 		if before != nil {
 			s += ` AND r.day < ` + q.Arg(before.UTC().Format(time.DateOnly)) + `::date`
 		}
 		return s + ` ORDER BY r.day DESC LIMIT 1) ` + alias + ` ON true`
 	}
+	// The upper bound: the latest rows, or each job's last row before the window's end.
+	from, job, upperE, upperF := `job_score_latest t`, "t.job_id", "t.at_least[1]", "t.at_least["+point+" + 1]"
+	if w.Until != nil {
+		from, job, upperE, upperF = `jobs t`+bound("u", "t.id", w.Until), "t.id", "coalesce(u.e, 0)", "coalesce(u.f, 0)"
+	}
 	lower, lowerE, lowerF := "", "0", "0"
 	if w.Since != nil {
-		lower, lowerE, lowerF = bound("l", w.Since), "coalesce(l.e, 0)", "coalesce(l.f, 0)"
+		lower, lowerE, lowerF = bound("l", job, w.Since), "coalesce(l.e, 0)", "coalesce(l.f, 0)"
 	}
-	return `SELECT t.id, coalesce(u.e, 0) - ` + lowerE + `, coalesce(u.f, 0) - ` + lowerF + ` FROM jobs t` + bound("u", w.Until) + lower + `
+	return `SELECT ` + job + `, ` + upperE + ` - ` + lowerE + `, ` + upperF + ` - ` + lowerF + ` FROM ` + from + lower + `
 		WHERE t.company_id = $1
 		UNION ALL
 		SELECT job_id, evaluated, CASE WHEN score >= ` + point + ` THEN evaluated ELSE 0 END FROM job_score_daily_deltas

@@ -49,11 +49,9 @@ func pageHeaders(h http.Header) {
 func (s *server) limitInterview(c *gin.Context) {
 	pageHeaders(c.Writer.Header())
 	ctx := c.Request.Context()
-	ok, wait := s.interviewAddrLimits.Allow(ctx, clientip.Of(c.Request, s.proxies))
-	if ok {
-		sum := sha256.Sum256([]byte(c.Param("token"))) // the bucket's key is not the credential itself
-		ok, wait = s.interviewLimits.Allow(ctx, hex.EncodeToString(sum[:16]))
-	}
+	sum := sha256.Sum256([]byte(c.Param("token"))) // the bucket's key is not the credential itself
+	// Per address, then per link, in one round trip to the fleet's buckets.
+	ok, wait := s.interviewAddrLimits.AllowThen(ctx, clientip.Of(c.Request, s.proxies), s.interviewLimits, hex.EncodeToString(sum[:16]))
 	if !ok {
 		c.Header("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
 		s.renderPage(c, http.StatusTooManyRequests, interviewpage.Data{Screen: interviewpage.ScreenBusy})

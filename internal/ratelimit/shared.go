@@ -13,9 +13,18 @@ import (
 // Postgres, one statement per check).
 type Counter interface {
 	TakeToken(ctx context.Context, key string, interval time.Duration, burst int) (bool, time.Duration, error)
+	// TakeTokenThen is TakeToken of first and, when it had one, of then, in one round trip.
+	TakeTokenThen(ctx context.Context, first, then Bucket) (bool, time.Duration, error)
 	AcquireSlot(ctx context.Context, key, lease string, max int, ttl time.Duration) (bool, error)
 	ReleaseSlot(ctx context.Context, key, lease string) error
 	SweepTokens(ctx context.Context) (int64, error)
+}
+
+// Bucket is a token bucket of a Counter: key's, refilled one token per Interval up to Burst.
+type Bucket struct {
+	Key      string
+	Interval time.Duration
+	Burst    int
 }
 
 // CheckTimeout bounds one shared check; a slower or failed one is answered by the process's own
@@ -116,6 +125,36 @@ func (l *Limit) Allow(ctx context.Context, key string) (bool, time.Duration) {
 	if err != nil {
 		l.failed(ctx, l.name, err)
 		return l.local.Allow(key)
+	}
+	l.sweep()
+	return ok, wait
+}
+
+// AllowThen takes a token from key's bucket and, when it had one, from then's bucket of
+// thenKey: a request's two limits (the candidate page's per address, then per link) in one round
+// trip to the shared store, charged in that order as two Allows would be. When either is refused
+// it returns how long until that one has a token.
+func (l *Limit) AllowThen(ctx context.Context, key string, then *Limit, thenKey string) (bool, time.Duration) {
+	switch {
+	case l.interval == 0:
+		return then.Allow(ctx, thenKey)
+	case then.interval == 0:
+		return l.Allow(ctx, key)
+	case !l.ok() || then.Shared != l.Shared:
+		if ok, wait := l.Allow(ctx, key); !ok {
+			return false, wait
+		}
+		return then.Allow(ctx, thenKey)
+	}
+	cctx, cancel := context.WithTimeout(ctx, CheckTimeout)
+	defer cancel()
+	ok, wait, err := l.counter.TakeTokenThen(cctx, Bucket{l.name + ":" + key, l.interval, l.burst}, Bucket{then.name + ":" + thenKey, then.interval, then.burst})
+	if err != nil {
+		l.failed(ctx, l.name, err)
+		if ok, wait := l.local.Allow(key); !ok {
+			return false, wait
+		}
+		return then.local.Allow(thenKey)
 	}
 	l.sweep()
 	return ok, wait

@@ -127,6 +127,10 @@ func (f *failing) TakeToken(context.Context, string, time.Duration, int) (bool, 
 	f.calls.Add(1)
 	return false, 0, errDown
 }
+func (f *failing) TakeTokenThen(context.Context, ratelimit.Bucket, ratelimit.Bucket) (bool, time.Duration, error) {
+	f.calls.Add(1)
+	return false, 0, errDown
+}
 func (f *failing) AcquireSlot(context.Context, string, string, int, time.Duration) (bool, error) {
 	f.calls.Add(1)
 	return false, errDown
@@ -198,5 +202,59 @@ func BenchmarkSharedCallSlot(b *testing.B) {
 			b.Fatal("refused")
 		}
 		release()
+	}
+}
+
+// counting counts a Counter's round trips.
+type counting struct {
+	ratelimit.Counter
+	trips atomic.Int32
+}
+
+func (c *counting) TakeToken(ctx context.Context, key string, interval time.Duration, burst int) (bool, time.Duration, error) {
+	c.trips.Add(1)
+	return c.Counter.TakeToken(ctx, key, interval, burst)
+}
+
+func (c *counting) TakeTokenThen(ctx context.Context, first, then ratelimit.Bucket) (bool, time.Duration, error) {
+	c.trips.Add(1)
+	return c.Counter.TakeTokenThen(ctx, first, then)
+}
+
+// TestAllowThenIsOneRoundTrip: a request's two limits (the page's per address, then per link)
+// cost one statement, charge the second only when the first allowed (as two Allows did), are
+// fleet-wide, and report the wait of the limit that refused.
+func TestAllowThenIsOneRoundTrip(t *testing.T) {
+	st := newStore(t)
+	c := &counting{Counter: st}
+	sh := ratelimit.NewShared(c, nil)
+	addr, link := sh.Limit("page-addr", 2, 2), sh.Limit("page-link", 1, 5)
+	other := ratelimit.NewShared(st, nil).Limit("page-link", 1, 5) // another replica's
+	for i := range 2 {
+		if ok, wait := addr.AllowThen(t.Context(), "10.0.0.1", link, "L"); !ok {
+			t.Fatalf("check %d refused (wait %s), want the address's burst of 2", i+1, wait)
+		}
+	}
+	ok, wait := addr.AllowThen(t.Context(), "10.0.0.1", link, "L")
+	if ok || wait <= 0 || wait > 500*time.Millisecond {
+		t.Errorf("third check = %v, wait %s; want refused by the address, its wait up to its interval (500ms)", ok, wait)
+	}
+	if n := c.trips.Load(); n != 3 {
+		t.Errorf("3 checks took %d round trips, want 3", n)
+	}
+	// The refused check did not charge the link: 5 - 2 tokens are left, on any replica.
+	for i := range 3 {
+		if ok, wait := other.Allow(t.Context(), "L"); !ok {
+			t.Fatalf("the link's token %d of the 3 left was refused (wait %s): the refused check charged it", i+1, wait)
+		}
+	}
+	// Now the link has none: a fresh address passes, the link refuses with its own wait.
+	ok, wait = addr.AllowThen(t.Context(), "10.0.0.2", link, "L")
+	if ok || wait <= 500*time.Millisecond || wait > time.Second {
+		t.Errorf("check with the link spent = %v, wait %s; want refused by the link, its wait up to its interval (1s)", ok, wait)
+	}
+	// A limit that is off leaves the other one.
+	if ok, _ := sh.Limit("off", 0, 0).AllowThen(t.Context(), "x", addr, "10.0.0.3"); !ok {
+		t.Error("an address check behind a limit that is off was refused")
 	}
 }

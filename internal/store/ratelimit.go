@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
+
+	"github.com/recruitd/recruitd/internal/ratelimit"
 )
 
 // takeToken is one GCRA check (generic cell rate algorithm) of a bucket refilled one token per
@@ -33,8 +36,52 @@ func (s *Store) TakeToken(ctx context.Context, key string, interval time.Duratio
 	if ok {
 		return true, 0, nil
 	}
-	wait := time.Duration((ahead - float64(burst-1)*interval.Seconds()) * float64(time.Second))
-	return false, max(wait, time.Millisecond), nil
+	return false, tokenWait(ahead, ratelimit.Bucket{Key: key, Interval: interval, Burst: burst}), nil
+}
+
+// takeTokenThen is takeToken on bucket $1, then on bucket $4 ($5 and $6 its interval and
+// burst) when the first had a token: two checks of one request in one statement and one commit.
+// The second upsert reads the first's RETURNING, so it runs only after the first allowed.
+const takeTokenThen = `
+WITH t1(ok, ahead) AS (` + takeToken + `
+), t2(ok, ahead) AS (
+INSERT INTO rate_limits AS r (key, tat, ok)
+SELECT $4, now() + make_interval(secs => $5), true FROM t1 WHERE t1.ok
+ON CONFLICT (key) DO UPDATE SET
+  ok  = greatest(r.tat, now()) + make_interval(secs => $5) <= now() + make_interval(secs => $6),
+  tat = CASE WHEN greatest(r.tat, now()) + make_interval(secs => $5) <= now() + make_interval(secs => $6)
+        THEN greatest(r.tat, now()) + make_interval(secs => $5) ELSE r.tat END
+RETURNING ok, extract(epoch FROM tat - now())::float8)
+SELECT t1.ok, t1.ahead, t2.ok, t2.ahead FROM t1 LEFT JOIN t2 ON true`
+
+// TakeTokenThen spends one token of first's bucket and, when it had one, one of then's: both
+// buckets shared by every process on this database, in one statement. It reports whether both
+// had one and, when one had none, how long until it has (the second is not charged when the
+// first refused).
+func (s *Store) TakeTokenThen(ctx context.Context, first, then ratelimit.Bucket) (bool, time.Duration, error) {
+	bctx, done := bound(ctx)
+	var ok1 bool
+	var ok2 sql.NullBool
+	var ahead1 float64
+	var ahead2 sql.NullFloat64
+	err := s.sql.QueryRowContext(bctx, takeTokenThen, first.Key, first.Interval.Seconds(), float64(first.Burst)*first.Interval.Seconds(),
+		then.Key, then.Interval.Seconds(), float64(then.Burst)*then.Interval.Seconds()).Scan(&ok1, &ahead1, &ok2, &ahead2)
+	if err = done(err); err != nil {
+		return false, 0, fmt.Errorf("take a token of %s and %s: %w", first.Key, then.Key, err)
+	}
+	if !ok1 {
+		return false, tokenWait(ahead1, first), nil
+	}
+	if !ok2.Bool {
+		return false, tokenWait(ahead2.Float64, then), nil
+	}
+	return true, 0, nil
+}
+
+// tokenWait is how long until bucket b, whose theoretical arrival time is ahead seconds from
+// now, has a token again.
+func tokenWait(ahead float64, b ratelimit.Bucket) time.Duration {
+	return max(time.Duration((ahead-float64(b.Burst-1)*b.Interval.Seconds())*float64(time.Second)), time.Millisecond)
 }
 
 // SweepTokens deletes the buckets that are full again (their theoretical arrival time has

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -106,11 +107,16 @@ func devATS(t *testing.T, p *proc, base, demoKey, temporalAddr string) {
 		t.Fatalf("decision on Maya's session = %d %s", r.status, r.body)
 	}
 	type write struct{ RemoteID, Kind, Stage, Text string }
+	// The report's note and the decision's stage are written by separate runs, so either may
+	// land first: wait for both.
+	has := func(ws []write, kind string) bool {
+		return slices.ContainsFunc(ws, func(w write) bool { return w.Kind == kind })
+	}
 	deadline = time.Now().Add(30 * time.Second)
 	for {
 		var got struct{ Data []write }
 		r := call(t, "GET", agg[1]+"/sim/writes", nil, "")
-		if err := json.Unmarshal([]byte(r.body), &got); err == nil && len(got.Data) > 0 && got.Data[len(got.Data)-1].Kind == "stage" {
+		if err := json.Unmarshal([]byte(r.body), &got); err == nil && has(got.Data, "stage") && has(got.Data, "note") {
 			kinds := map[string]int{}
 			for _, w := range got.Data {
 				kinds[w.Kind]++
@@ -133,7 +139,7 @@ func devATS(t *testing.T, p *proc, base, demoKey, temporalAddr string) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the simulator received no write within 30s: %d %s\n%s", r.status, r.body, runCmd(t, env, "ats", "writes", "list", "--company", "demo-ats"))
+			t.Fatalf("the simulator did not receive both the note and the stage within 30s: %d %s\n%s", r.status, r.body, runCmd(t, env, "ats", "writes", "list", "--company", "demo-ats"))
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

@@ -8,7 +8,7 @@
 --
 -- It is written where job_score_running is: rollup_job_score_running (the fold's trigger)
 -- refreshes the latest rows of the jobs it recomputed, rollup_job_score_running_rebuild those of
--- the company, under the same advisory lock; the parallel seed writes them with the running rows
+-- the company, each after its body of migration 00061 and under its advisory lock; the parallel seed writes them with the running rows
 -- (internal/seed/scale_jobscores.go). rollups check compares them with a rebuild.
 
 -- +goose Up
@@ -41,31 +41,27 @@ BEGIN
 END $$;
 -- +goose StatementEnd
 
+-- The fold's recomputation and the rebuild keep their bodies of migration 00061 under a new name
+-- and refresh the latest rows after them, still under the company's advisory lock (held to the
+-- end of the transaction); the trigger calls rollup_job_score_running by name.
+ALTER FUNCTION rollup_job_score_running(uuid[], uuid[], date[]) RENAME TO rollup_job_score_running_before_00066;
 -- +goose StatementBegin
-CREATE OR REPLACE FUNCTION rollup_job_score_running(p_companies uuid[], p_jobs uuid[], p_days date[]) RETURNS void LANGUAGE plpgsql AS $$
+CREATE FUNCTION rollup_job_score_running(p_companies uuid[], p_jobs uuid[], p_days date[]) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
     c uuid;
-    jobs uuid[];
-    days date[];
 BEGIN
+    PERFORM rollup_job_score_running_before_00066(p_companies, p_jobs, p_days);
     FOR c IN SELECT DISTINCT x FROM unnest(p_companies) x ORDER BY 1 LOOP
-        PERFORM pg_advisory_xact_lock(hashtext('job_score_running'), hashtext(c::text));
-        SELECT array_agg(j), array_agg(d) INTO jobs, days FROM unnest(p_companies, p_jobs, p_days) x(k, j, d) WHERE k = c;
-        -- Each job's rows from its earliest changed day on; the new ones start from its row before.
-        DELETE FROM job_score_running r USING (SELECT j AS job_id, min(d) AS day FROM unnest(jobs, days) x(j, d) GROUP BY 1) ch
-        WHERE r.company_id = c AND r.job_id = ch.job_id AND r.day >= ch.day;
-        INSERT INTO job_score_running SELECT c, n.job_id, n.day, n.at_least FROM job_score_running_rows(c, jobs, days) n;
-        PERFORM rollup_job_score_latest(c, jobs);
+        PERFORM rollup_job_score_latest(c, (SELECT array_agg(j) FROM unnest(p_companies, p_jobs) x(k, j) WHERE k = c));
     END LOOP;
 END $$;
 -- +goose StatementEnd
 
+ALTER FUNCTION rollup_job_score_running_rebuild(uuid) RENAME TO rollup_job_score_running_rebuild_before_00066;
 -- +goose StatementBegin
-CREATE OR REPLACE FUNCTION rollup_job_score_running_rebuild(p_company uuid) RETURNS void LANGUAGE plpgsql AS $$
+CREATE FUNCTION rollup_job_score_running_rebuild(p_company uuid) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM pg_advisory_xact_lock(hashtext('job_score_running'), hashtext(p_company::text));
-    DELETE FROM job_score_running WHERE company_id = p_company;
-    INSERT INTO job_score_running SELECT p_company, r.* FROM job_score_running_rows(p_company, NULL, NULL) r;
+    PERFORM rollup_job_score_running_rebuild_before_00066(p_company);
     PERFORM rollup_job_score_latest(p_company, NULL);
 END $$;
 -- +goose StatementEnd
@@ -74,30 +70,9 @@ SELECT rollup_job_score_latest(id, NULL) FROM companies;
 ANALYZE job_score_latest;
 
 -- +goose Down
--- +goose StatementBegin
-CREATE OR REPLACE FUNCTION rollup_job_score_running(p_companies uuid[], p_jobs uuid[], p_days date[]) RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-    c uuid;
-    jobs uuid[];
-    days date[];
-BEGIN
-    FOR c IN SELECT DISTINCT x FROM unnest(p_companies) x ORDER BY 1 LOOP
-        PERFORM pg_advisory_xact_lock(hashtext('job_score_running'), hashtext(c::text));
-        SELECT array_agg(j), array_agg(d) INTO jobs, days FROM unnest(p_companies, p_jobs, p_days) x(k, j, d) WHERE k = c;
-        -- Each job's rows from its earliest changed day on; the new ones start from its row before.
-        DELETE FROM job_score_running r USING (SELECT j AS job_id, min(d) AS day FROM unnest(jobs, days) x(j, d) GROUP BY 1) ch
-        WHERE r.company_id = c AND r.job_id = ch.job_id AND r.day >= ch.day;
-        INSERT INTO job_score_running SELECT c, n.job_id, n.day, n.at_least FROM job_score_running_rows(c, jobs, days) n;
-    END LOOP;
-END $$;
--- +goose StatementEnd
--- +goose StatementBegin
-CREATE OR REPLACE FUNCTION rollup_job_score_running_rebuild(p_company uuid) RETURNS void LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM pg_advisory_xact_lock(hashtext('job_score_running'), hashtext(p_company::text));
-    DELETE FROM job_score_running WHERE company_id = p_company;
-    INSERT INTO job_score_running SELECT p_company, r.* FROM job_score_running_rows(p_company, NULL, NULL) r;
-END $$;
--- +goose StatementEnd
+DROP FUNCTION rollup_job_score_running_rebuild(uuid);
+ALTER FUNCTION rollup_job_score_running_rebuild_before_00066(uuid) RENAME TO rollup_job_score_running_rebuild;
+DROP FUNCTION rollup_job_score_running(uuid[], uuid[], date[]);
+ALTER FUNCTION rollup_job_score_running_before_00066(uuid[], uuid[], date[]) RENAME TO rollup_job_score_running;
 DROP FUNCTION rollup_job_score_latest(uuid, uuid[]);
 DROP TABLE job_score_latest;

@@ -14,13 +14,20 @@ import (
 // theoretical arrival time, moved on by one interval, is at most the burst ahead of now; then the
 // row keeps the moved time, otherwise the old one. Every replica checks the same row, on the
 // database's clock. Right-hand sides of SET read the old row.
-const takeToken = `
-INSERT INTO rate_limits AS r (key, tat, ok) VALUES ($1, now() + make_interval(secs => $2), true)
+var takeToken = `
+INSERT INTO rate_limits AS r (key, tat, ok) VALUES ($1, now() + make_interval(secs => $2), true)` + gcraUpdate("$2", "$3")
+
+// gcraUpdate is takeToken's conflict clause for a bucket of interval and burst seconds (SQL
+// parameters), returning (ok, seconds from now to the theoretical arrival time).
+func gcraUpdate(interval, burst string) string {
+	moved := "greatest(r.tat, now()) + make_interval(secs => " + interval + ")"
+	allowed := moved + " <= now() + make_interval(secs => " + burst + ")"
+	return `
 ON CONFLICT (key) DO UPDATE SET
-  ok  = greatest(r.tat, now()) + make_interval(secs => $2) <= now() + make_interval(secs => $3),
-  tat = CASE WHEN greatest(r.tat, now()) + make_interval(secs => $2) <= now() + make_interval(secs => $3)
-        THEN greatest(r.tat, now()) + make_interval(secs => $2) ELSE r.tat END
+  ok  = ` + allowed + `,
+  tat = CASE WHEN ` + allowed + ` THEN ` + moved + ` ELSE r.tat END
 RETURNING ok, extract(epoch FROM tat - now())::float8`
+}
 
 // TakeToken spends one token of key's bucket, shared by every process on this database, which
 // refills one token per interval up to burst tokens. When there is none it spends nothing and
@@ -42,16 +49,11 @@ func (s *Store) TakeToken(ctx context.Context, key string, interval time.Duratio
 // takeTokenThen is takeToken on bucket $1, then on bucket $4 ($5 and $6 its interval and
 // burst) when the first had a token: two checks of one request in one statement and one commit.
 // The second upsert reads the first's RETURNING, so it runs only after the first allowed.
-const takeTokenThen = `
+var takeTokenThen = `
 WITH t1(ok, ahead) AS (` + takeToken + `
 ), t2(ok, ahead) AS (
 INSERT INTO rate_limits AS r (key, tat, ok)
-SELECT $4, now() + make_interval(secs => $5), true FROM t1 WHERE t1.ok
-ON CONFLICT (key) DO UPDATE SET
-  ok  = greatest(r.tat, now()) + make_interval(secs => $5) <= now() + make_interval(secs => $6),
-  tat = CASE WHEN greatest(r.tat, now()) + make_interval(secs => $5) <= now() + make_interval(secs => $6)
-        THEN greatest(r.tat, now()) + make_interval(secs => $5) ELSE r.tat END
-RETURNING ok, extract(epoch FROM tat - now())::float8)
+SELECT $4, now() + make_interval(secs => $5), true FROM t1 WHERE t1.ok` + gcraUpdate("$5", "$6") + `)
 SELECT t1.ok, t1.ahead, t2.ok, t2.ahead FROM t1 LEFT JOIN t2 ON true`
 
 // TakeTokenThen spends one token of first's bucket and, when it had one, one of then's: both

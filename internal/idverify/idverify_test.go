@@ -190,7 +190,11 @@ func TestSimulatorRetriesWithSameWebhookID(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := rc.await(t, 1)
+	// The simulator records the answer after the receiver sent it: wait for the record.
 	ds := sim.Deliveries()
+	for deadline := time.Now().Add(5 * time.Second); (len(ds) != 1 || !ds[0].Delivered) && time.Now().Before(deadline); ds = sim.Deliveries() {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if len(ds) != 1 || ds[0].Attempts != 3 || !ds[0].Delivered || ds[0].WebhookID != got[0].ID {
 		t.Fatalf("deliveries = %+v, want one delivered at the third attempt with webhook-id %s", ds, got[0].ID)
 	}

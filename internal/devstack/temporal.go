@@ -24,6 +24,8 @@ import (
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 	sdktemporal "go.temporal.io/sdk/temporal"
+
+	"github.com/recruitd/recruitd/internal/gctune"
 )
 
 // TemporalCLIModule is the `go install` target of the Temporal CLI. Later versions cannot be
@@ -200,6 +202,7 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 		out = io.MultiWriter(logFile, tail)
 	}
 	cmd := exec.Command(o.CLI, args...)
+	cmd.Env = gctune.ChildEnv(os.Environ()) // the dev server is a Go program too
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = 5 * time.Second
 	// The dev server is one process with nothing on disk that SIGKILL could corrupt beyond what

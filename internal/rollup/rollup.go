@@ -11,7 +11,8 @@
 // applications per candidate; since migration 00056 session_daily, completion_slots,
 // completion_slot_totals, journey_daily, journey_last_daily, media_candidates and candidate_daily
 // are views over <table>_folded and <table>_deltas the same way (their tables are listed in
-// rollup_folded).
+// rollup_folded); since migration 00067 the jobs by resume-fit template (resume_fit_jobs) and
+// by guide from a template (guide_template_jobs), views of rollup_folded too.
 // Statement-level triggers keep them exact as the source tables change; Rebuild recomputes a
 // company's from scratch (for loads that run with triggers off), and Check compares the stored
 // rows with a rebuild.
@@ -57,6 +58,8 @@ var Tables = []struct{ Name, NonZero string }{
 	{"job_score_daily", "evaluated <> 0"},
 	{"job_score_running", "true"},
 	{"job_score_latest", "true"},
+	{"resume_fit_jobs", "jobs <> 0"},
+	{"guide_template_jobs", "jobs <> 0"},
 }
 
 type execer interface {
@@ -181,11 +184,12 @@ var LoadParts = []string{"jobs"}
 
 // LoadPartTables are the rollups each of LoadParts recomputes.
 var LoadPartTables = map[string][]string{
-	"jobs": {"job_daily_running", "job_counts"},
+	"jobs": {"job_daily_running", "job_counts", "resume_fit_jobs", "guide_template_jobs"},
 }
 
 // loadPartSQL are the statements of LoadParts that rollup_rebuild has no part for: the per-job
-// running totals over the loaded job_daily_folded and the jobs by status (migration 00059).
+// running totals over the loaded job_daily_folded and the jobs by status (migration 00059), by
+// resume-fit template and by guide from a template (migration 00067).
 var loadPartSQL = map[string][]string{
 	"jobs": {`SELECT rollup_job_daily_running_rebuild($1)`, `SELECT rollup_job_counts_rebuild($1)`},
 }

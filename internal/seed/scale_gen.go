@@ -66,7 +66,7 @@ var headTables = [numHead]bulkload.Table{
 	hUsers:       {Name: "users", Columns: "id, email, name, created_at, updated_at"},
 	hMemberships: {Name: "company_memberships", Columns: "company_id, user_id, role, created_at"},
 	hTemplates:   {Name: "templates", Columns: "id, company_id, type, name, content, created_at, updated_at"},
-	hJobs:        {Name: "jobs", Columns: "id, company_id, external_id, interviewer_id, title, external_title, description, status, failure_reason, is_open, is_deleted, enable_identity_verification, resume_fit_template_id, created_by_user_id, generation_options, created_at, updated_at, generated_at"},
+	hJobs:        {Name: "jobs", Columns: "id, company_id, external_id, interviewer_id, title, external_title, description, status, failure_reason, is_open, is_deleted, enable_identity_verification, resume_fit_template_id, created_by_user_id, generation_options, created_at, updated_at, generated_at, guide_from_template"},
 	hGuides:      {Name: "interview_guides", Columns: "id, company_id, job_id, intro, outro, learning_objectives, skills, created_at, updated_at"},
 	hQuestions:   {Name: "interview_questions", Columns: "id, company_id, guide_id, position, text, source, skill, answers, tag_name, tag_instructions, template_id, created_at"},
 	hCriteria:    {Name: "grading_criteria", Columns: "id, company_id, guide_id, position, name, description, template_id, created_at"},
@@ -141,7 +141,7 @@ func (c *companyGen) writeHead(b *[numHead]bulkload.Buf) {
 	g := newRNG()
 	for _, j := range c.jobs {
 		w := &b[hJobs]
-		w.Row(18)
+		w.Row(19)
 		w.UUID(j.id)
 		w.UUID(c.id)
 		w.Text(j.externalID)
@@ -160,6 +160,7 @@ func (c *companyGen) writeHead(b *[numHead]bulkload.Buf) {
 		w.TS(j.createdAt)
 		w.TS(j.updatedAt)
 		w.OptTS(j.generatedAt)
+		w.Bool(j.hasGuide && j.guideTpl != nil) // writeGuide copies at least one of its questions
 		if j.hasGuide {
 			g.seed(c.key, streamJobs, uint64(j.index)|2<<40)
 			c.writeGuide(g, j, b)

@@ -126,23 +126,24 @@ func listTemplates(ctx context.Context, call *toolkit.Call, in TemplatesInput) (
 func resumeFitStats(ctx context.Context, call *toolkit.Call, st *templateStats, topN int, includeUnused bool) error {
 	st.AdoptionMethod = "exact"
 	db := call.DB
+	// resume_fit_jobs (migration 00067) counts the jobs of each template by status: a few rows
+	// per template, however many jobs. A deleted template's jobs lose their reference.
 	if err := db.QueryRowContext(ctx, `
-		SELECT count(*) FROM jobs
-		WHERE company_id = $1 AND status = 'ACTIVE' AND NOT is_deleted AND resume_fit_template_id IS NOT NULL`,
+		SELECT coalesce(sum(jobs), 0) FROM resume_fit_jobs
+		WHERE company_id = $1 AND status = 'ACTIVE' AND NOT is_deleted`,
 		call.Company.ID).Scan(&st.JobsUsingType); err != nil {
 		return err
 	}
-	having := " HAVING count(j.id) > 0"
+	used := " AND u.jobs > 0"
 	if includeUnused {
-		having = ""
+		used = ""
 	}
 	return collect(ctx, db, `
-		SELECT t.id, t.name, count(j.id) FROM templates t
-		LEFT JOIN jobs j ON j.company_id = $1 AND j.resume_fit_template_id = t.id
-		                 AND j.status = 'ACTIVE' AND NOT j.is_deleted
-		WHERE t.company_id = $1 AND t.type = 'resumeFit'
-		GROUP BY t.id, t.name`+having+`
-		ORDER BY count(j.id) DESC, lower(t.name), t.name, t.id
+		SELECT t.id, t.name, coalesce(u.jobs, 0) FROM templates t
+		LEFT JOIN (SELECT template_id, sum(jobs) AS jobs FROM resume_fit_jobs
+		           WHERE company_id = $1 AND status = 'ACTIVE' AND NOT is_deleted GROUP BY template_id) u ON u.template_id = t.id
+		WHERE t.company_id = $1 AND t.type = 'resumeFit'`+used+`
+		ORDER BY coalesce(u.jobs, 0) DESC, lower(t.name), t.name, t.id
 		LIMIT $2`, []any{call.Company.ID, topN}, func(r *sql.Rows) error {
 		return scanUsage(r, st)
 	})
@@ -152,14 +153,11 @@ func guideTemplateStats(ctx context.Context, call *toolkit.Call, st *templateSta
 	st.AdoptionMethod, st.AdoptionNote = "proxy", proxyNote
 	db := call.DB
 	// The template marks are read through the partial (company_id, template_id) indexes.
+	// guide_template_jobs (migration 00067) counts the jobs whose guide has a question or criterion
+	// copied from a template, by status: a few rows per company.
 	if err := db.QueryRowContext(ctx, `
-		SELECT count(*) FROM jobs j
-		JOIN interview_guides g ON g.company_id = $1 AND g.job_id = j.id
-		WHERE j.company_id = $1 AND j.status = 'ACTIVE' AND NOT j.is_deleted
-		  AND g.id IN (
-		      SELECT q.guide_id FROM interview_questions q WHERE q.company_id = $1 AND q.template_id IS NOT NULL
-		      UNION
-		      SELECT c.guide_id FROM grading_criteria c WHERE c.company_id = $1 AND c.template_id IS NOT NULL)`,
+		SELECT coalesce(sum(jobs), 0) FROM guide_template_jobs
+		WHERE company_id = $1 AND status = 'ACTIVE' AND NOT is_deleted`,
 		call.Company.ID).Scan(&st.JobsUsingType); err != nil {
 		return err
 	}

@@ -34,6 +34,19 @@ type Workers struct {
 	stopOnce   sync.Once
 }
 
+// Pollers per task queue. Temporal splits a task queue into partitions (four by default), and a
+// task that lands in a partition no poller is waiting on waits in its backlog: forwarding to the
+// root partition takes one task at a time per partition, and a poller parked on another,
+// empty partition returns only after its long poll's minute. With the SDK's two workflow-task
+// pollers, which alternate between the worker's sticky queue and the normal one, a burst of new
+// runs (200 interviews completing at once in `bench interview`) left a few first workflow tasks
+// there for a minute (completion -> transcript final p99 1m2s where p50 was 2 s). A poller for
+// each partition, and as many again for the sticky queue, keeps every partition polled.
+const (
+	workflowTaskPollers = 8
+	activityTaskPollers = 4
+)
+
 // NewWorkers returns a worker for each of queues under prefix (TEMPORAL_TASK_QUEUE), each running
 // at most slots activities and slots local activities at once (0: the SDK's default). On Stop,
 // running activities get stopTimeout to finish.
@@ -42,7 +55,8 @@ func NewWorkers(c client.Client, prefix string, queues []kinds.Queue, acts *acti
 	for _, q := range queues {
 		name := q.TaskQueue(prefix)
 		w := worker.New(c, name, worker.Options{WorkerStopTimeout: stopTimeout,
-			MaxConcurrentActivityExecutionSize: slots, MaxConcurrentLocalActivityExecutionSize: slots})
+			MaxConcurrentActivityExecutionSize: slots, MaxConcurrentLocalActivityExecutionSize: slots,
+			MaxConcurrentWorkflowTaskPollers: workflowTaskPollers, MaxConcurrentActivityTaskPollers: activityTaskPollers})
 		Register(w, acts)
 		ws.TaskQueues = append(ws.TaskQueues, name)
 		ws.workers = append(ws.workers, w)

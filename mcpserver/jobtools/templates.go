@@ -152,7 +152,6 @@ func resumeFitStats(ctx context.Context, call *toolkit.Call, st *templateStats, 
 func guideTemplateStats(ctx context.Context, call *toolkit.Call, st *templateStats, topN int) error {
 	st.AdoptionMethod, st.AdoptionNote = "proxy", proxyNote
 	db := call.DB
-	// The template marks are read through the partial (company_id, template_id) indexes.
 	// guide_template_jobs (migration 00067) counts the jobs whose guide has a question or criterion
 	// copied from a template, by status: a few rows per company.
 	if err := db.QueryRowContext(ctx, `

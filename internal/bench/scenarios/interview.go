@@ -214,6 +214,10 @@ WHERE s.company_id = ? AND s.completed_at >= ? AND s.completed_at < ?`, r.co.ID,
 	fmt.Fprintf(out, "  SMS: inbound webhook -> next question, full speed:   p50 %s, p99 %s (%d texts; the machine saturated on purpose)\n",
 		sms.full.Percentile(50).Round(100*time.Microsecond), sms.full.Percentile(99).Round(100*time.Microsecond), len(sms.full))
 	fmt.Fprintf(out, "  SMS interviews completed (transcript final): %.1f /s (%d, %d failed)\n", sms.perSec, sms.completed, sms.failed)
+	fmt.Fprintf(out, "  SMS phase: candidates' texts done at %s of %s; completion -> transcript final p50 %s, p99 %s, max %s\n",
+		sms.textsDone.Round(100*time.Millisecond), sms.elapsed.Round(100*time.Millisecond), sms.toFinal.Percentile(50).Round(time.Millisecond),
+		sms.toFinal.Percentile(99).Round(time.Millisecond), sms.toFinal.Percentile(100).Round(time.Millisecond))
+	fmt.Fprintf(out, "  SMS phase: the slowest session's events from its completion: %s\n", sms.slowest)
 	fmt.Fprintf(out, "  ratio SMS interviews/floor:                %.2f   %s\n", smsRatio, ratioTarget(smsRatio))
 	fmt.Fprintf(out, "  SMS interviews %s\n", sms.cpu.PerUnit("interview", sms.completed))
 	fmt.Fprintf(out, "  requests answered 503 (load-independent):  %d of the page, %d of the SMS webhook   target 0: %s\n",

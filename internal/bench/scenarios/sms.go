@@ -117,7 +117,7 @@ type smsResult struct {
 	unavailable         int64 // webhooks answered 503
 	completed           int64
 	perSec              float64
-	cpu                 bench.CPU // used by the full-speed run, by process
+	cpu                 bench.CPU       // used by the full-speed run, by process
 	textsDone, elapsed  time.Duration   // the full-speed run: its candidates' last texts answered, and every run final
 	toFinal             bench.Latencies // the full-speed run: each session's completion -> transcript final
 	slowest             string          // the full-speed run's slowest session to become final: its timeline

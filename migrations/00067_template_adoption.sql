@@ -7,7 +7,7 @@
 -- criterion copied from a template (their template_id). Statement-level triggers on the
 -- questions, the criteria and the guides keep it: after a statement changes some guides' items
 -- they recompute those guides' mark and update the jobs whose mark changed (a guide is written
--- whole, by one transaction at a time: internal/store StoreGuide under the job's row lock).
+-- whole, by one transaction at a time: internal/store SaveGuide under the job's row lock).
 -- The rollups count jobs by it:
 --
 -- * resume_fit_jobs: jobs by resume-fit template, status and deleted (resumeFit's exact

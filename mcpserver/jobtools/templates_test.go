@@ -103,7 +103,7 @@ func TestListTemplatesFollowsGuidesAndJobs(t *testing.T) {
 
 	j1, j2, j3, j6 := f.j[1].String(), f.j[2].String(), f.j[3].String(), f.j[6].String()
 	g2, g6 := guideOf(f.j[2]).String(), guideOf(f.j[6]).String()
-	step("J1's guide replaced by one without templates (as StoreGuide does)",
+	step("J1's guide replaced by one without templates (as SaveGuide does)",
 		`DELETE FROM interview_guides WHERE job_id = '`+j1+`'`,
 		fmt.Sprintf(`WITH g AS (INSERT INTO interview_guides (company_id, job_id) VALUES ('%s', '%s') RETURNING id)
 			INSERT INTO interview_questions (company_id, guide_id, position, text, source) SELECT '%[1]s', g.id, 1, 'Plain', 'generated' FROM g`,

@@ -20,40 +20,22 @@ import (
 // Percent is the GOGC recruitd uses when none is set.
 const Percent = 400
 
-// Policy is what Apply set: the GC percent and the soft memory limit (0 when none), and whether
-// each came from the environment.
-type Policy struct {
-	Percent        int
-	PercentFromEnv bool
-	Limit          int64
-	LimitFromEnv   bool
-}
-
 // Apply sets this process's policy from getenv and the cgroup limit read from memoryMax (the
 // contents of /sys/fs/cgroup/memory.max; "" or "max" for none). The Go runtime has already
 // applied GOGC and GOMEMLIMIT when they are set; Apply leaves them.
-func Apply(getenv func(string) string, memoryMax string) Policy {
-	var p Policy
-	if v := getenv("GOGC"); v != "" {
-		p.Percent, p.PercentFromEnv = debug.SetGCPercent(-1), true
-		debug.SetGCPercent(p.Percent)
-	} else {
+func Apply(getenv func(string) string, memoryMax string) {
+	if getenv("GOGC") == "" {
 		debug.SetGCPercent(Percent)
-		p.Percent = Percent
 	}
-	if getenv("GOMEMLIMIT") != "" {
-		p.Limit, p.LimitFromEnv = debug.SetMemoryLimit(-1), true
-	} else if limit := softLimit(memoryMax); limit > 0 {
+	if limit := softLimit(memoryMax); getenv("GOMEMLIMIT") == "" && limit > 0 {
 		debug.SetMemoryLimit(limit)
-		p.Limit = limit
 	}
-	return p
 }
 
 // ApplyProcess is Apply with this process's environment and cgroup.
-func ApplyProcess() Policy {
+func ApplyProcess() {
 	b, _ := os.ReadFile("/sys/fs/cgroup/memory.max")
-	return Apply(os.Getenv, string(b))
+	Apply(os.Getenv, string(b))
 }
 
 // softLimit is three quarters of the cgroup's memory limit, 0 without one.

@@ -1,6 +1,7 @@
 package gctune
 
 import (
+	"math"
 	"runtime/debug"
 	"slices"
 	"testing"
@@ -10,34 +11,25 @@ func env(m map[string]string) func(string) string { return func(k string) string
 
 func TestApply(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	percent := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
+	limit := func() int64 { return debug.SetMemoryLimit(-1) }
 
-	p := Apply(env(nil), "max\n")
-	if p.Percent != Percent || p.PercentFromEnv || p.Limit != 0 {
-		t.Fatalf("no settings, no cgroup limit: %+v", p)
+	Apply(env(nil), "max\n")
+	if percent() != Percent || limit() != math.MaxInt64 {
+		t.Fatalf("no settings, no cgroup limit: GC percent %d, memory limit %d; want %d and none", percent(), limit(), Percent)
 	}
-	if got := debug.SetGCPercent(-1); got != Percent {
-		t.Fatalf("GC percent %d, want %d", got, Percent)
-	}
-	debug.SetGCPercent(Percent)
-
-	p = Apply(env(nil), "4294967296\n")
-	if p.Limit != 3<<30 || p.LimitFromEnv {
-		t.Fatalf("4 GiB cgroup: %+v, want a 3 GiB soft limit", p)
-	}
-	if got := debug.SetMemoryLimit(-1); got != 3<<30 {
-		t.Fatalf("memory limit %d", got)
+	Apply(env(nil), "4294967296\n")
+	if limit() != 3<<30 {
+		t.Fatalf("4 GiB cgroup: memory limit %d, want a 3 GiB soft limit", limit())
 	}
 
 	// What the runtime read from the environment stays.
 	debug.SetGCPercent(150)
 	debug.SetMemoryLimit(1 << 30)
-	p = Apply(env(map[string]string{"GOGC": "150", "GOMEMLIMIT": "1GiB"}), "4294967296")
-	if p.Percent != 150 || !p.PercentFromEnv || p.Limit != 1<<30 || !p.LimitFromEnv {
-		t.Fatalf("from the environment: %+v", p)
-	}
-	if got := debug.SetGCPercent(-1); got != 150 {
-		t.Fatalf("GC percent %d, want the environment's 150", got)
+	Apply(env(map[string]string{"GOGC": "150", "GOMEMLIMIT": "1GiB"}), "4294967296")
+	if percent() != 150 || limit() != 1<<30 {
+		t.Fatalf("from the environment: GC percent %d, memory limit %d; want 150 and 1 GiB", percent(), limit())
 	}
 }
 

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/recruitd/recruitd/internal/bench"
 	"github.com/recruitd/recruitd/internal/kinds"
 	"github.com/recruitd/recruitd/models"
@@ -118,7 +120,7 @@ func Interview(ctx context.Context, env Env, o Options) error {
 	}
 	done -= done0
 	elapsed := time.Since(begin)
-	toFinal, err := completionToFinal(ctx, r, begin)
+	web, err := completionToFinal(ctx, r, begin)
 	if err != nil {
 		return err
 	}
@@ -199,8 +201,9 @@ WHERE s.company_id = ? AND s.completed_at >= ? AND s.completed_at < ?`, r.co.ID,
 	fmt.Fprintf(out, "  ratio interviews/floor:                    %.2f   %s\n", ratio, ratioTarget(ratio))
 	r.cpuLines("web interviews", webCPU, "interview", done)
 	fmt.Fprintf(out, "  web phase: candidates' requests done at %s of %s; completion -> transcript final p50 %s, p99 %s, max %s\n",
-		taken.Round(100*time.Millisecond), elapsed.Round(100*time.Millisecond), toFinal.Percentile(50).Round(time.Millisecond),
-		toFinal.Percentile(99).Round(time.Millisecond), toFinal.Percentile(100).Round(time.Millisecond))
+		taken.Round(100*time.Millisecond), elapsed.Round(100*time.Millisecond), web.toFinal.Percentile(50).Round(time.Millisecond),
+		web.toFinal.Percentile(99).Round(time.Millisecond), web.toFinal.Percentile(100).Round(time.Millisecond))
+	fmt.Fprintf(out, "  web phase: the slowest session's events from its completion: %s\n", web.slowest)
 	fmt.Fprintf(out, "  completion -> report stored, %s pauses:    p50 %s, p95 %s (%d reports)   target p95 < 2s: %s\n",
 		think, pacedReport.Percentile(50).Round(time.Millisecond), pacedReport.Percentile(95).Round(time.Millisecond), len(pacedReport), verdict(pacedReport.Percentile(95) < 2*time.Second))
 	fmt.Fprintf(out, "  completion -> report stored, full speed:   p50 %s, p95 %s (%d reports; the machine saturated on purpose)\n",
@@ -215,9 +218,9 @@ WHERE s.company_id = ? AND s.completed_at >= ? AND s.completed_at < ?`, r.co.ID,
 		sms.full.Percentile(50).Round(100*time.Microsecond), sms.full.Percentile(99).Round(100*time.Microsecond), len(sms.full))
 	fmt.Fprintf(out, "  SMS interviews completed (transcript final): %.1f /s (%d, %d failed)\n", sms.perSec, sms.completed, sms.failed)
 	fmt.Fprintf(out, "  SMS phase: candidates' texts done at %s of %s; completion -> transcript final p50 %s, p99 %s, max %s\n",
-		sms.textsDone.Round(100*time.Millisecond), sms.elapsed.Round(100*time.Millisecond), sms.toFinal.Percentile(50).Round(time.Millisecond),
-		sms.toFinal.Percentile(99).Round(time.Millisecond), sms.toFinal.Percentile(100).Round(time.Millisecond))
-	fmt.Fprintf(out, "  SMS phase: the slowest session's events from its completion: %s\n", sms.slowest)
+		sms.textsDone.Round(100*time.Millisecond), sms.elapsed.Round(100*time.Millisecond), sms.final.toFinal.Percentile(50).Round(time.Millisecond),
+		sms.final.toFinal.Percentile(99).Round(time.Millisecond), sms.final.toFinal.Percentile(100).Round(time.Millisecond))
+	fmt.Fprintf(out, "  SMS phase: the slowest session's events from its completion: %s\n", sms.final.slowest)
 	fmt.Fprintf(out, "  ratio SMS interviews/floor:                %.2f   %s\n", smsRatio, ratioTarget(smsRatio))
 	fmt.Fprintf(out, "  SMS interviews %s\n", sms.cpu.PerUnit("interview", sms.completed))
 	fmt.Fprintf(out, "  requests answered 503 (load-independent):  %d of the page, %d of the SMS webhook   target 0: %s\n",
@@ -355,18 +358,51 @@ func (c *pageClient) do(ctx context.Context, method, u, form string) (string, er
 	return string(b), nil
 }
 
-// completionToFinal is, for each session completed since begin, the time from its completion
-// to its run's record that the transcript is final: where a throughput phase's time goes once
-// the candidates are done.
-func completionToFinal(ctx context.Context, r *rig, begin time.Time) (bench.Latencies, error) {
-	var rows []struct{ CompletedAt, FinalAt time.Time }
-	err := r.st.DB().WithContext(ctx).Raw(`
-SELECT s.completed_at, min(e.at) AS final_at FROM interview_sessions s
-JOIN interview_events e ON e.company_id = s.company_id AND e.session_id = s.id AND e.kind = ?
-WHERE s.company_id = ? AND s.status = ? AND s.completed_at >= ? GROUP BY s.id, s.completed_at`, models.EventTranscriptFinal, r.co.ID, models.SessionStatusCompleted, begin).Scan(&rows).Error
-	var l bench.Latencies
-	for _, row := range rows {
-		l = append(l, row.FinalAt.Sub(row.CompletedAt))
+// finals is a throughput phase's time from each session's completion to its run's record that
+// the transcript is final (where the phase's time goes once the candidates are done), and the
+// events of the slowest session, each kind with its time from the completion (kinds and times
+// only), so that a straggler that holds the phase says where it waited.
+type finals struct {
+	toFinal bench.Latencies
+	slowest string
+}
+
+// completionToFinal is the finals of the sessions completed since begin.
+func completionToFinal(ctx context.Context, r *rig, begin time.Time) (finals, error) {
+	var f finals
+	var rows []struct {
+		ID                   uuid.UUID
+		CompletedAt, FinalAt time.Time
 	}
-	return l, err
+	db := r.st.DB().WithContext(ctx)
+	if err := db.Raw(`
+SELECT s.id, s.completed_at, min(e.at) AS final_at FROM interview_sessions s
+JOIN interview_events e ON e.company_id = s.company_id AND e.session_id = s.id AND e.kind = ?
+WHERE s.company_id = ? AND s.status = ? AND s.completed_at >= ? GROUP BY s.id, s.completed_at`, models.EventTranscriptFinal, r.co.ID, models.SessionStatusCompleted, begin).Scan(&rows).Error; err != nil {
+		return f, err
+	}
+	slowest := -1
+	for i, row := range rows {
+		f.toFinal = append(f.toFinal, row.FinalAt.Sub(row.CompletedAt))
+		if slowest < 0 || f.toFinal[i] > f.toFinal[slowest] {
+			slowest = i
+		}
+	}
+	if slowest < 0 {
+		return f, nil
+	}
+	var events []struct {
+		Kind string
+		At   time.Time
+	}
+	if err := db.Raw(`SELECT kind, at FROM interview_events WHERE company_id = ? AND session_id = ? ORDER BY at, id`,
+		r.co.ID, rows[slowest].ID).Scan(&events).Error; err != nil {
+		return f, err
+	}
+	parts := make([]string, 0, len(events))
+	for _, e := range events {
+		parts = append(parts, fmt.Sprintf("%s %+.1fs", e.Kind, e.At.Sub(rows[slowest].CompletedAt).Seconds()))
+	}
+	f.slowest = strings.Join(parts, ", ")
+	return f, nil
 }

@@ -117,10 +117,9 @@ type smsResult struct {
 	unavailable         int64 // webhooks answered 503
 	completed           int64
 	perSec              float64
-	cpu                 bench.CPU       // used by the full-speed run, by process
-	textsDone, elapsed  time.Duration   // the full-speed run: its candidates' last texts answered, and every run final
-	toFinal             bench.Latencies // the full-speed run: each session's completion -> transcript final
-	slowest             string          // the full-speed run's slowest session to become final: its timeline
+	cpu                 bench.CPU     // used by the full-speed run, by process
+	textsDone, elapsed  time.Duration // the full-speed run: its candidates' last texts answered, and every run final
+	final               finals        // the full-speed run's completion -> transcript final
 }
 
 // smsRun is the interview scenario's SMS run (issue 31): candidates invited by SMS to SMS
@@ -172,39 +171,12 @@ func (r *rig) smsRun(ctx context.Context, interviewerID string, candidates, conc
 	res.elapsed = time.Since(begin)
 	res.completed, res.perSec = done, float64(done)/res.elapsed.Seconds()
 	res.cpu = bench.SampleCPU().Sub(cpu)
-	if res.toFinal, err = completionToFinal(ctx, r, begin); err != nil {
-		return res, err
-	}
-	if res.slowest, err = slowestTimeline(ctx, r, begin); err != nil {
+	if res.final, err = completionToFinal(ctx, r, begin); err != nil {
 		return res, err
 	}
 	r.statementsDump(ctx, "interview-sms", done)
 	res.unavailable = c.unavailable.Load()
 	return res, nil
-}
-
-// slowestTimeline is the timeline of the session completed since begin whose run took longest to
-// record its transcript final: each event's kind and time from the completion (kinds and times
-// only), so that a straggler that holds a throughput phase says where it waited.
-func slowestTimeline(ctx context.Context, r *rig, begin time.Time) (string, error) {
-	var rows []struct {
-		Kind     string
-		OffsetNs int64
-	}
-	err := r.st.DB().WithContext(ctx).Raw(`
-WITH s AS (
-	SELECT s.id, s.completed_at FROM interview_sessions s
-	JOIN interview_events e ON e.company_id = s.company_id AND e.session_id = s.id AND e.kind = ?
-	WHERE s.company_id = ? AND s.status = ? AND s.completed_at >= ?
-	GROUP BY s.id, s.completed_at ORDER BY min(e.at) - s.completed_at DESC LIMIT 1)
-SELECT e.kind, (extract(epoch FROM e.at - s.completed_at) * 1e9)::bigint AS offset_ns
-FROM s JOIN interview_events e ON e.company_id = ? AND e.session_id = s.id ORDER BY e.at, e.id`,
-		models.EventTranscriptFinal, r.co.ID, models.SessionStatusCompleted, begin, r.co.ID).Scan(&rows).Error
-	parts := make([]string, 0, len(rows))
-	for _, row := range rows {
-		parts = append(parts, fmt.Sprintf("%s %+.1fs", row.Kind, time.Duration(row.OffsetNs).Seconds()))
-	}
-	return strings.Join(parts, ", "), err
 }
 
 // transcriptsFinal counts the bench company's interviews whose run recorded the transcript final.

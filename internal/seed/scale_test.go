@@ -82,10 +82,12 @@ func schema(t *testing.T, db *sql.DB) string {
 	idx := queryStrings(t, db, `SELECT tablename || ' ' || indexname || ': ' || indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1`)
 	cons := queryStrings(t, db, `SELECT conrelid::regclass || ' ' || conname || ': ' || pg_get_constraintdef(oid)
 		FROM pg_constraint WHERE connamespace = 'public'::regnamespace ORDER BY 1`)
-	if len(idx) < 50 || len(cons) < 50 {
-		t.Fatalf("schema looks empty: %d indexes, %d constraints", len(idx), len(cons))
+	trig := queryStrings(t, db, `SELECT tgrelid::regclass || ' ' || tgname || ' ' || tgenabled::text || ': ' || pg_get_triggerdef(oid)
+		FROM pg_trigger WHERE NOT tgisinternal ORDER BY 1`)
+	if len(idx) < 50 || len(cons) < 50 || len(trig) < 50 {
+		t.Fatalf("schema looks empty: %d indexes, %d constraints, %d triggers", len(idx), len(cons), len(trig))
 	}
-	return strings.Join(idx, "\n") + "\n" + strings.Join(cons, "\n")
+	return strings.Join(idx, "\n") + "\n" + strings.Join(cons, "\n") + "\n" + strings.Join(trig, "\n")
 }
 
 // seededTables are the tables Scale fills.
@@ -118,6 +120,7 @@ func TestScale(t *testing.T) {
 	before := schema(t, db.SQL)
 	earthOID := queryInt(t, db.SQL, "SELECT 'candidates_location_idx'::regclass::oid::int")
 	applicantsKeyOID := queryInt(t, db.SQL, "SELECT 'job_applicants_pkey'::regclass::oid::int")
+	sessionsTriggerOID := queryInt(t, db.SQL, "SELECT oid::int FROM pg_trigger WHERE tgname = 'interview_sessions_rollup_insert'")
 	var progress bytes.Buffer
 	o := smallOptions()
 	o.Progress = &progress
@@ -148,9 +151,13 @@ func TestScale(t *testing.T) {
 		}
 	}
 
-	// Indexes: dropped and re-created (new oid), identical definitions, nothing missing.
+	// Indexes and triggers: dropped and re-created (new oid), identical definitions, nothing
+	// missing.
 	if after := schema(t, db.SQL); after != before {
-		t.Errorf("indexes or constraints changed:\nbefore:\n%s\nafter:\n%s", before, after)
+		t.Errorf("indexes, constraints or triggers changed:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+	if oid := queryInt(t, db.SQL, "SELECT oid::int FROM pg_trigger WHERE tgname = 'interview_sessions_rollup_insert'"); oid == sessionsTriggerOID {
+		t.Error("interview_sessions_rollup_insert has its old oid: the load did not drop and re-create the capture triggers")
 	}
 	if oid := queryInt(t, db.SQL, "SELECT 'candidates_location_idx'::regclass::oid::int"); oid == earthOID {
 		t.Error("candidates_location_idx has its old oid: the load did not drop and re-create the indexes (DropIndexesFrom: 1)")

@@ -33,9 +33,15 @@ func newProbe(t *testing.T) *sql.DB {
 // load runs f in a bulk-load transaction on db, committed at once.
 func load(t *testing.T, db *sql.DB, f func(context.Context, pgx.Tx) error) {
 	t.Helper()
+	loadAs(t, db, false, f)
+}
+
+// loadAs is load with foreign-key triggers off when replica is set (InTx).
+func loadAs(t *testing.T, db *sql.DB, replica bool, f func(context.Context, pgx.Tx) error) {
+	t.Helper()
 	ctx := t.Context()
 	err := bulkload.WithConn(ctx, db, func(c *pgx.Conn) error {
-		return bulkload.InTx(ctx, c, false, func(tx pgx.Tx) error { return f(ctx, tx) }, func(context.Context) error { return nil })
+		return bulkload.InTx(ctx, c, replica, func(tx pgx.Tx) error { return f(ctx, tx) }, func(context.Context) error { return nil })
 	})
 	if err != nil {
 		t.Fatal(err)

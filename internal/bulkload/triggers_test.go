@@ -2,7 +2,6 @@ package bulkload_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -54,18 +53,6 @@ func copyRows(ctx context.Context, tx pgx.Tx, n int) error {
 	return bulkload.Copy(ctx, tx, bulkload.Table{Name: "captured", Columns: "u, t"}, in, prog.Add("captured", -1), func(*bulkload.Buf) {})
 }
 
-// replicaLoad runs f in a bulk-load transaction with foreign-key triggers off, committed at once.
-func replicaLoad(t *testing.T, db *sql.DB, f func(context.Context, pgx.Tx) error) {
-	t.Helper()
-	ctx := t.Context()
-	err := bulkload.WithConn(ctx, db, func(c *pgx.Conn) error {
-		return bulkload.InTx(ctx, c, true, func(tx pgx.Tx) error { return f(ctx, tx) }, func(context.Context) error { return nil })
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestCaptureTriggersComeBack(t *testing.T) {
 	db := pgtest.NewEmpty(t).SQL
 	if _, err := db.Exec(captured); err != nil {
@@ -75,7 +62,7 @@ func TestCaptureTriggersComeBack(t *testing.T) {
 	if err := db.QueryRow(triggersOf, "captured").Scan(&before); err != nil {
 		t.Fatal(err)
 	}
-	replicaLoad(t, db, func(ctx context.Context, tx pgx.Tx) error {
+	loadAs(t, db, true, func(ctx context.Context, tx pgx.Tx) error {
 		defs, err := bulkload.DropCaptureTriggers(ctx, tx, "captured")
 		if err != nil {
 			return err
@@ -133,7 +120,7 @@ func TestLoadWithoutCaptureWritesNoTempFile(t *testing.T) {
 	// or dropping it, and returns how many temporary files the database wrote meanwhile.
 	load := func(drop bool) int64 {
 		start := tempFiles()
-		replicaLoad(t, db, func(ctx context.Context, tx pgx.Tx) error {
+		loadAs(t, db, true, func(ctx context.Context, tx pgx.Tx) error {
 			if _, err := tx.Exec(ctx, "SET LOCAL work_mem = '64kB'"); err != nil {
 				return err
 			}

@@ -89,7 +89,7 @@ func (e *env) benchEnv() (scenarios.Env, error) {
 	return scenarios.Env{
 		Config: cfg, Log: log, Out: e.stdout,
 		Stack: func(ctx context.Context) (*scenarios.Stack, error) {
-			s, err := startThrowawayStack(ctx, log, cfg.TemporalNamespace)
+			s, err := startThrowawayStack(ctx, log, cfg.TemporalNamespace, false)
 			if err != nil {
 				return nil, err
 			}

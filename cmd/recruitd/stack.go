@@ -26,7 +26,9 @@ type throwawayStack struct {
 }
 
 // startThrowawayStack starts both side by side; stop removes everything.
-func startThrowawayStack(ctx context.Context, log *slog.Logger, namespace string) (*throwawayStack, error) {
+// Its Postgres tracks statements (devstack.TrackStatements) when track is set or
+// RECRUITD_BENCH_STATEMENTS is.
+func startThrowawayStack(ctx context.Context, log *slog.Logger, namespace string, track bool) (*throwawayStack, error) {
 	dir, err := devstack.ScratchDir("recruitd-stack-") // tmpfs when available: test databases clone in ~12 ms
 	if err != nil {
 		return nil, err
@@ -40,9 +42,8 @@ func startThrowawayStack(ctx context.Context, log *slog.Logger, namespace string
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		o := devstack.PostgresOptions{Dir: filepath.Join(dir, "postgres"), Fast: true, Log: log}
-		if os.Getenv(scenarios.StatementsEnv) != "" {
-			o.Settings = map[string]string{"shared_preload_libraries": "pg_stat_statements", "pg_stat_statements.track": "all",
-				"pg_stat_statements.track_planning": "on"}
+		if track || os.Getenv(scenarios.StatementsEnv) != "" {
+			o.Settings = devstack.TrackStatements()
 		}
 		pg, err := devstack.StartPostgres(gctx, o)
 		s.pg = pg
@@ -94,7 +95,7 @@ func stackCmd(e *env) *cobra.Command {
 				return err
 			}
 			ctx := cmd.Context()
-			s, err := startThrowawayStack(ctx, log, cfg.TemporalNamespace)
+			s, err := startThrowawayStack(ctx, log, cfg.TemporalNamespace, true) // tests count plans
 			if err != nil {
 				return err
 			}

@@ -81,6 +81,14 @@ type PostgresOptions struct {
 	Log      *slog.Logger
 }
 
+// TrackStatements are the settings that load pg_stat_statements and count every statement,
+// nested ones (triggers, functions) included, with its planning: the bench's statement dumps and
+// the tests that count plans read them.
+func TrackStatements() map[string]string {
+	return map[string]string{"shared_preload_libraries": "pg_stat_statements", "pg_stat_statements.track": "all",
+		"pg_stat_statements.track_planning": "on"}
+}
+
 // Postgres is a running private cluster.
 type Postgres struct {
 	port     int

@@ -140,7 +140,7 @@ func (s *server) startPrivate() (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	pg, err := devstack.StartPostgres(ctx, devstack.PostgresOptions{Dir: dir, Fast: true})
+	pg, err := devstack.StartPostgres(ctx, devstack.PostgresOptions{Dir: dir, Fast: true, Settings: devstack.TrackStatements()})
 	if err != nil {
 		os.RemoveAll(dir)
 		return "", err

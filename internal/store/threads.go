@@ -60,13 +60,17 @@ type ThreadSession struct {
 	CompanyName          string
 }
 
-// ThreadSession finds the thread of address on channel.
+// ThreadSession finds the thread of address on channel (sms or whatsapp; no other channel has a
+// thread). The statement repeats the predicate of messages_thread with the channels written out:
+// with only "channel = $2" a generic plan cannot prove it, so Postgres planned the statement
+// again on every inbound text (pg_stat_statements: one plan per call, 0.19 ms each).
 func (s *Store) ThreadSession(ctx context.Context, channel, address string) (*ThreadSession, error) {
 	var t ThreadSession
 	err := s.db.WithContext(ctx).Raw(`
 SELECT m.company_id, m.session_id, c.name AS company_name
 FROM messages m JOIN companies c ON c.id = m.company_id
-WHERE m.to_address = ? AND m.channel = ? AND m.direction = 'outbound' AND m.session_id IS NOT NULL
+WHERE m.to_address = ? AND m.channel = ? AND m.channel IN ('sms', 'whatsapp') AND m.direction = 'outbound'
+  AND m.session_id IS NOT NULL
 ORDER BY m.created_at DESC LIMIT 1`, address, channel).Row().Scan(&t.CompanyID, &t.SessionID, &t.CompanyName)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("thread of a number: %w", ErrNotFound)

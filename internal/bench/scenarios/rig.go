@@ -217,37 +217,42 @@ func (r *rig) statementsReset(ctx context.Context) {
 }
 
 // statementsDump writes the statements tracked since statementsReset to <StatementsEnv>/<name>.txt:
-// calls and milliseconds (planning plus execution) per unit, largest first.
+// calls and milliseconds (planning plus execution) per unit, largest first, and how much of that
+// was planning: a statement planned on every call (plans/call 1.00) pays its planner each time.
 func (r *rig) statementsDump(ctx context.Context, name string, units int64) {
 	dir := os.Getenv(StatementsEnv)
 	if dir == "" || units <= 0 {
 		return
 	}
 	var rows []struct {
-		Calls int64
-		Ms    float64
-		Rows  int64
-		Query string
+		Calls  int64
+		Plans  int64
+		Ms     float64
+		PlanMs float64
+		Rows   int64
+		Query  string
 	}
-	if err := r.st.DB().WithContext(ctx).Raw(`SELECT calls, total_plan_time + total_exec_time AS ms, rows, query
+	if err := r.st.DB().WithContext(ctx).Raw(`SELECT calls, plans, total_plan_time + total_exec_time AS ms, total_plan_time AS plan_ms, rows, query
 FROM pg_stat_statements ORDER BY total_plan_time + total_exec_time DESC`).Scan(&rows).Error; err != nil {
 		fmt.Fprintf(r.out, "  statements not read: %v\n", err)
 		return
 	}
 	var b strings.Builder
 	var calls int64
-	var ms float64
+	var ms, planMs float64
 	for _, s := range rows {
 		calls += s.Calls
-		ms += s.Ms
+		ms, planMs = ms+s.Ms, planMs+s.PlanMs
 	}
-	fmt.Fprintf(&b, "%d units; per unit: %.1f statements, %.2f ms (planning + execution)\n\n", units, float64(calls)/float64(units), ms/float64(units))
+	fmt.Fprintf(&b, "%d units; per unit: %.1f statements, %.2f ms (planning + execution), of which planning %.2f ms\n\n",
+		units, float64(calls)/float64(units), ms/float64(units), planMs/float64(units))
 	for _, s := range rows {
 		q := strings.Join(strings.Fields(s.Query), " ")
 		if len(q) > 300 {
 			q = q[:300] + "…"
 		}
-		fmt.Fprintf(&b, "%7.2f calls/unit %7.3f ms/unit %7.3f ms/call  %s\n", float64(s.Calls)/float64(units), s.Ms/float64(units), s.Ms/float64(max(s.Calls, 1)), q)
+		fmt.Fprintf(&b, "%7.2f calls/unit %7.3f ms/unit %7.3f ms/call %5.2f plans/call %7.3f planning ms/unit  %s\n", float64(s.Calls)/float64(units),
+			s.Ms/float64(units), s.Ms/float64(max(s.Calls, 1)), float64(s.Plans)/float64(max(s.Calls, 1)), s.PlanMs/float64(units), q)
 	}
 	if err := os.WriteFile(filepath.Join(dir, name+".txt"), []byte(b.String()), 0o644); err != nil {
 		fmt.Fprintf(r.out, "  statements not written: %v\n", err)

@@ -1,0 +1,68 @@
+package store_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/recruitd/recruitd/internal/store"
+	"github.com/recruitd/recruitd/models"
+)
+
+// TestThreadSessionKeepsItsPlan finds a number's thread twenty times on one connection and counts
+// the plans Postgres made for the lookup (pg_stat_statements): a handful (five custom plans, then
+// the generic one), not one per inbound text. With "channel = $2" alone, the generic plan could
+// not use messages_thread, whose predicate names the channels, and lost to a custom plan on
+// every call.
+func TestThreadSessionKeepsItsPlan(t *testing.T) {
+	st := newStore(t)
+	ctx := t.Context()
+	db := st.SQL()
+	db.SetMaxOpenConns(1) // one connection: one plan cache
+	if _, err := db.ExecContext(ctx, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"); err != nil {
+		t.Fatal(err)
+	}
+	acme := company(t, st, "acme")
+	job := &models.Job{CompanyID: acme.ID, ExternalID: "J-1", InterviewerID: "acme-J-1", Title: "Technician", ExternalTitle: "Technician",
+		Description: "d", Status: models.JobStatusActive, IsOpen: true}
+	if err := st.DB().Create(job).Error; err != nil {
+		t.Fatal(err)
+	}
+	inv, err := st.CreateInvitation(ctx, store.InvitationInput{CompanyID: acme.ID, JobID: job.ID, SessionID: uuid.New(),
+		Candidate: store.CandidateInput{FirstName: "Ada", LastName: "Quinn", Phone: "+15550100001"},
+		Source:    models.ApplicationSource("manual"), Medium: models.MediumTypeVideo,
+		ExpiresAt: time.Now().Add(time.Hour), FlowWorkflowID: "flow/acme/1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A thousand texted numbers and as many e-mails, so that the planner weighs the index.
+	if _, err := db.ExecContext(ctx, `
+		INSERT INTO messages (company_id, candidate_id, session_id, direction, channel, status, provider, to_address, body, created_at)
+		SELECT $1, $2, $3, 'outbound', CASE WHEN n % 2 = 0 THEN 'sms' ELSE 'email' END, 'sent', 'sim',
+		       CASE WHEN n % 2 = 0 THEN '+1555' || lpad(n::text, 7, '0') ELSE 'p' || n || '@example.com' END, 'hello', now()
+		FROM generate_series(1, 2000) n`, acme.ID, inv.Candidate.ID, inv.Session.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, "ANALYZE messages"); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		th, err := st.ThreadSession(ctx, "sms", "+15550000002")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if th.SessionID != inv.Session.ID || th.CompanyID != acme.ID {
+			t.Fatalf("thread %+v, want session %s of %s", th, inv.Session.ID, acme.ID)
+		}
+	}
+	var calls, plans int64
+	err = db.QueryRowContext(ctx, `SELECT calls, plans FROM pg_stat_statements
+		WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query LIKE '%AS company_name%'`).Scan(&calls, &plans)
+	if err != nil {
+		t.Fatalf("the lookup's statistics (pg_stat_statements loaded? run under `recruitd stack`): %v", err)
+	}
+	if calls != 20 || plans > 6 {
+		t.Errorf("the thread lookup was planned %d times in %d calls, want at most 6 in 20", plans, calls)
+	}
+}

@@ -3,9 +3,7 @@ package store_test
 import (
 	"sync/atomic"
 	"testing"
-	"time"
 
-	"github.com/google/uuid"
 	"gorm.io/gorm"
 
 	"github.com/recruitd/recruitd/internal/interview"
@@ -22,11 +20,7 @@ func TestInterviewStatements(t *testing.T) {
 	st := newStore(t)
 	ctx := t.Context()
 	acme := company(t, st, "acme")
-	job := &models.Job{CompanyID: acme.ID, ExternalID: "J-1", InterviewerID: "acme-J-1", Title: "Technician", ExternalTitle: "Technician",
-		Description: "d", Status: models.JobStatusGenerating, IsOpen: true}
-	if err := st.DB().Create(job).Error; err != nil {
-		t.Fatal(err)
-	}
+	job := technicianJob(t, st, acme, models.JobStatusGenerating)
 	guide := store.GuideContent{Title: "Technician", ExternalTitle: "Technician", Questions: []models.InterviewQuestion{
 		{Text: "Tell us about a repair you led.", Source: models.QuestionSourceStructured},
 		{Text: "Licence?", Source: models.QuestionSourceStructured, Answers: models.StringArray{"Yes", "No"}},
@@ -35,13 +29,7 @@ func TestInterviewStatements(t *testing.T) {
 	if _, err := st.SaveGuide(ctx, acme.ID, job.ID, guide, 1, models.JobStatusActive); err != nil {
 		t.Fatal(err)
 	}
-	inv, err := st.CreateInvitation(ctx, store.InvitationInput{CompanyID: acme.ID, JobID: job.ID, SessionID: uuid.New(),
-		Candidate: store.CandidateInput{FirstName: "Ada", LastName: "Quinn", Email: "ada@example.com"},
-		Source:    models.ApplicationSource("manual"), Medium: models.MediumTypeVideo,
-		ExpiresAt: time.Now().Add(time.Hour), FlowWorkflowID: "flow/acme/1"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	inv := invite(t, st, job, store.CandidateInput{FirstName: "Ada", LastName: "Quinn", Email: "ada@example.com"})
 
 	var n atomic.Int64
 	// The company's and job's rows are not counted: the page caches them for 2 s, which a test

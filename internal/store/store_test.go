@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"testing"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/apikey"
 	"github.com/recruitd/recruitd/internal/pgtest"
@@ -29,6 +32,29 @@ func company(t *testing.T, st *store.Store, slug string) *models.Company {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// technicianJob stores a job of co with status.
+func technicianJob(t *testing.T, st *store.Store, co *models.Company, status models.JobStatus) *models.Job {
+	t.Helper()
+	job := &models.Job{CompanyID: co.ID, ExternalID: "J-1", InterviewerID: co.Slug + "-J-1", Title: "Technician", ExternalTitle: "Technician",
+		Description: "d", Status: status, IsOpen: true}
+	if err := st.DB().Create(job).Error; err != nil {
+		t.Fatal(err)
+	}
+	return job
+}
+
+// invite stores a manual video invitation of cand to job, its session open for an hour.
+func invite(t *testing.T, st *store.Store, job *models.Job, cand store.CandidateInput) *store.Invitation {
+	t.Helper()
+	inv, err := st.CreateInvitation(t.Context(), store.InvitationInput{CompanyID: job.CompanyID, JobID: job.ID, SessionID: uuid.New(),
+		Candidate: cand, Source: models.ApplicationSource("manual"), Medium: models.MediumTypeVideo,
+		ExpiresAt: time.Now().Add(time.Hour), FlowWorkflowID: "flow/" + job.ExternalID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inv
 }
 
 func TestCompanies(t *testing.T) {

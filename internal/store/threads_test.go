@@ -2,9 +2,6 @@ package store_test
 
 import (
 	"testing"
-	"time"
-
-	"github.com/google/uuid"
 
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
@@ -24,18 +21,7 @@ func TestThreadSessionKeepsItsPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	acme := company(t, st, "acme")
-	job := &models.Job{CompanyID: acme.ID, ExternalID: "J-1", InterviewerID: "acme-J-1", Title: "Technician", ExternalTitle: "Technician",
-		Description: "d", Status: models.JobStatusActive, IsOpen: true}
-	if err := st.DB().Create(job).Error; err != nil {
-		t.Fatal(err)
-	}
-	inv, err := st.CreateInvitation(ctx, store.InvitationInput{CompanyID: acme.ID, JobID: job.ID, SessionID: uuid.New(),
-		Candidate: store.CandidateInput{FirstName: "Ada", LastName: "Quinn", Phone: "+15550100001"},
-		Source:    models.ApplicationSource("manual"), Medium: models.MediumTypeVideo,
-		ExpiresAt: time.Now().Add(time.Hour), FlowWorkflowID: "flow/acme/1"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	inv := invite(t, st, technicianJob(t, st, acme, models.JobStatusActive), store.CandidateInput{FirstName: "Ada", LastName: "Quinn", Phone: "+15550100001"})
 	// A thousand texted numbers and as many e-mails, so that the planner weighs the index.
 	if _, err := db.ExecContext(ctx, `
 		INSERT INTO messages (company_id, candidate_id, session_id, direction, channel, status, provider, to_address, body, created_at)
@@ -57,7 +43,7 @@ func TestThreadSessionKeepsItsPlan(t *testing.T) {
 		}
 	}
 	var calls, plans int64
-	err = db.QueryRowContext(ctx, `SELECT calls, plans FROM pg_stat_statements
+	err := db.QueryRowContext(ctx, `SELECT calls, plans FROM pg_stat_statements
 		WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query LIKE '%AS company_name%'`).Scan(&calls, &plans)
 	if err != nil {
 		t.Fatalf("the lookup's statistics (pg_stat_statements loaded? run under `recruitd stack`): %v", err)

@@ -86,7 +86,8 @@ func stackCmd(e *env) *cobra.Command {
 		Short: "Run a command against a throwaway Postgres cluster and Temporal dev server (make test uses it)",
 		Long: "stack starts a fresh private Postgres cluster and an in-memory Temporal dev server on free ports, runs COMMAND with\n" +
 			"TEST_DATABASE_URL, TEST_TEMPORAL_ADDRESS, DATABASE_URL and TEMPORAL_ADDRESS pointing at them, then stops both and\n" +
-			"removes their files. Its exit status is COMMAND's.",
+			"removes their files. Its exit status is COMMAND's. The cluster loads pg_stat_statements (with planning counts): some\n" +
+			"tests count how often Postgres plans a statement.",
 		Example: "  recruitd stack -- go test ./...",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

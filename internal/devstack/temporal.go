@@ -173,6 +173,12 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 		"--ip", "127.0.0.1",
 		"--port", strconv.Itoa(o.Port),
 		"--log-level", "warn",
+		// One partition per task queue. Partitions spread a queue over matching hosts, and a
+		// dev server is one host; with the default four, a task left in a partition's backlog
+		// after a burst waits until a poller polls that partition, and idle pollers park for a
+		// minute on whichever partition they picked (docs/decisions.md).
+		"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
+		"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1",
 	}
 	if o.Headless {
 		args = append(args, "--headless")

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/recruitd/recruitd/internal/pgtest"
 )
 
 // TestTriggersKeepTheirPlans changes one row at a time, the way the service does, on one
@@ -20,13 +22,6 @@ func TestTriggersKeepTheirPlans(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"); err != nil {
-		t.Fatal(err)
-	}
-	var loaded bool
-	if err := conn.QueryRowContext(ctx, "SELECT current_setting('shared_preload_libraries') LIKE '%pg_stat_statements%'").Scan(&loaded); err != nil || !loaded {
-		t.Fatalf("pg_stat_statements is not preloaded (%v): run the tests under `recruitd stack` (make test), or load it and its track_planning in TEST_DATABASE_URL's server", err)
-	}
 	a := ids[0]
 	// Each step changes the row at offset $2 of the company's rows, a different one each round (the
 	// jobs and identity checks, fewer, in turn).
@@ -66,30 +61,12 @@ func TestTriggersKeepTheirPlans(t *testing.T) {
 	}
 	checkAll(t, db, ids, "the single-row changes")
 
-	rows, err := conn.QueryContext(ctx, `
-		SELECT calls, plans, query FROM pg_stat_statements
-		WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND NOT toplevel AND calls >= $1
-		ORDER BY query`, rounds)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var nested []string
-	var replanned []string
-	for rows.Next() {
-		var calls, plans int64
-		var q string
-		if err := rows.Scan(&calls, &plans, &q); err != nil {
-			t.Fatal(err)
+	var nested, replanned []string
+	for _, p := range pgtest.PlansOf(t, conn, true, rounds) {
+		nested = append(nested, p.Query)
+		if p.Plans*2 > p.Calls {
+			replanned = append(replanned, fmt.Sprintf("%d plans in %d calls: %.200s", p.Plans, p.Calls, p.Query))
 		}
-		q = strings.Join(strings.Fields(q), " ")
-		nested = append(nested, q)
-		if plans*2 > calls {
-			replanned = append(replanned, fmt.Sprintf("%d plans in %d calls: %.200s", plans, calls, q))
-		}
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
 	}
 	// The count is only evidence if the triggers' statements were tracked at all.
 	for _, want := range []string{"INSERT INTO candidate_journeys", "INSERT INTO candidate_media", "INSERT INTO flag_last_daily",

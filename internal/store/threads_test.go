@@ -1,8 +1,10 @@
 package store_test
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
@@ -17,9 +19,6 @@ func TestThreadSessionKeepsItsPlan(t *testing.T) {
 	ctx := t.Context()
 	db := st.SQL()
 	db.SetMaxOpenConns(1) // one connection: one plan cache
-	if _, err := db.ExecContext(ctx, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"); err != nil {
-		t.Fatal(err)
-	}
 	acme := company(t, st, "acme")
 	inv := invite(t, st, technicianJob(t, st, acme, models.JobStatusActive), store.CandidateInput{FirstName: "Ada", LastName: "Quinn", Phone: "+15550100001"})
 	// A thousand texted numbers and as many e-mails, so that the planner weighs the index.
@@ -42,13 +41,13 @@ func TestThreadSessionKeepsItsPlan(t *testing.T) {
 			t.Fatalf("thread %+v, want session %s of %s", th, inv.Session.ID, acme.ID)
 		}
 	}
-	var calls, plans int64
-	err := db.QueryRowContext(ctx, `SELECT calls, plans FROM pg_stat_statements
-		WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query LIKE '%AS company_name%'`).Scan(&calls, &plans)
-	if err != nil {
-		t.Fatalf("the lookup's statistics (pg_stat_statements loaded? run under `recruitd stack`): %v", err)
+	var lookups []pgtest.Planned
+	for _, p := range pgtest.PlansOf(t, db, false, 1) {
+		if strings.Contains(p.Query, "AS company_name") {
+			lookups = append(lookups, p)
+		}
 	}
-	if calls != 20 || plans > 6 {
-		t.Errorf("the thread lookup was planned %d times in %d calls, want at most 6 in 20", plans, calls)
+	if len(lookups) != 1 || lookups[0].Calls != 20 || lookups[0].Plans > 6 {
+		t.Errorf("the thread lookup's statistics %+v, want one statement planned at most 6 times in 20 calls", lookups)
 	}
 }

@@ -19,11 +19,12 @@ type Querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-// PlansOf returns the calls and plans of every statement of q's database called at least
-// minCalls times, nested ones (triggers, functions) only when nested is set. The server must
-// preload pg_stat_statements with track = all and track_planning on, as `recruitd stack` and a
-// private test cluster do (devstack.TrackStatements); the test fails, saying so, otherwise.
-func PlansOf(t testing.TB, q Querier, nested bool, minCalls int64) []Planned {
+// PlansOf returns the calls and plans of the statements of q's database called at least minCalls
+// times: the ones clients sent when toplevel is set, else the nested ones (triggers, functions).
+// The server must preload pg_stat_statements with track = all and track_planning on, as
+// `recruitd stack` and a private test cluster do (devstack.TrackStatements); the test fails,
+// saying so, otherwise.
+func PlansOf(t testing.TB, q Querier, toplevel bool, minCalls int64) []Planned {
 	t.Helper()
 	ctx := t.Context()
 	if _, err := q.ExecContext(ctx, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"); err != nil {
@@ -32,8 +33,8 @@ func PlansOf(t testing.TB, q Querier, nested bool, minCalls int64) []Planned {
 	rows, err := q.QueryContext(ctx, `
 		SELECT calls, plans, query FROM pg_stat_statements
 		WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-		  AND (toplevel OR $1) AND calls >= $2
-		ORDER BY query`, nested, minCalls)
+		  AND toplevel = $1 AND calls >= $2
+		ORDER BY query`, toplevel, minCalls)
 	if err != nil {
 		t.Fatalf("pgtest: read pg_stat_statements (run the tests under `recruitd stack`, or preload pg_stat_statements with track_planning in TEST_DATABASE_URL's server): %v", err)
 	}

@@ -42,7 +42,7 @@ func TestThreadSessionKeepsItsPlan(t *testing.T) {
 		}
 	}
 	var lookups []pgtest.Planned
-	for _, p := range pgtest.PlansOf(t, db, false, 1) {
+	for _, p := range pgtest.PlansOf(t, db, true, 1) {
 		if strings.Contains(p.Query, "AS company_name") {
 			lookups = append(lookups, p)
 		}

@@ -151,10 +151,20 @@ var ErrOtherPartner = errors.New("applicant submitted by another partner")
 // returns the run's start when it was not taken yet. A repeat after settlement creates a replay
 // callback of the settled status and the start of its delivery. Concurrent submissions are
 // serialised on the unique (company, applicant) key.
+//
+// A first submission is one statement (insertFirstSubmission), which the partner's 202 waits
+// for; only a repeat takes the transaction.
 func (s *Store) SubmitPartnerApplication(ctx context.Context, sub PartnerSubmission) (*SubmitResult, error) {
 	pa := sub.Application
+	created, err := s.insertFirstSubmission(ctx, pa, &sub.Start)
+	if err != nil {
+		return nil, err
+	}
+	if created {
+		return &SubmitResult{Application: pa, Created: true, Start: &sub.Start}, nil
+	}
 	res := &SubmitResult{}
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		ins := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(pa)
 		if ins.Error != nil {
 			return fmt.Errorf("insert partner application: %w", ins.Error)
@@ -199,6 +209,46 @@ func (s *Store) SubmitPartnerApplication(ctx context.Context, sub PartnerSubmiss
 		return nil, err
 	}
 	return res, nil
+}
+
+// insertFirstSubmission inserts pa and, when it was new, the start of its run, in one statement
+// (one round trip, atomic without a transaction of its own; a transaction would take four). It
+// reports false, having written nothing, when the company has the applicant already: a
+// concurrent insert of it has committed by then, since the unique index waits for it. It sets
+// the ids, status and times of pa and start that are not set.
+func (s *Store) insertFirstSubmission(ctx context.Context, pa *models.PartnerApplication, start *models.WorkflowStart) (bool, error) {
+	now := time.Now().UTC()
+	if pa.ID == uuid.Nil {
+		pa.ID = uuid.New()
+	}
+	if start.ID == uuid.Nil {
+		start.ID = uuid.New()
+	}
+	applicant, err := pa.Applicant.Value()
+	if err != nil {
+		return false, fmt.Errorf("insert partner application: %w", err)
+	}
+	attrs, err := start.Attributes.Value()
+	if err != nil {
+		return false, fmt.Errorf("insert partner application: %w", err)
+	}
+	res := s.db.WithContext(ctx).Exec(`WITH pa AS (
+	INSERT INTO partner_applications (id, company_id, partner_id, ats_applicant_id, ats_job_id, ats_candidate_id, job_id, applicant, status, created_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)
+	ON CONFLICT DO NOTHING
+	RETURNING id)
+INSERT INTO workflow_starts (id, company_id, kind, workflow_id, company_slug, attributes, input, created_at, attempts)
+SELECT ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, 0 FROM pa`,
+		pa.ID, pa.CompanyID, pa.PartnerID, pa.ATSApplicantID, pa.ATSJobID, pa.ATSCandidateID, pa.JobID, applicant, models.PartnerStatusInFlight, now,
+		start.ID, start.CompanyID, start.Kind, start.WorkflowID, start.CompanySlug, attrs, string(start.Input), now)
+	if res.Error != nil {
+		return false, fmt.Errorf("insert partner application: record start of %s: %w", start.WorkflowID, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return false, nil
+	}
+	pa.Status, pa.CreatedAt, start.CreatedAt = models.PartnerStatusInFlight, now, now
+	return true, nil
 }
 
 // AttachPartnerApplicant stores the applicant of a partner application as the company's

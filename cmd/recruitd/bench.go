@@ -17,6 +17,7 @@ import (
 
 	"github.com/recruitd/recruitd/internal/bench/scenarios"
 	"github.com/recruitd/recruitd/internal/config"
+	"github.com/recruitd/recruitd/internal/runtimetune"
 )
 
 func benchCmd(e *env) *cobra.Command {
@@ -42,6 +43,7 @@ func benchCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			runtimetune.ShareCoresProcess() // api and worker run beside the bench's Postgres and Temporal
 			if cpuProfile != "" {
 				f, err := os.Create(cpuProfile)
 				if err != nil {

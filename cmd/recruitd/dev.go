@@ -24,6 +24,7 @@ import (
 	"github.com/recruitd/recruitd/internal/devidp"
 	"github.com/recruitd/recruitd/internal/devstack"
 	"github.com/recruitd/recruitd/internal/docsearch"
+	"github.com/recruitd/recruitd/internal/runtimetune"
 	"github.com/recruitd/recruitd/internal/seed"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/migrations"
@@ -101,6 +102,7 @@ func (s *devServices) stop(log *slog.Logger) {
 
 func runDev(parent context.Context, e *env) error {
 	begin := time.Now()
+	runtimetune.ShareCoresProcess() // api, mcp and worker run beside the stack's Postgres and Temporal
 	ctx, stop := context.WithCancelCause(parent)
 	defer stop(nil)
 	cfg, log, err := e.load()

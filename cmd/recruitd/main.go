@@ -16,11 +16,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recruitd/recruitd/internal/config"
-	"github.com/recruitd/recruitd/internal/gctune"
+	"github.com/recruitd/recruitd/internal/runtimetune"
 )
 
 func main() {
-	gctune.ApplyProcess()
+	runtimetune.ApplyProcess()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr); err != nil {

@@ -25,7 +25,7 @@ import (
 	tlog "go.temporal.io/sdk/log"
 	sdktemporal "go.temporal.io/sdk/temporal"
 
-	"github.com/recruitd/recruitd/internal/gctune"
+	"github.com/recruitd/recruitd/internal/runtimetune"
 )
 
 // TemporalCLIModule is the `go install` target of the Temporal CLI. Later versions cannot be
@@ -208,7 +208,7 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 		out = io.MultiWriter(logFile, tail)
 	}
 	cmd := exec.Command(o.CLI, args...)
-	cmd.Env = gctune.ChildEnv(os.Environ()) // the dev server is a Go program too
+	cmd.Env = runtimetune.ChildEnv(os.Environ()) // the dev server is a Go program too
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = 5 * time.Second
 	// The dev server is one process with nothing on disk that SIGKILL could corrupt beyond what

@@ -1,7 +1,8 @@
-package gctune
+package runtimetune
 
 import (
 	"math"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"testing"
@@ -47,5 +48,25 @@ func TestChildEnv(t *testing.T) {
 	}
 	if got := ChildEnv([]string{"GOGC=off", "A=1"}); !slices.Equal(got, []string{"GOGC=off", "A=1"}) {
 		t.Errorf("kept: %q", got)
+	}
+}
+
+func TestShareCores(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	shared := SharedProcs * runtime.NumCPU()
+	for _, c := range []struct {
+		name, gomaxprocs, cpuMax string
+		want                     int
+	}{
+		{"no quota", "", "max 100000\n", shared},
+		{"no cgroup file", "", "", shared},
+		{"set by the operator", "3", "max 100000", 1},
+		{"a quota of 1.5 cores", "", "150000 100000\n", 1},
+	} {
+		runtime.GOMAXPROCS(1)
+		ShareCores(env(map[string]string{"GOMAXPROCS": c.gomaxprocs}), c.cpuMax)
+		if got := runtime.GOMAXPROCS(0); got != c.want {
+			t.Errorf("%s: GOMAXPROCS %d, want %d", c.name, got, c.want)
+		}
 	}
 }

@@ -3,6 +3,8 @@ package scenarios
 import (
 	"fmt"
 	"time"
+
+	"github.com/recruitd/recruitd/internal/bench"
 )
 
 // Issue 32's targets ("Every scenario at the floor"), each measured in one run: throughput as a
@@ -19,6 +21,18 @@ const (
 // ratioTarget prints a throughput ratio's target and verdict.
 func ratioTarget(ratio float64) string {
 	return fmt.Sprintf("target >= %.1f: %s", floorRatioTarget, verdict(ratio >= floorRatioTarget))
+}
+
+// warmUp is how long the accept-latency scenarios send at their rate before they measure. The
+// first second at a rate opens the pools' connections (a Postgres backend's start and its first
+// plans, the worker's too) beside the requests: the steady state the targets are about comes
+// after it. The warm-up's own latencies are printed apart (coldLine).
+const warmUp = 2 * time.Second
+
+// coldLine prints the warm-up's latencies, beside no target.
+func coldLine(lat bench.Latencies) string {
+	return fmt.Sprintf("p50 %s, p99 %s (%d requests, opening connections; no target)", lat.Percentile(50).Round(100*time.Microsecond),
+		lat.Percentile(99).Round(100*time.Microsecond), len(lat))
 }
 
 // acceptTarget prints an accept latency's target and verdict; a run at another rate than the

@@ -242,7 +242,7 @@ SELECT ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, 0 FROM pa`,
 		pa.ID, pa.CompanyID, pa.PartnerID, pa.ATSApplicantID, pa.ATSJobID, pa.ATSCandidateID, pa.JobID, applicant, models.PartnerStatusInFlight, now,
 		start.ID, start.CompanyID, start.Kind, start.WorkflowID, start.CompanySlug, attrs, string(start.Input), now)
 	if res.Error != nil {
-		return false, fmt.Errorf("insert partner application: record start of %s: %w", start.WorkflowID, res.Error)
+		return false, fmt.Errorf("insert partner application %s and the start of %s: %w", pa.ATSApplicantID, start.WorkflowID, res.Error)
 	}
 	if res.RowsAffected == 0 {
 		return false, nil

@@ -35,11 +35,11 @@ type Scenario struct {
 
 // All is every scenario, in the order `make bench` runs them.
 var All = []Scenario{
-	{Name: "jobs", Run: Jobs, Help: "createJob accept latency p50/p99 at --rate requests/s for --duration, then --burst jobs created\n" +
-		"--concurrency at a time and timed until all are generated (jobs/s as a ratio of the floor)."},
-	{Name: "partner", Run: Partner, Help: "202 latency p50/p99 at --rate submissions/s for --duration, time from 202 to callback received p50/p99\n" +
-		"at --rate and at 20 submissions/s (a rate the pipeline settles; the target's) for --duration,\n" +
-		"then --burst submissions timed until every callback arrived (settled/s as a ratio of the floor)."},
+	{Name: "jobs", Run: Jobs, Help: "createJob accept latency p50/p99 at --rate requests/s for --duration (after 2s at that rate, printed apart),\n" +
+		"then --burst jobs created --concurrency at a time and timed until all are generated (jobs/s as a ratio of the floor)."},
+	{Name: "partner", Run: Partner, Help: "202 latency p50/p99 at --rate submissions/s for --duration (after 2s at that rate, printed apart), time from\n" +
+		"202 to callback received p50/p99 at --rate and at 20 submissions/s (a rate the pipeline settles; the target's)\n" +
+		"for --duration, then --burst submissions timed until every callback arrived (settled/s as a ratio of the floor)."},
 	{Name: "assessment", Run: Assessment, Help: "200 latency p50/p99 of assessment-link pushes at --rate requests/s for --duration, one per managed\n" +
 		"application, and time from push to the candidate's message sent p50/p99, beside the floor."},
 	{Name: "mcp", Run: MCP, Help: "seeds one company with --candidates candidates (3 sessions each) in a Postgres cluster kept under --dir,\n" +

@@ -47,7 +47,7 @@ func (c *callbackClock) count() int {
 // Partner measures the 202 latency of partner submissions under a steady rate and the time to
 // their callbacks, then how fast a burst of submissions settles, against the floor.
 func Partner(ctx context.Context, env Env, o Options) error {
-	n := int((o.Rate+callbackRate)*o.Duration.Seconds()) + o.Burst + 10
+	n := int(o.Rate*warmUp.Seconds()+(o.Rate+callbackRate)*o.Duration.Seconds()) + o.Burst + 10 // an ATS record per submission
 	records := make([]atssim.Record, n)
 	for i := range records {
 		records[i] = atssim.Record{ATSType: models.ATSTypeA, ApplicantID: int64(100000 + i), JobID: 5001, CandidateID: int64(200000 + i),

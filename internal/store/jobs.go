@@ -32,15 +32,11 @@ func (s *Store) CreateJob(ctx context.Context, j *models.Job, start *models.Work
 		j.Status = models.JobStatusGenerating
 	}
 	j.CreatedAt, j.UpdatedAt = now, now
-	if start.ID == uuid.Nil {
-		start.ID = uuid.New()
-	}
-	start.CreatedAt = now
 	opts, err := j.GenerationOptions.Value()
 	if err != nil {
 		return fmt.Errorf("create job %s: %w", j.InterviewerID, err)
 	}
-	attrs, err := start.Attributes.Value()
+	startArgs, err := chainedStartArgs(start, now)
 	if err != nil {
 		return fmt.Errorf("create job %s: %w", j.InterviewerID, err)
 	}
@@ -50,12 +46,10 @@ func (s *Store) CreateJob(ctx context.Context, j *models.Job, start *models.Work
 		created_at, updated_at, guide_version)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?)
 	RETURNING id)
-INSERT INTO workflow_starts (id, company_id, kind, workflow_id, company_slug, attributes, input, created_at, attempts)
-SELECT ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, 0 FROM j`,
-		j.ID, j.CompanyID, j.ExternalID, j.InterviewerID, j.Title, j.ExternalTitle, j.Description, j.Status, j.FailureReason,
-		j.IsOpen, j.IsDeleted, j.EnableIdentityVerification, j.ResumeFitTemplateID, j.CreatedByUserID, opts,
-		now, now, j.GuideVersion,
-		start.ID, start.CompanyID, start.Kind, start.WorkflowID, start.CompanySlug, attrs, string(start.Input), now).Error
+`+insertChainedStart+` j`,
+		append([]any{j.ID, j.CompanyID, j.ExternalID, j.InterviewerID, j.Title, j.ExternalTitle, j.Description, j.Status, j.FailureReason,
+			j.IsOpen, j.IsDeleted, j.EnableIdentityVerification, j.ResumeFitTemplateID, j.CreatedByUserID, opts,
+			now, now, j.GuideVersion}, startArgs...)...).Error
 	if err != nil {
 		return notFound(err, "create job "+j.InterviewerID)
 	}

@@ -28,6 +28,27 @@ func insertStart(tx *gorm.DB, ws *models.WorkflowStart) error {
 	return nil
 }
 
+// insertChainedStart inserts a start when the query before it returned a row: a statement
+// "WITH x AS (INSERT ... RETURNING id) " + insertChainedStart + " x" writes a row and the start
+// of the run it needs in one round trip, atomic without a transaction of its own. Its arguments
+// are chainedStartArgs', after the first insert's.
+const insertChainedStart = `INSERT INTO workflow_starts (id, company_id, kind, workflow_id, company_slug, attributes, input, created_at, attempts)
+SELECT ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, 0 FROM`
+
+// chainedStartArgs are the arguments of insertChainedStart for ws, created at now; it sets ws's
+// id when it has none, and its creation time.
+func chainedStartArgs(ws *models.WorkflowStart, now time.Time) ([]any, error) {
+	if ws.ID == uuid.Nil {
+		ws.ID = uuid.New()
+	}
+	ws.CreatedAt = now
+	attrs, err := ws.Attributes.Value()
+	if err != nil {
+		return nil, fmt.Errorf("record start of %s: %w", ws.WorkflowID, err)
+	}
+	return []any{ws.ID, ws.CompanyID, ws.Kind, ws.WorkflowID, ws.CompanySlug, attrs, string(ws.Input), now}, nil
+}
+
 // insertStarts writes starts into the outbox inside tx in one statement; a start whose workflow
 // id is there already is left as it is. It returns the starts it wrote.
 func insertStarts(tx *gorm.DB, all []models.WorkflowStart) ([]models.WorkflowStart, error) {

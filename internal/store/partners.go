@@ -163,17 +163,10 @@ func (s *Store) SubmitPartnerApplication(ctx context.Context, sub PartnerSubmiss
 	if created {
 		return &SubmitResult{Application: pa, Created: true, Start: &sub.Start}, nil
 	}
+	// A repeat: the application is there and committed (insertFirstSubmission's unique index
+	// waited for a concurrent first insert).
 	res := &SubmitResult{}
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		ins := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(pa)
-		if ins.Error != nil {
-			return fmt.Errorf("insert partner application: %w", ins.Error)
-		}
-		if ins.RowsAffected == 1 {
-			res.Application, res.Created = pa, true
-			res.Start = &sub.Start
-			return insertStart(tx, &sub.Start)
-		}
 		var cur models.PartnerApplication
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).
 			First(&cur, "company_id = ? AND ats_applicant_id = ?", pa.CompanyID, pa.ATSApplicantID).Error; err != nil {
@@ -221,14 +214,11 @@ func (s *Store) insertFirstSubmission(ctx context.Context, pa *models.PartnerApp
 	if pa.ID == uuid.Nil {
 		pa.ID = uuid.New()
 	}
-	if start.ID == uuid.Nil {
-		start.ID = uuid.New()
-	}
 	applicant, err := pa.Applicant.Value()
 	if err != nil {
 		return false, fmt.Errorf("insert partner application: %w", err)
 	}
-	attrs, err := start.Attributes.Value()
+	startArgs, err := chainedStartArgs(start, now)
 	if err != nil {
 		return false, fmt.Errorf("insert partner application: %w", err)
 	}
@@ -237,17 +227,16 @@ func (s *Store) insertFirstSubmission(ctx context.Context, pa *models.PartnerApp
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)
 	ON CONFLICT DO NOTHING
 	RETURNING id)
-INSERT INTO workflow_starts (id, company_id, kind, workflow_id, company_slug, attributes, input, created_at, attempts)
-SELECT ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, 0 FROM pa`,
-		pa.ID, pa.CompanyID, pa.PartnerID, pa.ATSApplicantID, pa.ATSJobID, pa.ATSCandidateID, pa.JobID, applicant, models.PartnerStatusInFlight, now,
-		start.ID, start.CompanyID, start.Kind, start.WorkflowID, start.CompanySlug, attrs, string(start.Input), now)
+`+insertChainedStart+` pa`,
+		append([]any{pa.ID, pa.CompanyID, pa.PartnerID, pa.ATSApplicantID, pa.ATSJobID, pa.ATSCandidateID, pa.JobID, applicant, models.PartnerStatusInFlight, now},
+			startArgs...)...)
 	if res.Error != nil {
 		return false, fmt.Errorf("insert partner application %s and the start of %s: %w", pa.ATSApplicantID, start.WorkflowID, res.Error)
 	}
 	if res.RowsAffected == 0 {
 		return false, nil
 	}
-	pa.Status, pa.CreatedAt, start.CreatedAt = models.PartnerStatusInFlight, now, now
+	pa.Status, pa.CreatedAt = models.PartnerStatusInFlight, now
 	return true, nil
 }
 

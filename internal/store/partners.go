@@ -140,20 +140,18 @@ type SubmitResult struct {
 // alone receives its status and callbacks.
 var ErrOtherPartner = errors.New("applicant submitted by another partner")
 
-// SubmitPartnerApplication records a submission exactly once per (company, ATS applicant), in one
-// transaction. A repeat by another partner than the first submitter's is ErrOtherPartner and
-// changes nothing.
+// SubmitPartnerApplication records a submission exactly once per (company, ATS applicant). A
+// repeat by another partner than the first submitter's is ErrOtherPartner and changes nothing.
 //
-// A first submission inserts the application, with its applicant, and the start of its run; the
-// run stores the applicant as a candidate and application (AttachPartnerApplicant), so this
-// transaction touches none of the rows the statistics rollups keep per company and day, which
-// every submission of the company would wait for. A repeat while in flight changes nothing (its run's callback answers it) and
-// returns the run's start when it was not taken yet. A repeat after settlement creates a replay
-// callback of the settled status and the start of its delivery. Concurrent submissions are
-// serialised on the unique (company, applicant) key.
-//
-// A first submission is one statement (insertFirstSubmission), which the partner's 202 waits
-// for; only a repeat takes the transaction.
+// A first submission inserts the application, with its applicant, and the start of its run in
+// one statement (insertFirstSubmission), which the partner's 202 waits for. The run stores the
+// applicant as a candidate and application (AttachPartnerApplicant), so the statement touches
+// none of the rows the statistics rollups keep per company and day, which every submission of
+// the company would wait for. A repeat takes a transaction that locks the application: while
+// in flight it changes nothing (its run's callback answers it) and returns the run's start when
+// it was not taken yet; after settlement it creates a replay callback of the settled status and
+// the start of its delivery. Concurrent submissions are serialised on the unique (company,
+// applicant) key.
 func (s *Store) SubmitPartnerApplication(ctx context.Context, sub PartnerSubmission) (*SubmitResult, error) {
 	pa := sub.Application
 	created, err := s.insertFirstSubmission(ctx, pa, &sub.Start)

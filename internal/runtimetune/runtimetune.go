@@ -79,33 +79,20 @@ const SharedProcs = 4
 
 // ShareCores sets GOMAXPROCS to SharedProcs per core, for a process that runs beside the Postgres
 // and Temporal it started on the same cores (`recruitd dev`, `recruitd bench`), unless the
-// operator set GOMAXPROCS or a CPU quota bounds the process (cpuMax: the contents of
-// /sys/fs/cgroup/cpu.max; "", "max" or "max <period>" for none), whose threads past the quota
+// operator set GOMAXPROCS or a CPU quota bounds the process. The runtime has read the quota
+// already (cgroup v1 or v2): its default is then below the cores, and threads past the quota
 // would be throttled.
 //
 // Measured with `recruitd bench partner` on 2 cores at 100 submissions/s, a rate past what the
 // pipeline settles (so every core is busy): the 202's p99 was 38-55 ms in five runs with 2 Ps and
 // 21-31 ms with 8, alternating; the runtime's own scheduling latency (/sched/latencies) at its
 // 99.9th percentile went from 10.5 to 7.3 ms.
-func ShareCores(getenv func(string) string, cpuMax string) {
-	if getenv("GOMAXPROCS") != "" || quota(cpuMax) {
+func ShareCores(getenv func(string) string) {
+	if getenv("GOMAXPROCS") != "" || runtime.GOMAXPROCS(0) < runtime.NumCPU() {
 		return
 	}
 	runtime.GOMAXPROCS(SharedProcs * runtime.NumCPU())
 }
 
-// ShareCoresProcess is ShareCores with this process's environment and cgroup.
-func ShareCoresProcess() {
-	b, _ := os.ReadFile("/sys/fs/cgroup/cpu.max")
-	ShareCores(os.Getenv, string(b))
-}
-
-// quota reports whether cpuMax ("<quota> <period>", or "max <period>" without one) sets a quota.
-func quota(cpuMax string) bool {
-	f := strings.Fields(cpuMax)
-	if len(f) == 0 || f[0] == "max" {
-		return false
-	}
-	n, err := strconv.ParseInt(f[0], 10, 64)
-	return err == nil && n > 0
-}
+// ShareCoresProcess is ShareCores with this process's environment.
+func ShareCoresProcess() { ShareCores(os.Getenv) }

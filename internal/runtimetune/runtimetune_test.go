@@ -52,19 +52,23 @@ func TestChildEnv(t *testing.T) {
 }
 
 func TestShareCores(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	shared := SharedProcs * runtime.NumCPU()
-	for _, c := range []struct {
-		name, gomaxprocs, cpuMax string
-		want                     int
-	}{
-		{"no quota", "", "max 100000\n", shared},
-		{"no cgroup file", "", "", shared},
-		{"set by the operator", "3", "max 100000", 1},
-		{"a quota of 1.5 cores", "", "150000 100000\n", 1},
-	} {
-		runtime.GOMAXPROCS(1)
-		ShareCores(env(map[string]string{"GOMAXPROCS": c.gomaxprocs}), c.cpuMax)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	cores := runtime.NumCPU()
+	shared := SharedProcs * cores
+	type shareCase struct {
+		name, gomaxprocs string
+		before, want     int
+	}
+	cases := []shareCase{
+		{"the runtime's default, one per core", "", cores, shared},
+		{"set by the operator", "3", cores, cores},
+	}
+	if cores > 1 { // a quota shows as a default below the cores
+		cases = append(cases, shareCase{"bounded by a CPU quota", "", cores - 1, cores - 1})
+	}
+	for _, c := range cases {
+		runtime.GOMAXPROCS(c.before)
+		ShareCores(env(map[string]string{"GOMAXPROCS": c.gomaxprocs}))
 		if got := runtime.GOMAXPROCS(0); got != c.want {
 			t.Errorf("%s: GOMAXPROCS %d, want %d", c.name, got, c.want)
 		}

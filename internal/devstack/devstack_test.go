@@ -420,3 +420,34 @@ func TestTemporalRefusesAGivenBusyPort(t *testing.T) {
 		t.Errorf("portsBusy = %d, %v; want %d and an error", p, busy, port)
 	}
 }
+
+// TestTailBufferKeepsTheCrash: a server's output that its last lines no longer cover is shown
+// with its first lines (a Go panic's message, before every goroutine's stack), without a line
+// twice; output its last lines cover is shown whole.
+func TestTailBufferKeepsTheCrash(t *testing.T) {
+	lines := func(from, to int) string {
+		var b strings.Builder
+		for i := from; i <= to; i++ {
+			fmt.Fprintf(&b, "line %d\n", i)
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		name, out string
+		max       int
+		want      string
+	}{
+		{"short", lines(1, 5), 1 << 10, strings.TrimSuffix(lines(1, 5), "\n")},
+		{"25 lines, all kept", lines(1, 25), 1 << 10, strings.TrimSuffix(lines(1, 25), "\n")},
+		{"a crash", "panic: failed assigning ephemeral port\n\ngoroutine 1 [running]:\n" + lines(1, 500), 300,
+			"panic: failed assigning ephemeral port\n\ngoroutine 1 [running]:\n" + strings.TrimSuffix(lines(1, 7), "\n") + "\n…\n" + strings.TrimSuffix(lines(481, 500), "\n")},
+	} {
+		b := &tailBuffer{max: c.max}
+		for chunk := range strings.SplitAfterSeq(c.out, "\n") { // as a pipe delivers it, a line at a time
+			_, _ = b.Write([]byte(chunk))
+		}
+		if got := b.String(); got != c.want {
+			t.Errorf("%s: String() =\n%s\nwant\n%s", c.name, got, c.want)
+		}
+	}
+}

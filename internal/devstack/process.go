@@ -123,16 +123,28 @@ func (c *child) killGroup() {
 	_ = syscall.Kill(-c.pid, syscall.SIGKILL)
 }
 
-// tailBuffer keeps the last bytes written to it; it backs the "log tail" of startup errors.
+// tailBuffer keeps the first headMax and the last max bytes written to it; it backs the "log
+// tail" of startup errors. The head is kept because a Go server that crashes at start prints
+// its panic's message first and then every goroutine's stack, which pushes the message out of
+// the tail.
 type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
+	mu      sync.Mutex
+	max     int
+	head    []byte
+	buf     []byte
+	written int
 }
+
+// headMax is how much of the output's start a tailBuffer keeps.
+const headMax = 4 << 10
 
 func (b *tailBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if n := min(len(p), headMax-len(b.head)); n > 0 {
+		b.head = append(b.head, p[:n]...)
+	}
+	b.written += len(p)
 	b.buf = append(b.buf, p...)
 	if len(b.buf) > b.max {
 		b.buf = append(b.buf[:0], b.buf[len(b.buf)-b.max:]...)
@@ -140,10 +152,25 @@ func (b *tailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// String is the output's last 20 lines, after its first 10 when those are not among them.
 func (b *tailBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return lastLines(b.buf, 20)
+	i := lastLinesStart(b.buf, 20)
+	tail := strings.TrimRight(string(b.buf[i:]), "\n")
+	start := b.written - len(b.buf) + i // where the tail begins in the whole output
+	if start == 0 {
+		return tail
+	}
+	head := b.head[:min(len(b.head), start)]
+	if j := nthLineEnd(head, 10); j < len(head) {
+		head = head[:j]
+	}
+	gap := "\n"
+	if len(head) < start {
+		gap = "\n…\n"
+	}
+	return strings.TrimRight(string(head), "\n") + gap + tail
 }
 
 // fileTail returns the last lines of the file at path, or "" when it cannot be read.
@@ -165,16 +192,33 @@ func fileTail(path string, lines int) string {
 }
 
 func lastLines(b []byte, n int) string {
-	b = bytes.TrimRight(b, "\n")
-	for i, cut := len(b)-1, 0; i >= 0; i-- {
-		if b[i] == '\n' {
+	return strings.TrimRight(string(b[lastLinesStart(b, n):]), "\n")
+}
+
+// lastLinesStart is the index in b where its last n lines begin (trailing newlines aside).
+func lastLinesStart(b []byte, n int) int {
+	t := bytes.TrimRight(b, "\n")
+	for i, cut := len(t)-1, 0; i >= 0; i-- {
+		if t[i] == '\n' {
 			cut++
 			if cut == n {
-				return string(b[i+1:])
+				return i + 1
 			}
 		}
 	}
-	return string(b)
+	return 0
+}
+
+// nthLineEnd is the index in b just past its n-th line's newline, len(b) when it has fewer.
+func nthLineEnd(b []byte, n int) int {
+	for i := range b {
+		if b[i] == '\n' {
+			if n--; n == 0 {
+				return i + 1
+			}
+		}
+	}
+	return len(b)
 }
 
 // FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.

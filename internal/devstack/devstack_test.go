@@ -451,3 +451,84 @@ func TestTailBufferKeepsTheCrash(t *testing.T) {
 		}
 	}
 }
+
+// TestFreePortIsHeldBack: the port FreePort returns is held in TIME_WAIT (so the kernel does
+// not give it to a bind to port 0 or an outgoing connection for a minute), and a server can
+// still bind it.
+func TestFreePortIsHeldBack(t *testing.T) {
+	port, err := FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tcp, err := os.ReadFile("/proc/net/tcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := fmt.Sprintf("0100007F:%04X", port) // 127.0.0.1 in the kernel's byte order
+	held := false
+	for line := range strings.Lines(string(tcp)) {
+		f := strings.Fields(line)
+		if len(f) > 3 && f[1] == local && f[3] == "06" { // st 06: TIME_WAIT
+			held = true
+		}
+	}
+	if !held {
+		t.Errorf("no TIME_WAIT socket on 127.0.0.1:%d in /proc/net/tcp", port)
+	}
+	l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		t.Fatalf("the port FreePort returned cannot be bound: %v", err)
+	}
+	l.Close()
+}
+
+// TestTemporalStartsAgainAfterACrash: a dev server that exits while it starts (a port it chose
+// taken meanwhile: the CLI panics) is started again, and StartTemporal returns the running one;
+// one that exits every time is given up after startAttempts, with its panic in the error.
+func TestTemporalStartsAgainAfterACrash(t *testing.T) {
+	dir := t.TempDir()
+	runs := filepath.Join(dir, "runs")
+	// crashes is how many starts exit at once, as the CLI does when it cannot take a port.
+	cli := func(crashes int) string {
+		p := filepath.Join(dir, fmt.Sprintf("temporal-%d", crashes))
+		script := fmt.Sprintf(`#!/bin/sh
+echo x >> %[1]q
+if [ "$(wc -l < %[1]q)" -le %[2]d ]; then
+  echo "panic: failed assigning ephemeral port: failed to assign a free port" >&2
+  exit 2
+fi
+exec %[3]q "$@"
+`, runs, crashes, repoCLI(t))
+		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	countRuns := func() int {
+		b, _ := os.ReadFile(runs)
+		os.Remove(runs)
+		return strings.Count(string(b), "\n")
+	}
+
+	tc, err := StartTemporal(t.Context(), TemporalOptions{CLI: cli(1), Headless: true, Log: testLogger(t)})
+	if err != nil {
+		t.Fatalf("one crash at start: %v", err)
+	}
+	defer tc.Stop(context.Background())
+	if n := countRuns(); n != 2 {
+		t.Errorf("started %d times, want 2 (a crash, then the server)", n)
+	}
+	c, err := client.Dial(client.Options{HostPort: tc.Address(), Logger: QuietLogger()})
+	if err != nil {
+		t.Fatalf("the server started again does not answer: %v", err)
+	}
+	c.Close()
+
+	_, err = StartTemporal(t.Context(), TemporalOptions{CLI: cli(startAttempts), Headless: true, Log: testLogger(t)})
+	if err == nil || !strings.Contains(err.Error(), "panic: failed assigning ephemeral port") {
+		t.Errorf("crashing every time: err = %v, want the CLI's panic in it", err)
+	}
+	if n := countRuns(); n != startAttempts {
+		t.Errorf("crashing every time: started %d times, want %d", n, startAttempts)
+	}
+}

@@ -221,14 +221,28 @@ func nthLineEnd(b []byte, n int) int {
 	return len(b)
 }
 
-// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.
+// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago, held back from the
+// kernel's own choices for a minute: it leaves a connection to the port in TIME_WAIT, closed on
+// the listener's side, so neither another bind to port 0 nor an outgoing connection is given the
+// port meanwhile, while a server (Go and Postgres set SO_REUSEADDR) can still bind it. The
+// Temporal CLI chooses its own ports this way; without it, a port we chose could be the one its
+// dev server, starting beside ours, had just chosen.
 func FreePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, fmt.Errorf("find free port: %w", err)
 	}
 	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	port := l.Addr().(*net.TCPAddr).Port
+	c, err := net.DialTimeout("tcp", l.Addr().String(), time.Second)
+	if err != nil {
+		return port, nil // free, only not held back
+	}
+	defer c.Close()
+	if s, err := l.Accept(); err == nil {
+		s.Close() // first, so that the TIME_WAIT is the listener's port
+	}
+	return port, nil
 }
 
 // ScratchDir creates a new folder for throwaway service data, named like os.MkdirTemp does, on

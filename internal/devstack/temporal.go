@@ -122,7 +122,6 @@ type Temporal struct {
 func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 	began := time.Now()
 	log := orDiscard(o.Log)
-	var err error
 	if o.CLI == "" {
 		root, err := RepoRoot()
 		if err != nil {
@@ -135,6 +134,34 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 	if o.Namespace == "" {
 		o.Namespace = "default"
 	}
+	attrs := make(map[string]enumspb.IndexedValueType, len(o.SearchAttributes))
+	for _, sa := range o.SearchAttributes {
+		attrs[sa.GetName()] = sa.GetValueType()
+	}
+	// A server that exits while it starts is started again (on new ports, where we choose them):
+	// the dev server binds more ports than the ones we give it (its other services' gRPC, its
+	// HTTP and metrics ports), each taken from the kernel's ephemeral range a moment before it
+	// binds it, where a process starting beside it may take the same one.
+	for attempt := 1; ; attempt++ {
+		t, crashed, err := startTemporalOnce(ctx, o, attrs, log)
+		if err == nil {
+			log.Info("temporal ready", "address", t.address, "ui", t.uiURL, "namespace", o.Namespace,
+				"db", o.DBFile, "pid", t.proc.pid, "duration", time.Since(began).Round(time.Millisecond))
+			return t, nil
+		}
+		if !crashed || attempt == startAttempts || ctx.Err() != nil {
+			return nil, err
+		}
+		log.Warn("temporal exited while starting; starting it again on other ports", "attempt", attempt, "err", err)
+	}
+}
+
+// startAttempts is how many times StartTemporal starts a server that exits while it starts.
+const startAttempts = 3
+
+// startTemporalOnce starts one dev server and waits for it; crashed reports that the server
+// exited before it was ready (the error then holds the first and last lines of its output).
+func startTemporalOnce(ctx context.Context, o TemporalOptions, attrs map[string]enumspb.IndexedValueType, log *slog.Logger) (_ *Temporal, crashed bool, err error) {
 	// A port we choose comes from the kernel's ephemeral range, where an outgoing connection
 	// (Postgres starting beside us, say) may take it before the server binds it: a busy one is
 	// chosen again, a few times. A port the caller gave is checked once.
@@ -142,12 +169,12 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 	for attempt := 1; ; attempt++ {
 		if chosePort {
 			if o.Port, err = FreePort(); err != nil {
-				return nil, fmt.Errorf("start temporal: %w", err)
+				return nil, false, fmt.Errorf("start temporal: %w", err)
 			}
 		}
 		if choseUI {
 			if o.UIPort, err = FreePort(); err != nil {
-				return nil, fmt.Errorf("start temporal: %w", err)
+				return nil, false, fmt.Errorf("start temporal: %w", err)
 			}
 		}
 		// A server already on the port would answer our readiness checks while ours fails to bind.
@@ -160,15 +187,10 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 			break
 		}
 		if ours := port == o.Port && chosePort || port == o.UIPort && choseUI; !ours || attempt == 5 {
-			return nil, fmt.Errorf("start temporal: %w", busy)
+			return nil, false, fmt.Errorf("start temporal: %w", busy)
 		}
 		log.Info("a port chosen for temporal was taken meanwhile; choosing again", "err", busy)
 	}
-	attrs := make(map[string]enumspb.IndexedValueType, len(o.SearchAttributes))
-	for _, sa := range o.SearchAttributes {
-		attrs[sa.GetName()] = sa.GetValueType()
-	}
-
 	args := []string{"server", "start-dev",
 		"--ip", "127.0.0.1",
 		"--port", strconv.Itoa(o.Port),
@@ -200,7 +222,7 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 	var logFile *os.File
 	if o.LogFile != "" {
 		if logFile, err = os.OpenFile(o.LogFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644); err != nil {
-			return nil, fmt.Errorf("start temporal: %w", err)
+			return nil, false, fmt.Errorf("start temporal: %w", err)
 		}
 		// The output goes through a pipe that exec copies into out. The file must stay open until
 		// the server exits: once a copy fails, exec closes the pipe and the server's next log
@@ -218,7 +240,7 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 		if logFile != nil {
 			logFile.Close()
 		}
-		return nil, fmt.Errorf("start temporal: %w", err)
+		return nil, false, fmt.Errorf("start temporal: %w", err)
 	}
 	if logFile != nil {
 		go func() {
@@ -239,13 +261,11 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 		exited := t.proc.exited()
 		_ = t.Stop(context.Background())
 		if exited {
-			return nil, fmt.Errorf("%w\n%s", err, tail.String())
+			return nil, true, fmt.Errorf("%w\n%s", err, tail.String())
 		}
-		return nil, err
+		return nil, false, err
 	}
-	log.Info("temporal ready", "address", t.address, "ui", t.uiURL, "namespace", o.Namespace,
-		"db", o.DBFile, "pid", proc.pid, "duration", time.Since(began).Round(time.Millisecond))
-	return t, nil
+	return t, false, nil
 }
 
 // QuietLogger is a Temporal SDK logger that drops everything.

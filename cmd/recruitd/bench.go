@@ -65,6 +65,7 @@ func benchCmd(e *env) *cobra.Command {
 	f.IntVar(&o.Burst, "burst", 300, "workflows (floor) and jobs or submissions (throughput) per burst")
 	f.IntVar(&o.Concurrency, "concurrency", 20, "calls in flight during bursts")
 	f.IntVar(&o.Candidates, "candidates", 1_000_000, "mcp: candidates of the bench company")
+	f.IntVar(&o.CandidatesPerJob, "candidates-per-job", 0, "mcp: one job per this many candidates in the seed (0: the seed's 500); 50 gives 1M candidates the 20,000 jobs of 10M")
 	f.IntSliceVar(&o.Sizes, "sizes", nil, "mcp: candidate counts to run one after the other (each its own kept cluster), e.g. 100000,1000000,3000000; prints each tool's growth")
 	f.IntVar(&o.Iterations, "iterations", 40, "mcp: measured calls per tool")
 	f.StringVar(&o.Dir, "dir", ".bench", "mcp: folder of the kept Postgres cluster")
@@ -104,12 +105,16 @@ func (e *env) benchEnv() (scenarios.Env, error) {
 				return nil
 			})
 		},
-		Seed: func(ctx context.Context, cfg *config.Config, databaseURL string, candidates int) error {
+		Seed: func(ctx context.Context, cfg *config.Config, databaseURL string, candidates, perJob int) error {
 			self, err := os.Executable()
 			if err != nil {
 				return err
 			}
-			c := exec.CommandContext(ctx, self, "seed", "demo", "--companies", "1", "--candidates", strconv.Itoa(candidates))
+			args := []string{"seed", "demo", "--companies", "1", "--candidates", strconv.Itoa(candidates)}
+			if perJob != 0 {
+				args = append(args, "--candidates-per-job", strconv.Itoa(perJob))
+			}
+			c := exec.CommandContext(ctx, self, args...)
 			c.Env = append(os.Environ(), "DATABASE_URL="+databaseURL, "RECRUITD_ENCRYPTION_KEY="+cfg.EncryptionKey, "RECRUITD_DEMO_API_KEY=")
 			c.Stdout, c.Stderr = e.stdout, e.stderr
 			return c.Run()

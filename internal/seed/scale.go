@@ -18,10 +18,14 @@ import (
 
 // ScaleOptions configures Scale.
 type ScaleOptions struct {
-	Companies            int    // companies in the data set; company 1 is the demo tenant
-	Candidates           int    // candidates per company
-	SessionsPerCandidate int    // mean interview sessions per candidate
-	Seed                 uint64 // PRNG seed: the same options give the same rows, ids included
+	Companies            int // companies in the data set; company 1 is the demo tenant
+	Candidates           int // candidates per company
+	SessionsPerCandidate int // mean interview sessions per candidate
+	// CandidatesPerJob sets a company's jobs: one per this many candidates, at least 20. 0
+	// means 500 (20,000 jobs at 10M candidates; `bench mcp` passes fewer to give a smaller
+	// pool the jobs of a larger one).
+	CandidatesPerJob int
+	Seed             uint64 // PRNG seed: the same options give the same rows, ids included
 	// AsOf is the data set's "now": every timestamp lies in the two years before it. Zero means
 	// the start of the current UTC day, so the data looks current and stays reproducible all day.
 	AsOf time.Time
@@ -89,6 +93,8 @@ func Scale(ctx context.Context, st *store.Store, o ScaleOptions) (*ScaleResult, 
 		return nil, errors.New("candidates must be between 0 and 50,000,000")
 	case o.SessionsPerCandidate < 0 || o.SessionsPerCandidate > 20:
 		return nil, errors.New("sessions per candidate must be between 0 and 20")
+	case o.CandidatesPerJob < 0 || o.CandidatesPerJob > 0 && o.CandidatesPerJob < 5:
+		return nil, errors.New("candidates per job must be at least 5")
 	case o.Companies > 10_000:
 		return nil, errors.New("companies must be at most 10,000")
 	}

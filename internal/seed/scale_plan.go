@@ -1,6 +1,7 @@
 package seed
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -55,6 +56,7 @@ type companyGen struct {
 	jobsByFamily   [numFamilies]cumulative
 	anyJob         cumulative
 	candidates     int
+	perJob         int     // candidates per job
 	sessionsMean   float64 // mean of the Poisson part of a candidate's session count
 	maxSessions    int
 	asOf           int64
@@ -251,7 +253,7 @@ func demoCompanyID(seed uint64) uuidv {
 func (c *companyGen) finishPlan(g *rng, o *ScaleOptions, asOf int64) {
 	c.asOf = asOf
 	c.windowStart = asOf - 365*day
-	c.candidates = o.Candidates
+	c.candidates, c.perJob = o.Candidates, cmp.Or(o.CandidatesPerJob, 500)
 	c.firstCandidate = 5_000_001
 	if s := float64(o.SessionsPerCandidate); s > 0 {
 		c.sessionsMean = s/(1-noSessionShare) - 1
@@ -361,7 +363,7 @@ func (c *companyGen) templatesOf(typ models.TemplateType) []*genTemplate {
 }
 
 func (c *companyGen) buildJobs() {
-	n := max(20, c.candidates/500)
+	n := max(20, c.candidates/c.perJob)
 	fits := c.templatesOf(models.TemplateTypeResumeFit)
 	guides := c.templatesOf(models.TemplateTypeInterviewGuide)
 	// Resume-fit templates by popularity; the last one stays unused when there are several.

@@ -179,7 +179,11 @@ func mcpSize(ctx context.Context, env Env, o Options, n int, oauth bool) (map[st
 		explainAbove = "0"
 	}
 	cfg, log, out := env.config(), env.Log, env.Out
-	dir, err := filepath.Abs(filepath.Join(o.Dir, fmt.Sprintf("mcp-%d", o.Candidates)))
+	name := fmt.Sprintf("mcp-%d", o.Candidates)
+	if o.CandidatesPerJob != 0 {
+		name += fmt.Sprintf("-per-job-%d", o.CandidatesPerJob)
+	}
+	dir, err := filepath.Abs(filepath.Join(o.Dir, name))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -223,19 +227,20 @@ func mcpSize(ctx context.Context, env Env, o Options, n int, oauth bool) (map[st
 	defer st.Close()
 
 	// Seed with the CLI users run (its progress shows); it skips data that already exists.
-	if err := env.Seed(ctx, cfg, dbURL, o.Candidates); err != nil {
+	if err := env.Seed(ctx, cfg, dbURL, o.Candidates, o.CandidatesPerJob); err != nil {
 		return nil, nil, fmt.Errorf("seed: %w", err)
 	}
 	co, err := st.CompanyBySlug(ctx, seed.DemoSlug)
 	if err != nil {
 		return nil, nil, err
 	}
-	var candidates, sessions int64
+	var candidates, sessions, jobs int64
 	db := st.SQL()
-	if err := db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM candidates WHERE company_id = $1), (SELECT count(*) FROM interview_sessions WHERE company_id = $1)`, co.ID).Scan(&candidates, &sessions); err != nil {
+	if err := db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM candidates WHERE company_id = $1), (SELECT count(*) FROM interview_sessions WHERE company_id = $1),
+		(SELECT count(*) FROM jobs WHERE company_id = $1)`, co.ID).Scan(&candidates, &sessions, &jobs); err != nil {
 		return nil, nil, err
 	}
-	fmt.Fprintf(out, "company %s: %d candidates, %d interview sessions\n", co.Slug, candidates, sessions)
+	fmt.Fprintf(out, "company %s: %d candidates, %d interview sessions, %d jobs\n", co.Slug, candidates, sessions, jobs)
 	key, err := apikey.Generate()
 	if err != nil {
 		return nil, nil, err

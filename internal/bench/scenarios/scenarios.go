@@ -42,9 +42,10 @@ var All = []Scenario{
 		"for --duration, then --burst submissions timed until every callback arrived (settled/s as a ratio of the floor)."},
 	{Name: "assessment", Run: Assessment, Help: "200 latency p50/p99 of assessment-link pushes at --rate requests/s for --duration, one per managed\n" +
 		"application, and time from push to the candidate's message sent p50/p99, beside the floor."},
-	{Name: "mcp", Run: MCP, Help: "seeds one company with --candidates candidates (3 sessions each) in a Postgres cluster kept under --dir,\n" +
-		"serves the tool server in this process and calls every tool --iterations times with varied arguments\n" +
-		"through the Streamable HTTP transport: p50/p95 per tool against the targets and the tools/list round-trip floor,\n" +
+	{Name: "mcp", Run: MCP, Help: "seeds one company with --candidates candidates (3 sessions each; a job per 500 or per --candidates-per-job)\n" +
+		"in a Postgres cluster kept under --dir, serves the tool server in this process and calls every tool\n" +
+		"--iterations times with varied arguments through the Streamable HTTP transport: p50/p95 per tool against\n" +
+		"the targets and the tools/list round-trip floor,\n" +
 		"then the plans of the three slowest statements (auto_explain); then an OAuth run: the go-sdk client signs in\n" +
 		"at a local identity provider and getCompanyFeatures is timed with that token and with an API key, interleaved:\n" +
 		"p95 of both, their difference against the 2 ms target, and the two bearer validations alone. --sizes runs\n" +
@@ -91,12 +92,15 @@ type Options struct {
 	Concurrency int           // jobs, partner: calls in flight during bursts
 	Candidates  int           // mcp: candidates of the bench company
 	Sizes       []int         // mcp: candidate counts to run in one sitting (Candidates when empty), with the growth per tool
-	Iterations  int           // mcp: measured calls per tool
-	Dir         string        // mcp: folder of the kept Postgres cluster
-	Explain     bool          // mcp: log every statement's plan and print the rows and pages each tool's calls read
-	Interviews  int           // interview: candidates taking interviews at once
-	Expiring    int           // interview: sessions with a one-minute expiry
-	Think       time.Duration // interview: a candidate's pause between screens in the latency phase
+	// CandidatesPerJob is mcp's seed's candidates per job (0: the seed's own, 500): fewer give a
+	// pool the jobs of a larger one, for the tools whose work follows the jobs.
+	CandidatesPerJob int
+	Iterations       int           // mcp: measured calls per tool
+	Dir              string        // mcp: folder of the kept Postgres cluster
+	Explain          bool          // mcp: log every statement's plan and print the rows and pages each tool's calls read
+	Interviews       int           // interview: candidates taking interviews at once
+	Expiring         int           // interview: sessions with a one-minute expiry
+	Think            time.Duration // interview: a candidate's pause between screens in the latency phase
 }
 
 // Env is what a scenario needs from the command that runs it.
@@ -112,9 +116,9 @@ type Env struct {
 	// once the api listens with the api's address, the Temporal client and the two Postgres
 	// pools (the api's and the worker's).
 	Serve func(ctx context.Context, cfg *config.Config, ready func(apiBase string, tc client.Client, pools Pools)) error
-	// Seed runs `recruitd seed demo --companies 1 --candidates n` against databaseURL with
-	// cfg's encryption key and no demo API key.
-	Seed func(ctx context.Context, cfg *config.Config, databaseURL string, candidates int) error
+	// Seed runs `recruitd seed demo --companies 1 --candidates n` (and --candidates-per-job
+	// perJob when it is not 0) against databaseURL with cfg's encryption key and no demo API key.
+	Seed func(ctx context.Context, cfg *config.Config, databaseURL string, candidates, perJob int) error
 }
 
 // Stack is a throwaway Postgres cluster and Temporal dev server.

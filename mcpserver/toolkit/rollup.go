@@ -122,29 +122,38 @@ func (q *Query) JobDays(w Window) string {
 // every evaluation) before the window's end minus those before its start, one or two rows per job
 // however long the window, plus the pending deltas of job_score_daily in the window. A window
 // that runs to now ends at the job's latest row, read from job_score_latest (migration 00066: the
-// company's rows in one range scan, not a probe of the running rows per job). A job may yield
-// zeros and more than one row.
+// company's rows in one range scan, not a probe of the running rows per job). A window with a
+// start reads only the jobs whose latest row is on its first day or later: any other job's
+// running counts are the same before the start and before the end, so it has none in the window
+// (its pending deltas come with the deltas). The probes then follow the jobs evaluated since the
+// start, not every job. A job may yield zeros and more than one row.
 func (q *Query) JobScores(w Window, point string) string {
-	bound := func(alias, job string, before *time.Time) string {
-		s := `
+	bound := func(alias, job, before string) string {
+		return `
 		LEFT JOIN LATERAL (SELECT r.at_least[1] AS e, r.at_least[` + point + ` + 1] AS f FROM job_score_running r
-			WHERE r.company_id = $1 AND r.job_id = ` + job
-		if before != nil {
-			s += ` AND r.day < ` + q.Arg(before.UTC().Format(time.DateOnly)) + `::date`
-		}
-		return s + ` ORDER BY r.day DESC LIMIT 1) ` + alias + ` ON true`
+			WHERE r.company_id = $1 AND r.job_id = ` + job + ` AND r.day < ` + before + `
+			ORDER BY r.day DESC LIMIT 1) ` + alias + ` ON true`
 	}
+	day := func(t *time.Time) string { return q.Arg(t.UTC().Format(time.DateOnly)) + "::date" }
 	// The upper bound: the latest rows, or each job's last row before the window's end.
-	from, job, upperE, upperF := `job_score_latest t`, "t.job_id", "t.at_least[1]", "t.at_least["+point+" + 1]"
+	from, job, where := `job_score_latest t`, "t.job_id", "t.company_id = $1"
+	upperE, upperF := "t.at_least[1]", "t.at_least["+point+" + 1]"
 	if w.Until != nil {
-		from, job, upperE, upperF = `jobs t`+bound("u", "t.id", w.Until), "t.id", "coalesce(u.e, 0)", "coalesce(u.f, 0)"
+		if w.Since == nil {
+			from, job = `jobs t`, "t.id"
+		}
+		from += bound("u", job, day(w.Until))
+		upperE, upperF = "coalesce(u.e, 0)", "coalesce(u.f, 0)"
 	}
-	lower, lowerE, lowerF := "", "0", "0"
+	lowerE, lowerF := "0", "0"
 	if w.Since != nil {
-		lower, lowerE, lowerF = bound("l", job, w.Since), "coalesce(l.e, 0)", "coalesce(l.f, 0)"
+		since := day(w.Since)
+		from += bound("l", job, since)
+		where += " AND t.day >= " + since
+		lowerE, lowerF = "coalesce(l.e, 0)", "coalesce(l.f, 0)"
 	}
-	return `SELECT ` + job + `, ` + upperE + ` - ` + lowerE + `, ` + upperF + ` - ` + lowerF + ` FROM ` + from + lower + `
-		WHERE t.company_id = $1
+	return `SELECT ` + job + `, ` + upperE + ` - ` + lowerE + `, ` + upperF + ` - ` + lowerF + ` FROM ` + from + `
+		WHERE ` + where + `
 		UNION ALL
 		SELECT job_id, evaluated, CASE WHEN score >= ` + point + ` THEN evaluated ELSE 0 END FROM job_score_daily_deltas
 		WHERE company_id = $1` + q.DayRange("day", w)

@@ -6,7 +6,7 @@
 // 00052 (flag_last_daily), of migration 00061 the cheating evaluations by job, day and score
 // point (job_score_daily, a view like those of rollup_folded) and their running counts
 // (job_score_running; each job's last row in job_score_latest, migration 00066) and, of migration 00059, the per-job running totals (job_daily_running,
-// over job_daily_folded) and the job counts (job_counts, a view like job_totals); since migration 00050 job_totals and job_daily are views over their
+// over job_daily_folded; each job's last day in job_daily_latest, migration 00070) and the job counts (job_counts, a view like job_totals); since migration 00050 job_totals and job_daily are views over their
 // folded rows and the pending per-job deltas (Fold), and job_applicants counts each job's
 // applications per candidate; since migration 00056 session_daily, completion_slots,
 // completion_slot_totals, journey_daily, journey_last_daily, media_candidates and candidate_daily
@@ -54,6 +54,7 @@ var Tables = []struct{ Name, NonZero string }{
 	{"journey_last_daily", "candidates <> 0"},
 	{"flag_last_daily", "candidates <> 0"},
 	{"job_daily_running", "true"},
+	{"job_daily_latest", "true"},
 	{"job_counts", "jobs <> 0"},
 	{"job_score_daily", "evaluated <> 0"},
 	{"job_score_running", "true"},
@@ -184,11 +185,11 @@ var LoadParts = []string{"jobs"}
 
 // LoadPartTables are the rollups each of LoadParts recomputes.
 var LoadPartTables = map[string][]string{
-	"jobs": {"job_daily_running", "job_counts", "resume_fit_jobs", "guide_template_jobs"},
+	"jobs": {"job_daily_running", "job_daily_latest", "job_counts", "resume_fit_jobs", "guide_template_jobs"},
 }
 
 // loadPartSQL are the statements of LoadParts that rollup_rebuild has no part for: the per-job
-// running totals over the loaded job_daily_folded and the jobs by status (migration 00059), by
+// running totals over the loaded job_daily_folded (and their last days) and the jobs by status (migration 00059), by
 // resume-fit template and by guide from a template (migration 00067).
 var loadPartSQL = map[string][]string{
 	"jobs": {`SELECT rollup_job_daily_running_rebuild($1)`, `SELECT rollup_job_counts_rebuild($1)`},

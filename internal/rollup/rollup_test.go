@@ -175,6 +175,7 @@ func TestCheckFindsDrift(t *testing.T) {
 			"flag_last_daily":        "UPDATE flag_last_daily SET point = point + 101 WHERE ctid = (SELECT ctid FROM flag_last_daily WHERE company_id = $1 AND kind = 'fraud' LIMIT 1)",
 			"job_counts":             "UPDATE job_counts_folded SET jobs = jobs + 1 WHERE ctid = (SELECT ctid FROM job_counts_folded WHERE company_id = $1 LIMIT 1)",
 			"job_daily_running":      "UPDATE job_daily_running SET completed = completed + 1 WHERE ctid = (SELECT ctid FROM job_daily_running WHERE company_id = $1 LIMIT 1)",
+			"job_daily_latest":       "UPDATE job_daily_latest SET day = day - 1 WHERE ctid = (SELECT ctid FROM job_daily_latest WHERE company_id = $1 LIMIT 1)",
 			"job_score_daily":        "UPDATE job_score_daily_folded SET score = score + 101 WHERE ctid = (SELECT ctid FROM job_score_daily_folded WHERE company_id = $1 LIMIT 1)",
 			"job_score_running":      "UPDATE job_score_running SET at_least[71] = at_least[71] + 1 WHERE ctid = (SELECT ctid FROM job_score_running WHERE company_id = $1 LIMIT 1)",
 			"job_score_latest":       "UPDATE job_score_latest SET day = day - 1 WHERE ctid = (SELECT ctid FROM job_score_latest WHERE company_id = $1 LIMIT 1)",

@@ -88,7 +88,11 @@ func SplitUnion(w Window, grain time.Duration, rollup, source func(Window) strin
 // job are the job_daily counts of the company over a window of whole UTC days (Split's Inner
 // for grain Day): each job's running totals (job_daily_running, migration 00059) before the
 // window's end minus those before its start, one or two rows per job however long the window,
-// plus the pending deltas in the window. A job may yield zero counts and more than one row.
+// plus the pending deltas in the window. A window with a start reads only the jobs whose last
+// running row is on its first day or later (job_daily_latest, migration 00070): any other job's
+// totals are the same before the start and before the end (its pending deltas come with the
+// deltas), so the probes follow the jobs active since the start, not every job. A job may yield
+// zero counts and more than one row.
 func (q *Query) JobDays(w Window) string {
 	upper := `t.sessions, t.completed, t.evaluated` // no end: every folded day (job_totals_folded)
 	var lateral string
@@ -99,17 +103,20 @@ func (q *Query) JobDays(w Window) string {
 				WHERE r.company_id = $1 AND r.job_id = t.job_id AND r.day < ` + q.Arg(w.Until.UTC().Format(time.DateOnly)) + `::date
 				ORDER BY r.day DESC LIMIT 1) u ON true`
 	}
-	lower := `0, 0, 0`
+	lower, from, where := `0, 0, 0`, `job_totals_folded t`, `t.company_id = $1`
 	if w.Since != nil {
+		since := q.Arg(w.Since.UTC().Format(time.DateOnly)) + `::date`
 		lower = `coalesce(b.sessions, 0), coalesce(b.completed, 0), coalesce(b.evaluated, 0)`
+		from += ` JOIN job_daily_latest d ON d.company_id = t.company_id AND d.job_id = t.job_id`
+		where += ` AND d.day >= ` + since
 		lateral += `
 			LEFT JOIN LATERAL (SELECT r.sessions, r.completed, r.evaluated FROM job_daily_running r
-				WHERE r.company_id = $1 AND r.job_id = t.job_id AND r.day < ` + q.Arg(w.Since.UTC().Format(time.DateOnly)) + `::date
+				WHERE r.company_id = $1 AND r.job_id = t.job_id AND r.day < ` + since + `
 				ORDER BY r.day DESC LIMIT 1) b ON true`
 	}
 	return `SELECT job_id, u0 - l0, u1 - l1, u2 - l2 FROM (
-			SELECT t.job_id, ` + upper + `, ` + lower + ` FROM job_totals_folded t` + lateral + `
-			WHERE t.company_id = $1) f(job_id, u0, u1, u2, l0, l1, l2)
+			SELECT t.job_id, ` + upper + `, ` + lower + ` FROM ` + from + lateral + `
+			WHERE ` + where + `) f(job_id, u0, u1, u2, l0, l1, l2)
 		UNION ALL
 		SELECT job_id, sessions, completed, evaluated FROM job_rollup_deltas
 		WHERE company_id = $1 AND (sessions <> 0 OR completed <> 0 OR evaluated <> 0)` + q.DayRange("day", w)

@@ -152,7 +152,7 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 		if !crashed || attempt == startAttempts || ctx.Err() != nil {
 			return nil, err
 		}
-		log.Warn("temporal exited while starting; starting it again on other ports", "attempt", attempt, "err", err)
+		log.Warn("temporal exited while starting; starting it again", "attempt", attempt, "err", err)
 	}
 }
 

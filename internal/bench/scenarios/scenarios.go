@@ -92,15 +92,15 @@ type Options struct {
 	Concurrency int           // jobs, partner: calls in flight during bursts
 	Candidates  int           // mcp: candidates of the bench company
 	Sizes       []int         // mcp: candidate counts to run in one sitting (Candidates when empty), with the growth per tool
+	Iterations  int           // mcp: measured calls per tool
+	Dir         string        // mcp: folder of the kept Postgres cluster
+	Explain     bool          // mcp: log every statement's plan and print the rows and pages each tool's calls read
+	Interviews  int           // interview: candidates taking interviews at once
+	Expiring    int           // interview: sessions with a one-minute expiry
+	Think       time.Duration // interview: a candidate's pause between screens in the latency phase
 	// CandidatesPerJob is mcp's seed's candidates per job (0: the seed's own, 500): fewer give a
 	// pool the jobs of a larger one, for the tools whose work follows the jobs.
 	CandidatesPerJob int
-	Iterations       int           // mcp: measured calls per tool
-	Dir              string        // mcp: folder of the kept Postgres cluster
-	Explain          bool          // mcp: log every statement's plan and print the rows and pages each tool's calls read
-	Interviews       int           // interview: candidates taking interviews at once
-	Expiring         int           // interview: sessions with a one-minute expiry
-	Think            time.Duration // interview: a candidate's pause between screens in the latency phase
 }
 
 // Env is what a scenario needs from the command that runs it.

@@ -45,11 +45,11 @@ var All = []Scenario{
 	{Name: "mcp", Run: MCP, Help: "seeds one company with --candidates candidates (3 sessions each; a job per 500 or per --candidates-per-job)\n" +
 		"in a Postgres cluster kept under --dir, serves the tool server in this process and calls every tool\n" +
 		"--iterations times with varied arguments through the Streamable HTTP transport: p50/p95 per tool against\n" +
-		"the targets and the tools/list round-trip floor,\n" +
-		"then the plans of the three slowest statements (auto_explain); then an OAuth run: the go-sdk client signs in\n" +
-		"at a local identity provider and getCompanyFeatures is timed with that token and with an API key, interleaved:\n" +
-		"p95 of both, their difference against the 2 ms target, and the two bearer validations alone. --sizes runs\n" +
-		"several candidate counts in one sitting and prints each tool's p95 growth beside the 1.5x-per-10x target."},
+		"the targets and the tools/list round-trip floor, then the plans of the three slowest statements (auto_explain);\n" +
+		"then an OAuth run: the go-sdk client signs in at a local identity provider and getCompanyFeatures is timed\n" +
+		"with that token and with an API key, interleaved: p95 of both, their difference against the 2 ms target, and\n" +
+		"the two bearer validations alone. --sizes runs several candidate counts in one sitting and prints each tool's\n" +
+		"p95 growth beside the 1.5x-per-10x target."},
 	{Name: "import", Run: Import, Help: "the bulk upserts alone of 10,000 jobs and of 10,000 candidates and applications; 10,000 jobs at the\n" +
 		"aggregator simulator, timed from first-sync-complete to every job imported and its 'New Job from ATS' run started\n" +
 		"(jobs/s as a ratio of the floor); then 10,000 applications of an ATS-D company the same way, to every application\n" +

@@ -155,7 +155,7 @@ func seedCmd(e *env) *cobra.Command {
 	f.IntVar(&so.Companies, "companies", 1, "generate this many companies (company 1 is the demo tenant)")
 	f.IntVar(&so.Candidates, "candidates", 1000, "candidates per generated company")
 	f.IntVar(&so.SessionsPerCandidate, "sessions-per-candidate", 3, "mean interview sessions per candidate")
-	f.IntVar(&so.CandidatesPerJob, "candidates-per-job", 500, "one job per this many candidates (at least 20 jobs per company)")
+	f.IntVar(&so.CandidatesPerJob, "candidates-per-job", seed.DefaultCandidatesPerJob, "one job per this many candidates (at least 20 jobs per company)")
 	f.Uint64Var(&so.Seed, "seed", 1, "random seed: the same flags give the same data")
 	f.StringVar(&asOf, "as-of", "", "date the generated data ends at, YYYY-MM-DD (default today, UTC)")
 	f.BoolVar(&so.Checked, "checked", false, "load through one connection with foreign keys checked row by row (slower; automatic when the role may not set session_replication_role)")

@@ -18,6 +18,7 @@ import (
 	"github.com/recruitd/recruitd/internal/bench/scenarios"
 	"github.com/recruitd/recruitd/internal/config"
 	"github.com/recruitd/recruitd/internal/runtimetune"
+	"github.com/recruitd/recruitd/internal/seed"
 )
 
 func benchCmd(e *env) *cobra.Command {
@@ -65,7 +66,7 @@ func benchCmd(e *env) *cobra.Command {
 	f.IntVar(&o.Burst, "burst", 300, "workflows (floor) and jobs or submissions (throughput) per burst")
 	f.IntVar(&o.Concurrency, "concurrency", 20, "calls in flight during bursts")
 	f.IntVar(&o.Candidates, "candidates", 1_000_000, "mcp: candidates of the bench company")
-	f.IntVar(&o.CandidatesPerJob, "candidates-per-job", 0, "mcp: one job per this many candidates in the seed (0: the seed's 500); 50 gives 1M candidates the 20,000 jobs of 10M")
+	f.IntVar(&o.CandidatesPerJob, "candidates-per-job", 0, fmt.Sprintf("mcp: one job per this many candidates in the seed (0: the seed's %d); 50 gives 1M candidates the 20,000 jobs of 10M", seed.DefaultCandidatesPerJob))
 	f.IntSliceVar(&o.Sizes, "sizes", nil, "mcp: candidate counts to run one after the other (each its own kept cluster), e.g. 100000,1000000,3000000; prints each tool's growth")
 	f.IntVar(&o.Iterations, "iterations", 40, "mcp: measured calls per tool")
 	f.StringVar(&o.Dir, "dir", ".bench", "mcp: folder of the kept Postgres cluster")

@@ -35,8 +35,10 @@ func TestBenchInALog(t *testing.T) {
 		{[]string{"bench", "jobs", "--duration", "2s", "--rate", "10", "--burst", "10", "--concurrency", "5"},
 			[]string{"20/20 requests sent, 20 answered, 0 failed (", "scenario jobs", "ratio jobs/floor:", "target >= 0.9: ",
 				"target p99 < 25ms at 100 req/s: not measured (--rate 10)", "JobGeneration", "activity tasks"}},
-		{[]string{"bench", "mcp", "--candidates", "200", "--iterations", "1", "--dir", t.TempDir()},
-			[]string{"company demo: 203 candidates", "searchDocumentation ", "getJobsSummary "}},
+		// The demo tenant's 4 jobs and 40 generated, one per 5 candidates (the seed's own rate would
+		// give its minimum, 20).
+		{[]string{"bench", "mcp", "--candidates", "200", "--candidates-per-job", "5", "--iterations", "1", "--dir", t.TempDir()},
+			[]string{"company demo: 203 candidates", ", 44 jobs", "searchDocumentation ", "getJobsSummary "}},
 	} {
 		t.Run(tc.args[1], func(t *testing.T) {
 			out := runCmd(t, []string{"RECRUITD_ENCRYPTION_KEY=", "DATABASE_URL=", "TEMPORAL_ADDRESS="}, tc.args...)

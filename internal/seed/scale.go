@@ -16,6 +16,10 @@ import (
 	"github.com/recruitd/recruitd/internal/store"
 )
 
+// DefaultCandidatesPerJob is how many candidates a generated company has per job: 20,000 jobs at
+// 10M candidates.
+const DefaultCandidatesPerJob = 500
+
 // ScaleOptions configures Scale.
 type ScaleOptions struct {
 	Companies            int    // companies in the data set; company 1 is the demo tenant
@@ -23,8 +27,8 @@ type ScaleOptions struct {
 	SessionsPerCandidate int    // mean interview sessions per candidate
 	Seed                 uint64 // PRNG seed: the same options give the same rows, ids included
 	// CandidatesPerJob sets a company's jobs: one per this many candidates, at least 20. 0
-	// means 500 (20,000 jobs at 10M candidates; `bench mcp` passes fewer to give a smaller
-	// pool the jobs of a larger one).
+	// means DefaultCandidatesPerJob (`bench mcp` passes fewer to give a smaller pool the jobs
+	// of a larger one).
 	CandidatesPerJob int
 	// AsOf is the data set's "now": every timestamp lies in the two years before it. Zero means
 	// the start of the current UTC day, so the data looks current and stays reproducible all day.

@@ -253,7 +253,7 @@ func demoCompanyID(seed uint64) uuidv {
 func (c *companyGen) finishPlan(g *rng, o *ScaleOptions, asOf int64) {
 	c.asOf = asOf
 	c.windowStart = asOf - 365*day
-	c.candidates, c.perJob = o.Candidates, cmp.Or(o.CandidatesPerJob, 500)
+	c.candidates, c.perJob = o.Candidates, cmp.Or(o.CandidatesPerJob, DefaultCandidatesPerJob)
 	c.firstCandidate = 5_000_001
 	if s := float64(o.SessionsPerCandidate); s > 0 {
 		c.sessionsMean = s/(1-noSessionShare) - 1

@@ -5,8 +5,9 @@
 // completion_slot_totals, media_candidates, journey_last_daily) and the last-flag steps of migration
 // 00052 (flag_last_daily), of migration 00061 the cheating evaluations by job, day and score
 // point (job_score_daily, a view like those of rollup_folded) and their running counts
-// (job_score_running; each job's last row in job_score_latest, migration 00066) and, of migration 00059, the per-job running totals (job_daily_running,
-// over job_daily_folded; each job's last day in job_daily_latest, migration 00070) and the job counts (job_counts, a view like job_totals); since migration 00050 job_totals and job_daily are views over their
+// (job_score_running; each job's last row in job_score_latest, migration 00066; its rows before
+// each Monday in job_score_weekly, migration 00071) and, of migration 00059, the per-job running totals (job_daily_running,
+// over job_daily_folded; each job's last day in job_daily_latest, migration 00070, and its rows before each Monday in job_daily_weekly, migration 00071) and the job counts (job_counts, a view like job_totals); since migration 00050 job_totals and job_daily are views over their
 // folded rows and the pending per-job deltas (Fold), and job_applicants counts each job's
 // applications per candidate; since migration 00056 session_daily, completion_slots,
 // completion_slot_totals, journey_daily, journey_last_daily, media_candidates and candidate_daily
@@ -55,10 +56,12 @@ var Tables = []struct{ Name, NonZero string }{
 	{"flag_last_daily", "candidates <> 0"},
 	{"job_daily_running", "true"},
 	{"job_daily_latest", "true"},
+	{"job_daily_weekly", "true"},
 	{"job_counts", "jobs <> 0"},
 	{"job_score_daily", "evaluated <> 0"},
 	{"job_score_running", "true"},
 	{"job_score_latest", "true"},
+	{"job_score_weekly", "true"},
 	{"resume_fit_jobs", "jobs <> 0"},
 	{"guide_template_jobs", "jobs <> 0"},
 }
@@ -167,13 +170,13 @@ var PerCandidate = []string{"candidate_journeys", "candidate_media", "candidate_
 // Generated are the company-wide rollups that a loader generating every row of its
 // candidates may count itself and add to the company's rows: all but PerCandidate and the
 // per-job ones of LoadParts. A view's rows (job_totals, job_daily and the tables of
-// rollup_folded) are added to its <table>_folded; job_score_running's and job_score_latest's rows
+// rollup_folded) are added to its <table>_folded; job_score_running's, job_score_latest's and job_score_weekly's rows
 // are those of the loader's own jobs, which have none yet.
 var Generated = []string{
 	"session_daily", "completion_slots", "evaluation_daily", "fraud_daily", "identity_daily", "job_totals", "job_daily",
 	"candidate_daily", "journey_daily", "evaluation_scores", "job_evaluation_scores", "fraud_scores",
 	"candidate_score_counts", "completion_slot_totals", "media_candidates", "journey_last_daily", "flag_last_daily",
-	"job_score_daily", "job_score_running", "job_score_latest",
+	"job_score_daily", "job_score_running", "job_score_latest", "job_score_weekly",
 }
 
 // LoadParts are the independent parts of rebuilding every rollup of a company but PerCandidate
@@ -185,7 +188,7 @@ var LoadParts = []string{"jobs"}
 
 // LoadPartTables are the rollups each of LoadParts recomputes.
 var LoadPartTables = map[string][]string{
-	"jobs": {"job_daily_running", "job_daily_latest", "job_counts", "resume_fit_jobs", "guide_template_jobs"},
+	"jobs": {"job_daily_running", "job_daily_latest", "job_daily_weekly", "job_counts", "resume_fit_jobs", "guide_template_jobs"},
 }
 
 // loadPartSQL are the statements of LoadParts that rollup_rebuild has no part for: the per-job

@@ -179,6 +179,8 @@ func TestCheckFindsDrift(t *testing.T) {
 			"job_score_daily":        "UPDATE job_score_daily_folded SET score = score + 101 WHERE ctid = (SELECT ctid FROM job_score_daily_folded WHERE company_id = $1 LIMIT 1)",
 			"job_score_running":      "UPDATE job_score_running SET at_least[71] = at_least[71] + 1 WHERE ctid = (SELECT ctid FROM job_score_running WHERE company_id = $1 LIMIT 1)",
 			"job_score_latest":       "UPDATE job_score_latest SET day = day - 1 WHERE ctid = (SELECT ctid FROM job_score_latest WHERE company_id = $1 LIMIT 1)",
+			"job_daily_weekly":       "UPDATE job_daily_weekly SET sessions = sessions + 1 WHERE ctid = (SELECT ctid FROM job_daily_weekly WHERE company_id = $1 LIMIT 1)",
+			"job_score_weekly":       "UPDATE job_score_weekly SET at_least[1] = at_least[1] + 1 WHERE ctid = (SELECT ctid FROM job_score_weekly WHERE company_id = $1 LIMIT 1)",
 			"resume_fit_jobs":        "INSERT INTO resume_fit_jobs_deltas SELECT $1, gen_random_uuid(), 'ACTIVE', false, 1",
 			// A job marked against its guide: the trigger counts it by the mark, the rebuild by the guide.
 			"guide_template_jobs": "UPDATE jobs SET guide_from_template = NOT guide_from_template WHERE ctid = (SELECT ctid FROM jobs WHERE company_id = $1 LIMIT 1)",

@@ -39,8 +39,9 @@ func writeJobScoreDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *compan
 // writeJobScoreRunning writes job_score_running's rows of the generated jobs, as
 // job_score_running_rows computes them from job_score_daily_folded: for each job and each day
 // with evaluations, the job's evaluations up to that day at or above each whole point; and each
-// job's last one to job_score_latest (migration 00066). The generated jobs are the load's own, so
-// no row of theirs exists yet.
+// job's last one to job_score_latest (migration 00066), and to job_score_weekly (migration
+// 00071) the row before each Monday after the job's first day and up to its last. The generated
+// jobs are the load's own, so no row of theirs exists yet.
 func writeJobScoreRunning(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	type dayScore struct{ day, score, n int64 }
 	byJob := map[int32][]dayScore{}
@@ -49,7 +50,7 @@ func writeJobScoreRunning(ctx context.Context, tx pgx.Tx, c *companyGen, r *comp
 			byJob[k.job] = append(byJob[k.job], dayScore{int64(k.day), int64(k.score), v[0]})
 		}
 	}
-	var b, latest bulkload.Buf
+	var b, latest, weekly bulkload.Buf
 	var array []byte
 	for job, rows := range byJob {
 		slices.SortFunc(rows, func(a, b dayScore) int { return int(a.day - b.day) })
@@ -60,16 +61,20 @@ func writeJobScoreRunning(ctx context.Context, tx pgx.Tx, c *companyGen, r *comp
 				continue
 			}
 			array = int4Array(array[:0], per[:])
-			put := func(buf *bulkload.Buf) {
+			put := func(buf *bulkload.Buf, day int64) {
 				buf.Row(4)
 				buf.UUID(c.id)
 				buf.UUID(c.jobs[job].id)
-				buf.Date(row.day)
+				buf.Date(day)
 				buf.Binary(array)
 			}
-			put(&b)
+			put(&b, row.day)
 			if i+1 == len(rows) {
-				put(&latest)
+				put(&latest, row.day)
+				continue
+			}
+			for week := mondayAfter(row.day); week <= rows[i+1].day; week += 7 {
+				put(&weekly, week)
 			}
 		}
 	}
@@ -80,7 +85,19 @@ func writeJobScoreRunning(ctx context.Context, tx pgx.Tx, c *companyGen, r *comp
 	if err := bulkload.CopyBuf(ctx, tx, bulkload.Table{Name: "job_score_running", Columns: columns}, &b, nil); err != nil {
 		return err
 	}
-	return bulkload.CopyBuf(ctx, tx, bulkload.Table{Name: "job_score_latest", Columns: columns}, &latest, nil)
+	if err := bulkload.CopyBuf(ctx, tx, bulkload.Table{Name: "job_score_latest", Columns: columns}, &latest, nil); err != nil {
+		return err
+	}
+	if weekly.Rows() == 0 {
+		return nil
+	}
+	return bulkload.CopyBuf(ctx, tx, bulkload.Table{Name: "job_score_weekly", Columns: "company_id, job_id, week, at_least"}, &weekly, nil)
+}
+
+// mondayAfter is the first Monday after the day (days since 1970-01-01, a Thursday).
+func mondayAfter(day int64) int64 {
+	isoDow := ((day+3)%7+7)%7 + 1 // Monday 1 ... Sunday 7
+	return day + 8 - isoDow
 }
 
 // int4Array appends to dst the binary int4[] of the suffix sums of per: element p is the sum of

@@ -10,7 +10,10 @@
 -- [M, S), M being the Monday on or before S, or else its weekly row of M, or else none: the rows
 -- of at most six days and one weekly row per job, read by day in one range scan each (the new
 -- indexes by company and day), not a descent per job. A job whose last running row is before
--- S has nothing in the window and is not read (job_daily_latest, job_score_latest).
+-- S has nothing in the window and is not read (job_daily_latest, job_score_latest). The same
+-- holds for a window's end. The counts of job_daily_* are in their indexes (index-only scans);
+-- the score arrays of job_score_* are not (101 integers a row), so their rows are written in
+-- the order of their days, as the folds write them, and a day's rows share pages.
 --
 -- They are written where the running rows are: rollup_job_daily_running and
 -- rollup_job_score_running (the folds' triggers) rewrite the weekly rows of the jobs they
@@ -28,7 +31,7 @@ CREATE TABLE job_daily_weekly (
     sessions   bigint NOT NULL,
     completed  bigint NOT NULL,
     evaluated  bigint NOT NULL,
-    PRIMARY KEY (company_id, week, job_id),
+    PRIMARY KEY (company_id, week, job_id) INCLUDE (sessions, completed, evaluated),
     FOREIGN KEY (company_id, job_id) REFERENCES jobs (company_id, id) ON DELETE CASCADE
 );
 CREATE INDEX job_daily_weekly_job_idx ON job_daily_weekly (company_id, job_id, week);
@@ -68,8 +71,10 @@ DECLARE
 BEGIN
     IF p_jobs IS NULL THEN
         EXECUTE format('DELETE FROM %I WHERE company_id = $1', p_weekly) USING p_company;
+        -- In the order of the Mondays, as the folds write them: a reader of one Monday's rows
+        -- reads adjacent rows.
         EXECUTE format(weekly_of, format('(SELECT r.*, lead(r.day) OVER (PARTITION BY r.job_id ORDER BY r.day) AS next FROM %I r WHERE r.company_id = $1) r',
-            p_running)) USING p_company;
+            p_running)) || ' ORDER BY 3, 2' USING p_company;
         RETURN;
     END IF;
     EXECUTE format('DELETE FROM %I w USING %s WHERE w.company_id = $1 AND w.job_id = f.job_id AND w.week > f.day', p_weekly, from_days)

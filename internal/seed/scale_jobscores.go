@@ -1,6 +1,7 @@
 package seed
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"slices"
@@ -41,7 +42,9 @@ func writeJobScoreDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *compan
 // with evaluations, the job's evaluations up to that day at or above each whole point; and each
 // job's last one to job_score_latest (migration 00066), and to job_score_weekly (migration
 // 00071) the row before each Monday after the job's first day and up to its last. The generated
-// jobs are the load's own, so no row of theirs exists yet.
+// jobs are the load's own, so no row of theirs exists yet. The running and weekly rows are
+// written in the order of their days, as the folds write them, so that a reader of one day's
+// rows of every job (toolkit's RunningBefore) reads adjacent rows, not a page per job.
 func writeJobScoreRunning(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
 	type dayScore struct{ day, score, n int64 }
 	byJob := map[int32][]dayScore{}
@@ -50,48 +53,57 @@ func writeJobScoreRunning(ctx context.Context, tx pgx.Tx, c *companyGen, r *comp
 			byJob[k.job] = append(byJob[k.job], dayScore{int64(k.day), int64(k.score), v[0]})
 		}
 	}
-	var b, latest, weekly bulkload.Buf
-	var array []byte
+	// A row: a job's counts at each point up to a day (int4Array sums them from each point up).
+	type row struct {
+		day int64
+		job int32
+		per []int64
+	}
+	var running, weekly, latest []row
 	for job, rows := range byJob {
 		slices.SortFunc(rows, func(a, b dayScore) int { return int(a.day - b.day) })
 		var per [maxScorePoint + 1]int64
-		for i, row := range rows {
-			per[row.score] += row.n
-			if i+1 < len(rows) && rows[i+1].day == row.day {
+		for i, ds := range rows {
+			per[ds.score] += ds.n
+			if i+1 < len(rows) && rows[i+1].day == ds.day {
 				continue
 			}
-			array = int4Array(array[:0], per[:])
-			put := func(buf *bulkload.Buf, day int64) {
-				buf.Row(4)
-				buf.UUID(c.id)
-				buf.UUID(c.jobs[job].id)
-				buf.Date(day)
-				buf.Binary(array)
-			}
-			put(&b, row.day)
+			counts := slices.Clone(per[:])
+			running = append(running, row{ds.day, job, counts})
 			if i+1 == len(rows) {
-				put(&latest, row.day)
+				latest = append(latest, row{ds.day, job, counts})
 				continue
 			}
-			for week := mondayAfter(row.day); week <= rows[i+1].day; week += 7 {
-				put(&weekly, week)
+			for week := mondayAfter(ds.day); week <= rows[i+1].day; week += 7 {
+				weekly = append(weekly, row{week, job, counts})
 			}
 		}
 	}
-	if b.Rows() == 0 {
-		return nil
+	var array []byte
+	write := func(table, columns string, rows []row) error {
+		if len(rows) == 0 {
+			return nil
+		}
+		slices.SortFunc(rows, func(a, b row) int { return cmp.Or(cmp.Compare(a.day, b.day), cmp.Compare(a.job, b.job)) })
+		var b bulkload.Buf
+		for _, r := range rows {
+			array = int4Array(array[:0], r.per)
+			b.Row(4)
+			b.UUID(c.id)
+			b.UUID(c.jobs[r.job].id)
+			b.Date(r.day)
+			b.Binary(array)
+		}
+		return bulkload.CopyBuf(ctx, tx, bulkload.Table{Name: table, Columns: columns}, &b, nil)
 	}
 	const columns = "company_id, job_id, day, at_least"
-	if err := bulkload.CopyBuf(ctx, tx, bulkload.Table{Name: "job_score_running", Columns: columns}, &b, nil); err != nil {
+	if err := write("job_score_running", columns, running); err != nil {
 		return err
 	}
-	if err := bulkload.CopyBuf(ctx, tx, bulkload.Table{Name: "job_score_latest", Columns: columns}, &latest, nil); err != nil {
+	if err := write("job_score_latest", columns, latest); err != nil {
 		return err
 	}
-	if weekly.Rows() == 0 {
-		return nil
-	}
-	return bulkload.CopyBuf(ctx, tx, bulkload.Table{Name: "job_score_weekly", Columns: "company_id, job_id, week, at_least"}, &weekly, nil)
+	return write("job_score_weekly", "company_id, job_id, week, at_least", weekly)
 }
 
 // mondayAfter is the first Monday after the day (days since 1970-01-01, a Thursday).

@@ -46,64 +46,79 @@ func writeJobScoreDaily(ctx context.Context, tx pgx.Tx, c *companyGen, r *compan
 // written in the order of their days, as the folds write them, so that a reader of one day's
 // rows of every job (toolkit's RunningBefore) reads adjacent rows, not a page per job.
 func writeJobScoreRunning(ctx context.Context, tx pgx.Tx, c *companyGen, r *companyRollups) error {
-	type dayScore struct{ day, score, n int64 }
-	byJob := map[int32][]dayScore{}
+	// The job-day-score counts in the order of their days, then jobs: the running rows are
+	// written as the sweep reaches them, each job's counts per point carried along.
+	type dayScore struct {
+		day, score, n int64
+		job           int32
+	}
+	var all []dayScore
+	lastDay := make([]int64, len(c.jobs))
 	for k, v := range r.jobScoreDaily.all() {
 		if v[0] != 0 {
-			byJob[k.job] = append(byJob[k.job], dayScore{int64(k.day), int64(k.score), v[0]})
+			all = append(all, dayScore{int64(k.day), int64(k.score), v[0], k.job})
+			lastDay[k.job] = max(lastDay[k.job], int64(k.day))
 		}
 	}
-	// A row: a job's counts at each point up to a day (int4Array sums them from each point up).
-	type row struct {
-		day int64
-		job int32
-		per []int64
+	if len(all) == 0 {
+		return nil
 	}
-	var running, weekly, latest []row
-	for job, rows := range byJob {
-		slices.SortFunc(rows, func(a, b dayScore) int { return int(a.day - b.day) })
-		var per [maxScorePoint + 1]int64
-		for i, ds := range rows {
-			per[ds.score] += ds.n
-			if i+1 < len(rows) && rows[i+1].day == ds.day {
-				continue
-			}
-			counts := slices.Clone(per[:])
-			running = append(running, row{ds.day, job, counts})
-			if i+1 == len(rows) {
-				latest = append(latest, row{ds.day, job, counts})
-				continue
-			}
-			for week := mondayAfter(ds.day); week <= rows[i+1].day; week += 7 {
-				weekly = append(weekly, row{week, job, counts})
-			}
-		}
+	slices.SortFunc(all, func(a, b dayScore) int { return cmp.Or(cmp.Compare(a.day, b.day), cmp.Compare(a.job, b.job)) })
+	type weekRow struct {
+		week int64
+		job  int32
+		per  []int64
 	}
-	var array []byte
-	write := func(table, columns string, rows []row) error {
-		if len(rows) == 0 {
-			return nil
+	var (
+		b, latest bulkload.Buf
+		weekly    []weekRow
+		array     []byte
+		per       = make([][]int64, len(c.jobs)) // a job's counts at each point so far
+		prevDay   = make([]int64, len(c.jobs))   // the day of its last row so far
+	)
+	put := func(buf *bulkload.Buf, job int32, day int64, counts []int64) {
+		array = int4Array(array[:0], counts)
+		buf.Row(4)
+		buf.UUID(c.id)
+		buf.UUID(c.jobs[job].id)
+		buf.Date(day)
+		buf.Binary(array)
+	}
+	for i := 0; i < len(all); {
+		job, day := all[i].job, all[i].day
+		if per[job] == nil {
+			per[job] = make([]int64, maxScorePoint+1)
+		} else {
+			// The Mondays since the job's last row take that row's counts.
+			for week := mondayAfter(prevDay[job]); week <= day; week += 7 {
+				weekly = append(weekly, weekRow{week, job, slices.Clone(per[job])})
+			}
 		}
-		slices.SortFunc(rows, func(a, b row) int { return cmp.Or(cmp.Compare(a.day, b.day), cmp.Compare(a.job, b.job)) })
-		var b bulkload.Buf
-		for _, r := range rows {
-			array = int4Array(array[:0], r.per)
-			b.Row(4)
-			b.UUID(c.id)
-			b.UUID(c.jobs[r.job].id)
-			b.Date(r.day)
-			b.Binary(array)
+		for ; i < len(all) && all[i].job == job && all[i].day == day; i++ {
+			per[job][all[i].score] += all[i].n
 		}
-		return bulkload.CopyBuf(ctx, tx, bulkload.Table{Name: table, Columns: columns}, &b, nil)
+		put(&b, job, day, per[job])
+		if day == lastDay[job] {
+			put(&latest, job, day, per[job])
+		}
+		prevDay[job] = day
+	}
+	slices.SortFunc(weekly, func(a, b weekRow) int { return cmp.Or(cmp.Compare(a.week, b.week), cmp.Compare(a.job, b.job)) })
+	var w bulkload.Buf
+	for _, row := range weekly {
+		put(&w, row.job, row.week, row.per)
 	}
 	const columns = "company_id, job_id, day, at_least"
-	if err := write("job_score_running", columns, running); err != nil {
+	if err := bulkload.CopyBuf(ctx, tx, bulkload.Table{Name: "job_score_running", Columns: columns}, &b, nil); err != nil {
 		return err
 	}
-	if err := write("job_score_latest", columns, latest); err != nil {
+	if err := bulkload.CopyBuf(ctx, tx, bulkload.Table{Name: "job_score_latest", Columns: columns}, &latest, nil); err != nil {
 		return err
 	}
-	return write("job_score_weekly", "company_id, job_id, week, at_least", weekly)
+	if w.Rows() == 0 {
+		return nil
+	}
+	return bulkload.CopyBuf(ctx, tx, bulkload.Table{Name: "job_score_weekly", Columns: "company_id, job_id, week, at_least"}, &w, nil)
 }
 
 // mondayAfter is the first Monday after the day (days since 1970-01-01, a Thursday).

@@ -107,6 +107,8 @@ func TestCheatingByJobReadsRunningScores(t *testing.T) {
 	f.exec(t, `UPDATE cheating_evaluations SET cheating_score = least(cheating_score + 0.75, 100)
 		WHERE company_id = $1 AND created_at >= '2026-02-01' AND extract(day FROM created_at)::int % 3 = 0`, f.acme.ID)
 	f.exec(t, `DELETE FROM cheating_evaluations WHERE company_id = $1 AND created_at < '2026-01-10' AND extract(hour FROM created_at)::int % 2 = 0`, f.acme.ID)
+	// J1's last two weeks go: its weekly rows after its new last day must go with them.
+	f.exec(t, `DELETE FROM cheating_evaluations WHERE company_id = $1 AND job_id = $2 AND created_at >= '2026-04-01'`, f.acme.ID, f.job["J1"])
 	f.exec(t, `WITH s AS (
 			INSERT INTO interview_sessions (company_id, candidate_id, job_id, status, medium_type, invited_at, completed_at, created_at)
 			VALUES ($1, $2, $3, 'COMPLETED', 'PHONE', '2026-01-20T05:00:00Z', '2026-01-20T06:00:00Z', now()) RETURNING id)

@@ -49,12 +49,12 @@ CREATE INDEX job_score_weekly_job_idx ON job_score_weekly (company_id, job_id, w
 CREATE INDEX job_daily_running_day_idx ON job_daily_running (company_id, day) INCLUDE (job_id, sessions, completed, evaluated);
 CREATE INDEX job_score_running_day_idx ON job_score_running (company_id, day) INCLUDE (job_id);
 
--- rollup_job_weekly rewrites the weekly rows (table p_weekly, value columns p_values) of the
--- company's given jobs from the running rows (table p_running) of each job's last day before its
--- given day on (p_days parallel to p_jobs); all of the company's when p_jobs is NULL. The Mondays
+-- rollup_job_weekly rewrites the weekly rows (table <p_table>_weekly, value columns p_values) of
+-- the given jobs (parallel arrays) from the running rows (<p_table>_running) of each job's last day
+-- before its earliest given day on; all of the given companies' when p_jobs is NULL. The Mondays
 -- after a running row and up to the next one's day take its values.
 -- +goose StatementBegin
-CREATE FUNCTION rollup_job_weekly(p_running text, p_weekly text, p_values text, p_company uuid, p_jobs uuid[], p_days date[])
+CREATE FUNCTION rollup_job_weekly(p_table text, p_values text, p_companies uuid[], p_jobs uuid[], p_days date[])
 RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
     -- The weekly rows of the running rows r (with each one's next day) of a FROM clause.
@@ -62,78 +62,68 @@ DECLARE
         INSERT INTO %1$I (company_id, job_id, week, %2$s)
         SELECT r.company_id, r.job_id, w.week::date, %3$s FROM %%s
         CROSS JOIN LATERAL generate_series((r.day + 8 - extract(isodow FROM r.day)::int)::timestamp, r.next::timestamp, interval '7 days') w(week)
-        WHERE r.next IS NOT NULL$q$, p_weekly, p_values, 'r.' || replace(p_values, ', ', ', r.'));
+        WHERE r.next IS NOT NULL$q$, p_table || '_weekly', p_values, 'r.' || replace(p_values, ', ', ', r.'));
     -- Each given job's last running row before its earliest given day (or that day).
     from_days text := format($q$(
         SELECT ch.job_id, coalesce((SELECT r.day FROM %I r WHERE r.company_id = $1 AND r.job_id = ch.job_id AND r.day < ch.day
                                     ORDER BY r.day DESC LIMIT 1), ch.day) AS day
-        FROM (SELECT j AS job_id, min(d) AS day FROM unnest($2::uuid[], $3::date[]) x(j, d) GROUP BY 1) ch) f$q$, p_running);
+        FROM (SELECT j AS job_id, min(d) AS day FROM unnest($2::uuid[], $3::date[]) x(j, d) GROUP BY 1) ch) f$q$, p_table || '_running');
+    c uuid;
+    jobs uuid[];
+    days date[];
 BEGIN
-    IF p_jobs IS NULL THEN
-        EXECUTE format('DELETE FROM %I WHERE company_id = $1', p_weekly) USING p_company;
-        -- In the order of the Mondays, as the folds write them: a reader of one Monday's rows
-        -- reads adjacent rows.
-        EXECUTE format(weekly_of, format('(SELECT r.*, lead(r.day) OVER (PARTITION BY r.job_id ORDER BY r.day) AS next FROM %I r WHERE r.company_id = $1) r',
-            p_running)) || ' ORDER BY 3, 2' USING p_company;
-        RETURN;
-    END IF;
-    EXECUTE format('DELETE FROM %I w USING %s WHERE w.company_id = $1 AND w.job_id = f.job_id AND w.week > f.day', p_weekly, from_days)
-        USING p_company, p_jobs, p_days;
-    EXECUTE format(weekly_of, format('%s CROSS JOIN LATERAL (SELECT r.*, lead(r.day) OVER (ORDER BY r.day) AS next FROM %I r
-        WHERE r.company_id = $1 AND r.job_id = f.job_id AND r.day >= f.day) r', from_days, p_running)) USING p_company, p_jobs, p_days;
+    FOR c IN SELECT DISTINCT x FROM unnest(p_companies) x ORDER BY 1 LOOP
+        IF p_jobs IS NULL THEN
+            EXECUTE format('DELETE FROM %I WHERE company_id = $1', p_table || '_weekly') USING c;
+            -- In the order of the Mondays, as the folds write them: a reader of one Monday's rows
+            -- reads adjacent rows.
+            EXECUTE format(weekly_of, format('(SELECT r.*, lead(r.day) OVER (PARTITION BY r.job_id ORDER BY r.day) AS next FROM %I r WHERE r.company_id = $1) r',
+                p_table || '_running')) || ' ORDER BY 3, 2' USING c;
+            CONTINUE;
+        END IF;
+        SELECT array_agg(j), array_agg(d) INTO jobs, days FROM unnest(p_companies, p_jobs, p_days) x(k, j, d) WHERE k = c;
+        EXECUTE format('DELETE FROM %I w USING %s WHERE w.company_id = $1 AND w.job_id = f.job_id AND w.week > f.day', p_table || '_weekly', from_days)
+            USING c, jobs, days;
+        EXECUTE format(weekly_of, format('%s CROSS JOIN LATERAL (SELECT r.*, lead(r.day) OVER (ORDER BY r.day) AS next FROM %I r
+            WHERE r.company_id = $1 AND r.job_id = f.job_id AND r.day >= f.day) r', from_days, p_table || '_running')) USING c, jobs, days;
+    END LOOP;
 END $$;
 -- +goose StatementEnd
 
+-- The fold's recomputations and the rebuilds keep their bodies of migrations 00070 and 00066
+-- under new names and rewrite the weekly rows after them, still under the company's advisory
+-- lock (held to the end of the transaction).
 ALTER FUNCTION rollup_job_daily_running(uuid[], uuid[], date[]) RENAME TO rollup_job_daily_running_before_00071;
 -- +goose StatementBegin
-CREATE FUNCTION rollup_job_daily_running(p_companies uuid[], p_jobs uuid[], p_days date[]) RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-    c uuid;
-BEGIN
-    PERFORM rollup_job_daily_running_before_00071(p_companies, p_jobs, p_days);
-    FOR c IN SELECT DISTINCT x FROM unnest(p_companies) x ORDER BY 1 LOOP
-        PERFORM rollup_job_weekly('job_daily_running', 'job_daily_weekly', 'sessions, completed, evaluated', c,
-            (SELECT array_agg(j) FROM unnest(p_companies, p_jobs) x(k, j) WHERE k = c),
-            (SELECT array_agg(d) FROM unnest(p_companies, p_days) x(k, d) WHERE k = c));
-    END LOOP;
-END $$;
+CREATE FUNCTION rollup_job_daily_running(p_companies uuid[], p_jobs uuid[], p_days date[]) RETURNS void LANGUAGE sql AS $$
+    SELECT rollup_job_daily_running_before_00071(p_companies, p_jobs, p_days);
+    SELECT rollup_job_weekly('job_daily', 'sessions, completed, evaluated', p_companies, p_jobs, p_days);
+$$;
 -- +goose StatementEnd
-
 ALTER FUNCTION rollup_job_daily_running_rebuild(uuid) RENAME TO rollup_job_daily_running_rebuild_before_00071;
 -- +goose StatementBegin
-CREATE FUNCTION rollup_job_daily_running_rebuild(p_company uuid) RETURNS void LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM rollup_job_daily_running_rebuild_before_00071(p_company);
-    PERFORM rollup_job_weekly('job_daily_running', 'job_daily_weekly', 'sessions, completed, evaluated', p_company, NULL, NULL);
-END $$;
+CREATE FUNCTION rollup_job_daily_running_rebuild(p_company uuid) RETURNS void LANGUAGE sql AS $$
+    SELECT rollup_job_daily_running_rebuild_before_00071(p_company);
+    SELECT rollup_job_weekly('job_daily', 'sessions, completed, evaluated', ARRAY[p_company], NULL, NULL);
+$$;
 -- +goose StatementEnd
-
 ALTER FUNCTION rollup_job_score_running(uuid[], uuid[], date[]) RENAME TO rollup_job_score_running_before_00071;
 -- +goose StatementBegin
-CREATE FUNCTION rollup_job_score_running(p_companies uuid[], p_jobs uuid[], p_days date[]) RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-    c uuid;
-BEGIN
-    PERFORM rollup_job_score_running_before_00071(p_companies, p_jobs, p_days);
-    FOR c IN SELECT DISTINCT x FROM unnest(p_companies) x ORDER BY 1 LOOP
-        PERFORM rollup_job_weekly('job_score_running', 'job_score_weekly', 'at_least', c,
-            (SELECT array_agg(j) FROM unnest(p_companies, p_jobs) x(k, j) WHERE k = c),
-            (SELECT array_agg(d) FROM unnest(p_companies, p_days) x(k, d) WHERE k = c));
-    END LOOP;
-END $$;
+CREATE FUNCTION rollup_job_score_running(p_companies uuid[], p_jobs uuid[], p_days date[]) RETURNS void LANGUAGE sql AS $$
+    SELECT rollup_job_score_running_before_00071(p_companies, p_jobs, p_days);
+    SELECT rollup_job_weekly('job_score', 'at_least', p_companies, p_jobs, p_days);
+$$;
 -- +goose StatementEnd
-
 ALTER FUNCTION rollup_job_score_running_rebuild(uuid) RENAME TO rollup_job_score_running_rebuild_before_00071;
 -- +goose StatementBegin
-CREATE FUNCTION rollup_job_score_running_rebuild(p_company uuid) RETURNS void LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM rollup_job_score_running_rebuild_before_00071(p_company);
-    PERFORM rollup_job_weekly('job_score_running', 'job_score_weekly', 'at_least', p_company, NULL, NULL);
-END $$;
+CREATE FUNCTION rollup_job_score_running_rebuild(p_company uuid) RETURNS void LANGUAGE sql AS $$
+    SELECT rollup_job_score_running_rebuild_before_00071(p_company);
+    SELECT rollup_job_weekly('job_score', 'at_least', ARRAY[p_company], NULL, NULL);
+$$;
 -- +goose StatementEnd
 
-SELECT rollup_job_weekly('job_daily_running', 'job_daily_weekly', 'sessions, completed, evaluated', id, NULL, NULL),
-       rollup_job_weekly('job_score_running', 'job_score_weekly', 'at_least', id, NULL, NULL)
+SELECT rollup_job_weekly('job_daily', 'sessions, completed, evaluated', array_agg(id), NULL, NULL),
+       rollup_job_weekly('job_score', 'at_least', array_agg(id), NULL, NULL)
 FROM companies;
 ANALYZE job_daily_weekly;
 ANALYZE job_score_weekly;
@@ -147,7 +137,7 @@ DROP FUNCTION rollup_job_daily_running_rebuild(uuid);
 ALTER FUNCTION rollup_job_daily_running_rebuild_before_00071(uuid) RENAME TO rollup_job_daily_running_rebuild;
 DROP FUNCTION rollup_job_daily_running(uuid[], uuid[], date[]);
 ALTER FUNCTION rollup_job_daily_running_before_00071(uuid[], uuid[], date[]) RENAME TO rollup_job_daily_running;
-DROP FUNCTION rollup_job_weekly(text, text, text, uuid, uuid[], date[]);
+DROP FUNCTION rollup_job_weekly(text, text, uuid[], uuid[], date[]);
 DROP INDEX job_score_running_day_idx;
 DROP INDEX job_daily_running_day_idx;
 DROP TABLE job_score_weekly;

@@ -51,7 +51,8 @@ func (s *server) limitInterview(c *gin.Context) {
 	ctx := c.Request.Context()
 	sum := sha256.Sum256([]byte(c.Param("token"))) // the bucket's key is not the credential itself
 	// Per address, then per link, in one round trip to the fleet's buckets.
-	if by, wait := s.interviewAddrLimits.AllowThen(ctx, clientip.Of(c.Request, s.proxies), s.interviewLimits, hex.EncodeToString(sum[:16])); by != nil {
+	ok, wait := s.interviewAddrLimits.AllowThen(ctx, clientip.Of(c.Request, s.proxies), s.interviewLimits, hex.EncodeToString(sum[:16]))
+	if !ok {
 		c.Header("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
 		s.renderPage(c, http.StatusTooManyRequests, interviewpage.Data{Screen: interviewpage.ScreenBusy})
 		c.Abort()

@@ -14,7 +14,6 @@ import (
 
 	"github.com/recruitd/recruitd/internal/clientip"
 	"github.com/recruitd/recruitd/internal/jsontext"
-	"github.com/recruitd/recruitd/internal/ratelimit"
 	"github.com/recruitd/recruitd/internal/store"
 	"github.com/recruitd/recruitd/models"
 )
@@ -145,59 +144,38 @@ func deliveryTooLarge(limit int64) error {
 // authenticate resolves X-API-Key (any header-name case) to the caller's company. A valid key
 // is served whatever other clients of its address did; a key over its request rate gets 429.
 // Failures are refused through refuse.
-func (s *server) authenticate(c *gin.Context) { s.authenticateThen(nil, "")(c) }
-
-// authenticateThen is authenticate for a route with a limit of its own per key (then, refused
-// with the message refusal): the key's request token and the route's are spent in one round trip
-// to the fleet's buckets, the route's only when the key had one.
-func (s *server) authenticateThen(then *ratelimit.Limit, refusal string) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		key := c.GetHeader("X-API-Key")
-		if key == "" {
-			s.fail(c, errMissingKey)
-			return
-		}
-		ctx := c.Request.Context()
-		company, k, err := s.Store.Authenticate(ctx, key)
-		if errors.Is(err, store.ErrUnknownKey) || errors.Is(err, store.ErrRevokedKey) {
-			s.refuse(c, err)
-			return
-		}
-		if err != nil {
+func (s *server) authenticate(c *gin.Context) {
+	key := c.GetHeader("X-API-Key")
+	if key == "" {
+		s.fail(c, errMissingKey)
+		return
+	}
+	company, k, err := s.Store.Authenticate(c.Request.Context(), key)
+	if errors.Is(err, store.ErrUnknownKey) || errors.Is(err, store.ErrRevokedKey) {
+		s.refuse(c, err)
+		return
+	}
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if ok, wait := s.keyLimits.Allow(c.Request.Context(), k.ID.String()); !ok {
+		s.fail(c, tooMany("RATE_LIMITED", "too many requests with this API key; retry after the Retry-After delay", wait))
+		return
+	}
+	if k.LastUsedAt == nil || time.Since(*k.LastUsedAt) > time.Minute {
+		err := s.Store.TouchAPIKey(c.Request.Context(), company.ID, k.ID, time.Now().UTC())
+		if store.Unavailable(c.Request.Context(), err) {
 			s.fail(c, err)
 			return
 		}
-		var by *ratelimit.Limit
-		var wait time.Duration
-		if then == nil {
-			if ok, w := s.keyLimits.Allow(ctx, k.ID.String()); !ok {
-				by, wait = s.keyLimits, w
-			}
-		} else {
-			by, wait = s.keyLimits.AllowThen(ctx, k.ID.String(), then, k.ID.String())
+		if err != nil {
+			s.Log.WarnContext(c.Request.Context(), "api key last-used not recorded", "request_id", requestID(c), "err", err)
 		}
-		switch {
-		case by == s.keyLimits:
-			s.fail(c, tooMany("RATE_LIMITED", "too many requests with this API key; retry after the Retry-After delay", wait))
-			return
-		case by != nil:
-			s.fail(c, tooMany("RATE_LIMITED", refusal, wait))
-			return
-		}
-		if k.LastUsedAt == nil || time.Since(*k.LastUsedAt) > time.Minute {
-			err := s.Store.TouchAPIKey(ctx, company.ID, k.ID, time.Now().UTC())
-			if store.Unavailable(ctx, err) {
-				s.fail(c, err)
-				return
-			}
-			if err != nil {
-				s.Log.WarnContext(ctx, "api key last-used not recorded", "request_id", requestID(c), "err", err)
-			}
-		}
-		c.Set(ctxCompany, company)
-		c.Set(ctxAPIKey, k)
-		c.Next()
 	}
+	c.Set(ctxCompany, company)
+	c.Set(ctxAPIKey, k)
+	c.Next()
 }
 
 // refuse answers a credential that failed (unknown, revoked, malformed): err's 401 while the

@@ -23,15 +23,15 @@ type PartnerApplicationResponse struct {
 	Created       bool   `json:"created"`
 }
 
-// tooManySubmissions is the 429's message of a key over its partner submission rate (the
-// route's authenticateThen spends the token).
-const tooManySubmissions = "too many submissions with this API key; retry after the Retry-After delay"
-
-// submitPartnerApplication checks the body (400), then lets internal/partners check, record and
-// start the submission (partners.Applications.Submit, whose errors the error table maps) and
-// answers 202. The rate limit per key (429) is spent with the key's request token, before.
+// submitPartnerApplication checks the rate limit per key (429) and the body (400), then lets
+// internal/partners check, record and start the submission (partners.Applications.Submit, whose
+// errors the error table maps) and answers 202.
 func (s *server) submitPartnerApplication(c *gin.Context) {
 	key := callerKey(c)
+	if ok, wait := s.partnerLimits.Allow(c.Request.Context(), key.ID.String()); !ok {
+		s.fail(c, tooMany("RATE_LIMITED", "too many submissions with this API key; retry after the Retry-After delay", wait))
+		return
+	}
 	var req PartnerApplicationRequest
 	if err := decodeJSON(c, &req); err != nil {
 		s.fail(c, err)

@@ -34,12 +34,9 @@ func (s *server) routes(r *gin.Engine) {
 	v1.GET("/integrations/hrsuite", s.require(models.ScopeIntegrations), s.getIntegration)
 	v1.POST("/integrations/hrsuite/connect", s.require(models.ScopeIntegrations), s.requireAggregatorAccount, s.connectIntegration)
 
-	// A partner submission spends its key's request token and its submission token in one round
-	// trip.
-	v2 := r.Group("/v2/api")
-	v2.POST("/partner-applications", s.authenticateThen(s.partnerLimits, tooManySubmissions), s.require(models.ScopePartnerApplications),
-		s.submitPartnerApplication)
-	v2.POST("/assessment-links", s.authenticate, s.require(models.ScopeAssessmentLinks), s.pushAssessmentLink)
+	v2 := r.Group("/v2/api", s.authenticate)
+	v2.POST("/partner-applications", s.require(models.ScopePartnerApplications), s.submitPartnerApplication)
+	v2.POST("/assessment-links", s.require(models.ScopeAssessmentLinks), s.pushAssessmentLink)
 
 	// The HR suite's report deliveries: the company's key, under a path with no version segment.
 	r.POST(hrsuitePath, s.authenticate, s.require(models.ScopeHRSuiteWebhook), s.requireHRSuiteAccount, s.hrsuiteWebhook)

@@ -13,10 +13,8 @@ import (
 // Postgres, one statement per check).
 type Counter interface {
 	TakeToken(ctx context.Context, key string, interval time.Duration, burst int) (bool, time.Duration, error)
-	// TakeTokenThen is TakeToken of first and, when it had one, of then, in one round trip: whether
-	// each had a token (then is false when first had none: it was not asked) and, when one had
-	// none, how long until it has.
-	TakeTokenThen(ctx context.Context, first, then Bucket) (firstOK, thenOK bool, wait time.Duration, err error)
+	// TakeTokenThen is TakeToken of first and, when it had one, of then, in one round trip.
+	TakeTokenThen(ctx context.Context, first, then Bucket) (bool, time.Duration, error)
 	AcquireSlot(ctx context.Context, key, lease string, max int, ttl time.Duration) (bool, error)
 	ReleaseSlot(ctx context.Context, key, lease string) error
 	SweepTokens(ctx context.Context) (int64, error)
@@ -133,40 +131,33 @@ func (l *Limit) Allow(ctx context.Context, key string) (bool, time.Duration) {
 }
 
 // AllowThen takes a token from key's bucket and, when it had one, from then's bucket of
-// thenKey: a request's two limits (the candidate page's per address, then per link; an API
-// key's requests, then its partner submissions) in one round trip to the shared store, charged
-// in that order as two Allows would be. It returns the limit that refused, nil when both had a
-// token, and how long until the refusing one has a token.
-func (l *Limit) AllowThen(ctx context.Context, key string, then *Limit, thenKey string) (*Limit, time.Duration) {
-	both := func(firstOK bool, firstWait time.Duration, thenAllow func() (bool, time.Duration)) (*Limit, time.Duration) {
-		if !firstOK {
-			return l, firstWait
-		}
-		if ok, wait := thenAllow(); !ok {
-			return then, wait
-		}
-		return nil, 0
-	}
+// thenKey: a request's two limits (the candidate page's per address, then per link) in one round
+// trip to the shared store, charged in that order as two Allows would be. When either is refused
+// it returns how long until that one has a token.
+func (l *Limit) AllowThen(ctx context.Context, key string, then *Limit, thenKey string) (bool, time.Duration) {
 	switch {
 	case l.interval == 0:
-		return both(true, 0, func() (bool, time.Duration) { return then.Allow(ctx, thenKey) })
+		return then.Allow(ctx, thenKey)
 	case then.interval == 0:
-		ok, wait := l.Allow(ctx, key)
-		return both(ok, wait, func() (bool, time.Duration) { return true, 0 })
+		return l.Allow(ctx, key)
 	case !l.ok() || then.Shared != l.Shared:
-		ok, wait := l.Allow(ctx, key)
-		return both(ok, wait, func() (bool, time.Duration) { return then.Allow(ctx, thenKey) })
+		if ok, wait := l.Allow(ctx, key); !ok {
+			return false, wait
+		}
+		return then.Allow(ctx, thenKey)
 	}
 	cctx, cancel := context.WithTimeout(ctx, CheckTimeout)
 	defer cancel()
-	firstOK, thenOK, wait, err := l.counter.TakeTokenThen(cctx, Bucket{l.name + ":" + key, l.interval, l.burst}, Bucket{then.name + ":" + thenKey, then.interval, then.burst})
+	ok, wait, err := l.counter.TakeTokenThen(cctx, Bucket{l.name + ":" + key, l.interval, l.burst}, Bucket{then.name + ":" + thenKey, then.interval, then.burst})
 	if err != nil {
 		l.failed(ctx, l.name, err)
-		ok, wait := l.local.Allow(key)
-		return both(ok, wait, func() (bool, time.Duration) { return then.local.Allow(thenKey) })
+		if ok, wait := l.local.Allow(key); !ok {
+			return false, wait
+		}
+		return then.local.Allow(thenKey)
 	}
 	l.sweep()
-	return both(firstOK, wait, func() (bool, time.Duration) { return thenOK, wait })
+	return ok, wait
 }
 
 // CallSlots caps concurrent work per key across every replica on one Counter: a slot is a lease

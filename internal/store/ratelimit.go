@@ -57,26 +57,27 @@ SELECT $4, now() + make_interval(secs => $5), true FROM t1 WHERE t1.ok` + gcraUp
 SELECT t1.ok, t1.ahead, t2.ok, t2.ahead FROM t1 LEFT JOIN t2 ON true`
 
 // TakeTokenThen spends one token of first's bucket and, when it had one, one of then's: both
-// buckets shared by every process on this database, in one statement. It reports whether each
-// had one (then is not charged, and reported false, when first refused) and, when one had none,
-// how long until it has.
-func (s *Store) TakeTokenThen(ctx context.Context, first, then ratelimit.Bucket) (firstOK, thenOK bool, wait time.Duration, err error) {
+// buckets shared by every process on this database, in one statement. It reports whether both
+// had one and, when one had none, how long until it has (the second is not charged when the
+// first refused).
+func (s *Store) TakeTokenThen(ctx context.Context, first, then ratelimit.Bucket) (bool, time.Duration, error) {
 	bctx, done := bound(ctx)
+	var ok1 bool
 	var ok2 sql.NullBool
 	var ahead1 float64
 	var ahead2 sql.NullFloat64
-	err = s.sql.QueryRowContext(bctx, takeTokenThen, first.Key, first.Interval.Seconds(), float64(first.Burst)*first.Interval.Seconds(),
-		then.Key, then.Interval.Seconds(), float64(then.Burst)*then.Interval.Seconds()).Scan(&firstOK, &ahead1, &ok2, &ahead2)
+	err := s.sql.QueryRowContext(bctx, takeTokenThen, first.Key, first.Interval.Seconds(), float64(first.Burst)*first.Interval.Seconds(),
+		then.Key, then.Interval.Seconds(), float64(then.Burst)*then.Interval.Seconds()).Scan(&ok1, &ahead1, &ok2, &ahead2)
 	if err = done(err); err != nil {
-		return false, false, 0, fmt.Errorf("take a token of %s and %s: %w", first.Key, then.Key, err)
+		return false, 0, fmt.Errorf("take a token of %s and %s: %w", first.Key, then.Key, err)
 	}
-	switch {
-	case !firstOK:
-		return false, false, tokenWait(ahead1, first), nil
-	case !ok2.Bool:
-		return true, false, tokenWait(ahead2.Float64, then), nil
+	if !ok1 {
+		return false, tokenWait(ahead1, first), nil
 	}
-	return true, true, 0, nil
+	if !ok2.Bool {
+		return false, tokenWait(ahead2.Float64, then), nil
+	}
+	return true, 0, nil
 }
 
 // tokenWait is how long until bucket b, whose theoretical arrival time is ahead seconds from

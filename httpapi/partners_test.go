@@ -277,16 +277,27 @@ func TestPartnerApplicationErrorsInOrder(t *testing.T) {
 	}
 }
 
+// TestPartnerApplicationRateLimit: a key over its submission rate gets 429 naming the
+// submissions, and one over its request rate first gets 429 naming the requests.
 func TestPartnerApplicationRateLimit(t *testing.T) {
-	f := newPartnerFixture(t, "PARTNER_RATE_LIMIT=0.01", "PARTNER_RATE_BURST=2")
-	for i := range 2 {
-		if status, _, _ := f.submit(t, f.key, `{"atsApplicantId":"424242"}`); status != 404 {
-			t.Fatalf("request %d = %d, want 404 within the burst", i, status)
+	for _, c := range []struct {
+		env  []string
+		says string
+	}{
+		{[]string{"PARTNER_RATE_LIMIT=0.01", "PARTNER_RATE_BURST=2"}, "too many submissions"},
+		{[]string{"API_RATE_LIMIT=0.01", "API_RATE_BURST=2", "PARTNER_RATE_LIMIT=0.01", "PARTNER_RATE_BURST=5"}, "too many requests"},
+	} {
+		f := newPartnerFixture(t, c.env...)
+		for i := range 2 {
+			if status, _, _ := f.submit(t, f.key, `{"atsApplicantId":"424242"}`); status != 404 {
+				t.Fatalf("%v: request %d = %d, want 404 within the burst", c.env, i, status)
+			}
 		}
-	}
-	status, body, h := f.submit(t, f.key, `{"atsApplicantId":"424242"}`)
-	if status != 429 || body["code"] != "RATE_LIMITED" || h.Get("Retry-After") == "" {
-		t.Errorf("third request = %d %v Retry-After %q, want 429 with Retry-After", status, body, h.Get("Retry-After"))
+		status, body, h := f.submit(t, f.key, `{"atsApplicantId":"424242"}`)
+		msg, _ := body["message"].(string)
+		if status != 429 || body["code"] != "RATE_LIMITED" || h.Get("Retry-After") == "" || !strings.HasPrefix(msg, c.says) {
+			t.Errorf("%v: third request = %d %v Retry-After %q, want 429 %q... with Retry-After", c.env, status, body, h.Get("Retry-After"), c.says)
+		}
 	}
 }
 

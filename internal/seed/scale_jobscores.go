@@ -89,9 +89,12 @@ func writeJobScoreRunning(ctx context.Context, tx pgx.Tx, c *companyGen, r *comp
 		if per[job] == nil {
 			per[job] = make([]int64, maxScorePoint+1)
 		} else {
-			// The Mondays since the job's last row take that row's counts.
-			for week := mondayAfter(prevDay[job]); week <= day; week += 7 {
-				weekly = append(weekly, weekRow{week, job, slices.Clone(per[job])})
+			// The Mondays since the job's last row take that row's counts (one copy for all).
+			if week := mondayAfter(prevDay[job]); week <= day {
+				counts := slices.Clone(per[job])
+				for ; week <= day; week += 7 {
+					weekly = append(weekly, weekRow{week, job, counts})
+				}
 			}
 		}
 		for ; i < len(all) && all[i].job == job && all[i].day == day; i++ {

@@ -88,7 +88,7 @@ func (f *fixture) acmeJob(id string) bool {
 // what the sessions and evaluations say, with the days folded into the running totals, days
 // still pending as deltas (a status change, a back-dated session) and partial days at the
 // window's ends, and windows that start while a job has a gap of weeks; the rollups stay equal
-// to a rebuild; and one such call reads no per-day row, and its lower bounds by day instead of
+// to a rebuild; and one such call reads no per-day row, and its bounds by day instead of
 // by a B-tree descent per job (it read every job's every day of the window, then two running rows
 // per job by descents).
 func TestJobWindowsReadRunningTotals(t *testing.T) {

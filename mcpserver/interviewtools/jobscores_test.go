@@ -15,7 +15,7 @@ import (
 // job_score_running, with changes pending as deltas (scores moved across the threshold,
 // evaluations deleted, one back-dated) and after they are folded; the rollups stay equal to a
 // rebuild; another company sees none of these jobs; and a call over whole days at a whole
-// threshold reads no evaluation and its lower bounds by day, not by a descent per job (it read
+// threshold reads no evaluation and its bounds by day, not by a descent per job (it read
 // every flagged evaluation of the window, then two running rows per job by descents).
 func TestCheatingByJobReadsRunningScores(t *testing.T) {
 	f := setup(t)

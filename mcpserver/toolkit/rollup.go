@@ -130,23 +130,23 @@ func (q *Query) JobDays(w Window) string {
 }
 
 // RunningBefore returns a derived table of the company's jobs' running rows of the last day
-// before since (whole UTC days): (job_id, day, values), values being the columns values(alias)
-// lists of <table>_running and <table>_weekly (job_daily or job_score), at most one row per job
-// and none for a job without a row before since. It reads the running rows of the days from
-// the Monday on or before since and the weekly rows of that Monday (migration 00071): the last
-// running row before a Monday is the job's weekly row of that Monday, for every job with a
-// running row before it and one on or after it. So a job whose last running row is on since or
-// later (every job a window with that start reads) has its row here, read by day in two range
-// scans, not by a B-tree descent per job.
-func (q *Query) RunningBefore(table string, since time.Time, values func(alias string) string) string {
-	d := since.UTC()
-	monday := d.AddDate(0, 0, -((int(d.Weekday()) + 6) % 7))
+// before the day before (whole UTC days): (job_id, day, values), values being the columns
+// values(alias) lists of <table>_running and <table>_weekly (job_daily or job_score), at most one
+// row per job and none for a job without a row before it. It reads the running rows of the days
+// from the Monday on or before that day and the weekly rows of that Monday (migration 00071):
+// the last running row before a Monday is the job's weekly row of that Monday, for every job with
+// a running row before it and one on or after it. So every job with a running row on that day or
+// later (every job a window's bound reads here) has its row, read by day in two range scans, not
+// by a B-tree descent per job.
+func (q *Query) RunningBefore(table string, before time.Time, values func(alias string) string) string {
+	d := before.UTC()
+	monday := q.dayArg(d.AddDate(0, 0, -((int(d.Weekday()) + 6) % 7)))
 	return `(SELECT DISTINCT ON (x.job_id) x.* FROM (
 				SELECT w.job_id, w.week - 1 AS day, ` + values("w") + ` FROM ` + table + `_weekly w
-				WHERE w.company_id = $1 AND w.week = ` + q.dayArg(monday) + `
+				WHERE w.company_id = $1 AND w.week = ` + monday + `
 				UNION ALL
 				SELECT r.job_id, r.day, ` + values("r") + ` FROM ` + table + `_running r
-				WHERE r.company_id = $1 AND r.day >= ` + q.dayArg(monday) + ` AND r.day < ` + q.dayArg(d) + `) x
+				WHERE r.company_id = $1 AND r.day >= ` + monday + ` AND r.day < ` + q.dayArg(d) + `) x
 			ORDER BY x.job_id, x.day DESC)`
 }
 

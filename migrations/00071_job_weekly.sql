@@ -10,8 +10,9 @@
 -- [M, S), M being the Monday on or before S, or else its weekly row of M, or else none: the rows
 -- of at most six days and one weekly row per job, read by day in one range scan each (the new
 -- indexes by company and day), not a descent per job. A job whose last running row is before
--- S has nothing in the window and is not read (job_daily_latest, job_score_latest). The same
--- holds for a window's end. The counts of job_daily_* are in their indexes (index-only scans);
+-- S has nothing in the window and is not read (job_daily_latest, job_score_latest). A window's
+-- end is read the same way for the jobs with a running row on or after it (the others end at
+-- their latest row). The counts of job_daily_* are in their indexes (index-only scans);
 -- the score arrays of job_score_* are not (101 integers a row), so their rows are written in
 -- the order of their days, as the folds write them, and a day's rows share pages.
 --

@@ -150,60 +150,73 @@ type FraudEvidence struct {
 	NotChecked          []NotCheckedSignal `json:"notChecked"`
 }
 
-// fraudEvidence reads a verification's signals (fraud_verifications.signals) and finds the
-// company's other candidates sharing the candidate's contact now.
-func fraudEvidence(ctx context.Context, call *toolkit.Call, db toolkit.Querier, candidateID uuid.UUID, raw []byte) (*FraudEvidence, error) {
-	out := &FraudEvidence{Raised: []string{}, SharedWith: []SharedContact{}, Changed: []ChangedContact{}, NotChecked: []NotCheckedSignal{}}
-	var s integrity.FraudSignals
-	if len(raw) > 0 && json.Unmarshal(raw, &s) == nil && s.Rules != "" {
-		out.Raised = append(out.Raised, s.Raised...)
-		if s.DisposableEmail.Status == integrity.Raised {
-			out.DisposableDomain, out.DisposableListEntry = nonEmpty(s.DisposableEmail.Domain), nonEmpty(s.DisposableEmail.ListEntry)
-		}
-		out.PhoneType = nonEmpty(s.VoIPPhone.Kind)
-		for _, c := range []struct {
-			name string
-			sig  integrity.FraudSignal
-		}{{"email", s.EmailChanged}, {"phone", s.PhoneChanged}} {
-			if c.sig.Status == integrity.Raised {
-				out.Changed = append(out.Changed, ChangedContact{Contact: c.name, ChangedIn: c.sig.ChangedIn, ComparedWith: c.sig.ComparedWith})
-			}
-		}
-		for _, n := range []struct {
-			key string
-			sig integrity.FraudSignal
-		}{{"disposableEmail", s.DisposableEmail}, {"voipPhone", s.VoIPPhone}, {"phoneNotMobile", s.PhoneNotMobile},
-			{"sharedEmail", s.SharedEmail}, {"sharedPhone", s.SharedPhone}, {"emailChanged", s.EmailChanged}, {"phoneChanged", s.PhoneChanged},
-			{"vpnProxyIp", s.VPNProxyIP}, {"thinProfile", s.ThinProfile}, {"footprintAnomaly", s.FootprintAnomaly}} {
-			if n.sig.Status == integrity.NotChecked {
-				out.NotChecked = append(out.NotChecked, NotCheckedSignal{Signal: n.key, Reason: n.sig.Reason})
-			}
-		}
-	} else {
-		out.NotChecked = append(out.NotChecked, NotCheckedSignal{Signal: "all", Reason: "the verification was made without recruitd's evidence (imported or seeded)"})
+// fraudEvidence reads a verification's signals (fraud_verifications.signals). Its SharedWith is
+// the candidate's entry of sharedContacts.
+func fraudEvidence(raw []byte, shared []SharedContact) *FraudEvidence {
+	out := &FraudEvidence{Raised: []string{}, SharedWith: shared, Changed: []ChangedContact{}, NotChecked: []NotCheckedSignal{}}
+	if out.SharedWith == nil {
+		out.SharedWith = []SharedContact{}
 	}
-	// The first of the candidates sharing the e-mail and the first sharing the phone, each a walk
-	// of its index in (created_at, id) order (migration 00052) that stops at the limit: a common
-	// address or number is shared by a number of candidates that grows with the pool.
-	rows, err := db.QueryContext(ctx, `WITH c AS MATERIALIZED (SELECT lower(email) AS email, phone FROM candidates WHERE company_id = $1 AND id = $2),
-		o AS (
-			(SELECT o.id, o.created_at, o.email, o.phone FROM candidates o
-			 WHERE o.company_id = $1 AND lower(o.email) = (SELECT email FROM c) AND o.id <> $2
-			 ORDER BY o.created_at, o.id LIMIT $3)
-			UNION
-			(SELECT o.id, o.created_at, o.email, o.phone FROM candidates o
-			 WHERE o.company_id = $1 AND o.phone = (SELECT phone FROM c) AND o.id <> $2
-			 ORDER BY o.created_at, o.id LIMIT $3))
-		SELECT o.id, coalesce(lower(o.email) = c.email, false), coalesce(o.phone = c.phone, false)
-		FROM o, c ORDER BY o.created_at, o.id LIMIT $3`, call.Company.ID, candidateID, maxSharedWith)
+	var s integrity.FraudSignals
+	if len(raw) == 0 || json.Unmarshal(raw, &s) != nil || s.Rules == "" {
+		out.NotChecked = append(out.NotChecked, NotCheckedSignal{Signal: "all", Reason: "the verification was made without recruitd's evidence (imported or seeded)"})
+		return out
+	}
+	out.Raised = append(out.Raised, s.Raised...)
+	if s.DisposableEmail.Status == integrity.Raised {
+		out.DisposableDomain, out.DisposableListEntry = nonEmpty(s.DisposableEmail.Domain), nonEmpty(s.DisposableEmail.ListEntry)
+	}
+	out.PhoneType = nonEmpty(s.VoIPPhone.Kind)
+	for _, c := range []struct {
+		name string
+		sig  integrity.FraudSignal
+	}{{"email", s.EmailChanged}, {"phone", s.PhoneChanged}} {
+		if c.sig.Status == integrity.Raised {
+			out.Changed = append(out.Changed, ChangedContact{Contact: c.name, ChangedIn: c.sig.ChangedIn, ComparedWith: c.sig.ComparedWith})
+		}
+	}
+	for _, n := range []struct {
+		key string
+		sig integrity.FraudSignal
+	}{{"disposableEmail", s.DisposableEmail}, {"voipPhone", s.VoIPPhone}, {"phoneNotMobile", s.PhoneNotMobile},
+		{"sharedEmail", s.SharedEmail}, {"sharedPhone", s.SharedPhone}, {"emailChanged", s.EmailChanged}, {"phoneChanged", s.PhoneChanged},
+		{"vpnProxyIp", s.VPNProxyIP}, {"thinProfile", s.ThinProfile}, {"footprintAnomaly", s.FootprintAnomaly}} {
+		if n.sig.Status == integrity.NotChecked {
+			out.NotChecked = append(out.NotChecked, NotCheckedSignal{Signal: n.key, Reason: n.sig.Reason})
+		}
+	}
+	return out
+}
+
+// sharedContacts finds, for each of the company's candidates in ids, the other candidates that
+// share its e-mail or phone now, in one statement whatever the number of ids. For each candidate,
+// it takes the first maxSharedWith sharing the e-mail and the first sharing the phone. Each is a
+// walk of its index in (created_at, id) order (migration 00052) that stops at the limit: a common
+// address or number is shared by a number of candidates that grows with the pool.
+func sharedContacts(ctx context.Context, call *toolkit.Call, db toolkit.Querier, ids []uuid.UUID) (map[uuid.UUID][]SharedContact, error) {
+	rows, err := db.QueryContext(ctx, `SELECT c.id, s.id, s.email, s.phone
+		FROM (SELECT DISTINCT unnest($2::uuid[]) AS id) x
+		JOIN candidates c ON c.company_id = $1 AND c.id = x.id
+		CROSS JOIN LATERAL (
+			SELECT o.id, o.created_at, coalesce(lower(o.email) = lower(c.email), false) AS email, coalesce(o.phone = c.phone, false) AS phone
+			FROM ((SELECT o.id, o.created_at, o.email, o.phone FROM candidates o
+			       WHERE o.company_id = $1 AND lower(o.email) = lower(c.email) AND o.id <> c.id
+			       ORDER BY o.created_at, o.id LIMIT $3)
+			      UNION
+			      (SELECT o.id, o.created_at, o.email, o.phone FROM candidates o
+			       WHERE o.company_id = $1 AND o.phone = c.phone AND o.id <> c.id
+			       ORDER BY o.created_at, o.id LIMIT $3)) o
+			ORDER BY o.created_at, o.id LIMIT $3) s
+		ORDER BY c.id, s.created_at, s.id`, call.Company.ID, ids, maxSharedWith)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
+	out := map[uuid.UUID][]SharedContact{}
 	for rows.Next() {
-		var id uuid.UUID
+		var of, id uuid.UUID
 		var email, phone bool
-		if err := rows.Scan(&id, &email, &phone); err != nil {
+		if err := rows.Scan(&of, &id, &email, &phone); err != nil {
 			return nil, err
 		}
 		sc := SharedContact{CandidateRef: CandidateRef{CandidateID: id.String(), Link: call.Env.Links.Candidate(id)}, Via: []string{}}
@@ -213,7 +226,7 @@ func fraudEvidence(ctx context.Context, call *toolkit.Call, db toolkit.Querier, 
 		if phone {
 			sc.Via = append(sc.Via, "phone")
 		}
-		out.SharedWith = append(out.SharedWith, sc)
+		out[of] = append(out[of], sc)
 	}
 	return out, rows.Err()
 }

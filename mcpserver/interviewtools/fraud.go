@@ -350,11 +350,16 @@ func fraudDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q
 		return err
 	}
 	rows.Close()
+	ids := make([]uuid.UUID, len(out.FlaggedDetails))
+	for i, r := range out.FlaggedDetails {
+		ids[i] = uuid.MustParse(r.CandidateID)
+	}
+	shared, err := sharedContacts(ctx, call, db, ids)
+	if err != nil {
+		return err
+	}
 	for i := range out.FlaggedDetails {
-		r := &out.FlaggedDetails[i]
-		if r.Evidence, err = fraudEvidence(ctx, call, db, uuid.MustParse(r.CandidateID), evidence[i]); err != nil {
-			return err
-		}
+		out.FlaggedDetails[i].Evidence = fraudEvidence(evidence[i], shared[ids[i]])
 	}
 	out.TotalFlagged = &total
 	t.KV("Flagged verifications", count(total), "Listed", fmt.Sprintf("%d (riskiest first, limit %d)", len(out.FlaggedDetails), limit))

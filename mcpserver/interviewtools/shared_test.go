@@ -77,3 +77,73 @@ func TestSharedContactsFirstTen(t *testing.T) {
 		t.Errorf("sharedWith =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestFlaggedDetailsReadSharedContactsAtOnce lists several flagged candidates with
+// getFraudVerificationStats' flaggedDetails: each row's sharedWith is that candidate's own (the
+// join's first ten), a candidate listed twice has the same list on both rows, and the call
+// sends as many statements for four rows as for one: the shared contacts of every listed
+// candidate are one statement, not one per row.
+func TestFlaggedDetailsReadSharedContactsAtOnce(t *testing.T) {
+	f := setup(t)
+	for i := range 14 {
+		key := fmt.Sprintf("Pair%02d", i)
+		email := fmt.Sprintf("pair%d@ring.test", i%2) // two groups of seven sharing an e-mail
+		f.addCand(t, f.acme.ID, key, "Pair", key, email, fmt.Sprintf("2026-01-%02dT00:00:00Z", i+1))
+		f.exec(t, `UPDATE candidates SET created_at = updated_at, phone = NULL WHERE id = $1`, f.cand[key])
+	}
+	f.exec(t, `UPDATE candidates SET phone = '+15550007777' WHERE id IN ($1, $2)`, f.cand["Pair00"], f.cand["Pair01"])
+	for i, v := range []struct {
+		key   string
+		score float64
+	}{{"Pair00", 0.5}, {"Pair01", 0.6}, {"Pair00", 0.7}, {"Pair02", 0.8}} {
+		f.exec(t, `INSERT INTO fraud_verifications (company_id, candidate_id, overall_verification_score, created_at) VALUES ($1, $2, $3, $4)`,
+			f.acme.ID, f.cand[v.key], v.score, ts("2026-04-01T00:00:00Z").Add(time.Duration(i)*time.Minute))
+	}
+	want := func(key string) []string {
+		rows, err := f.h.Store.SQL().QueryContext(t.Context(), `SELECT o.id, coalesce(lower(o.email) = lower(c.email), false), coalesce(o.phone = c.phone, false)
+			FROM candidates c JOIN candidates o ON o.company_id = $1 AND o.id <> c.id
+				AND ((c.email IS NOT NULL AND lower(o.email) = lower(c.email)) OR (c.phone IS NOT NULL AND o.phone = c.phone))
+			WHERE c.company_id = $1 AND c.id = $2
+			ORDER BY o.created_at, o.id LIMIT 10`, f.acme.ID, f.cand[key])
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var id string
+			var email, phone bool
+			if err := rows.Scan(&id, &email, &phone); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%s email=%v phone=%v", id, email, phone))
+		}
+		return out
+	}
+	statements := func(limit int) (fraudOut, int) {
+		f.h.Statements.Start()
+		o, _ := call[fraudOut](t, f, nil, "getFraudVerificationStats", map[string]any{"metric": "flaggedDetails", "limit": limit, "sinceDate": "2026-04-01"}, nil)
+		return o, len(f.h.Statements.Stop())
+	}
+	_, one := statements(1)
+	o, four := statements(4)
+	if len(o.FlaggedDetails) != 4 {
+		t.Fatalf("flaggedDetails lists %d rows, want the 4 verifications", len(o.FlaggedDetails))
+	}
+	for i, key := range []string{"Pair00", "Pair01", "Pair00", "Pair02"} {
+		r := o.FlaggedDetails[i]
+		if r.CandidateID != f.cand[key].String() {
+			t.Fatalf("row %d is candidate %s, want %s", i, r.CandidateID, key)
+		}
+		var got []string
+		for _, s := range r.Evidence.SharedWith {
+			got = append(got, fmt.Sprintf("%s email=%v phone=%v", s.CandidateID, slices.Contains(s.Via, "email"), slices.Contains(s.Via, "phone")))
+		}
+		if w := want(key); !slices.Equal(got, w) || len(w) == 0 {
+			t.Errorf("row %d (%s) sharedWith =\n%s\nwant\n%s", i, key, strings.Join(got, "\n"), strings.Join(w, "\n"))
+		}
+	}
+	if four != one {
+		t.Errorf("flaggedDetails sent %d statements for 4 rows and %d for 1: the evidence is read per row", four, one)
+	}
+}

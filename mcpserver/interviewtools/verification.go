@@ -365,9 +365,11 @@ func fraudBlock(ctx context.Context, call *toolkit.Call, db toolkit.Querier, can
 		b.SessionID = ptr(sid.UUID.String())
 	}
 	b.VerifiedAt = toolkit.Timestamp(at.Time)
-	if b.Evidence, err = fraudEvidence(ctx, call, db, candidateID, nullBytes(signals)); err != nil {
+	shared, err := sharedContacts(ctx, call, db, []uuid.UUID{candidateID})
+	if err != nil {
 		return err
 	}
+	b.Evidence = fraudEvidence(nullBytes(signals), shared[candidateID])
 	risk := "not high risk"
 	if b.HighRisk {
 		risk = "HIGH RISK"

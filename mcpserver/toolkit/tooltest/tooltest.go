@@ -30,6 +30,8 @@ type Harness struct {
 	DB    *pgtest.DB
 	Store *store.Store
 	Env   *toolkit.Env
+	// Statements counts what the tools send to Postgres between its Start and Stop.
+	Statements *pgtest.Statements
 
 	srv     *httptest.Server
 	mu      sync.Mutex
@@ -42,7 +44,8 @@ type Harness struct {
 func New(t testing.TB, now time.Time, register func(*mcp.Server, *toolkit.Env)) *Harness {
 	t.Helper()
 	db := pgtest.New(t)
-	st, err := store.FromSQL(db.SQL, nil)
+	pool, stmts := db.Counted(t)
+	st, err := store.FromSQL(pool, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +55,7 @@ func New(t testing.TB, now time.Time, register func(*mcp.Server, *toolkit.Env)) 
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "tooltest", Version: "0"}, nil)
 	register(srv, env)
-	h := &Harness{DB: db, Store: st, Env: env, callers: map[string]*toolkit.Caller{}, clients: map[string]*mcp.ClientSession{}}
+	h := &Harness{DB: db, Store: st, Env: env, Statements: stmts, callers: map[string]*toolkit.Caller{}, clients: map[string]*mcp.ClientSession{}}
 	transport := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, PropagateRequestCancellation: true})
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	"github.com/jackc/pgx/v5/stdlib"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -35,12 +35,14 @@ import (
 	"github.com/recruitd/recruitd/migrations"
 )
 
-// DB is a database that exists for one test. SQL and Gorm share one small connection pool.
+// DB is a database that exists for one test. SQL and Gorm share one small connection pool,
+// whose statements Statements counts between its Start and Stop.
 type DB struct {
-	Name string
-	URL  string
-	SQL  *sql.DB
-	Gorm *gorm.DB
+	Name       string
+	URL        string
+	SQL        *sql.DB
+	Gorm       *gorm.DB
+	Statements *Statements
 }
 
 // New returns a fresh database with every migration applied and the documentation index built
@@ -119,7 +121,7 @@ func (s *server) start() error {
 		return fmt.Errorf("TEST_DATABASE_URL must be a postgres:// URL, got %q", raw)
 	}
 	s.adminURL = u
-	if s.admin, err = openPool(raw, 3); err != nil {
+	if s.admin, err = openPool(raw, 3, nil); err != nil {
 		return fmt.Errorf("connect to %s: %w", u.Redacted(), err)
 	}
 	return nil
@@ -232,7 +234,7 @@ func (s *server) buildTemplate(ctx context.Context, conn *sql.Conn, name string)
 	if _, err := conn.ExecContext(ctx, "CREATE DATABASE "+scratch); err != nil {
 		return fmt.Errorf("create template database: %w", err)
 	}
-	db, err := openPool(s.urlOf(name+"_build"), 1)
+	db, err := openPool(s.urlOf(name+"_build"), 1, nil)
 	if err != nil {
 		return fmt.Errorf("connect to template database: %w", err)
 	}
@@ -278,7 +280,8 @@ func (s *server) create(t testing.TB, template string) *DB {
 		}
 	})
 	dsn := s.urlOf(name)
-	sqlDB, err := openPool(dsn, 5)
+	stmts := &Statements{}
+	sqlDB, err := openPool(dsn, 5, stmts)
 	if err != nil {
 		t.Fatalf("pgtest: connect to %s: %v", name, err)
 	}
@@ -289,15 +292,18 @@ func (s *server) create(t testing.TB, template string) *DB {
 	if err != nil {
 		t.Fatalf("pgtest: gorm on %s: %v", name, err)
 	}
-	return &DB{Name: name, URL: dsn, SQL: sqlDB, Gorm: gdb}
+	return &DB{Name: name, URL: dsn, SQL: sqlDB, Gorm: gdb, Statements: stmts}
 }
 
-// openPool opens and pings a database/sql pool of at most maxOpen connections.
-func openPool(dsn string, maxOpen int) (*sql.DB, error) {
-	db, err := sql.Open("pgx", dsn)
+// openPool opens and pings a database/sql pool of at most maxOpen connections, whose statements
+// go through tracer when it is not nil.
+func openPool(dsn string, maxOpen int, tracer pgx.QueryTracer) (*sql.DB, error) {
+	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return nil, err
 	}
+	cfg.Tracer = tracer
+	db := stdlib.OpenDB(*cfg)
 	db.SetMaxOpenConns(maxOpen)
 	db.SetMaxIdleConns(min(maxOpen, 2))
 	db.SetConnMaxIdleTime(time.Minute)

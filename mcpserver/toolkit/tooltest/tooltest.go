@@ -44,8 +44,7 @@ type Harness struct {
 func New(t testing.TB, now time.Time, register func(*mcp.Server, *toolkit.Env)) *Harness {
 	t.Helper()
 	db := pgtest.New(t)
-	pool, stmts := db.Counted(t)
-	st, err := store.FromSQL(pool, nil)
+	st, err := store.FromSQL(db.SQL, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +54,7 @@ func New(t testing.TB, now time.Time, register func(*mcp.Server, *toolkit.Env)) 
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "tooltest", Version: "0"}, nil)
 	register(srv, env)
-	h := &Harness{DB: db, Store: st, Env: env, Statements: stmts, callers: map[string]*toolkit.Caller{}, clients: map[string]*mcp.ClientSession{}}
+	h := &Harness{DB: db, Store: st, Env: env, Statements: db.Statements, callers: map[string]*toolkit.Caller{}, clients: map[string]*mcp.ClientSession{}}
 	transport := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, PropagateRequestCancellation: true})
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -32,6 +32,7 @@ import (
 	"github.com/recruitd/recruitd/docs"
 	"github.com/recruitd/recruitd/internal/devstack"
 	"github.com/recruitd/recruitd/internal/docsearch"
+	"github.com/recruitd/recruitd/internal/pguuid"
 	"github.com/recruitd/recruitd/migrations"
 )
 
@@ -303,7 +304,7 @@ func openPool(dsn string, maxOpen int, tracer pgx.QueryTracer) (*sql.DB, error) 
 		return nil, err
 	}
 	cfg.Tracer = tracer
-	db := stdlib.OpenDB(*cfg)
+	db := stdlib.OpenDB(*cfg, stdlib.OptionAfterConnect(pguuid.AfterConnect)) // as store.Open
 	db.SetMaxOpenConns(maxOpen)
 	db.SetMaxIdleConns(min(maxOpen, 2))
 	db.SetConnMaxIdleTime(time.Minute)

@@ -19,6 +19,8 @@ import (
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
+
+	"github.com/recruitd/recruitd/internal/pguuid"
 )
 
 // Sentinel errors, mapped to HTTP statuses at the edge.
@@ -54,7 +56,7 @@ func Open(ctx context.Context, dsn string, maxConns int, log *slog.Logger, setti
 	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > ConnectTimeout {
 		cfg.ConnectTimeout = ConnectTimeout // a hung postmaster holds a new connection no longer
 	}
-	sqlDB := stdlib.OpenDB(*cfg)
+	sqlDB := stdlib.OpenDB(*cfg, stdlib.OptionAfterConnect(pguuid.AfterConnect))
 	sqlDB.SetMaxOpenConns(maxConns)
 	sqlDB.SetMaxIdleConns(maxConns)
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/recruitd/recruitd/mcpserver/interviewtools"
 )
 
 // TestSharedContactsFirstTen compares the fraud evidence's candidates sharing an e-mail or a
@@ -33,31 +35,7 @@ func TestSharedContactsFirstTen(t *testing.T) {
 	f.exec(t, `INSERT INTO fraud_verifications (company_id, candidate_id, overall_verification_score, created_at) VALUES ($1, $2, 0.5, $3)`,
 		f.acme.ID, f.cand["Share00"], ts("2026-04-01T00:00:00Z"))
 
-	rows, err := f.h.Store.SQL().QueryContext(t.Context(), `SELECT o.id, coalesce(lower(o.email) = lower(c.email), false), coalesce(o.phone = c.phone, false)
-		FROM candidates c JOIN candidates o ON o.company_id = $1 AND o.id <> c.id
-			AND ((c.email IS NOT NULL AND lower(o.email) = lower(c.email)) OR (c.phone IS NOT NULL AND o.phone = c.phone))
-		WHERE c.company_id = $1 AND c.id = $2
-		ORDER BY o.created_at, o.id LIMIT 10`, f.acme.ID, f.cand["Share00"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []string
-	for rows.Next() {
-		var id string
-		var email, phone bool
-		if err := rows.Scan(&id, &email, &phone); err != nil {
-			t.Fatal(err)
-		}
-		var via []string
-		if email {
-			via = append(via, "email")
-		}
-		if phone {
-			via = append(via, "phone")
-		}
-		want = append(want, id+" "+strings.Join(via, "+"))
-	}
-	rows.Close()
+	want := sharingJoin(t, f, "Share00")
 	if len(want) != 10 || !slices.ContainsFunc(want, func(s string) bool { return strings.HasSuffix(s, "email+phone") }) {
 		t.Fatalf("the fixture does not test the limit and both contacts: %v", want)
 	}
@@ -66,12 +44,9 @@ func TestSharedContactsFirstTen(t *testing.T) {
 	if len(o.FlaggedDetails) != 1 || o.FlaggedDetails[0].CandidateID != f.cand["Share00"].String() {
 		t.Fatalf("flaggedDetails = %+v, want Share00's verification", o.FlaggedDetails)
 	}
-	var got []string
-	for _, s := range o.FlaggedDetails[0].Evidence.SharedWith {
-		got = append(got, s.CandidateID+" "+strings.Join(s.Via, "+"))
-		if s.CandidateID == f.cand["Z"].String() {
-			t.Errorf("globex's candidate is listed as sharing a contact")
-		}
+	got := sharingListed(o.FlaggedDetails[0].Evidence)
+	if slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, f.cand["Z"].String()) }) {
+		t.Errorf("globex's candidate is listed as sharing a contact")
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("sharedWith =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -99,27 +74,6 @@ func TestFlaggedDetailsReadSharedContactsAtOnce(t *testing.T) {
 		f.exec(t, `INSERT INTO fraud_verifications (company_id, candidate_id, overall_verification_score, created_at) VALUES ($1, $2, $3, $4)`,
 			f.acme.ID, f.cand[v.key], v.score, ts("2026-04-01T00:00:00Z").Add(time.Duration(i)*time.Minute))
 	}
-	want := func(key string) []string {
-		rows, err := f.h.Store.SQL().QueryContext(t.Context(), `SELECT o.id, coalesce(lower(o.email) = lower(c.email), false), coalesce(o.phone = c.phone, false)
-			FROM candidates c JOIN candidates o ON o.company_id = $1 AND o.id <> c.id
-				AND ((c.email IS NOT NULL AND lower(o.email) = lower(c.email)) OR (c.phone IS NOT NULL AND o.phone = c.phone))
-			WHERE c.company_id = $1 AND c.id = $2
-			ORDER BY o.created_at, o.id LIMIT 10`, f.acme.ID, f.cand[key])
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var id string
-			var email, phone bool
-			if err := rows.Scan(&id, &email, &phone); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, fmt.Sprintf("%s email=%v phone=%v", id, email, phone))
-		}
-		return out
-	}
 	statements := func(limit int) (fraudOut, int) {
 		f.h.Statements.Start()
 		o, _ := call[fraudOut](t, f, nil, "getFraudVerificationStats", map[string]any{"metric": "flaggedDetails", "limit": limit, "sinceDate": "2026-04-01"}, nil)
@@ -135,15 +89,56 @@ func TestFlaggedDetailsReadSharedContactsAtOnce(t *testing.T) {
 		if r.CandidateID != f.cand[key].String() {
 			t.Fatalf("row %d is candidate %s, want %s", i, r.CandidateID, key)
 		}
-		var got []string
-		for _, s := range r.Evidence.SharedWith {
-			got = append(got, fmt.Sprintf("%s email=%v phone=%v", s.CandidateID, slices.Contains(s.Via, "email"), slices.Contains(s.Via, "phone")))
-		}
-		if w := want(key); !slices.Equal(got, w) || len(w) == 0 {
+		if got, w := sharingListed(r.Evidence), sharingJoin(t, f, key); !slices.Equal(got, w) || len(w) == 0 {
 			t.Errorf("row %d (%s) sharedWith =\n%s\nwant\n%s", i, key, strings.Join(got, "\n"), strings.Join(w, "\n"))
 		}
 	}
 	if four != one {
 		t.Errorf("flaggedDetails sent %d statements for 4 rows and %d for 1: the evidence is read per row", four, one)
 	}
+}
+
+// sharingJoin is the first ten of acme's other candidates sharing the e-mail or the phone of
+// the candidate key, by a join over every candidate: "id via" lines, via being email, phone or
+// email+phone.
+func sharingJoin(t *testing.T, f *fixture, key string) []string {
+	t.Helper()
+	rows, err := f.h.Store.SQL().QueryContext(t.Context(), `SELECT o.id, coalesce(lower(o.email) = lower(c.email), false), coalesce(o.phone = c.phone, false)
+		FROM candidates c JOIN candidates o ON o.company_id = $1 AND o.id <> c.id
+			AND ((c.email IS NOT NULL AND lower(o.email) = lower(c.email)) OR (c.phone IS NOT NULL AND o.phone = c.phone))
+		WHERE c.company_id = $1 AND c.id = $2
+		ORDER BY o.created_at, o.id LIMIT 10`, f.acme.ID, f.cand[key])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		var email, phone bool
+		if err := rows.Scan(&id, &email, &phone); err != nil {
+			t.Fatal(err)
+		}
+		var via []string
+		if email {
+			via = append(via, "email")
+		}
+		if phone {
+			via = append(via, "phone")
+		}
+		out = append(out, id+" "+strings.Join(via, "+"))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// sharingListed is the evidence's sharedWith as sharingJoin's lines.
+func sharingListed(ev *interviewtools.FraudEvidence) []string {
+	var out []string
+	for _, s := range ev.SharedWith {
+		out = append(out, s.CandidateID+" "+strings.Join(s.Via, "+"))
+	}
+	return out
 }

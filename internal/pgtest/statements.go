@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // Statements counts the statements a pool sends to Postgres (BEGIN and COMMIT included): each is
@@ -19,17 +18,15 @@ type Statements struct {
 	sqls []string
 }
 
-// Counted opens a pool on db's database whose statements s counts while Start is in effect.
+// Counted opens a second pool on db's database, apart from db.SQL, whose statements s counts
+// while Start is in effect: for a test whose own statements on db.SQL must not be counted.
 func (db *DB) Counted(t testing.TB) (*sql.DB, *Statements) {
 	t.Helper()
-	cfg, err := pgx.ParseConfig(db.URL)
+	s := &Statements{}
+	pool, err := openPool(db.URL, 4, s)
 	if err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
-	s := &Statements{}
-	cfg.Tracer = s
-	pool := stdlib.OpenDB(*cfg)
-	pool.SetMaxOpenConns(4)
 	t.Cleanup(func() { pool.Close() })
 	return pool, s
 }

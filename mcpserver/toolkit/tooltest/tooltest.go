@@ -30,7 +30,8 @@ type Harness struct {
 	DB    *pgtest.DB
 	Store *store.Store
 	Env   *toolkit.Env
-	// Statements counts what the tools send to Postgres between its Start and Stop.
+	// Statements counts the statements sent on the test database's pool (the tools' and the
+	// test's own) between its Start and Stop.
 	Statements *pgtest.Statements
 
 	srv     *httptest.Server

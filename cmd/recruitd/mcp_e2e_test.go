@@ -93,22 +93,9 @@ func checkJobWindow(t *testing.T, db *pgtest.DB, mcpURL, key string) {
 	if err := json.Unmarshal([]byte(body), &answer); err != nil || r.status != 200 {
 		t.Fatalf("byInterviewer = %d %s (%v)", r.status, r.body, err)
 	}
-	want := map[string][2]int64{}
-	rows, err := db.SQL.Query(`SELECT job_id, count(*), count(*) FILTER (WHERE status = 'COMPLETED') FROM interview_sessions
+	want := pgtest.CountsByKey(t, db.SQL, `SELECT job_id, count(*), count(*) FILTER (WHERE status = 'COMPLETED') FROM interview_sessions
 		WHERE company_id = $1 AND invited_at >= $2::date AND invited_at < $3::date + 1 GROUP BY 1`,
 		demoCompanyID(t, db), since.Format(time.DateOnly), until.Format(time.DateOnly))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var job string
-		var n [2]int64
-		if err := rows.Scan(&job, &n[0], &n[1]); err != nil {
-			t.Fatal(err)
-		}
-		want[job] = n
-	}
-	rows.Close()
 	if got := answer.Result.Structured.ByInterviewer; len(got) != min(len(want), 100) || len(want) < 2 {
 		t.Errorf("byInterviewer from %s to %s has %d jobs, the sessions %d (want at least 2)", since.Format(time.DateOnly), until.Format(time.DateOnly), len(got), len(want))
 	}

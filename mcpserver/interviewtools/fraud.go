@@ -310,7 +310,8 @@ func fraudDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q
 	}
 	defer rows.Close()
 	out.FlaggedDetails = []FraudDetail{}
-	evidence := map[int][]byte{}
+	var evidence [][]byte // each row's stored signals
+	var ids []uuid.UUID   // each row's candidate
 	var table [][]string
 	for rows.Next() {
 		var r FraudDetail
@@ -324,7 +325,7 @@ func fraudDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q
 		if err := rows.Scan(&cid, &first, &last, &email, &r.Score, &flags[0], &flags[1], &flags[2], &flags[3], &flags[4], &sid, &title, &at, &signals); err != nil {
 			return err
 		}
-		evidence[len(out.FlaggedDetails)] = nullBytes(signals)
+		evidence, ids = append(evidence, nullBytes(signals)), append(ids, cid)
 		r.CandidateID, r.CandidateName, r.CandidateEmail, r.CandidateLink = cid.String(), fullName(first, last), toolkit.NullString(email), call.Env.Links.Candidate(cid)
 		r.Score = toolkit.Round(r.Score, 2)
 		r.Signals = []string{}
@@ -350,10 +351,6 @@ func fraudDetails(ctx context.Context, call *toolkit.Call, db toolkit.Querier, q
 		return err
 	}
 	rows.Close()
-	ids := make([]uuid.UUID, len(out.FlaggedDetails))
-	for i, r := range out.FlaggedDetails {
-		ids[i] = uuid.MustParse(r.CandidateID)
-	}
 	shared, err := sharedContacts(ctx, call, db, ids)
 	if err != nil {
 		return err

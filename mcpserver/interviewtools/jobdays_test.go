@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/rollup"
 )
 
@@ -146,21 +147,8 @@ func TestJobWindowsReadRunningTotals(t *testing.T) {
 			in := func(col string) string {
 				return fmt.Sprintf("($2::timestamptz IS NULL OR %[1]s >= $2) AND ($3::timestamptz IS NULL OR %[1]s < $3)", col)
 			}
-			want := map[string][2]int64{}
-			rows, err := db.QueryContext(ctx, `SELECT job_id, count(*), count(*) FILTER (WHERE status = 'COMPLETED') FROM interview_sessions
+			want := pgtest.CountsByKey(t, db, `SELECT job_id, count(*), count(*) FILTER (WHERE status = 'COMPLETED') FROM interview_sessions
 				WHERE company_id = $1 AND `+in("invited_at")+` GROUP BY 1`, f.acme.ID, lo, hi)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for rows.Next() {
-				var job string
-				var n [2]int64
-				if err := rows.Scan(&job, &n[0], &n[1]); err != nil {
-					t.Fatal(err)
-				}
-				want[job] = n
-			}
-			rows.Close()
 			o := metricCall[statsOut](t, f, "getInterviewStats", "byInterviewer", args)
 			if len(o.ByInterviewer) != len(want) {
 				t.Errorf("%s %v: byInterviewer has %d jobs, the sessions %d", when, w, len(o.ByInterviewer), len(want))
@@ -171,28 +159,15 @@ func TestJobWindowsReadRunningTotals(t *testing.T) {
 				}
 			}
 
-			evald := map[string]int64{}
-			rows, err = db.QueryContext(ctx, `SELECT job_id, count(*) FROM cheating_evaluations WHERE company_id = $1 AND `+in("created_at")+` GROUP BY 1`,
+			evald := pgtest.CountsByKey(t, db, `SELECT job_id, count(*), 0 FROM cheating_evaluations WHERE company_id = $1 AND `+in("created_at")+` GROUP BY 1`,
 				f.acme.ID, lo, hi)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for rows.Next() {
-				var job string
-				var n int64
-				if err := rows.Scan(&job, &n); err != nil {
-					t.Fatal(err)
-				}
-				evald[job] = n
-			}
-			rows.Close()
 			c := metricCall[cheatOut](t, f, "getCheatingDetectionStats", "byJob", args)
 			if len(c.ByJob) != len(evald) {
 				t.Errorf("%s %v: byJob has %d jobs, the evaluations %d", when, w, len(c.ByJob), len(evald))
 			}
 			for _, r := range c.ByJob {
-				if r.Evaluated != evald[r.JobID] {
-					t.Errorf("%s %v: byJob %s evaluated = %d, the evaluations %d", when, w, r.JobTitle, r.Evaluated, evald[r.JobID])
+				if r.Evaluated != evald[r.JobID][0] {
+					t.Errorf("%s %v: byJob %s evaluated = %d, the evaluations %d", when, w, r.JobTitle, r.Evaluated, evald[r.JobID][0])
 				}
 			}
 		}

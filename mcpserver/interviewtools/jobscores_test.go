@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recruitd/recruitd/internal/pgtest"
 	"github.com/recruitd/recruitd/internal/rollup"
 )
 
@@ -70,22 +71,9 @@ func TestCheatingByJobReadsRunningScores(t *testing.T) {
 						hi.Time = hi.Time.AddDate(0, 0, 1) // untilDate is inclusive
 					}
 				}
-				want := map[string][2]int64{}
-				rows, err := db.QueryContext(ctx, `SELECT job_id, count(*), count(*) FILTER (WHERE cheating_score >= $4) FROM cheating_evaluations
+				want := pgtest.CountsByKey(t, db, `SELECT job_id, count(*), count(*) FILTER (WHERE cheating_score >= $4) FROM cheating_evaluations
 					WHERE company_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at < $3)
 					GROUP BY 1`, f.acme.ID, lo, hi, thr)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for rows.Next() {
-					var job string
-					var n [2]int64
-					if err := rows.Scan(&job, &n[0], &n[1]); err != nil {
-						t.Fatal(err)
-					}
-					want[job] = n
-				}
-				rows.Close()
 				for _, sort := range []string{"rate", "count"} {
 					args["sortByJobMetric"] = sort
 					c := metricCall[cheatOut](t, f, "getCheatingDetectionStats", "byJob", args)

@@ -22,6 +22,7 @@ const SessionCompletedSignal = "session-completed"
 // CustomerFlow runs the company's definition for the trigger (the platform default when the
 // company has none) with flow.Run; every side effect is an activity.
 func CustomerFlow(ctx workflow.Context, in kinds.FlowInput) (flow.Outcome, error) {
+	defer dropLateSignals(ctx)
 	var a *activities.Activities
 	var fc activities.FlowContext
 	v := localVersion(ctx)
@@ -50,6 +51,20 @@ func CustomerFlow(ctx workflow.Context, in kinds.FlowInput) (flow.Outcome, error
 	out, err := flow.Run(def, fc.Verdicts, ex)
 	upsertOutcome(ctx, out.Result)
 	return out, err
+}
+
+// dropLateSignals consumes the signals a run may still hold when it ends: a session's
+// completion, which the session's run sends to the flow that invited it whether or not the flow
+// waits for it (a manual invitation's run may still be sending when a fast candidate finishes),
+// and a job's readiness, sent to every run that waited for the job, also one that has stopped
+// waiting. An ending run has no use for either. It consumes them to say so; otherwise the SDK
+// warns of unhandled signals. It records nothing in the history, so histories replay as they ran.
+func dropLateSignals(ctx workflow.Context) {
+	for _, name := range []string{SessionCompletedSignal, kinds.JobReadySignal} {
+		ch := workflow.GetSignalChannel(ctx, name)
+		for ch.ReceiveAsync(nil) {
+		}
+	}
 }
 
 // localActivitiesChange is the workflow version of runs whose quick steps (loading the

@@ -146,6 +146,7 @@ const settledAttemptsChange = "settled-attempts-callback"
 // told not_eligible. The run's result records the workflow as stopped with reason
 // fallback_timeout.
 func PartnerApplication(ctx workflow.Context, in kinds.PartnerInput) (PartnerResult, error) {
+	defer dropLateSignals(ctx)
 	var a *activities.Activities
 	var run activities.PartnerRun
 	v := localVersion(ctx)

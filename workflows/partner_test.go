@@ -31,6 +31,13 @@ var paID = uuid.MustParse("00000000-0000-0000-0000-0000000000b1")
 func partnerEnv(t *testing.T, def string) *testsuite.TestWorkflowEnvironment {
 	t.Helper()
 	e := env(t)
+	partnerMocks(t, e, def)
+	return e
+}
+
+// partnerMocks prepares e for a partner run of def whose callback attempts are delivered.
+func partnerMocks(t *testing.T, e *testsuite.TestWorkflowEnvironment, def string) {
+	t.Helper()
 	e.RegisterWorkflow(DeliverCallback)
 	var a *activities.Activities
 	e.OnActivity(a.PreparePartner, mock.Anything, mock.Anything).Return(activities.PartnerRun{
@@ -38,7 +45,6 @@ func partnerEnv(t *testing.T, def string) *testsuite.TestWorkflowEnvironment {
 		Flow: activities.FlowContext{Definition: json.RawMessage(def), Verdicts: verdicts(t, def, map[string]any{"candidate.email": "a@example.com", "job.isOpen": true, "job.status": "ACTIVE"})},
 	}, nil)
 	e.OnActivity(a.AttemptCallback, mock.Anything, mock.Anything).Return(activities.AttemptResult{State: models.CallbackStateDelivered, Final: true}, nil)
-	return e
 }
 
 // settledWith records the run's settlements; each makes its first attempt, delivered.

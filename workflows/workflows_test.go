@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,8 +25,14 @@ import (
 
 func env(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	t.Helper()
+	return envLogging(t, slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// envLogging is env with the SDK's and the workflows' log records sent to h.
+func envLogging(t *testing.T, h slog.Handler) *testsuite.TestWorkflowEnvironment {
+	t.Helper()
 	var s testsuite.WorkflowTestSuite
-	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
+	s.SetLogger(tlog.NewStructuredLogger(slog.New(h)))
 	e := s.NewTestWorkflowEnvironment()
 	e.RegisterActivity(&activities.Activities{})
 	return e
@@ -348,6 +355,68 @@ func TestInviteGoesOnFromItsFirstStep(t *testing.T) {
 			e.AssertActivityNumberOfCalls(t, "QuietUntil", tc.quiet)
 			e.AssertActivityNumberOfCalls(t, "OpenSessionWhenReady", 0)
 			e.AssertActivityNumberOfCalls(t, "OpenSession", 0)
+		})
+	}
+}
+
+// warnings is a slog handler that keeps the messages of the records it is given.
+type warnings struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (w *warnings) Enabled(context.Context, slog.Level) bool { return true }
+func (w *warnings) WithAttrs([]slog.Attr) slog.Handler       { return w }
+func (w *warnings) WithGroup(string) slog.Handler            { return w }
+func (w *warnings) Handle(_ context.Context, r slog.Record) error {
+	if r.Level >= slog.LevelWarn {
+		w.mu.Lock()
+		w.msgs = append(w.msgs, r.Message)
+		w.mu.Unlock()
+	}
+	return nil
+}
+
+// TestLateSignalsAreDropped: a run that does not wait for its session may still be running
+// when the session's run signals its completion, and one that waited for its job may be told
+// the job is ready after it stopped waiting. The run ends as it would have, and consumes both
+// signals instead of leaving them to the SDK's "unhandled signals" warning: a customer flow's
+// and a partner application's run.
+func TestLateSignalsAreDropped(t *testing.T) {
+	const steps = `[{"type":"invite","invite":{"channels":["email"],"mediumType":"VIDEO"}},
+	 {"type":"wait","wait":{"duration":"1h"}}]`
+	var a *activities.Activities
+	for _, tc := range []struct {
+		name string
+		run  func(e *testsuite.TestWorkflowEnvironment)
+	}{
+		{"customer flow", func(e *testsuite.TestWorkflowEnvironment) {
+			loaded(t, e, `{"trigger":"manual_invite","enabled":true,"steps":`+steps+`}`, nil)
+			e.ExecuteWorkflow(CustomerFlow, manual())
+		}},
+		{"partner application", func(e *testsuite.TestWorkflowEnvironment) {
+			partnerMocks(t, e, `{"trigger":"partner_application","enabled":true,"steps":`+steps+`}`)
+			var settled []activities.SettleInput
+			settledWith(e, &settled)
+			e.ExecuteWorkflow(PartnerApplication, kinds.PartnerInput{CompanyID: company, PartnerApplicationID: paID, Deadline: 10 * time.Hour})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := &warnings{}
+			e := envLogging(t, got)
+			e.OnActivity(a.SendInvite, mock.Anything, mock.Anything).Return(activities.SendInviteResult{}, nil)
+			e.OnActivity(a.OpenAndSendInvite, mock.Anything, mock.Anything).Return(activities.OpenAndSendResult{OpenSessionResult: activities.OpenSessionResult{SessionID: session}, Sent: true}, nil)
+			e.RegisterDelayedCallback(func() {
+				e.SignalWorkflow(SessionCompletedSignal, nil)
+				e.SignalWorkflow(kinds.JobReadySignal, nil)
+			}, 30*time.Minute)
+			tc.run(e)
+			if !e.IsWorkflowCompleted() || e.GetWorkflowError() != nil {
+				t.Fatalf("run did not complete: %v", e.GetWorkflowError())
+			}
+			if len(got.msgs) > 0 {
+				t.Errorf("warnings logged: %q", got.msgs)
+			}
 		})
 	}
 }

@@ -7,9 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,34 +18,20 @@ import (
 // marker stands for personal data in an answer: it must reach the model and never the log.
 const marker = "MARKER-7731 jane.doe@example.com"
 
-func reply(content string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, llmtest.Reply(content))
-	}
-}
+var reply = llmtest.Replying
 
+// fake is the model's endpoint and the engine's log.
 type fake struct {
-	calls atomic.Int32
-	last  llm.ChatRequest
-	log   bytes.Buffer
+	*llmtest.Server[llm.ChatRequest]
+	log bytes.Buffer
 }
 
 // newOpenAI returns an OpenAI interviewer talking to h, its fake's record, and its log.
 func newOpenAI(t *testing.T, timeout time.Duration, h http.HandlerFunc) (*OpenAI, *fake) {
 	t.Helper()
-	f := &fake{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f.calls.Add(1)
-		body, _ := io.ReadAll(r.Body)
-		json.Unmarshal(body, &f.last)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		h(w, r)
-	}))
-	t.Cleanup(srv.Close)
+	f := &fake{Server: llmtest.NewServer[llm.ChatRequest](t, h)}
 	iv, err := NewInterviewer(Config{
-		BaseURL: srv.URL + "/v1", APIKey: "sk-test-key-123456", Model: "test-model", Timeout: timeout,
+		BaseURL: f.URL, APIKey: "sk-test-key-123456", Model: "test-model", Timeout: timeout,
 		Log: slog.New(slog.NewTextHandler(&f.log, nil)),
 	})
 	if err != nil {
@@ -110,8 +94,8 @@ func TestOpenAIFollowUp(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("FollowUp = %+v, want %+v", got, tt.want)
 			}
-			if f.calls.Load() != 1 {
-				t.Errorf("FollowUp made %d requests, want 1 (no retries)", f.calls.Load())
+			if f.Calls.Load() != 1 {
+				t.Errorf("FollowUp made %d requests, want 1 (no retries)", f.Calls.Load())
 			}
 			logged := f.log.String()
 			if tt.failure == "" && logged != "" {
@@ -131,7 +115,7 @@ func TestOpenAIRequest(t *testing.T) {
 	o, f := newOpenAI(t, 0, reply(`{"followUp": false, "question": ""}`))
 	question := Step{Index: 1, Total: 1, Kind: KindQuestion, Source: SourceAdditional, Text: "Why this job?"}
 	o.FollowUp(context.Background(), question, marker+strings.Repeat(" word", MaxAnswerLen))
-	b := f.last
+	b := f.Last
 	if b.Model != "test-model" || b.ResponseFormat.Type != "json_object" || b.MaxTokens != maxDecisionTokens || len(b.Messages) != 2 || b.Messages[0].Content != followUpPrompt {
 		t.Fatalf("request = %+v", b)
 	}
@@ -153,8 +137,8 @@ func TestOpenAINeverForIneligible(t *testing.T) {
 			t.Errorf("FollowUp(%s %s) = %+v, want no decision", s.Kind, s.Source, d)
 		}
 	}
-	if f.calls.Load() != 0 {
-		t.Errorf("FollowUp made %d requests for questions that take no follow-up", f.calls.Load())
+	if f.Calls.Load() != 0 {
+		t.Errorf("FollowUp made %d requests for questions that take no follow-up", f.Calls.Load())
 	}
 }
 

@@ -5,13 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,34 +27,20 @@ func markedInput() Input {
 	return in
 }
 
-func reply(content string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, llmtest.Reply(content))
-	}
-}
+var reply = llmtest.Replying
 
+// fake is the model's endpoint and the engine's log.
 type fake struct {
-	calls atomic.Int32
-	last  llm.ChatRequest
-	log   bytes.Buffer
+	*llmtest.Server[llm.ChatRequest]
+	log bytes.Buffer
 }
 
 // newOpenAI returns an OpenAI evaluator talking to h, its fake's record, and its log.
 func newOpenAI(t *testing.T, timeout time.Duration, h http.HandlerFunc) (*OpenAI, *fake) {
 	t.Helper()
-	f := &fake{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f.calls.Add(1)
-		body, _ := io.ReadAll(r.Body)
-		json.Unmarshal(body, &f.last)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		h(w, r)
-	}))
-	t.Cleanup(srv.Close)
+	f := &fake{Server: llmtest.NewServer[llm.ChatRequest](t, h)}
 	ev, err := NewEvaluator(Config{
-		BaseURL: srv.URL + "/v1", APIKey: "sk-test-key-123456", Model: "test-model", Timeout: timeout,
+		BaseURL: f.URL, APIKey: "sk-test-key-123456", Model: "test-model", Timeout: timeout,
 		Log: slog.New(slog.NewTextHandler(&f.log, nil)),
 	})
 	if err != nil {
@@ -189,8 +172,8 @@ func TestOpenAIEvaluate(t *testing.T) {
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Evaluate =\n%s\nwant\n%s", dump(got), dump(tt.want))
 			}
-			if f.calls.Load() != 1 {
-				t.Errorf("Evaluate made %d requests, want 1 (no retries)", f.calls.Load())
+			if f.Calls.Load() != 1 {
+				t.Errorf("Evaluate made %d requests, want 1 (no retries)", f.Calls.Load())
 			}
 			logged := f.log.String()
 			if tt.failure == "" && logged != "" {
@@ -218,7 +201,7 @@ func TestOpenAIRequest(t *testing.T) {
 	in := markedInput()
 	in.Turns[1].Answer = aNetwork + strings.Repeat(" word", 2*maxPromptAnswer)
 	o.Evaluate(context.Background(), in)
-	b := f.last
+	b := f.Last
 	if b.Model != "test-model" || b.ResponseFormat.Type != "json_object" || b.MaxTokens != maxReportTokens || b.Temperature != 0 ||
 		len(b.Messages) != 2 || b.Messages[0].Content != evaluatePrompt {
 		t.Fatalf("request = %+v", b)
@@ -252,14 +235,14 @@ func TestOpenAINeverRatesThinAnswers(t *testing.T) {
 	if got.Reason != ReasonTooFewWords || got.Engine != EngineLocal || got.Rating != nil {
 		t.Errorf("Evaluate(thin) = %s, want the local insufficient data", dump(got))
 	}
-	if f.calls.Load() != 0 || f.log.Len() != 0 {
-		t.Errorf("Evaluate(thin) made %d requests and logged %q", f.calls.Load(), f.log.String())
+	if f.Calls.Load() != 0 || f.log.Len() != 0 {
+		t.Errorf("Evaluate(thin) made %d requests and logged %q", f.Calls.Load(), f.log.String())
 	}
 
 	// Answers that name no criterion's terms are not thin: the model may still judge them.
 	in = Input{Criteria: []Criterion{rubric[2]}, Turns: strongInput().Turns}
-	if got := o.Evaluate(context.Background(), in); f.calls.Load() != 1 || got.Engine != EngineLocal || got.Reason != ReasonNotAddressed {
-		t.Errorf("Evaluate(no criterion addressed locally) = %s after %d requests; want the model asked (its reply names other criteria: local fallback)", dump(got), f.calls.Load())
+	if got := o.Evaluate(context.Background(), in); f.Calls.Load() != 1 || got.Engine != EngineLocal || got.Reason != ReasonNotAddressed {
+		t.Errorf("Evaluate(no criterion addressed locally) = %s after %d requests; want the model asked (its reply names other criteria: local fallback)", dump(got), f.Calls.Load())
 	}
 }
 
@@ -287,8 +270,8 @@ func TestOpenAITooLongFallsBack(t *testing.T) {
 		in.Turns = append(in.Turns, Turn{Seq: i + 1, StepIndex: i + 1, Source: models.TurnSourceGuide, Question: "Q?", Answer: aNetwork})
 	}
 	got := o.Evaluate(context.Background(), in)
-	if want := NewLocal().Evaluate(context.Background(), in); !reflect.DeepEqual(got, want) || f.calls.Load() != 0 || !strings.Contains(f.log.String(), "failure=too-large") {
-		t.Errorf("Evaluate(%d turns) = %s after %d requests, log %q; want the local report", len(in.Turns), dump(got), f.calls.Load(), f.log.String())
+	if want := NewLocal().Evaluate(context.Background(), in); !reflect.DeepEqual(got, want) || f.Calls.Load() != 0 || !strings.Contains(f.log.String(), "failure=too-large") {
+		t.Errorf("Evaluate(%d turns) = %s after %d requests, log %q; want the local report", len(in.Turns), dump(got), f.Calls.Load(), f.log.String())
 	}
 }
 

@@ -2,7 +2,15 @@
 // ever calls a real model.
 package llmtest
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+)
 
 // Reply is a chat-completions response whose one choice holds content, with the extra fields
 // real servers send.
@@ -16,4 +24,40 @@ func Reply(content string) string {
 		"usage": map[string]any{"prompt_tokens": 10, "completion_tokens": 20, "total_tokens": 30},
 	})
 	return string(b)
+}
+
+// Replying is a handler that answers every request with Reply(content).
+func Replying(content string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, Reply(content))
+	}
+}
+
+// Server is a fake endpoint that counts its requests and keeps the last one's body, decoded as
+// a Req, before it hands each to its handler. Read Last once the call that made the request has
+// returned.
+type Server[Req any] struct {
+	URL   string // the base URL an engine is configured with, ending in /v1
+	Calls atomic.Int32
+	Last  Req
+}
+
+// NewServer starts a Server that passes its requests to h, and stops it when t ends.
+func NewServer[Req any](t testing.TB, h http.HandlerFunc) *Server[Req] {
+	t.Helper()
+	s := &Server[Req]{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.Calls.Add(1)
+		body, _ := io.ReadAll(r.Body)
+		var last Req
+		_ = json.Unmarshal(body, &last)
+		s.Last = last
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		h(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	s.URL = srv.URL + "/v1"
+	return s
 }

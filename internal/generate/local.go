@@ -102,7 +102,7 @@ func analyze(lx *lexicon, r Request) *analysis {
 	}
 	a.skills = a.skills[:min(len(a.skills), maxLocalSkills)]
 	a.responsibilities = duties(its, ctxWords, lx, a.ask)
-	a.requirements = requirements(its, ctxWords)
+	a.requirements = requirements(its, ctxWords, a.title)
 	return a
 }
 
@@ -132,7 +132,7 @@ func rankSkills(lx *lexicon, title string, its []item) []int {
 		if it.sec == secOther {
 			continue
 		}
-		bonus := it.sec == secRequirements || it.sec == secResponsibilities || isRequirement(it.text) || isDuty(it.text)
+		bonus := it.sec == secRequirements || it.sec == secResponsibilities || isRequirement(it.text, title) || isDuty(it.text)
 		var seen []int
 		for _, h := range lx.find(it.text) {
 			if slices.Contains(seen, h.skill) {
@@ -264,9 +264,13 @@ func focusPhrase(s string) string {
 	return truncate(p, maxFocusLen)
 }
 
-// isRequirement reports a sentence or bullet that states a requirement.
-func isRequirement(t string) bool {
+// isRequirement reports a sentence or bullet that states a requirement. The job's title does
+// not count: "We are hiring a Licensed Practical Nurse" names the job, it asks for no license.
+func isRequirement(t, title string) bool {
 	low := asciiLower(t)
+	if title = asciiLower(strings.TrimSpace(title)); title != "" {
+		low = strings.ReplaceAll(low, title, " ")
+	}
 	for _, m := range []string{"required", "requirement", "must ", "experience with", "experience in", "years of", "years’", "years'", "proficien", "knowledge of", "familiarity with", "familiar with", "certif", "degree", "license", "licence", "ability to", "able to"} {
 		if strings.Contains(low, m) {
 			return true
@@ -294,15 +298,16 @@ func yearsPattern(low string) bool {
 }
 
 // requirements lists the description's requirements, those with years of experience, "must"
-// and words of the additional context first.
-func requirements(its []item, ctxWords map[string]bool) []string {
+// and words of the additional context first, then those under a requirements heading before
+// the sentences that only read like one.
+func requirements(its []item, ctxWords map[string]bool, title string) []string {
 	type req struct {
 		text  string
 		score int
 	}
 	var rs []req
 	for _, it := range its {
-		if it.sec == secOther || (it.sec != secRequirements && !isRequirement(it.text)) {
+		if it.sec == secOther || (it.sec != secRequirements && !isRequirement(it.text, title)) {
 			continue
 		}
 		t := strings.TrimRight(it.text, ".;: ")
@@ -315,6 +320,9 @@ func requirements(its []item, ctxWords map[string]bool) []string {
 			score += 2
 		}
 		if strings.Contains(low, "must") || strings.Contains(low, "required") {
+			score++
+		}
+		if it.sec == secRequirements {
 			score++
 		}
 		rs = append(rs, req{text: truncate(t, maxQuotedReqLen), score: score})

@@ -219,3 +219,28 @@ func TestLocalLargeInput(t *testing.T) {
 		t.Errorf("Generate(large) = %d questions, %d skills, title %d characters", len(g.Questions), len(g.Skills), len(g.Title))
 	}
 }
+
+// TestLocalRequirementsNotTheTitle: a sentence is not a requirement because the job's title has
+// a requirement's word in it ("Licensed Practical Nurse"), and the description's requirements
+// heading is quoted, not its opening sentence.
+func TestLocalRequirementsNotTheTitle(t *testing.T) {
+	const desc = "We are hiring a Licensed Practical Nurse for day shifts at our Dallas clinic. " +
+		"You take vital signs, give medication, dress wounds and keep patient records, working with registered nurses and physicians. " +
+		"Requirements: an LPN license, BLS certification and one year of clinical experience."
+	for _, title := range []string{"Licensed Practical Nurse", ""} {
+		g, err := NewLocal().Generate(context.Background(), Request{Title: title, Description: desc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		quoted := false
+		for _, q := range g.Questions {
+			if strings.Contains(q.Text, "We are hiring") {
+				t.Errorf("title %q: a question quotes the opening sentence as a requirement: %q", title, q.Text)
+			}
+			quoted = quoted || strings.Contains(q.Text, `"an LPN license, BLS certification and one year of clinical experience"`)
+		}
+		if !quoted {
+			t.Errorf("title %q: no question quotes the requirements; questions: %q", title, texts(g.Questions))
+		}
+	}
+}

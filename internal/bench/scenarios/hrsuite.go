@@ -120,21 +120,28 @@ func HRSuite(ctx context.Context, env Env, o Options) error {
 		}
 		return resp.DeliveryID, nil
 	}
-	// invited counts the applications named prefix-… with a sent invitation.
-	invited := func(ctx context.Context, prefix string) (int64, error) {
-		var n int64
-		err := r.st.DB().WithContext(ctx).Raw(`SELECT count(DISTINCT m.application_id) FROM messages m
+	// invited counts the applications named prefix-… with a sent invitation, and says when the
+	// last of those invitations was sent.
+	invited := func(ctx context.Context, prefix string) (int64, time.Time, error) {
+		var got struct {
+			N    int64
+			Last *time.Time
+		}
+		err := r.st.DB().WithContext(ctx).Raw(`SELECT count(DISTINCT m.application_id) AS n, max(m.sent_at) AS last FROM messages m
 JOIN applications a ON a.company_id = m.company_id AND a.id = m.application_id
 WHERE m.company_id = ? AND m.status = 'sent' AND a.source = ? AND a.external_id LIKE ?`,
-			r.co.ID, models.ApplicationSourceHRSuiteWebhook, prefix+"%").Scan(&n).Error
-		return n, err
+			r.co.ID, models.ApplicationSourceHRSuiteWebhook, prefix+"%").Scan(&got).Error
+		if got.Last == nil {
+			return got.N, time.Time{}, err
+		}
+		return got.N, *got.Last, err
 	}
 	// A small delivery first: connections, statements and workflow code warmed up.
 	if _, err := deliver(ctx, hrsuiteBody("W", 10, 9_000)); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
 	if err := bench.WaitFor(ctx, 2*time.Minute, 50*time.Millisecond, func(ctx context.Context) (bool, error) {
-		n, err := invited(ctx, "W-")
+		n, _, err := invited(ctx, "W-")
 		return n >= 10, err
 	}); err != nil {
 		return fmt.Errorf("warm-up invitations: %w", err)
@@ -180,9 +187,12 @@ WHERE m.company_id = ? AND m.status = 'sent' AND a.source = ? AND a.external_id 
 		Counts      models.JSON[map[string]int]
 	}
 	var ds []delivery
-	var allProcessed time.Duration
+	var lastSent time.Time
 	want := int64(len(ids) * apps)
-	err = bench.WaitFor(ctx, 20*time.Minute, 100*time.Millisecond, func(ctx context.Context) (bool, error) {
+	// The counts are polled once a second: the count of invitations is a join over every
+	// message, and the scenario's own Postgres is what is measured. The times come from the rows
+	// (the last delivery's processed_at, the last invitation's sent_at), not from the poll.
+	err = bench.WaitFor(ctx, 20*time.Minute, time.Second, func(ctx context.Context) (bool, error) {
 		if processed.Load() < int64(len(ids)) {
 			ds = ds[:0]
 			if err := r.st.DB().WithContext(ctx).Table("hrsuite_deliveries").Select("id, processed_at, counts").
@@ -196,15 +206,13 @@ WHERE m.company_id = ? AND m.status = 'sent' AND a.source = ? AND a.external_id 
 				}
 			}
 			processed.Store(int64(n))
-			if n == len(ids) {
-				allProcessed = time.Since(begin)
-			}
 		}
-		n, err := invited(ctx, "A")
+		n, last, err := invited(ctx, "A")
 		sent.Store(n)
+		lastSent = last
 		return processed.Load() == int64(len(ids)) && n >= want, err
 	})
-	took := time.Since(begin)
+	took := lastSent.Sub(begin)
 	used := bench.SampleCPU().Sub(cpu)
 	r.statementsDump(ctx, "hrsuite", sent.Load())
 	show.Stop()
@@ -213,9 +221,11 @@ WHERE m.company_id = ? AND m.status = 'sent' AND a.source = ? AND a.external_id 
 	}
 
 	var toOutcomes bench.Latencies
+	var allProcessed time.Duration
 	counts := map[string]int{}
 	for _, d := range ds {
 		toOutcomes = append(toOutcomes, d.ProcessedAt.Sub(postedAt[d.ID]))
+		allProcessed = max(allProcessed, d.ProcessedAt.Sub(begin))
 		for k, v := range d.Counts.V {
 			counts[k] += v
 		}

@@ -18,8 +18,6 @@ import (
 // marker stands for personal data in an answer: it must reach the model and never the log.
 const marker = "MARKER-7731 jane.doe@example.com"
 
-var reply = llmtest.Replying
-
 // fake is the model's endpoint and the engine's log.
 type fake struct {
 	*llmtest.Server[llm.ChatRequest]
@@ -59,23 +57,23 @@ func TestOpenAIFollowUp(t *testing.T) {
 		want    Decision
 		failure string // the fallback's logged kind; "" for none
 	}{
-		{"asks", reply(`{"followUp": true, "question": "  Which part of that service\n did you design yourself?  "}`),
+		{"asks", llmtest.Replying(`{"followUp": true, "question": "  Which part of that service\n did you design yourself?  "}`),
 			Decision{Ask: true, Question: "Which part of that service did you design yourself?", Reason: ReasonModel, Engine: EngineOpenAI}, ""},
-		{"asks, in a code fence", reply("```json\n{\"followUp\": true, \"question\": \"How did you test it?\"}\n```"),
+		{"asks, in a code fence", llmtest.Replying("```json\n{\"followUp\": true, \"question\": \"How did you test it?\"}\n```"),
 			Decision{Ask: true, Question: "How did you test it?", Reason: ReasonModel, Engine: EngineOpenAI}, ""},
-		{"does not ask", reply(`{"followUp": false, "question": ""}`), Decision{Engine: EngineOpenAI}, ""},
-		{"does not ask, question ignored", reply(`{"followUp": false, "question": "` + tooLong + `"}`), Decision{Engine: EngineOpenAI}, ""},
-		{"exactly the longest question", reply(`{"followUp": true, "question": "` + longest + `"}`),
+		{"does not ask", llmtest.Replying(`{"followUp": false, "question": ""}`), Decision{Engine: EngineOpenAI}, ""},
+		{"does not ask, question ignored", llmtest.Replying(`{"followUp": false, "question": "` + tooLong + `"}`), Decision{Engine: EngineOpenAI}, ""},
+		{"exactly the longest question", llmtest.Replying(`{"followUp": true, "question": "` + longest + `"}`),
 			Decision{Ask: true, Question: longest, Reason: ReasonModel, Engine: EngineOpenAI}, ""},
-		{"invalid JSON", reply(`Sure! {"followUp": true, "question": "` + marker + `"`), local, "invalid-output"},
-		{"followUp missing", reply(`{"question": "Why?"}`), local, "invalid-output"},
-		{"followUp not a boolean", reply(`{"followUp": "yes", "question": "Why?"}`), local, "invalid-output"},
-		{"unknown field", reply(`{"followUp": true, "question": "Why?", "score": 3}`), local, "invalid-output"},
-		{"two objects", reply(`{"followUp": false, "question": ""} {"followUp": true, "question": "Why?"}`), local, "invalid-output"},
-		{"question out of bounds", reply(`{"followUp": true, "question": "` + tooLong + `"}`), local, "invalid-output"},
-		{"question blank", reply(`{"followUp": true, "question": " \n "}`), local, "invalid-output"},
-		{"question with a control character", reply(`{"followUp": true, "question": "Why\u0000 that?"}`), local, "invalid-output"},
-		{"reply larger than 4 KiB", reply(`{"followUp": true, "question": "Why?"}` + strings.Repeat(" ", 4<<10)), local, "invalid-output"},
+		{"invalid JSON", llmtest.Replying(`Sure! {"followUp": true, "question": "` + marker + `"`), local, "invalid-output"},
+		{"followUp missing", llmtest.Replying(`{"question": "Why?"}`), local, "invalid-output"},
+		{"followUp not a boolean", llmtest.Replying(`{"followUp": "yes", "question": "Why?"}`), local, "invalid-output"},
+		{"unknown field", llmtest.Replying(`{"followUp": true, "question": "Why?", "score": 3}`), local, "invalid-output"},
+		{"two objects", llmtest.Replying(`{"followUp": false, "question": ""} {"followUp": true, "question": "Why?"}`), local, "invalid-output"},
+		{"question out of bounds", llmtest.Replying(`{"followUp": true, "question": "` + tooLong + `"}`), local, "invalid-output"},
+		{"question blank", llmtest.Replying(`{"followUp": true, "question": " \n "}`), local, "invalid-output"},
+		{"question with a control character", llmtest.Replying(`{"followUp": true, "question": "Why\u0000 that?"}`), local, "invalid-output"},
+		{"reply larger than 4 KiB", llmtest.Replying(`{"followUp": true, "question": "Why?"}` + strings.Repeat(" ", 4<<10)), local, "invalid-output"},
 		{"no choices", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, `{"choices": []}`) }, local, "invalid-output"},
 		{"server error echoing the answer", func(w http.ResponseWriter, r *http.Request) {
 			var req llm.ChatRequest
@@ -112,7 +110,7 @@ func TestOpenAIFollowUp(t *testing.T) {
 }
 
 func TestOpenAIRequest(t *testing.T) {
-	o, f := newOpenAI(t, 0, reply(`{"followUp": false, "question": ""}`))
+	o, f := newOpenAI(t, 0, llmtest.Replying(`{"followUp": false, "question": ""}`))
 	question := Step{Index: 1, Total: 1, Kind: KindQuestion, Source: SourceAdditional, Text: "Why this job?"}
 	o.FollowUp(context.Background(), question, marker+strings.Repeat(" word", MaxAnswerLen))
 	b := f.Last
@@ -129,7 +127,7 @@ func TestOpenAIRequest(t *testing.T) {
 }
 
 func TestOpenAINeverForIneligible(t *testing.T) {
-	o, f := newOpenAI(t, 0, reply(`{"followUp": true, "question": "Why?"}`))
+	o, f := newOpenAI(t, 0, llmtest.Replying(`{"followUp": true, "question": "Why?"}`))
 	structured := Step{Index: 1, Total: 1, Kind: KindQuestion, Source: SourceStructured, Text: "Licence?", Choices: []string{"Yes", "No"}}
 	open := Step{Index: 2, Total: 2, Kind: KindQuestion, Source: SourceGuide, Text: "Tell me more."}
 	for _, s := range []Step{structured, open.FollowUp("Why?"), {Kind: KindIntro}, {Kind: KindOutro}} {

@@ -27,8 +27,6 @@ func markedInput() Input {
 	return in
 }
 
-var reply = llmtest.Replying
-
 // fake is the model's endpoint and the engine's log.
 type fake struct {
 	*llmtest.Server[llm.ChatRequest]
@@ -113,52 +111,52 @@ func TestOpenAIEvaluate(t *testing.T) {
 		failure string // the fallback's logged kind; "" for none
 		check   string // the failed check of an invalid reply
 	}{
-		{"valid", reply(modelReply(nil)), valid, "", ""},
-		{"valid, in a code fence", reply("```json\n" + modelReply(nil) + "\n```"), valid, "", ""},
-		{"insufficient data", reply(modelReply(func(m map[string]any) {
+		{"valid", llmtest.Replying(modelReply(nil)), valid, "", ""},
+		{"valid, in a code fence", llmtest.Replying("```json\n" + modelReply(nil) + "\n```"), valid, "", ""},
+		{"insufficient data", llmtest.Replying(modelReply(func(m map[string]any) {
 			m["status"], m["reason"], m["summary"], m["criteria"] = "insufficient_data", "The answers do not describe any work in detail.", "", []any{}
 		})), judgedThin, "", ""},
-		{"every score null", reply(modelReply(func(m map[string]any) {
+		{"every score null", llmtest.Replying(modelReply(func(m map[string]any) {
 			for i := range 3 {
 				criterion(m, i)["score"], criterion(m, i)["evidence"] = nil, []any{}
 			}
 		})), noneAddressed, "", ""},
-		{"fabricated quote", reply(modelReply(func(m map[string]any) {
+		{"fabricated quote", llmtest.Replying(modelReply(func(m map[string]any) {
 			criterion(m, 0)["evidence"] = []any{map[string]any{"seq": 1, "quote": "I led a team of 40 engineers at Google."}}
 		})), local, "invalid-output", "quote"},
-		{"quote from another answer", reply(modelReply(func(m map[string]any) {
+		{"quote from another answer", llmtest.Replying(modelReply(func(m map[string]any) {
 			criterion(m, 0)["evidence"] = []any{map[string]any{"seq": 2, "quote": "I kept them informed every 30 minutes by phone"}}
 		})), local, "invalid-output", "quote"},
-		{"quote of the question", reply(modelReply(func(m map[string]any) {
+		{"quote of the question", llmtest.Replying(modelReply(func(m map[string]any) {
 			criterion(m, 0)["evidence"] = []any{map[string]any{"seq": 1, "quote": "explained a technical problem to a customer"}}
 		})), local, "invalid-output", "quote"},
-		{"quote changes a character", reply(modelReply(func(m map[string]any) {
+		{"quote changes a character", llmtest.Replying(modelReply(func(m map[string]any) {
 			criterion(m, 0)["evidence"] = []any{map[string]any{"seq": 1, "quote": "I kept them informed every 30 minutes by phone."}}
 		})), local, "invalid-output", "quote"},
-		{"quote of an unknown turn", reply(modelReply(func(m map[string]any) {
+		{"quote of an unknown turn", llmtest.Replying(modelReply(func(m map[string]any) {
 			criterion(m, 0)["evidence"] = []any{map[string]any{"seq": 99, "quote": "I kept them"}}
 		})), local, "invalid-output", "evidence-seq"},
-		{"score above the scale", reply(modelReply(func(m map[string]any) { criterion(m, 1)["score"] = 6 })), local, "invalid-output", "score"},
-		{"score below the scale", reply(modelReply(func(m map[string]any) { criterion(m, 1)["score"] = 0 })), local, "invalid-output", "score"},
-		{"score not an integer", reply(modelReply(func(m map[string]any) { criterion(m, 1)["score"] = 4.5 })), local, "invalid-output", "json"},
-		{"score as text", reply(modelReply(func(m map[string]any) { criterion(m, 1)["score"] = "5" })), local, "invalid-output", "json"},
-		{"score without a quote", reply(modelReply(func(m map[string]any) { criterion(m, 1)["evidence"] = []any{} })), local, "invalid-output", "evidence"},
-		{"quotes without a score", reply(modelReply(func(m map[string]any) { criterion(m, 2)["evidence"] = criterion(m, 1)["evidence"] })), local, "invalid-output", "evidence"},
-		{"a criterion missing", reply(modelReply(func(m map[string]any) { m["criteria"] = m["criteria"].([]any)[:2] })), local, "invalid-output", "criteria"},
-		{"a criterion renamed", reply(modelReply(func(m map[string]any) { criterion(m, 2)["name"] = "Safety first" })), local, "invalid-output", "criterion-name"},
-		{"rationale blank", reply(modelReply(func(m map[string]any) { criterion(m, 0)["rationale"] = " " })), local, "invalid-output", "rationale"},
-		{"summary with a control character", reply(modelReply(func(m map[string]any) { m["summary"] = "Good\u0000" })), local, "invalid-output", "summary"},
-		{"unknown status", reply(modelReply(func(m map[string]any) { m["status"] = "hire" })), local, "invalid-output", "status"},
-		{"unknown field", reply(modelReply(func(m map[string]any) { m["rating"] = 4.5 })), local, "invalid-output", "json"},
-		{"a tag missing", reply(modelReply(func(m map[string]any) { m["tags"] = m["tags"].([]any)[:1] })), local, "invalid-output", "tags"},
-		{"a tag of an untagged turn", reply(modelReply(func(m map[string]any) {
+		{"score above the scale", llmtest.Replying(modelReply(func(m map[string]any) { criterion(m, 1)["score"] = 6 })), local, "invalid-output", "score"},
+		{"score below the scale", llmtest.Replying(modelReply(func(m map[string]any) { criterion(m, 1)["score"] = 0 })), local, "invalid-output", "score"},
+		{"score not an integer", llmtest.Replying(modelReply(func(m map[string]any) { criterion(m, 1)["score"] = 4.5 })), local, "invalid-output", "json"},
+		{"score as text", llmtest.Replying(modelReply(func(m map[string]any) { criterion(m, 1)["score"] = "5" })), local, "invalid-output", "json"},
+		{"score without a quote", llmtest.Replying(modelReply(func(m map[string]any) { criterion(m, 1)["evidence"] = []any{} })), local, "invalid-output", "evidence"},
+		{"quotes without a score", llmtest.Replying(modelReply(func(m map[string]any) { criterion(m, 2)["evidence"] = criterion(m, 1)["evidence"] })), local, "invalid-output", "evidence"},
+		{"a criterion missing", llmtest.Replying(modelReply(func(m map[string]any) { m["criteria"] = m["criteria"].([]any)[:2] })), local, "invalid-output", "criteria"},
+		{"a criterion renamed", llmtest.Replying(modelReply(func(m map[string]any) { criterion(m, 2)["name"] = "Safety first" })), local, "invalid-output", "criterion-name"},
+		{"rationale blank", llmtest.Replying(modelReply(func(m map[string]any) { criterion(m, 0)["rationale"] = " " })), local, "invalid-output", "rationale"},
+		{"summary with a control character", llmtest.Replying(modelReply(func(m map[string]any) { m["summary"] = "Good\u0000" })), local, "invalid-output", "summary"},
+		{"unknown status", llmtest.Replying(modelReply(func(m map[string]any) { m["status"] = "hire" })), local, "invalid-output", "status"},
+		{"unknown field", llmtest.Replying(modelReply(func(m map[string]any) { m["rating"] = 4.5 })), local, "invalid-output", "json"},
+		{"a tag missing", llmtest.Replying(modelReply(func(m map[string]any) { m["tags"] = m["tags"].([]any)[:1] })), local, "invalid-output", "tags"},
+		{"a tag of an untagged turn", llmtest.Replying(modelReply(func(m map[string]any) {
 			m["tags"] = append(m["tags"].([]any), map[string]any{"seq": 1, "value": "x"})
 		})), local, "invalid-output", "tags"},
-		{"a tag value too long", reply(modelReply(func(m map[string]any) {
+		{"a tag value too long", llmtest.Replying(modelReply(func(m map[string]any) {
 			m["tags"] = []any{map[string]any{"seq": 3, "value": strings.Repeat("x", MaxTagValueLen+1)}, map[string]any{"seq": 6, "value": nil}}
 		})), local, "invalid-output", "tags"},
-		{"reply larger than 64 KiB", reply(modelReply(nil) + strings.Repeat(" ", 64<<10)), local, "invalid-output", "size"},
-		{"not JSON, quoting the answer", reply("Sure! The candidate wrote " + marker), local, "invalid-output", "json"},
+		{"reply larger than 64 KiB", llmtest.Replying(modelReply(nil) + strings.Repeat(" ", 64<<10)), local, "invalid-output", "size"},
+		{"not JSON, quoting the answer", llmtest.Replying("Sure! The candidate wrote " + marker), local, "invalid-output", "json"},
 		{"server error echoing the prompt", func(w http.ResponseWriter, r *http.Request) {
 			var req llm.ChatRequest
 			json.NewDecoder(r.Body).Decode(&req)
@@ -197,7 +195,7 @@ func TestOpenAIEvaluate(t *testing.T) {
 // TestOpenAIRequest: one JSON-mode request holding the rubric, every answer (bounded) between
 // markers, and the tag questions.
 func TestOpenAIRequest(t *testing.T) {
-	o, f := newOpenAI(t, 0, reply(modelReply(nil)))
+	o, f := newOpenAI(t, 0, llmtest.Replying(modelReply(nil)))
 	in := markedInput()
 	in.Turns[1].Answer = aNetwork + strings.Repeat(" word", 2*maxPromptAnswer)
 	o.Evaluate(context.Background(), in)
@@ -226,7 +224,7 @@ func TestOpenAIRequest(t *testing.T) {
 // TestOpenAINeverRatesThinAnswers: when the local rules find the answers too thin, the model
 // is not asked; the report is the local one.
 func TestOpenAINeverRatesThinAnswers(t *testing.T) {
-	o, f := newOpenAI(t, 0, reply(modelReply(nil)))
+	o, f := newOpenAI(t, 0, llmtest.Replying(modelReply(nil)))
 	in := Input{Criteria: rubric, Turns: []Turn{
 		{Seq: 1, StepIndex: 1, Source: models.TurnSourceGuide, Question: qComms, Answer: "Yes."},
 		{Seq: 2, StepIndex: 2, Source: models.TurnSourceGuide, Question: qNetwork, Answer: "Reboot it."},
@@ -264,7 +262,7 @@ func TestParseModelReportQuoteBounds(t *testing.T) {
 }
 
 func TestOpenAITooLongFallsBack(t *testing.T) {
-	o, f := newOpenAI(t, 0, reply(modelReply(nil)))
+	o, f := newOpenAI(t, 0, llmtest.Replying(modelReply(nil)))
 	in := strongInput()
 	for i := len(in.Turns); i <= maxPromptTurns; i++ {
 		in.Turns = append(in.Turns, Turn{Seq: i + 1, StepIndex: i + 1, Source: models.TurnSourceGuide, Question: "Q?", Answer: aNetwork})

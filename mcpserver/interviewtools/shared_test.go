@@ -75,9 +75,9 @@ func TestFlaggedDetailsReadSharedContactsAtOnce(t *testing.T) {
 			f.acme.ID, f.cand[v.key], v.score, ts("2026-04-01T00:00:00Z").Add(time.Duration(i)*time.Minute))
 	}
 	statements := func(limit int) (fraudOut, int) {
-		f.h.Statements.Start()
+		f.h.DB.Statements.Start()
 		o, _ := call[fraudOut](t, f, nil, "getFraudVerificationStats", map[string]any{"metric": "flaggedDetails", "limit": limit, "sinceDate": "2026-04-01"}, nil)
-		return o, len(f.h.Statements.Stop())
+		return o, len(f.h.DB.Statements.Stop())
 	}
 	_, one := statements(1)
 	o, four := statements(4)

@@ -30,9 +30,6 @@ type Harness struct {
 	DB    *pgtest.DB
 	Store *store.Store
 	Env   *toolkit.Env
-	// Statements counts the statements sent on the test database's pool (the tools' and the
-	// test's own) between its Start and Stop.
-	Statements *pgtest.Statements
 
 	srv     *httptest.Server
 	mu      sync.Mutex
@@ -55,7 +52,7 @@ func New(t testing.TB, now time.Time, register func(*mcp.Server, *toolkit.Env)) 
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "tooltest", Version: "0"}, nil)
 	register(srv, env)
-	h := &Harness{DB: db, Store: st, Env: env, Statements: db.Statements, callers: map[string]*toolkit.Caller{}, clients: map[string]*mcp.ClientSession{}}
+	h := &Harness{DB: db, Store: st, Env: env, callers: map[string]*toolkit.Caller{}, clients: map[string]*mcp.ClientSession{}}
 	transport := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, PropagateRequestCancellation: true})
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -86,6 +86,13 @@ func TestTriggersKeepRollupsExact(t *testing.T) {
 		{"a candidate applies again", `INSERT INTO applications (id, company_id, job_id, candidate_id, source, status, created_at, updated_at)
 			SELECT gen_random_uuid(), company_id, job_id, candidate_id, source, status, created_at - interval '400 days', updated_at
 			FROM applications WHERE company_id = $1 AND id::text LIKE '%6'`},
+		{"a candidate applies twice to a new job in one statement", `INSERT INTO applications (id, company_id, job_id, candidate_id, source, status, created_at, updated_at)
+			SELECT gen_random_uuid(), a.company_id, j.id, a.candidate_id, a.source, a.status, a.created_at, a.updated_at
+			FROM applications a CROSS JOIN generate_series(1, 2)
+			JOIN LATERAL (SELECT id FROM jobs WHERE company_id = a.company_id AND id <> a.job_id ORDER BY id LIMIT 1) j ON true
+			WHERE a.id = (SELECT id FROM applications WHERE company_id = $1 ORDER BY id LIMIT 1)`},
+		{"applications move to another job", `UPDATE applications a SET job_id = (SELECT id FROM jobs WHERE company_id = a.company_id
+			AND id <> a.job_id ORDER BY id DESC LIMIT 1) WHERE company_id = $1 AND id::text LIKE '%7'`},
 		{"evaluations change", `UPDATE cheating_evaluations SET cheating_score = 99, created_at = created_at + interval '2 days'
 			WHERE company_id = $1 AND id::text LIKE '%7'`},
 		{"evaluations move within and across whole score points", `UPDATE cheating_evaluations SET cheating_score = CASE WHEN cheating_score < 99.5

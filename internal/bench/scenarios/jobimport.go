@@ -76,6 +76,7 @@ func Import(ctx context.Context, env Env, o Options) error {
 	now := time.Now().UTC()
 	page := make([]store.ImportedJob, 0, 250)
 	var dbTook time.Duration
+	r.statementsReset(ctx)
 	for i := range importJobs {
 		ext := fmt.Sprintf("U%06d", i+1)
 		id, interviewerID := uuid.New(), co.Slug+"-"+ext
@@ -91,6 +92,8 @@ func Import(ctx context.Context, env Env, o Options) error {
 		}
 	}
 	fmt.Fprintf(out, "  %s for %d jobs with their start rows (target < 2s: %s)\n", dbTook.Round(time.Millisecond), importJobs, verdict(dbTook < 2*time.Second))
+	r.statementsDump(ctx, "import-jobs-upsert", importJobs)
+	r.statementsReset(ctx)
 	fmt.Fprintf(out, "database part: %d synced candidates and applications, %d per transaction, into the same company…\n", importApplications, 250)
 	apps := make([]store.SyncedApplication, 0, 250)
 	dbTook = 0
@@ -110,6 +113,7 @@ func Import(ctx context.Context, env Env, o Options) error {
 		}
 	}
 	fmt.Fprintf(out, "  %s for %d applications with their candidates and start rows (target < 2s: %s)\n", dbTook.Round(time.Millisecond), importApplications, verdict(dbTook < 2*time.Second))
+	r.statementsDump(ctx, "import-applications-upsert", importApplications)
 	// Its start rows are written to be measured, not run: left pending, the reconciler would start
 	// their 10,000 runs (after its 30 s grace) in the middle of the timed import.
 	if err := r.st.DB().WithContext(ctx).Exec(`DELETE FROM workflow_starts WHERE company_id = ?`, co.ID).Error; err != nil {

@@ -120,28 +120,29 @@ func HRSuite(ctx context.Context, env Env, o Options) error {
 		}
 		return resp.DeliveryID, nil
 	}
-	// invited counts the applications named prefix-… with a sent invitation, and says when the
-	// last of those invitations was sent.
-	invited := func(ctx context.Context, prefix string) (int64, time.Time, error) {
+	// invited counts the applications with an invitation sent that was created at or after since,
+	// and says when the last of those invitations was sent. It reads messages alone: joined to the
+	// applications (for their names), the count's plan came from statistics taken while the
+	// tables were young and took 417 ms a call, a fifth of this machine's CPU at one call a second.
+	invited := func(ctx context.Context, since time.Time) (int64, time.Time, error) {
 		var got struct {
 			N    int64
 			Last *time.Time
 		}
-		err := r.st.DB().WithContext(ctx).Raw(`SELECT count(DISTINCT m.application_id) AS n, max(m.sent_at) AS last FROM messages m
-JOIN applications a ON a.company_id = m.company_id AND a.id = m.application_id
-WHERE m.company_id = ? AND m.status = 'sent' AND a.source = ? AND a.external_id LIKE ?`,
-			r.co.ID, models.ApplicationSourceHRSuiteWebhook, prefix+"%").Scan(&got).Error
+		err := r.st.DB().WithContext(ctx).Raw(`SELECT count(DISTINCT application_id) AS n, max(sent_at) AS last FROM messages
+WHERE company_id = ? AND status = 'sent' AND application_id IS NOT NULL AND created_at >= ?`, r.co.ID, since).Scan(&got).Error
 		if got.Last == nil {
 			return got.N, time.Time{}, err
 		}
 		return got.N, *got.Last, err
 	}
 	// A small delivery first: connections, statements and workflow code warmed up.
+	warm := time.Now()
 	if _, err := deliver(ctx, hrsuiteBody("W", 10, 9_000)); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
 	if err := bench.WaitFor(ctx, 2*time.Minute, 50*time.Millisecond, func(ctx context.Context) (bool, error) {
-		n, _, err := invited(ctx, "W-")
+		n, _, err := invited(ctx, warm)
 		return n >= 10, err
 	}); err != nil {
 		return fmt.Errorf("warm-up invitations: %w", err)
@@ -207,7 +208,7 @@ WHERE m.company_id = ? AND m.status = 'sent' AND a.source = ? AND a.external_id 
 			}
 			processed.Store(int64(n))
 		}
-		n, last, err := invited(ctx, "A")
+		n, last, err := invited(ctx, begin)
 		sent.Store(n)
 		lastSent = last
 		return processed.Load() == int64(len(ids)) && n >= want, err

@@ -86,7 +86,7 @@ func TestTriggersKeepRollupsExact(t *testing.T) {
 		{"a candidate applies again", `INSERT INTO applications (id, company_id, job_id, candidate_id, source, status, created_at, updated_at)
 			SELECT gen_random_uuid(), company_id, job_id, candidate_id, source, status, created_at - interval '400 days', updated_at
 			FROM applications WHERE company_id = $1 AND id::text LIKE '%6'`},
-		{"a candidate applies twice to a new job in one statement", `INSERT INTO applications (id, company_id, job_id, candidate_id, source, status, created_at, updated_at)
+		{"a candidate applies twice to another job in one statement", `INSERT INTO applications (id, company_id, job_id, candidate_id, source, status, created_at, updated_at)
 			SELECT gen_random_uuid(), a.company_id, j.id, a.candidate_id, a.source, a.status, a.created_at, a.updated_at
 			FROM applications a CROSS JOIN generate_series(1, 2)
 			JOIN LATERAL (SELECT id FROM jobs WHERE company_id = a.company_id AND id <> a.job_id ORDER BY id LIMIT 1) j ON true

@@ -6,8 +6,9 @@
 -- applications, 7 ms. The delta is now a GROUP BY over both sides, linear whatever the plan.
 -- The inserted rows no longer look their job up: applications.job_id is NOT NULL and its foreign
 -- key was checked before a statement trigger runs (that lookup read every job of the company, a
--- seq scan of 10,000 jobs per page in the import bench). Deleted and updated rows keep it: a job's
--- delete cascades to its applications after the job row is gone. Same rows written.
+-- seq scan of 10,000 jobs per page in the import bench). Deleted rows keep it, because a job's
+-- delete cascades to its applications after the job row is gone; updated rows keep it as it was.
+-- Same rows written.
 
 -- +goose Up
 -- +goose StatementBegin

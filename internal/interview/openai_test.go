@@ -113,7 +113,7 @@ func TestOpenAIRequest(t *testing.T) {
 	o, f := newOpenAI(t, 0, llmtest.Replying(`{"followUp": false, "question": ""}`))
 	question := Step{Index: 1, Total: 1, Kind: KindQuestion, Source: SourceAdditional, Text: "Why this job?"}
 	o.FollowUp(context.Background(), question, marker+strings.Repeat(" word", MaxAnswerLen))
-	b := f.Last
+	b := f.Last()
 	if b.Model != "test-model" || b.ResponseFormat.Type != "json_object" || b.MaxTokens != maxDecisionTokens || len(b.Messages) != 2 || b.Messages[0].Content != followUpPrompt {
 		t.Fatalf("request = %+v", b)
 	}

@@ -199,7 +199,7 @@ func TestOpenAIRequest(t *testing.T) {
 	in := markedInput()
 	in.Turns[1].Answer = aNetwork + strings.Repeat(" word", 2*maxPromptAnswer)
 	o.Evaluate(context.Background(), in)
-	b := f.Last
+	b := f.Last()
 	if b.Model != "test-model" || b.ResponseFormat.Type != "json_object" || b.MaxTokens != maxReportTokens || b.Temperature != 0 ||
 		len(b.Messages) != 2 || b.Messages[0].Content != evaluatePrompt {
 		t.Fatalf("request = %+v", b)

@@ -190,9 +190,9 @@ WHERE company_id = ? AND status = 'sent' AND application_id IS NOT NULL AND crea
 	var ds []delivery
 	var lastSent time.Time
 	want := int64(len(ids) * apps)
-	// The counts are polled once a second: the count of invitations is a join over every
-	// message, and the scenario's own Postgres is what is measured. The times come from the rows
-	// (the last delivery's processed_at, the last invitation's sent_at), not from the poll.
+	// The counts are polled once a second, because the scenario's own Postgres is what is
+	// measured. The times come from the rows (the last delivery's processed_at, the last
+	// invitation's sent_at), not from the poll.
 	err = bench.WaitFor(ctx, 20*time.Minute, time.Second, func(ctx context.Context) (bool, error) {
 		if processed.Load() < int64(len(ids)) {
 			ds = ds[:0]

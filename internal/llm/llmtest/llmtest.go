@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -36,12 +37,19 @@ func Replying(content string) http.HandlerFunc {
 }
 
 // Server is a fake endpoint that counts its requests and keeps the last one's body, decoded as
-// a Req, before it hands each to its handler. Read Last once the call that made the request has
-// returned.
+// a Req, before it hands each to its handler.
 type Server[Req any] struct {
 	URL   string // the base URL an engine is configured with, ending in /v1
 	Calls atomic.Int32
-	Last  Req
+	mu    sync.Mutex
+	last  Req
+}
+
+// Last is the body of the last request, decoded as a Req.
+func (s *Server[Req]) Last() Req {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last
 }
 
 // NewServer starts a Server that passes its requests to h, and stops it when t ends.
@@ -53,7 +61,9 @@ func NewServer[Req any](t testing.TB, h http.HandlerFunc) *Server[Req] {
 		body, _ := io.ReadAll(r.Body)
 		var last Req
 		_ = json.Unmarshal(body, &last)
-		s.Last = last
+		s.mu.Lock()
+		s.last = last
+		s.mu.Unlock()
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		h(w, r)
 	}))
